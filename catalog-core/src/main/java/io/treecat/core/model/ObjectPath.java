@@ -1,0 +1,185 @@
+package io.treecat.core.model;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.collect.ImmutableList;
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import java.util.List;
+
+/**
+ * The path of an object in the catalog tree: the list of object ids from the root down.
+ *
+ * <p>Ids are arbitrary non-empty strings, so any Iceberg or Hive name can be an id. The text form
+ * joins the ids with {@code /} and escapes {@code /} and {@code \} inside an id with a backslash:
+ * the id {@code a/b} under {@code /db} is written {@code /db/a\/b}. {@link #parse} and {@link
+ * #toString} are exact inverses.
+ *
+ * <p>Paths order by depth first, then id by id in {@link IdOrder} (UTF-8 byte order), which is
+ * exactly the byte order of their storage keys.
+ */
+public record ObjectPath(List<String> ids) implements Comparable<ObjectPath> {
+  /** The longest path the store accepts; deeper paths are rejected as invalid. */
+  public static final int MAX_DEPTH = 255;
+  /** The longest id, in UTF-8 bytes. */
+  public static final int MAX_ID_BYTES = 4096;
+
+  public static final ObjectPath ROOT = new ObjectPath(List.of());
+
+  public ObjectPath {
+    requireNonNull(ids, "ids is null");
+    ids = ImmutableList.copyOf(ids);
+    if (ids.size() > MAX_DEPTH) {
+      throw new CatalogException(ErrorCode.INVALID_PATH, "Path is deeper than " + MAX_DEPTH + " levels")
+          .with("depth", ids.size());
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      checkId(ids.get(i), i);
+    }
+  }
+
+  public static ObjectPath of(String... ids) {
+    return new ObjectPath(List.of(ids));
+  }
+
+  /**
+   * Parses the text form: {@code /} alone is the root, otherwise {@code /id1/id2...} with {@code \/}
+   * and {@code \\} escapes inside ids.
+   */
+  public static ObjectPath parse(String text) {
+    requireNonNull(text, "path text is null");
+    if (text.isEmpty() || text.charAt(0) != '/') {
+      throw invalid(text, 0, "a path starts with '/'");
+    }
+    if (text.equals("/")) {
+      return ROOT;
+    }
+    ImmutableList.Builder<String> ids = ImmutableList.builder();
+    StringBuilder id = new StringBuilder();
+    for (int i = 1; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\') {
+        if (i + 1 == text.length()) {
+          throw invalid(text, i, "a trailing '\\' escapes nothing");
+        }
+        char next = text.charAt(++i);
+        if (next != '/' && next != '\\') {
+          throw invalid(text, i - 1, "only '\\/' and '\\\\' are escapes in a path");
+        }
+        id.append(next);
+      } else if (c == '/') {
+        if (id.length() == 0) {
+          throw invalid(text, i, "empty id");
+        }
+        ids.add(id.toString());
+        id.setLength(0);
+      } else {
+        id.append(c);
+      }
+    }
+    if (id.length() == 0) {
+      throw invalid(text, text.length(), "empty id");
+    }
+    ids.add(id.toString());
+    return new ObjectPath(ids.build());
+  }
+
+  private static CatalogException invalid(String text, int index, String problem) {
+    return new CatalogException(ErrorCode.INVALID_PATH, "Invalid path at position " + (index + 1) + ": " + problem)
+        .with("path", text)
+        .with("position", index + 1);
+  }
+
+  private static void checkId(String id, int index) {
+    requireNonNull(id, "id is null");
+    if (id.isEmpty()) {
+      throw new CatalogException(ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is empty");
+    }
+    if (IdOrder.utf8Length(id) > MAX_ID_BYTES) {
+      throw new CatalogException(
+              ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is longer than " + MAX_ID_BYTES + " bytes")
+          .with("idPrefix", id.substring(0, 64));
+    }
+  }
+
+  public int depth() {
+    return ids.size();
+  }
+
+  public boolean isRoot() {
+    return ids.isEmpty();
+  }
+
+  /** The last id; the root has none. */
+  public String id() {
+    if (ids.isEmpty()) {
+      throw new IllegalStateException("the root has no id");
+    }
+    return ids.get(ids.size() - 1);
+  }
+
+  public ObjectPath parent() {
+    if (ids.isEmpty()) {
+      throw new IllegalStateException("the root has no parent");
+    }
+    return new ObjectPath(ids.subList(0, ids.size() - 1));
+  }
+
+  public ObjectPath child(String id) {
+    return new ObjectPath(ImmutableList.<String>builderWithExpectedSize(ids.size() + 1).addAll(ids).add(id).build());
+  }
+
+  /** The first {@code depth} ids of this path. */
+  public ObjectPath prefix(int depth) {
+    return new ObjectPath(ids.subList(0, depth));
+  }
+
+  /** True when this path is {@code other} or one of its ancestors. */
+  public boolean isAncestorOrSelf(ObjectPath other) {
+    return other.ids.size() >= ids.size() && other.ids.subList(0, ids.size()).equals(ids);
+  }
+
+  /** Replaces the ancestor {@code from} of this path with {@code to}. */
+  public ObjectPath rebase(ObjectPath from, ObjectPath to) {
+    if (!from.isAncestorOrSelf(this)) {
+      throw new IllegalArgumentException(from + " is not an ancestor of " + this);
+    }
+    return new ObjectPath(
+        ImmutableList.<String>builder().addAll(to.ids).addAll(ids.subList(from.ids.size(), ids.size())).build());
+  }
+
+  @Override
+  public int compareTo(ObjectPath other) {
+    int byDepth = Integer.compare(ids.size(), other.ids.size());
+    if (byDepth != 0) {
+      return byDepth;
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      int byId = IdOrder.compare(ids.get(i), other.ids.get(i));
+      if (byId != 0) {
+        return byId;
+      }
+    }
+    return 0;
+  }
+
+  /** The escaped text form accepted by {@link #parse}. */
+  @Override
+  public String toString() {
+    if (ids.isEmpty()) {
+      return "/";
+    }
+    StringBuilder text = new StringBuilder();
+    for (String id : ids) {
+      text.append('/');
+      for (int i = 0; i < id.length(); i++) {
+        char c = id.charAt(i);
+        if (c == '/' || c == '\\') {
+          text.append('\\');
+        }
+        text.append(c);
+      }
+    }
+    return text.toString();
+  }
+}
