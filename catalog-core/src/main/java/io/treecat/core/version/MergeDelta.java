@@ -114,7 +114,8 @@ public final class MergeDelta {
           break;
       }
     }
-    throw new CatalogException(ErrorCode.INVALID_VALUE, "Unknown merge operator: " + op + " (use +, -, min or max)")
+    String shown = op.isString() ? "'" + op.asString().getValue() + "'" : "of type " + op.getBsonType();
+    throw new CatalogException(ErrorCode.INVALID_VALUE, "Unknown merge operator " + shown + " (use +, -, min or max)")
         .with("field", field);
   }
 

@@ -1,0 +1,155 @@
+package io.treecat.core.load;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.version.VersionedTree;
+import io.treecat.core.version.WriteOp;
+import io.treecat.core.version.WriteSet;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.json.JsonParseException;
+
+/**
+ * Imports objects from JSON lines, one object a line:
+ *
+ * <pre>{"path": "/retail/sales/2025-01-01/f1.parquet", "kind": "leaf", "value": {"size": 1024}}</pre>
+ *
+ * <p>{@code kind} is {@code inner} or {@code leaf}; {@code value} is a document in MongoDB Extended
+ * JSON (relaxed or canonical). Parents must come before their children, in the input or already in
+ * the tree. Objects are committed in chunks of {@code chunkSize} records, each chunk one atomic,
+ * durable commit: after a crash the objects of every acknowledged chunk are present and nothing of
+ * the chunk in progress is, so a load resumes after the last reported count.
+ */
+public final class BulkLoader {
+  /** Told after each committed chunk. */
+  @FunctionalInterface
+  public interface Progress {
+    Progress NONE = (records, vid) -> {};
+
+    void committed(long recordsSoFar, long vid);
+  }
+
+  /** What a load did. */
+  public record LoadResult(long records, long commits, long firstVid, long lastVid, long nanos) {
+    public double recordsPerSecond() {
+      return nanos == 0 ? 0 : records * 1e9 / nanos;
+    }
+  }
+
+  private final VersionedTree tree;
+  private final int chunkSize;
+
+  public BulkLoader(VersionedTree tree, int chunkSize) {
+    this.tree = requireNonNull(tree, "tree is null");
+    if (chunkSize <= 0) {
+      throw new IllegalArgumentException("chunkSize must be positive");
+    }
+    this.chunkSize = chunkSize;
+  }
+
+  public LoadResult load(BufferedReader input, Progress progress) {
+    long started = System.nanoTime();
+    List<WriteOp> chunk = new ArrayList<>(chunkSize);
+    long lineNumber = 0;
+    long records = 0;
+    long commits = 0;
+    long firstVid = 0;
+    long lastVid = 0;
+    try {
+      String line;
+      while ((line = input.readLine()) != null) {
+        lineNumber++;
+        if (line.isBlank()) {
+          continue;
+        }
+        chunk.add(parse(line, lineNumber));
+        if (chunk.size() == chunkSize) {
+          lastVid = commit(chunk, lineNumber);
+          firstVid = firstVid == 0 ? lastVid : firstVid;
+          records += chunk.size();
+          commits++;
+          chunk.clear();
+          progress.committed(records, lastVid);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the load input at line " + (lineNumber + 1), e);
+    }
+    if (!chunk.isEmpty()) {
+      lastVid = commit(chunk, lineNumber);
+      firstVid = firstVid == 0 ? lastVid : firstVid;
+      records += chunk.size();
+      commits++;
+      progress.committed(records, lastVid);
+    }
+    return new LoadResult(records, commits, firstVid, lastVid, System.nanoTime() - started);
+  }
+
+  private long commit(List<WriteOp> chunk, long lastLine) {
+    try {
+      return tree.commit(new WriteSet(chunk)).vid();
+    } catch (CatalogException e) {
+      throw e.with("chunkEndsAtLine", lastLine);
+    }
+  }
+
+  /** Parses one line into an add. */
+  public static WriteOp.Add parse(String line, long lineNumber) {
+    BsonDocument record;
+    try {
+      record = BsonDocument.parse(line);
+    } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
+      throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
+    }
+    BsonValue path = record.get("path");
+    if (path == null || !path.isString()) {
+      throw invalid(lineNumber, "\"path\" must be a string");
+    }
+    BsonValue kind = record.get("kind");
+    if (kind == null || !kind.isString()) {
+      throw invalid(lineNumber, "\"kind\" must be \"inner\" or \"leaf\"");
+    }
+    ObjectKind objectKind;
+    switch (kind.asString().getValue().toLowerCase(Locale.ROOT)) {
+      case "inner":
+        objectKind = ObjectKind.INNER;
+        break;
+      case "leaf":
+        objectKind = ObjectKind.LEAF;
+        break;
+      default:
+        throw invalid(lineNumber, "\"kind\" must be \"inner\" or \"leaf\", not \"" + kind.asString().getValue() + "\"");
+    }
+    BsonValue value = record.get("value", new BsonDocument());
+    if (!value.isDocument()) {
+      throw invalid(lineNumber, "\"value\" must be an object");
+    }
+    for (String field : record.keySet()) {
+      if (!field.equals("path") && !field.equals("kind") && !field.equals("value")) {
+        throw invalid(lineNumber, "unknown field \"" + field + "\" (expected path, kind, value)");
+      }
+    }
+    ObjectPath objectPath;
+    try {
+      objectPath = ObjectPath.parse(path.asString().getValue());
+    } catch (CatalogException e) {
+      throw invalid(lineNumber, e.getMessage());
+    }
+    return new WriteOp.Add(objectPath, objectKind, value.asDocument());
+  }
+
+  private static CatalogException invalid(long lineNumber, String problem) {
+    return new CatalogException(ErrorCode.INVALID_LOAD_RECORD, "Invalid record at line " + lineNumber + ": " + problem)
+        .with("line", lineNumber);
+  }
+}

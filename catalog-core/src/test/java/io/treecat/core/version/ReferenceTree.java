@@ -1,0 +1,111 @@
+package io.treecat.core.version;
+
+import io.treecat.core.model.IdOrder;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bson.BsonDocument;
+
+/**
+ * The simplest model of the tree's semantics: a map from path to object, copied whole at every
+ * vid. Tests compare the real tree with it. Independent of the real implementation on purpose.
+ */
+final class ReferenceTree {
+  record Entry(ObjectKind kind, BsonDocument value) {}
+
+  /** The state after each vid; index 0 is the empty tree. */
+  private final List<TreeMap<ObjectPath, Entry>> versions = new ArrayList<>();
+
+  ReferenceTree() {
+    versions.add(new TreeMap<>());
+  }
+
+  long lastVid() {
+    return versions.size() - 1;
+  }
+
+  Map<ObjectPath, Entry> at(long vid) {
+    return versions.get((int) vid);
+  }
+
+  /** Applies a write set; returns false (and changes nothing) if any precondition fails. */
+  boolean commit(WriteSet writes) {
+    TreeMap<ObjectPath, Entry> state = new TreeMap<>(versions.get(versions.size() - 1));
+    for (WriteOp op : writes.ops()) {
+      if (!apply(state, op)) {
+        return false;
+      }
+    }
+    versions.add(state);
+    return true;
+  }
+
+  private boolean apply(TreeMap<ObjectPath, Entry> state, WriteOp op) {
+    if (op instanceof WriteOp.Add add) {
+      if (!parentOk(state, add.path()) || state.containsKey(add.path())) {
+        return false;
+      }
+      state.put(add.path(), new Entry(add.kind(), add.value()));
+      return true;
+    }
+    if (op instanceof WriteOp.Update update) {
+      Entry existing = state.get(update.path());
+      if (!parentOk(state, update.path()) || (existing != null && existing.kind() != update.kind())) {
+        return false;
+      }
+      state.put(update.path(), new Entry(update.kind(), update.value()));
+      return true;
+    }
+    if (op instanceof WriteOp.Remove remove) {
+      if (!state.containsKey(remove.path())) {
+        return false;
+      }
+      state.keySet().removeIf(remove.path()::isAncestorOrSelf);
+      return true;
+    }
+    if (op instanceof WriteOp.Merge merge) {
+      Entry existing = state.get(merge.path());
+      if (existing == null || existing.kind() != ObjectKind.INNER) {
+        return false;
+      }
+      state.put(merge.path(), new Entry(ObjectKind.INNER, MergeDelta.apply(existing.value(), merge.delta())));
+      return true;
+    }
+    WriteOp.Clone clone = (WriteOp.Clone) op;
+    Map<ObjectPath, Entry> source = at(clone.sourceVid());
+    if (!source.containsKey(clone.source()) || !parentOk(state, clone.path()) || state.containsKey(clone.path())) {
+      return false;
+    }
+    Map<ObjectPath, Entry> copies = new HashMap<>();
+    source.forEach((path, entry) -> {
+      if (clone.source().isAncestorOrSelf(path)) {
+        copies.put(path.rebase(clone.source(), clone.path()), entry);
+      }
+    });
+    state.putAll(copies);
+    return true;
+  }
+
+  private static boolean parentOk(Map<ObjectPath, Entry> state, ObjectPath path) {
+    if (path.isRoot()) {
+      return false;
+    }
+    ObjectPath parent = path.parent();
+    return parent.isRoot() || (state.containsKey(parent) && state.get(parent).kind() == ObjectKind.INNER);
+  }
+
+  List<ObjectPath> children(ObjectPath parent, long vid) {
+    List<ObjectPath> children = new ArrayList<>();
+    for (ObjectPath path : at(vid).keySet()) {
+      if (!path.isRoot() && path.parent().equals(parent)) {
+        children.add(path);
+      }
+    }
+    children.sort((a, b) -> IdOrder.compare(a.id(), b.id()));
+    return children;
+  }
+}
