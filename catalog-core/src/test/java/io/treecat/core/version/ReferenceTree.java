@@ -14,26 +14,26 @@ import org.bson.BsonDocument;
  * The simplest model of the tree's semantics: a map from path to object, copied whole at every
  * vid. Tests compare the real tree with it. Independent of the real implementation on purpose.
  */
-final class ReferenceTree {
-  record Entry(ObjectKind kind, BsonDocument value) {}
+public final class ReferenceTree {
+  public record Entry(ObjectKind kind, BsonDocument value) {}
 
   /** The state after each vid; index 0 is the empty tree. */
   private final List<TreeMap<ObjectPath, Entry>> versions = new ArrayList<>();
 
-  ReferenceTree() {
+  public ReferenceTree() {
     versions.add(new TreeMap<>());
   }
 
-  long lastVid() {
+  public long lastVid() {
     return versions.size() - 1;
   }
 
-  Map<ObjectPath, Entry> at(long vid) {
+  public Map<ObjectPath, Entry> at(long vid) {
     return versions.get((int) vid);
   }
 
   /** Applies a write set; returns false (and changes nothing) if any precondition fails. */
-  boolean commit(WriteSet writes) {
+  public boolean commit(WriteSet writes) {
     TreeMap<ObjectPath, Entry> state = new TreeMap<>(versions.get(versions.size() - 1));
     for (WriteOp op : writes.ops()) {
       if (!apply(state, op)) {
@@ -98,7 +98,7 @@ final class ReferenceTree {
     return parent.isRoot() || (state.containsKey(parent) && state.get(parent).kind() == ObjectKind.INNER);
   }
 
-  List<ObjectPath> children(ObjectPath parent, long vid) {
+  public List<ObjectPath> children(ObjectPath parent, long vid) {
     List<ObjectPath> children = new ArrayList<>();
     for (ObjectPath path : at(vid).keySet()) {
       if (!path.isRoot() && path.parent().equals(parent)) {
