@@ -223,8 +223,8 @@ final class QueryLexer {
   }
 
   private String lineAndColumn(int offset) {
-    String message = SyntaxErrors.at(text, offset, "").getMessage();
-    return message.substring("Syntax error at ".length(), message.length() - 2);
+    int[] lineAndColumn = SyntaxErrors.lineAndColumn(text, offset);
+    return "line " + lineAndColumn[0] + ", column " + lineAndColumn[1];
   }
 
   private void skipWhitespace() {

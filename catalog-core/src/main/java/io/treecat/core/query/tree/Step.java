@@ -1,5 +1,7 @@
 package io.treecat.core.query.tree;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * One step of a query. {@link #position} is the 1-based character offset of the {@code /} that
  * starts the step in the query text, so the executor and explain can point back at it.
@@ -22,7 +24,7 @@ public sealed interface Step permits Step.Wildcard, Step.Filter {
   /** {@code [expr]}: the children for which the predicate is true. */
   record Filter(Expr expr, int position) implements Step {
     public Filter {
-      java.util.Objects.requireNonNull(expr, "expr is null");
+      requireNonNull(expr, "expr is null");
       checkPosition(position);
     }
 
