@@ -6,7 +6,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.version.VersionedTree;
+import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import java.io.BufferedReader;
@@ -46,11 +46,17 @@ public final class BulkLoader {
     }
   }
 
-  private final VersionedTree tree;
+  /** Commits one chunk atomically and durably; the transaction manager's or the tree's commit. */
+  @FunctionalInterface
+  public interface Committer {
+    CommitResult commit(WriteSet writes);
+  }
+
+  private final Committer committer;
   private final int chunkSize;
 
-  public BulkLoader(VersionedTree tree, int chunkSize) {
-    this.tree = requireNonNull(tree, "tree is null");
+  public BulkLoader(Committer committer, int chunkSize) {
+    this.committer = requireNonNull(committer, "committer is null");
     if (chunkSize <= 0) {
       throw new IllegalArgumentException("chunkSize must be positive");
     }
@@ -97,7 +103,7 @@ public final class BulkLoader {
 
   private long commit(List<WriteOp> chunk, long lastLine) {
     try {
-      return tree.commit(new WriteSet(chunk)).vid();
+      return committer.commit(new WriteSet(chunk)).vid();
     } catch (CatalogException e) {
       throw e.with("chunkEndsAtLine", lastLine);
     }

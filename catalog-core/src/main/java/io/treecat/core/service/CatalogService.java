@@ -2,6 +2,17 @@ package io.treecat.core.service;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.load.BulkLoader;
+import io.treecat.core.txn.Transaction;
+import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.txn.TransactionId;
+import io.treecat.core.txn.TransactionManager;
+import io.treecat.core.txn.TransactionMode;
+import java.io.BufferedReader;
+import java.time.Clock;
+import java.util.OptionalLong;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.Continuation;
@@ -25,25 +36,31 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The one entry point adapters call: reads at a version, path queries, commits, snapshots and
- * clones over one versioned tree. Thread safe.
+ * The one entry point adapters call: reads at a version, path queries, transactions, commits,
+ * snapshots, clones and bulk loads over one versioned tree. Thread safe.
  */
 public final class CatalogService implements AutoCloseable {
   private final VersionedTree tree;
+  private final TransactionManager transactions;
   private final QueryExecutor executor;
 
-  public CatalogService(VersionedTree tree) {
+  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
     this.tree = requireNonNull(tree, "tree is null");
+    this.transactions = new TransactionManager(tree, config, clock);
     this.executor = new QueryExecutor(tree);
   }
 
-  /** Opens (or creates) a catalog stored with RocksDB in {@code directory}. */
+  /** Opens (or creates) a catalog stored with RocksDB in {@code directory}, with default settings. */
   public static CatalogService open(Path directory) {
-    return open(directory, RocksStoreOptions.defaults());
+    return open(directory, RocksStoreOptions.defaults(), TransactionConfig.defaults());
   }
 
-  public static CatalogService open(Path directory, RocksStoreOptions options) {
-    return new CatalogService(VersionedTree.open(RocksKvStore.open(directory, options)));
+  public static CatalogService open(Path directory, RocksStoreOptions options, TransactionConfig config) {
+    return new CatalogService(VersionedTree.open(RocksKvStore.open(directory, options)), config, Clock.systemUTC());
+  }
+
+  public TransactionManager transactions() {
+    return transactions;
   }
 
   public VersionedTree tree() {
@@ -78,8 +95,31 @@ public final class CatalogService implements AutoCloseable {
     return plan(query).explain();
   }
 
-  /** Opens a streaming cursor; the caller closes it. */
-  public QueryCursor openQuery(QueryRequest request, ScanListener listener) {
+  /** Opens a streaming cursor outside any transaction; the caller closes it. */
+  public QueryCursor openQuery(QueryRequest request) {
+    return openQuery(request, ScanListener.NONE);
+  }
+
+  /**
+   * Opens a streaming cursor inside a transaction: it reads at the transaction's read vid, and a
+   * read-write transaction records its scans for validation at commit.
+   */
+  public QueryCursor openQuery(TransactionId id, QueryRequest request) {
+    Transaction txn = transactions.find(id);
+    if (!(request.readPoint() instanceof ReadPoint.Latest)) {
+      throw new CatalogException(ErrorCode.INVALID_QUERY_OPTION, "A query in a transaction reads at the transaction's version; do not give another")
+          .with("transaction", id);
+    }
+    return openQuery(request.at(ReadPoint.vid(txn.readVid())), transactions.scanListener(txn));
+  }
+
+  public QueryPage query(TransactionId id, QueryRequest request) {
+    try (QueryCursor cursor = openQuery(id, request)) {
+      return cursor.page(request.limit());
+    }
+  }
+
+  private QueryCursor openQuery(QueryRequest request, ScanListener listener) {
     QueryPlan plan = plan(request.query());
     long vid;
     Optional<Continuation> after = request.pageToken().map(Continuation::decode);
@@ -92,10 +132,6 @@ public final class CatalogService implements AutoCloseable {
     return executor.execute(plan, options);
   }
 
-  public QueryCursor openQuery(QueryRequest request) {
-    return openQuery(request, ScanListener.NONE);
-  }
-
   /** One page of a query's results, with the token for the next page if there is one. */
   public QueryPage query(QueryRequest request) {
     try (QueryCursor cursor = openQuery(request)) {
@@ -103,8 +139,33 @@ public final class CatalogService implements AutoCloseable {
     }
   }
 
+  /** Commits writes on their own, outside any transaction; durable when this returns. */
   public CommitResult commit(WriteSet writes) {
-    return tree.commit(writes);
+    return transactions.commit(writes);
+  }
+
+  public Transaction begin(TransactionMode mode, ReadPoint point) {
+    OptionalLong vid = point instanceof ReadPoint.Latest ? OptionalLong.empty() : OptionalLong.of(resolve(point));
+    return transactions.begin(mode, vid);
+  }
+
+  /** Reads one object in a transaction; a read-write transaction records the read for validation. */
+  public Optional<CatalogObject> get(TransactionId id, ObjectPath path) {
+    Transaction txn = transactions.find(id);
+    return tree.read(path, transactions.recordRead(txn, path));
+  }
+
+  public CommitResult commit(TransactionId id, WriteSet writes) {
+    return transactions.commit(id, writes);
+  }
+
+  public void abort(TransactionId id) {
+    transactions.abort(id);
+  }
+
+  /** Imports JSON lines in chunks, each chunk one durable commit. */
+  public BulkLoader.LoadResult bulkLoad(BufferedReader input, int chunkSize, BulkLoader.Progress progress) {
+    return new BulkLoader(transactions::commit, chunkSize).load(input, progress);
   }
 
   public NamedSnapshot createSnapshot(String name, ReadPoint point) {
@@ -121,11 +182,13 @@ public final class CatalogService implements AutoCloseable {
 
   /** Copies the subtree at {@code source} as of {@code point} to {@code target}, sharing leaves. */
   public CommitResult clone(ObjectPath source, ObjectPath target, ReadPoint point) {
-    return tree.commit(WriteSet.of(new WriteOp.Clone(source, target, resolve(point))));
+    return commit(WriteSet.of(new WriteOp.Clone(source, target, resolve(point))));
   }
 
+  /** Finishes commits in flight, then closes the store. */
   @Override
   public void close() {
+    transactions.close();
     tree.close();
   }
 }

@@ -211,7 +211,7 @@ final class CommitBuilder {
   private Set<String> childIds(ObjectPath parent) {
     Set<String> ids = new TreeSet<>();
     if (existing(parent).kind() == ObjectKind.INNER) {
-      try (ChildCursor cursor = tree.children(parent, readVid)) {
+      try (ChildCursor cursor = tree.appliedChildren(parent, readVid)) {
         while (cursor.advance()) {
           ids.add(cursor.id());
         }

@@ -37,13 +37,19 @@ public final class VersionedTree implements AutoCloseable {
   private static final int MAX_SNAPSHOT_NAME = 256;
 
   private final KvStore store;
-  /** The newest vid whose writes are visible; reads at or below it are stable. */
+  /** The newest vid whose writes are durable and visible; reads at or below it are stable. */
   private final AtomicLong lastVid;
+  /**
+   * The newest vid whose batch is in the store, possibly not yet synced. Ahead of {@link #lastVid}
+   * while a group commit waits for its WAL sync; the next commit is prepared against it.
+   */
+  private final AtomicLong appliedVid;
   private final Object writeLock = new Object();
 
   private VersionedTree(KvStore store, long lastVid) {
     this.store = store;
     this.lastVid = new AtomicLong(lastVid);
+    this.appliedVid = new AtomicLong(lastVid);
   }
 
   /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
@@ -186,6 +192,11 @@ public final class VersionedTree implements AutoCloseable {
     return new TreeChildCursor(this, parent, vid, idRanges, kinds);
   }
 
+  /** All children at an applied vid that may not be published yet: for preparing the next commit. */
+  TreeChildCursor appliedChildren(ObjectPath parent, long vid) {
+    return new TreeChildCursor(this, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
+  }
+
   /** All the children of {@code parent} at {@code vid}. */
   public ChildCursor children(ObjectPath parent, long vid) {
     return children(parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
@@ -201,40 +212,54 @@ public final class VersionedTree implements AutoCloseable {
    */
   public CommitResult commit(WriteSet writes) {
     synchronized (writeLock) {
-      PreparedCommit prepared = prepare(writes, lastVid.get() + 1);
-      try {
+      try (PreparedCommit prepared = prepare(writes)) {
         apply(prepared, true);
-      } finally {
-        prepared.close();
+        publish(prepared.vid());
+        return prepared.result();
       }
-      return prepared.result();
     }
   }
 
   /**
-   * Checks the preconditions of {@code writes} against the newest state and builds the storage
-   * batch that installs them at {@code vid}. Nothing is visible until {@link #apply}. The caller must
-   * serialize prepare-and-apply pairs and use consecutive vids.
+   * Checks the preconditions of {@code writes} against the newest applied state and builds the
+   * storage batch that installs them at the next vid. Nothing changes until {@link #apply}. Callers
+   * must serialize prepare-and-apply pairs: a transaction manager's commit sequencer, or {@link
+   * #commit}.
    */
-  public PreparedCommit prepare(WriteSet writes, long vid) {
+  public PreparedCommit prepare(WriteSet writes) {
     requireNonNull(writes, "writes is null");
-    return new CommitBuilder(this, lastVid.get(), vid).build(writes);
+    long applied = appliedVid.get();
+    return new CommitBuilder(this, applied, applied + 1).build(writes);
   }
 
   /**
-   * Writes a prepared commit as one atomic batch and makes its vid the newest readable one.
+   * Writes a prepared commit as one atomic batch. The commit is not yet readable: {@link #publish}
+   * makes it so, once it is durable.
    *
-   * @param sync sync the write-ahead log before returning; a caller doing group commit passes false
-   *     and calls {@link #syncWal} before acknowledging
+   * @param sync sync the write-ahead log before returning; a group commit passes false and calls
+   *     {@link #syncWal} once for the whole group before publishing
    */
   public void apply(PreparedCommit prepared, boolean sync) {
-    long expected = lastVid.get() + 1;
+    long expected = appliedVid.get() + 1;
     if (prepared.vid() != expected) {
       throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
     }
     prepared.batch().put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
     store.write(prepared.batch(), sync);
-    lastVid.set(prepared.vid());
+    appliedVid.set(prepared.vid());
+  }
+
+  /** Makes every applied commit up to {@code vid} readable. Vids only move forward. */
+  public void publish(long vid) {
+    if (vid > appliedVid.get()) {
+      throw new IllegalStateException("cannot publish vid " + vid + " before it is applied (applied: " + appliedVid.get() + ")");
+    }
+    lastVid.accumulateAndGet(vid, Math::max);
+  }
+
+  /** The newest vid written to the store, durable or not. */
+  public long appliedVid() {
+    return appliedVid.get();
   }
 
   public void syncWal() {

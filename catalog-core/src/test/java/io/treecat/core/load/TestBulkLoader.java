@@ -35,7 +35,7 @@ class TestBulkLoader {
     input.add("");
     try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
       List<Long> progress = new ArrayList<>();
-      BulkLoader.LoadResult result = new BulkLoader(tree, 10).load(lines(input.toArray(String[]::new)), (records, vid) -> progress.add(records));
+      BulkLoader.LoadResult result = new BulkLoader(tree::commit, 10).load(lines(input.toArray(String[]::new)), (records, vid) -> progress.add(records));
       assertThat(result.records()).isEqualTo(27);
       assertThat(result.commits()).isEqualTo(3);
       assertThat(progress).containsExactly(10L, 20L, 27L);
@@ -47,7 +47,7 @@ class TestBulkLoader {
   @Test
   void aBadRecordNamesItsLineAndLeavesEarlierChunksOnly() {
     try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
-      BulkLoader loader = new BulkLoader(tree, 2);
+      BulkLoader loader = new BulkLoader(tree::commit, 2);
       assertThatThrownBy(() -> loader.load(lines(
               "{\"path\": \"/a\", \"kind\": \"inner\"}",
               "{\"path\": \"/b\", \"kind\": \"inner\"}",
@@ -77,7 +77,7 @@ class TestBulkLoader {
   @Test
   void aRecordWhosePreconditionFailsStopsTheLoad() {
     try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
-      assertThatThrownBy(() -> new BulkLoader(tree, 100).load(lines("{\"path\": \"/a/b\", \"kind\": \"leaf\"}"), BulkLoader.Progress.NONE))
+      assertThatThrownBy(() -> new BulkLoader(tree::commit, 100).load(lines("{\"path\": \"/a/b\", \"kind\": \"leaf\"}"), BulkLoader.Progress.NONE))
           .isInstanceOf(CatalogException.class)
           .hasMessage("Parent does not exist: /a");
       assertThat(tree.lastVid()).isZero();

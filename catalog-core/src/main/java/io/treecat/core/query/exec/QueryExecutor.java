@@ -199,8 +199,8 @@ public final class QueryExecutor {
         }
         resumeContext = null;
       }
-      options.listener().onScan(parent, step);
-      cursor = tree.children(parent, options.vid(), bounds, kinds);
+      long vid = options.listener().onScan(parent, step, kinds, options.vid());
+      cursor = tree.children(parent, vid, bounds, kinds);
     }
 
     void close() {

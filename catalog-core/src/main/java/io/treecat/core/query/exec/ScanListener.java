@@ -2,6 +2,7 @@ package io.treecat.core.query.exec;
 
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.plan.PlanStep;
+import io.treecat.core.version.ChildKinds;
 
 /**
  * Told of every scan a query makes: the parent whose children were scanned, and the step whose
@@ -10,7 +11,15 @@ import io.treecat.core.query.plan.PlanStep;
  */
 @FunctionalInterface
 public interface ScanListener {
-  ScanListener NONE = (parent, step) -> {};
+  ScanListener NONE = (parent, step, kinds, vid) -> vid;
 
-  void onScan(ObjectPath parent, PlanStep step);
+  /**
+   * Called before the children of {@code parent} are scanned.
+   *
+   * @param kinds which kinds of children the scan reads
+   * @param vid the version the query reads at
+   * @return the version to read this scan at: {@code vid}, except under locking protocols, which read
+   *     the newest committed state once their lock is granted
+   */
+  long onScan(ObjectPath parent, PlanStep step, ChildKinds kinds, long vid);
 }

@@ -1,0 +1,81 @@
+package io.treecat.core.txn;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A transaction session: its read vid and, for read-write transactions, the scan set its queries
+ * recorded. Handed out by {@link TransactionManager#begin}; every later call names it by {@link
+ * #id()}.
+ */
+public final class Transaction {
+  private final TransactionId id;
+  private final TransactionMode mode;
+  private final long readVid;
+  /** Start order, for wait-die: a smaller number is an older transaction. */
+  private final long startSequence;
+  private final List<ScanEntry> scanSet = new ArrayList<>();
+  private volatile Instant lastActivity;
+  /** Set once the commit starts, so the idle sweeper never ends a transaction mid-commit. */
+  private volatile boolean busy;
+
+  Transaction(TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now) {
+    this.id = id;
+    this.mode = mode;
+    this.readVid = readVid;
+    this.startSequence = startSequence;
+    this.lastActivity = now;
+  }
+
+  public TransactionId id() {
+    return id;
+  }
+
+  public TransactionMode mode() {
+    return mode;
+  }
+
+  /** Every query of the transaction reads at this vid (with MGL, read-write queries read the newest). */
+  public long readVid() {
+    return readVid;
+  }
+
+  long startSequence() {
+    return startSequence;
+  }
+
+  Instant lastActivity() {
+    return lastActivity;
+  }
+
+  void touch(Instant now) {
+    lastActivity = now;
+  }
+
+  void markBusy() {
+    busy = true;
+  }
+
+  boolean isBusy() {
+    return busy;
+  }
+
+  synchronized void recordScan(ScanEntry entry) {
+    scanSet.add(entry);
+  }
+
+  /** A copy of the scan set so far. */
+  public synchronized List<ScanEntry> scanSet() {
+    return List.copyOf(scanSet);
+  }
+
+  synchronized int scanCount() {
+    return scanSet.size();
+  }
+
+  @Override
+  public String toString() {
+    return "Transaction{" + id + ", " + mode + ", readVid=" + readVid + "}";
+  }
+}
