@@ -158,6 +158,11 @@ public final class TransactionManager implements AutoCloseable {
     if (txn.mode() == TransactionMode.READ_ONLY || path.isRoot()) {
       return txn.readVid();
     }
+    if (config.protocol() == ConcurrencyProtocol.MGL) {
+      // A point read locks just the object (and its subtree), not its siblings.
+      lockOrAbort(txn, path, LockMode.S);
+      return tree.lastVid();
+    }
     PlanStep pointRead = new PlanStep(path.depth(),
         new Step.Filter(new Expr.Comparison(Operand.FieldRef.objectId(), ComparisonOperator.EQ, Operand.Literal.of(path.id())), 1),
         IdRanges.of(IdRange.point(path.id())),
