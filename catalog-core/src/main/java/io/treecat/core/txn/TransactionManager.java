@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.ScanListener;
 import io.treecat.core.query.plan.IdRange;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -143,7 +145,7 @@ public final class TransactionManager implements AutoCloseable {
     }
     if (config.protocol() == ConcurrencyProtocol.MGL) {
       return (parent, step, kinds, vid) -> {
-        lockOrAbort(txn, parent, LockMode.S);
+        lockScan(txn, parent, step);
         return tree.lastVid();
       };
     }
@@ -159,8 +161,8 @@ public final class TransactionManager implements AutoCloseable {
       return txn.readVid();
     }
     if (config.protocol() == ConcurrencyProtocol.MGL) {
-      // A point read locks just the object (and its subtree), not its siblings.
-      lockOrAbort(txn, path, LockMode.S);
+      // A point read locks the object's value, and by the intention lock its existence.
+      lockOrAbort(txn, LockManager.Resource.value(path), LockMode.S);
       return tree.lastVid();
     }
     PlanStep pointRead = new PlanStep(path.depth(),
@@ -218,15 +220,54 @@ public final class TransactionManager implements AutoCloseable {
     }
   }
 
-  private void lockWrites(Transaction txn, WriteSet writes) {
-    for (WriteOp op : writes.ops()) {
-      lockOrAbort(txn, op.path(), LockMode.X);
+  /**
+   * A scan of a parent's children locks the whole parent subtree shared, except a scan of named
+   * children (obj_id = ..., in (...)), which locks just those: their existence (intention-shared on
+   * each), and their values when the predicate reads them.
+   */
+  private void lockScan(Transaction txn, ObjectPath parent, PlanStep step) {
+    List<String> named = pointIds(step.idRanges());
+    if (named == null) {
+      lockOrAbort(txn, LockManager.Resource.subtree(parent), LockMode.S);
+      return;
+    }
+    for (String id : named) {
+      ObjectPath child = parent.child(id);
+      if (step.needsValue()) {
+        lockOrAbort(txn, LockManager.Resource.value(child), LockMode.S);
+      } else {
+        lockOrAbort(txn, LockManager.Resource.subtree(child), LockMode.IS);
+      }
     }
   }
 
-  private void lockOrAbort(Transaction txn, ObjectPath path, LockMode mode) {
+  /** The ids of a set of single-id ranges, or null if any range spans more than one id. */
+  private static List<String> pointIds(IdRanges ranges) {
+    List<String> ids = new ArrayList<>();
+    for (IdRange range : ranges.ranges()) {
+      byte[] lower = range.lowerInclusive();
+      byte[] upper = range.upperExclusive();
+      // A point is [escaped + 0x00, escaped + 0x01): see IdOrder.
+      if (lower == null || upper == null || lower.length != upper.length || lower[lower.length - 1] != 0x00 || upper[upper.length - 1] != 0x01
+          || !Arrays.equals(lower, 0, lower.length - 1, upper, 0, upper.length - 1)) {
+        return null;
+      }
+      ids.add(IdOrder.decode(lower, 0));
+    }
+    return ids;
+  }
+
+  /** Value changes lock the value; creating, replacing or removing an object locks its subtree. */
+  private void lockWrites(Transaction txn, WriteSet writes) {
+    for (WriteOp op : writes.ops()) {
+      LockManager.Resource resource = op instanceof WriteOp.Merge ? LockManager.Resource.value(op.path()) : LockManager.Resource.subtree(op.path());
+      lockOrAbort(txn, resource, LockMode.X);
+    }
+  }
+
+  private void lockOrAbort(Transaction txn, LockManager.Resource resource, LockMode mode) {
     try {
-      locks.lockHierarchy(txn, path, mode);
+      locks.lockHierarchy(txn, resource, mode);
     } catch (CatalogException e) {
       end(txn);
       throw e.with("transaction", txn.id());

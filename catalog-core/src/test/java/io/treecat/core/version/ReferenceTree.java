@@ -29,7 +29,26 @@ public final class ReferenceTree {
   }
 
   public Map<ObjectPath, Entry> at(long vid) {
-    return versions.get((int) vid);
+    Map<ObjectPath, Entry> state = versions.get((int) vid);
+    if (state == null) {
+      throw new IllegalStateException("version " + vid + " was forgotten");
+    }
+    return state;
+  }
+
+  /** Drops the states before {@code vid}, to bound memory over long histories. */
+  public void forgetBefore(long vid) {
+    for (int i = 0; i < vid && i < versions.size(); i++) {
+      versions.set(i, null);
+    }
+  }
+
+  /** Starts the model from an existing state instead of the empty tree; vids before it are forgotten. */
+  public ReferenceTree(Map<ObjectPath, Entry> state, long vid) {
+    for (long i = 0; i < vid; i++) {
+      versions.add(null);
+    }
+    versions.add(new TreeMap<>(state));
   }
 
   /** Applies a write set; returns false (and changes nothing) if any precondition fails. */

@@ -10,10 +10,6 @@ import io.treecat.core.query.plan.IdRanges;
 import io.treecat.core.query.plan.PlanStep;
 import io.treecat.core.query.plan.QueryPlan;
 import io.treecat.core.query.plan.QueryPlanner;
-import io.treecat.core.query.tree.EvaluationTarget;
-import io.treecat.core.query.tree.Predicates;
-import io.treecat.core.query.tree.Query;
-import io.treecat.core.query.tree.Step;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.ReferenceTree;
@@ -23,7 +19,6 @@ import io.treecat.core.version.WriteSet;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
@@ -55,7 +50,7 @@ class TestQueryExecutorDifferential {
           QueryPlan plan = QueryPlanner.plan(QueryParser.parse(text));
           long vid = random.nextInt(4) == 0 ? random.nextInt((int) tree.lastVid() + 1) : tree.lastVid();
           ChildKinds kinds = ChildKinds.values()[random.nextInt(3)];
-          List<ObjectPath> expected = naive(plan.query(), model.at(vid), kinds);
+          List<ObjectPath> expected = NaiveEvaluator.evaluate(plan.query(), model.at(vid), kinds);
           QueryOptions options = QueryOptions.at(vid).withResults(kinds);
 
           assertThat(run(executor, plan, options)).as("seed %d: %s at %d (%s)", seed, text, vid, kinds).isEqualTo(expected);
@@ -146,47 +141,6 @@ class TestQueryExecutorDifferential {
       default:
         return id + " " + op + " obj_id";
     }
-  }
-
-  /** Evaluates a query by brute force over a reference state: no bounds, no storage. */
-  private static List<ObjectPath> naive(Query query, Map<ObjectPath, ReferenceTree.Entry> state, ChildKinds kinds) {
-    List<ObjectPath> contexts = List.of(ObjectPath.ROOT);
-    for (int i = 0; i < query.steps().size(); i++) {
-      Step step = query.steps().get(i);
-      boolean last = i == query.steps().size() - 1;
-      List<ObjectPath> next = new ArrayList<>();
-      for (Map.Entry<ObjectPath, ReferenceTree.Entry> entry : state.entrySet()) {
-        ObjectPath path = entry.getKey();
-        if (path.isRoot() || !contexts.contains(path.parent())) {
-          continue;
-        }
-        ObjectKind kind = entry.getValue().kind();
-        if (last ? !kinds.includes(kind) : kind != ObjectKind.INNER) {
-          continue;
-        }
-        if (step instanceof Step.Filter filter && !Predicates.test(filter.expr(), target(path.id(), entry.getValue().value()))) {
-          continue;
-        }
-        next.add(path);
-      }
-      next.sort(null);
-      contexts = next;
-    }
-    return contexts;
-  }
-
-  private static EvaluationTarget target(String id, BsonDocument value) {
-    return new EvaluationTarget() {
-      @Override
-      public String id() {
-        return id;
-      }
-
-      @Override
-      public BsonDocument value() {
-        return value;
-      }
-    };
   }
 
   private static QueryPlan withoutPushdown(QueryPlan plan) {
