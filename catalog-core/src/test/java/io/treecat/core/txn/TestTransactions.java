@@ -312,6 +312,33 @@ class TestTransactions {
   }
 
   @Test
+  void largeScanSetsAreValidatedInParallelPartitions() {
+    TransactionConfig config = new TransactionConfig(ConcurrencyProtocol.OSPL, Duration.ofMinutes(1), Duration.ofSeconds(1), 3, 4);
+    catalog = new CatalogService(VersionedTree.open(RocksKvStore.open(directory)), config, clock);
+    List<String> setup = new ArrayList<>();
+    for (int p = 0; p < 20; p++) {
+      setup.add("/p" + p);
+      setup.add("{n: " + p + "}");
+    }
+    setUp(setup.toArray(String[]::new));
+    Transaction reader = begin();
+    for (int p = 0; p < 20; p++) {
+      assertThat(query(reader, "/[obj_id='p" + p + "']/*")).isEmpty();
+    }
+    assertThat(reader.scanSet()).hasSize(40);
+    catalog.commit(WriteSet.of(new WriteOp.Add(path("/p17/x"), ObjectKind.LEAF, doc("{}"))));
+    assertThat(commitFails(reader, new WriteOp.Add(path("/p1/y"), ObjectKind.LEAF, doc("{}"))))
+        .hasMessage("Commit conflict: /p17/x changed after version 1 under /p17, which this transaction read with *");
+
+    Transaction untouched = begin();
+    for (int p = 0; p < 10; p++) {
+      query(untouched, "/[obj_id='p" + p + "']/*");
+    }
+    catalog.commit(WriteSet.of(new WriteOp.Add(path("/p17/z"), ObjectKind.LEAF, doc("{}"))));
+    assertThat(commitFails(untouched, new WriteOp.Add(path("/p1/y"), ObjectKind.LEAF, doc("{}")))).isNull();
+  }
+
+  @Test
   void unknownTransactionIdsAreClearErrors() {
     open(ConcurrencyProtocol.OSPL);
     assertThatThrownBy(() -> TransactionId.valueOf("nope"))
