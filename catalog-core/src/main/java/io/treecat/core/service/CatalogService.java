@@ -5,14 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.load.BulkLoader;
-import io.treecat.core.txn.Transaction;
-import io.treecat.core.txn.TransactionConfig;
-import io.treecat.core.txn.TransactionId;
-import io.treecat.core.txn.TransactionManager;
-import io.treecat.core.txn.TransactionMode;
-import java.io.BufferedReader;
-import java.time.Clock;
-import java.util.OptionalLong;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.Continuation;
@@ -26,14 +18,22 @@ import io.treecat.core.query.plan.QueryPlan;
 import io.treecat.core.query.plan.QueryPlanner;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
+import io.treecat.core.txn.Transaction;
+import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.txn.TransactionId;
+import io.treecat.core.txn.TransactionManager;
+import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.NamedSnapshot;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
+import java.io.BufferedReader;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The one entry point adapters call: reads at a version, path queries, transactions, commits,

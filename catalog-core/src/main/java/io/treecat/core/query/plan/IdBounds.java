@@ -3,15 +3,15 @@ package io.treecat.core.query.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.query.tree.ComparisonOperator;
-import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Expr.And;
 import io.treecat.core.query.tree.Expr.Comparison;
 import io.treecat.core.query.tree.Expr.InList;
 import io.treecat.core.query.tree.Expr.Or;
 import io.treecat.core.query.tree.Expr.StringMatch;
-import io.treecat.core.query.tree.Operand;
+import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Operand.FieldRef;
 import io.treecat.core.query.tree.Operand.Literal;
+import io.treecat.core.query.tree.Operand;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonValue;

@@ -1,7 +1,6 @@
 package io.treecat.core.query.parser;
 
 import io.treecat.core.query.tree.ComparisonOperator;
-import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Expr.And;
 import io.treecat.core.query.tree.Expr.Comparison;
 import io.treecat.core.query.tree.Expr.Exists;
@@ -9,9 +8,10 @@ import io.treecat.core.query.tree.Expr.InList;
 import io.treecat.core.query.tree.Expr.Not;
 import io.treecat.core.query.tree.Expr.Or;
 import io.treecat.core.query.tree.Expr.StringMatch;
-import io.treecat.core.query.tree.Operand;
+import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Operand.FieldRef;
 import io.treecat.core.query.tree.Operand.Literal;
+import io.treecat.core.query.tree.Operand;
 import io.treecat.core.query.tree.Query;
 import io.treecat.core.query.tree.Step;
 import java.util.ArrayList;

@@ -3,12 +3,12 @@ package io.treecat.core.query.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.core.query.parser.QueryParser;
 import io.treecat.core.query.tree.Expr.And;
 import io.treecat.core.query.tree.Expr.Comparison;
 import io.treecat.core.query.tree.Expr.Or;
 import io.treecat.core.query.tree.Operand.FieldRef;
 import io.treecat.core.query.tree.Operand.Literal;
-import io.treecat.core.query.parser.QueryParser;
 import java.util.List;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
