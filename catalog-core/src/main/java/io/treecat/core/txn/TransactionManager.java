@@ -144,13 +144,13 @@ public final class TransactionManager implements AutoCloseable {
       return ScanListener.NONE;
     }
     if (config.protocol() == ConcurrencyProtocol.MGL) {
-      return (parent, step, kinds, vid) -> {
+      return (parent, step, kinds, returnsObjects, vid) -> {
         lockScan(txn, parent, step);
         return tree.lastVid();
       };
     }
-    return (parent, step, kinds, vid) -> {
-      txn.recordScan(new ScanEntry(parent, step, kinds));
+    return (parent, step, kinds, returnsObjects, vid) -> {
+      txn.recordScan(new ScanEntry(parent, step, kinds, returnsObjects));
       return vid;
     };
   }
@@ -169,7 +169,7 @@ public final class TransactionManager implements AutoCloseable {
         new Step.Filter(new Expr.Comparison(Operand.FieldRef.objectId(), ComparisonOperator.EQ, Operand.Literal.of(path.id())), 1),
         IdRanges.of(IdRange.point(path.id())),
         false);
-    return scanListener(txn).onScan(path.parent(), pointRead, ChildKinds.BOTH, txn.readVid());
+    return scanListener(txn).onScan(path.parent(), pointRead, ChildKinds.BOTH, true, txn.readVid());
   }
 
   /**

@@ -108,8 +108,15 @@ final class Validator {
     if (protocol == ConcurrencyProtocol.OSL) {
       return before || after;
     }
-    return (before && satisfies(entry.step().step(), id, change.before()))
-        || (after && satisfies(entry.step().step(), id, change.after()));
+    boolean matchedBefore = before && satisfies(entry.step().step(), id, change.before());
+    boolean matchedAfter = after && satisfies(entry.step().step(), id, change.after());
+    if (entry.returnsObjects()) {
+      // The scan returned matching objects with their values: any change to a match matters.
+      return matchedBefore || matchedAfter;
+    }
+    // The scan only chose which children the next step visits: only a change of membership
+    // matters. Changes inside a child that stays a match are validated by the next step's scans.
+    return matchedBefore != matchedAfter;
   }
 
   private static boolean satisfies(Step step, String id, BsonDocument image) {

@@ -232,6 +232,27 @@ class TestTransactions {
         .hasMessageContaining("/sales/f1 changed after version");
   }
 
+  @Test
+  void ospLIgnoresValueChangesToObjectsAQueryOnlyNavigatedThrough() {
+    open(ConcurrencyProtocol.OSPL);
+    setUp("/db", "{}", "/db/sales", "{obj_type: 'table', files: 1}", "/db/sales/p1", "{part_val: '2025-01-01'}",
+        "leaf:/db/sales/p1/f1", "{owner: 'a'}", "/plans", "{}");
+    Transaction reader = begin();
+    assertThat(query(reader, "/[obj_id='db']/[obj_type='table']/[part_val >= '2025']/[owner = 'a']")).containsExactly("/db/sales/p1/f1");
+    // Writers bump the table's statistics and the partition's value; both stay matches of the steps
+    // the reader navigated through, and neither changes a returned object.
+    catalog.commit(WriteSet.of(new WriteOp.Merge(path("/db/sales"), doc("{files: {op: '+', val: 1}}"))));
+    catalog.commit(WriteSet.of(new WriteOp.Update(path("/db/sales/p1"), ObjectKind.INNER, doc("{part_val: '2025-01-01', rows: 10}"))));
+    assertThat(commitFails(reader, new WriteOp.Add(path("/plans/p"), ObjectKind.INNER, doc("{}")))).isNull();
+
+    // But a change that makes a navigated object stop matching does conflict.
+    Transaction second = begin();
+    assertThat(query(second, "/[obj_id='db']/[obj_type='table']/[part_val >= '2025']/[owner = 'a']")).hasSize(1);
+    catalog.commit(WriteSet.of(new WriteOp.Update(path("/db/sales/p1"), ObjectKind.INNER, doc("{part_val: '2024-12-31'}"))));
+    assertThat(commitFails(second, new WriteOp.Add(path("/plans/q"), ObjectKind.INNER, doc("{}"))))
+        .hasMessageContaining("/db/sales/p1 changed after version");
+  }
+
   @ParameterizedTest
   @EnumSource(ConcurrencyProtocol.class)
   void readOnlyTransactionsReadTheirSnapshotAndNeverAbort(ConcurrencyProtocol protocol) {

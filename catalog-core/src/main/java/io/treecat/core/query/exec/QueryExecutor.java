@@ -106,6 +106,7 @@ public final class QueryExecutor {
     private final StepScan upstream;
     private final ChildKinds kinds;
     private final QueryOptions options;
+    private final boolean last;
     private final List<byte[][]> ranges;
     private final List<ObjectPath> contexts = new ArrayList<>(BATCH_SIZE);
     private int nextContext;
@@ -120,6 +121,7 @@ public final class QueryExecutor {
       this.upstream = upstream;
       this.kinds = kinds;
       this.options = options;
+      this.last = last;
       this.ranges = toByteRanges(step);
       if (resume != null) {
         int depth = step.depth();
@@ -199,7 +201,7 @@ public final class QueryExecutor {
         }
         resumeContext = null;
       }
-      long vid = options.listener().onScan(parent, step, kinds, options.vid());
+      long vid = options.listener().onScan(parent, step, kinds, last, options.vid());
       cursor = tree.children(parent, vid, bounds, kinds);
     }
 
