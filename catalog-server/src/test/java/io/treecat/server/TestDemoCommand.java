@@ -27,12 +27,14 @@ class TestDemoCommand {
     assertThat(first).doesNotContain("leaf  /retail/sales/region=EU/");
     assertThat(first).contains("(7 rows at version 1)");
     assertThat(first).contains("/retail/sales at snapshot:  {\"obj_type\": \"table\"");
+    assertThat(first).contains("reader committed at version 3: the new file does not match its predicate");
+    assertThat(first).contains("reader aborted: Commit conflict: /retail/sales/region=US/date=2025-01-02/demo-3.parquet changed after version 3");
 
     // A second run finds the data already on disk and time-travels over the first run's commits.
     String second = runDemo();
     assertThat(second).doesNotContain("Loaded the sample");
-    assertThat(second).contains("(newest version: 2)");
-    assertThat(second).contains("\"stats\": {\"commits\": 2}");
+    assertThat(second).contains("(newest version: 5)");
+    assertThat(second).contains("\"commits\": 2");
   }
 
   @Test
