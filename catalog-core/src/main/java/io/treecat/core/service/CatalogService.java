@@ -34,6 +34,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * The one entry point adapters call: reads at a version, path queries, transactions, commits,
@@ -43,11 +44,17 @@ public final class CatalogService implements AutoCloseable {
   private final VersionedTree tree;
   private final TransactionManager transactions;
   private final QueryExecutor executor;
+  private final CatalogMetrics metrics;
 
   public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
+    this(tree, config, clock, CatalogMetrics.NONE);
+  }
+
+  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics) {
     this.tree = requireNonNull(tree, "tree is null");
     this.transactions = new TransactionManager(tree, config, clock);
     this.executor = new QueryExecutor(tree);
+    this.metrics = requireNonNull(metrics, "metrics is null");
   }
 
   /** Opens (or creates) a catalog stored with RocksDB in {@code directory}, with default settings. */
@@ -120,16 +127,21 @@ public final class CatalogService implements AutoCloseable {
   }
 
   private QueryCursor openQuery(QueryRequest request, ScanListener listener) {
-    QueryPlan plan = plan(request.query());
-    long vid;
-    Optional<Continuation> after = request.pageToken().map(Continuation::decode);
-    if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
-      vid = tree.checkReadable(after.get().vid());
-    } else {
-      vid = resolve(request.readPoint());
+    try {
+      QueryPlan plan = plan(request.query());
+      long vid;
+      Optional<Continuation> after = request.pageToken().map(Continuation::decode);
+      if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
+        vid = tree.checkReadable(after.get().vid());
+      } else {
+        vid = resolve(request.readPoint());
+      }
+      QueryOptions options = new QueryOptions(vid, request.results(), request.projection(), after, listener);
+      return new MeasuredCursor(executor.execute(plan, options), metrics);
+    } catch (CatalogException e) {
+      metrics.queryFailed(e.code());
+      throw e;
     }
-    QueryOptions options = new QueryOptions(vid, request.results(), request.projection(), after, listener);
-    return executor.execute(plan, options);
   }
 
   /** One page of a query's results, with the token for the next page if there is one. */
@@ -141,7 +153,19 @@ public final class CatalogService implements AutoCloseable {
 
   /** Commits writes on their own, outside any transaction; durable when this returns. */
   public CommitResult commit(WriteSet writes) {
-    return transactions.commit(writes);
+    return measureCommit(() -> transactions.commit(writes));
+  }
+
+  private CommitResult measureCommit(Supplier<CommitResult> commit) {
+    long start = System.nanoTime();
+    try {
+      CommitResult result = commit.get();
+      metrics.commitSucceeded(System.nanoTime() - start, result.changes().size());
+      return result;
+    } catch (CatalogException e) {
+      metrics.commitFailed(e.code(), System.nanoTime() - start);
+      throw e;
+    }
   }
 
   public Transaction begin(TransactionMode mode, ReadPoint point) {
@@ -156,7 +180,7 @@ public final class CatalogService implements AutoCloseable {
   }
 
   public CommitResult commit(TransactionId id, WriteSet writes) {
-    return transactions.commit(id, writes);
+    return measureCommit(() -> transactions.commit(id, writes));
   }
 
   public void abort(TransactionId id) {
@@ -165,7 +189,7 @@ public final class CatalogService implements AutoCloseable {
 
   /** Imports JSON lines in chunks, each chunk one durable commit. */
   public BulkLoader.LoadResult bulkLoad(BufferedReader input, int chunkSize, BulkLoader.Progress progress) {
-    return new BulkLoader(transactions::commit, chunkSize).load(input, progress);
+    return new BulkLoader(this::commit, chunkSize).load(input, progress);
   }
 
   public NamedSnapshot createSnapshot(String name, ReadPoint point) {

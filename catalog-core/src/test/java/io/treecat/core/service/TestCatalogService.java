@@ -163,6 +163,48 @@ class TestCatalogService {
   }
 
   @Test
+  void metricsSeeCommitsAbortsAndQueries() {
+    List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CatalogMetrics metrics = new CatalogMetrics() {
+      @Override
+      public void commitSucceeded(long nanos, int changes) {
+        events.add("commit " + changes);
+      }
+
+      @Override
+      public void commitFailed(ErrorCode reason, long nanos) {
+        events.add("failed " + reason);
+      }
+
+      @Override
+      public void queryCompleted(long nanos, long rows) {
+        events.add("query " + rows);
+      }
+
+      @Override
+      public void queryFailed(ErrorCode reason) {
+        events.add("query failed " + reason);
+      }
+    };
+    catalog.close();
+    catalog = new CatalogService(io.treecat.core.version.VersionedTree.open(io.treecat.core.storage.rocksdb.RocksKvStore.open(directory)),
+        io.treecat.core.txn.TransactionConfig.defaults(), java.time.Clock.systemUTC(), metrics);
+    catalog.query(QueryRequest.of("/*/*").withLimit(2));
+    catalog.commit(WriteSet.of(inner("/x", "{}")));
+    try {
+      catalog.commit(WriteSet.of(inner("/x", "{}")));
+    } catch (CatalogException expected) {
+      // counted below
+    }
+    try {
+      catalog.query(QueryRequest.of("/["));
+    } catch (CatalogException expected) {
+      // counted below
+    }
+    assertThat(events).containsExactly("query 2", "commit 1", "failed OBJECT_ALREADY_EXISTS", "query failed QUERY_SYNTAX_ERROR");
+  }
+
+  @Test
   void explainShowsIteratorBounds() {
     assertThat(catalog.explain("/[obj_id='retail']/[obj_id >= 'a' and obj_id < 'd']/*"))
         .contains("1: scan children of / ids in ['retail', 'retail'] filter obj_id = 'retail'");
