@@ -121,17 +121,7 @@ final class Validator {
 
   private static boolean satisfies(Step step, String id, BsonDocument image) {
     if (step instanceof Step.Filter filter) {
-      return Predicates.test(filter.expr(), new EvaluationTarget() {
-        @Override
-        public String id() {
-          return id;
-        }
-
-        @Override
-        public BsonDocument value() {
-          return image;
-        }
-      });
+      return Predicates.test(filter.expr(), EvaluationTarget.of(id, image));
     }
     return true;
   }

@@ -212,24 +212,14 @@ final class TreeChildCursor implements ChildCursor {
 
     /** The child changed after {@code vid}: look up the version that was current then. */
     private boolean findInHistory() {
-      try (KvIterator history = tree.kv().iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(key))) {
-        history.seek(PathKeys.versionedKey(key, vid));
-        if (!history.isValid()) {
-          return false;
-        }
-        byte[] historyKey = history.key();
-        if (!PathKeys.isVersionOf(historyKey, key)) {
-          return false;
-        }
-        byte[] historyRecord = history.value();
-        if (Records.historyRemoved(historyRecord) || Records.historyEndVid(historyRecord) <= vid) {
-          return false;
-        }
-        record = historyRecord;
-        valueOffset = Records.HEADER;
-        version = PathKeys.vidOfVersionedKey(historyKey);
-        return true;
+      VersionedTree.HistoryEntry entry = tree.historyAt(key, vid);
+      if (entry == null) {
+        return false;
       }
+      record = entry.record();
+      valueOffset = Records.HEADER;
+      version = entry.startVid();
+      return true;
     }
 
     @Override

@@ -123,20 +123,34 @@ public final class VersionedTree implements AutoCloseable {
   }
 
   private Optional<CatalogObject> readInnerHistory(ObjectPath path, byte[] pathKey, long vid) {
+    HistoryEntry entry = historyAt(pathKey, vid);
+    return entry == null
+        ? Optional.empty()
+        : Optional.of(new CatalogObject(path, ObjectKind.INNER, Records.document(entry.record(), Records.HEADER), entry.startVid()));
+  }
+
+  /** A past version of an inner object: its history record and the vid it started at. */
+  record HistoryEntry(byte[] record, long startVid) {}
+
+  /**
+   * The version of an inner object that was current at {@code vid}, from its history: one seek, as
+   * versions of a path sort newest first. Null if it did not exist then (or was removed).
+   */
+  HistoryEntry historyAt(byte[] pathKey, long vid) {
     try (KvIterator history = store.iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(pathKey))) {
       history.seek(PathKeys.versionedKey(pathKey, vid));
       if (!history.isValid()) {
-        return Optional.empty();
+        return null;
       }
       byte[] key = history.key();
       if (!PathKeys.isVersionOf(key, pathKey)) {
-        return Optional.empty();
+        return null;
       }
       byte[] record = history.value();
       if (Records.historyRemoved(record) || Records.historyEndVid(record) <= vid) {
-        return Optional.empty();
+        return null;
       }
-      return Optional.of(new CatalogObject(path, ObjectKind.INNER, Records.document(record, Records.HEADER), PathKeys.vidOfVersionedKey(key)));
+      return new HistoryEntry(record, PathKeys.vidOfVersionedKey(key));
     }
   }
 

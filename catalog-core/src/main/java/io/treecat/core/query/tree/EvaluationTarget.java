@@ -13,4 +13,19 @@ public interface EvaluationTarget {
 
   /** The object's value; null is read as an empty document. */
   BsonDocument value();
+
+  /** A target whose value is already at hand, such as a before- or after-image. */
+  static EvaluationTarget of(String id, BsonDocument value) {
+    return new EvaluationTarget() {
+      @Override
+      public String id() {
+        return id;
+      }
+
+      @Override
+      public BsonDocument value() {
+        return value;
+      }
+    };
+  }
 }

@@ -48,16 +48,6 @@ public final class NaiveEvaluator {
   }
 
   private static EvaluationTarget target(String id, BsonDocument value) {
-    return new EvaluationTarget() {
-      @Override
-      public String id() {
-        return id;
-      }
-
-      @Override
-      public BsonDocument value() {
-        return value;
-      }
-    };
+    return EvaluationTarget.of(id, value);
   }
 }

@@ -165,17 +165,7 @@ class TestIdBounds {
 
   private static EvaluationTarget target(String id) {
     BsonDocument value = new BsonDocument("x", new BsonInt32(id.length() % 2));
-    return new EvaluationTarget() {
-      @Override
-      public String id() {
-        return id;
-      }
-
-      @Override
-      public BsonDocument value() {
-        return value;
-      }
-    };
+    return EvaluationTarget.of(id, value);
   }
 
   private static IdRanges bounds(String predicate) {
