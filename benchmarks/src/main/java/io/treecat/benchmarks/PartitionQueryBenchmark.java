@@ -33,9 +33,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class PartitionQueryBenchmark {
   @Param({"1", "365"})
   int days;
@@ -51,7 +51,7 @@ public class PartitionQueryBenchmark {
     service = CatalogService.open(BenchmarkData.catalog());
     String query = predicate.equals("part_val") ? Ranges.partValQuery(days) : Ranges.objIdQuery(days);
     request = QueryRequest.of(query);
-    System.out.println("\n" + service.explain(query));
+    System.out.println(System.lineSeparator() + service.explain(query));
     long rows = 0;
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
