@@ -28,7 +28,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>{@code predicate=part_val} filters partitions on a value field, so every partition of the
  * table is read and tested; {@code predicate=obj_id} says the same on ids, which the planner turns
  * into iterator bounds. {@link #rows} hands each row to the blackhole without parsing its value;
- * {@link #rowsReadingField} also reads one stats field, as a planner would.
+ * {@link #rowsReadingField} and {@link #rowsReadingFieldByGet} also read one stats field, as a
+ * planner would.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -90,6 +91,22 @@ public class PartitionQueryBenchmark {
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
         blackhole.consume(cursor.current().value().getDocument("stats").getDocument("ss_item_sk").get("max"));
+        rows++;
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The same field read with {@code get(key).asDocument()}: on a {@code RawBsonDocument} that scans
+   * each level once, where {@code getDocument} scans it twice ({@code containsKey}, then {@code get}).
+   */
+  @Benchmark
+  public long rowsReadingFieldByGet(Blackhole blackhole) {
+    long rows = 0;
+    try (QueryCursor cursor = service.openQuery(request)) {
+      while (cursor.advance()) {
+        blackhole.consume(cursor.current().value().get("stats").asDocument().get("ss_item_sk").asDocument().get("max"));
         rows++;
       }
     }
