@@ -36,8 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #bulkLoader}: the real import path, JSON lines through {@link BulkLoader}, every
  *       chunk one synced atomic commit. This is "the bulk-load rate".
- *   <li>{@link #commitWriteSets}: the same objects built in memory and committed through {@link
- *       CatalogService#commit} in write sets of the same size: the load without JSON parsing.
+ *   <li>{@link #commitWriteSets}: the same objects generated on the fly (generation is timed too)
+ *       and committed through {@link CatalogService#commit} in write sets of the same size: the
+ *       load without JSON parsing.
  * </ul>
  *
  * <p>Each iteration loads into a fresh directory under the benchmark data root, deleted afterwards.
