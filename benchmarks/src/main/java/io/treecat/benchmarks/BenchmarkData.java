@@ -82,7 +82,7 @@ public final class BenchmarkData {
     BulkLoader.LoadResult result;
     try (CatalogService service = CatalogService.open(directory);
         BufferedReader reader = Files.newBufferedReader(input, StandardCharsets.UTF_8)) {
-      result = new BulkLoader(service.tree(), CHUNK_SIZE).load(reader, BulkLoader.Progress.NONE);
+      result = service.bulkLoad(reader, CHUNK_SIZE, BulkLoader.Progress.NONE);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + input, e);
     }

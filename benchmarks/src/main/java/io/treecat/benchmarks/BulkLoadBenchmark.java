@@ -80,7 +80,7 @@ public class BulkLoadBenchmark {
   public BulkLoader.LoadResult bulkLoader() {
     try (CatalogService service = CatalogService.open(directory);
         BufferedReader reader = Files.newBufferedReader(jsonLines, StandardCharsets.UTF_8)) {
-      BulkLoader.LoadResult result = new BulkLoader(service.tree(), chunkSize).load(reader, BulkLoader.Progress.NONE);
+      BulkLoader.LoadResult result = service.bulkLoad(reader, chunkSize, BulkLoader.Progress.NONE);
       return expect(result.records(), result);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
