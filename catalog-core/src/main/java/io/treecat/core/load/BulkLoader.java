@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
 import org.bson.json.JsonParseException;
 
 /**
@@ -113,7 +114,8 @@ public final class BulkLoader {
   public static WriteOp.Add parse(String line, long lineNumber) {
     BsonDocument record;
     try {
-      record = BsonDocument.parse(line);
+      // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
+      record = RawBsonDocument.parse(line);
     } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
       throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
     }

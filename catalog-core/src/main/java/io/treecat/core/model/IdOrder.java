@@ -92,7 +92,18 @@ public final class IdOrder {
    * @return the id; {@link #encodedLength} gives the number of bytes it took
    */
   public static String decode(byte[] bytes, int offset) {
-    int end = terminatorIndex(bytes, offset);
+    int end = offset;
+    boolean escaped = false;
+    for (; end < bytes.length && bytes[end] != TERMINATOR; end++) {
+      escaped |= bytes[end] == ESCAPE;
+    }
+    if (end == bytes.length) {
+      throw new IllegalArgumentException("encoded id at offset " + offset + " has no terminator");
+    }
+    if (!escaped) {
+      // The common case, and the hot path of every scan: the bytes are the id's UTF-8 as they are.
+      return new String(bytes, offset, end - offset, StandardCharsets.UTF_8);
+    }
     byte[] utf8 = new byte[end - offset];
     int n = 0;
     for (int i = offset; i < end; i++) {

@@ -18,24 +18,40 @@ import java.util.List;
  * <p>Paths order by depth first, then id by id in {@link IdOrder} (UTF-8 byte order), which is
  * exactly the byte order of their storage keys.
  */
-public record ObjectPath(List<String> ids) implements Comparable<ObjectPath> {
+public final class ObjectPath implements Comparable<ObjectPath> {
   /** The longest path the store accepts; deeper paths are rejected as invalid. */
   public static final int MAX_DEPTH = 255;
   /** The longest id, in UTF-8 bytes. */
   public static final int MAX_ID_BYTES = 4096;
 
-  public static final ObjectPath ROOT = new ObjectPath(List.of());
+  public static final ObjectPath ROOT = new ObjectPath(ImmutableList.of(), true);
 
-  public ObjectPath {
+  private final ImmutableList<String> ids;
+  private int hash;
+
+  /** A path of the given ids, each checked. */
+  public ObjectPath(List<String> ids) {
     requireNonNull(ids, "ids is null");
-    ids = ImmutableList.copyOf(ids);
-    if (ids.size() > MAX_DEPTH) {
-      throw new CatalogException(ErrorCode.INVALID_PATH, "Path is deeper than " + MAX_DEPTH + " levels")
-          .with("depth", ids.size());
+    this.ids = ImmutableList.copyOf(ids);
+    checkDepth(this.ids.size());
+    for (int i = 0; i < this.ids.size(); i++) {
+      checkId(this.ids.get(i), i);
     }
-    for (int i = 0; i < ids.size(); i++) {
-      checkId(ids.get(i), i);
+  }
+
+  /** For ids already checked: navigation builds paths on every row a query returns. */
+  private ObjectPath(ImmutableList<String> ids, boolean checked) {
+    this.ids = ids;
+  }
+
+  private static void checkDepth(int depth) {
+    if (depth > MAX_DEPTH) {
+      throw new CatalogException(ErrorCode.INVALID_PATH, "Path is deeper than " + MAX_DEPTH + " levels").with("depth", depth);
     }
+  }
+
+  public List<String> ids() {
+    return ids;
   }
 
   public static ObjectPath of(String... ids) {
@@ -122,16 +138,18 @@ public record ObjectPath(List<String> ids) implements Comparable<ObjectPath> {
     if (ids.isEmpty()) {
       throw new IllegalStateException("the root has no parent");
     }
-    return new ObjectPath(ids.subList(0, ids.size() - 1));
+    return new ObjectPath(ids.subList(0, ids.size() - 1), true);
   }
 
   public ObjectPath child(String id) {
-    return new ObjectPath(ImmutableList.<String>builderWithExpectedSize(ids.size() + 1).addAll(ids).add(id).build());
+    checkDepth(ids.size() + 1);
+    checkId(id, ids.size());
+    return new ObjectPath(ImmutableList.<String>builderWithExpectedSize(ids.size() + 1).addAll(ids).add(id).build(), true);
   }
 
   /** The first {@code depth} ids of this path. */
   public ObjectPath prefix(int depth) {
-    return new ObjectPath(ids.subList(0, depth));
+    return new ObjectPath(ids.subList(0, depth), true);
   }
 
   /** True when this path is {@code other} or one of its ancestors. */
@@ -144,8 +162,24 @@ public record ObjectPath(List<String> ids) implements Comparable<ObjectPath> {
     if (!from.isAncestorOrSelf(this)) {
       throw new IllegalArgumentException(from + " is not an ancestor of " + this);
     }
+    checkDepth(to.ids.size() + ids.size() - from.ids.size());
     return new ObjectPath(
-        ImmutableList.<String>builder().addAll(to.ids).addAll(ids.subList(from.ids.size(), ids.size())).build());
+        ImmutableList.<String>builder().addAll(to.ids).addAll(ids.subList(from.ids.size(), ids.size())).build(), true);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return this == other || (other instanceof ObjectPath path && ids.equals(path.ids));
+  }
+
+  @Override
+  public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = ids.hashCode();
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvBatch;
+import io.treecat.core.storage.KvIterator;
 import io.treecat.core.storage.PathKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +35,7 @@ final class CommitBuilder {
   private final Map<ObjectPath, Set<String>> pendingChildren = new HashMap<>();
   /** The stored state (as of {@code readVid}) of the touched paths. */
   private final Map<ObjectPath, Existing> existing = new HashMap<>();
+  private KvIterator leafLookup;
 
   /** A path's state after this write set: absent when {@code kind} is null. */
   private record Pending(ObjectKind kind, byte[] bson, BsonDocument value, byte[] sharedLeafKey) {
@@ -43,6 +45,8 @@ final class CommitBuilder {
   /** A path's stored state: its current inner record (live or removed) and its visible leaf entry. */
   private record Existing(ObjectKind kind, BsonDocument value, byte[] innerRecord, VersionedTree.LeafEntry leaf) {}
 
+  private static final Existing NOTHING = new Existing(null, null, null, null);
+
   CommitBuilder(VersionedTree tree, long readVid, long vid) {
     this.tree = tree;
     this.readVid = readVid;
@@ -50,12 +54,18 @@ final class CommitBuilder {
   }
 
   PreparedCommit build(WriteSet writes) {
-    for (int i = 0; i < writes.ops().size(); i++) {
-      WriteOp op = writes.ops().get(i);
-      try {
-        applyOp(op);
-      } catch (CatalogException e) {
-        throw e.with("writeIndex", i).with("writePath", op.path());
+    try {
+      for (int i = 0; i < writes.ops().size(); i++) {
+        WriteOp op = writes.ops().get(i);
+        try {
+          applyOp(op);
+        } catch (CatalogException e) {
+          throw e.with("writeIndex", i).with("writePath", op.path());
+        }
+      }
+    } finally {
+      if (leafLookup != null) {
+        leafLookup.close();
       }
     }
     KvBatch batch = tree.kv().newBatch();
@@ -134,6 +144,11 @@ final class CommitBuilder {
   }
 
   private Existing loadExisting(ObjectPath path) {
+    if (!path.isRoot() && createdHere(path.parent())) {
+      // Nothing under an object this write set creates can be stored yet: skip the lookups, which
+      // dominate bulk loads of new partitions.
+      return NOTHING;
+    }
     byte[] pathKey = PathKeys.pathKey(path);
     byte[] innerRecord = tree.kv().get(KeySpace.INNER_CURRENT, pathKey);
     if (innerRecord != null && !Records.innerCurrentRemoved(innerRecord)) {
@@ -146,17 +161,28 @@ final class CommitBuilder {
     return new Existing(null, null, innerRecord, null);
   }
 
+  private boolean createdHere(ObjectPath path) {
+    Pending state = pending.get(path);
+    Existing stored = existing.get(path);
+    return state != null && state.kind() == ObjectKind.INNER && stored != null && stored.kind() == null;
+  }
+
   private VersionedTree.LeafEntry findLeaf(byte[] pathKey) {
-    try (var leaves = tree.kv().iterator(KeySpace.LEAF, pathKey, PathKeys.prefixEnd(pathKey))) {
-      leaves.seek(pathKey);
-      if (!leaves.isValid()) {
-        return null;
-      }
-      byte[] key = leaves.key();
-      byte[] record = leaves.value();
-      // The newest version comes first; it is the visible one unless it was removed.
-      return Records.leafTombstoneVid(record) > readVid ? new VersionedTree.LeafEntry(key, record, PathKeys.vidOfVersionedKey(key)) : null;
+    if (leafLookup == null) {
+      // One iterator for all the lookups of this write set: opening one per lookup costs more than the seek.
+      leafLookup = tree.kv().iterator(KeySpace.LEAF, null, null);
     }
+    leafLookup.seek(pathKey);
+    if (!leafLookup.isValid()) {
+      return null;
+    }
+    byte[] key = leafLookup.key();
+    if (!PathKeys.isVersionOf(key, pathKey)) {
+      return null;
+    }
+    byte[] record = leafLookup.value();
+    // The newest version comes first; it is the visible one unless it was removed.
+    return Records.leafTombstoneVid(record) > readVid ? new VersionedTree.LeafEntry(key, record, PathKeys.vidOfVersionedKey(key)) : null;
   }
 
   private void checkParent(ObjectPath path) {

@@ -235,6 +235,8 @@ final class TreeChildCursor implements ChildCursor {
 
   private final class LeafSide extends Side {
     private byte[] resolved;
+    /** The key at the iterator's position, when {@link #skipPath} already read it. */
+    private byte[] peeked;
 
     LeafSide(KvIterator iterator) {
       super(iterator);
@@ -252,7 +254,9 @@ final class TreeChildCursor implements ChildCursor {
       byte[] path = key;
       for (iterator.next(); iterator.isValid(); iterator.next()) {
         byte[] next = iterator.key();
-        if (next.length != key.length || !Arrays.equals(next, 0, pathLength, path, 0, pathLength)) {
+        if (next.length != path.length || !Arrays.equals(next, 0, pathLength, path, 0, pathLength)) {
+          // Keep the key: reading it again from RocksDB would copy it a second time.
+          peeked = next;
           return;
         }
       }
@@ -260,8 +264,9 @@ final class TreeChildCursor implements ChildCursor {
 
     @Override
     boolean findVisible() {
-      while (iterator.isValid()) {
-        key = iterator.key();
+      while (peeked != null || iterator.isValid()) {
+        key = peeked != null ? peeked : iterator.key();
+        peeked = null;
         long createVid = PathKeys.vidOfVersionedKey(key);
         if (createVid > vid) {
           // A newer version than we read at; older ones of the same path follow.
