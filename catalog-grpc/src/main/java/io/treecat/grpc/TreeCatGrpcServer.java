@@ -90,9 +90,10 @@ public final class TreeCatGrpcServer implements AutoCloseable {
     return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
   }
 
+  /** Netty's native transports report a taken port as their own IOException, not BindException. */
   private static boolean isBindFailure(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BindException) {
+      if (cause instanceof BindException || String.valueOf(cause.getMessage()).contains("Address already in use")) {
         return true;
       }
     }

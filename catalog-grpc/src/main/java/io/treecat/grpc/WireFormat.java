@@ -275,9 +275,9 @@ public final class WireFormat {
     return wire;
   }
 
-  /** Core's exception again, its message prefixed with the request field and its context kept. */
+  /** Core's exception again, its message prefixed with the request field, its context kept. */
   static CatalogException withField(CatalogException e, String field) {
-    CatalogException named = new CatalogException(e.code(), "Invalid " + field + ": " + e.getMessage(), e);
+    CatalogException named = new CatalogException(e.code(), field + ": " + e.getMessage(), e);
     e.context().forEach(named::with);
     return named.with("field", field);
   }
