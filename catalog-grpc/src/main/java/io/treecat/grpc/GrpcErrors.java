@@ -25,7 +25,7 @@ public final class GrpcErrors {
   /** The ErrorInfo domain of every TreeCat error. */
   public static final String DOMAIN = "treecat.io";
   /** The ErrorInfo reason of a request malformed on the wire; see {@link InvalidRequestException}. */
-  public static final String INVALID_REQUEST = "INVALID_REQUEST";
+  public static final String INVALID_REQUEST = ErrorCode.INVALID_REQUEST.name();
   /** The ErrorInfo reason of a failure TreeCat did not expect (a bug). */
   public static final String UNEXPECTED = "UNEXPECTED";
 

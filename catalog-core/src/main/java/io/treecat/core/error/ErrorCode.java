@@ -35,6 +35,8 @@ public enum ErrorCode {
   QUERY_SYNTAX_ERROR(40, INVALID_ARGUMENT),
   INVALID_CONTINUATION(41, INVALID_ARGUMENT),
   INVALID_QUERY_OPTION(42, INVALID_ARGUMENT),
+  /** A malformed request on some wire: a missing or unknown field, a bad enum, an id that cannot be parsed. */
+  INVALID_REQUEST(43, INVALID_ARGUMENT),
 
   // Transactions
   COMMIT_CONFLICT(60, CONFLICT),

@@ -20,7 +20,7 @@ public record TransactionId(UUID uuid) {
     try {
       return new TransactionId(UUID.fromString(text));
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new CatalogException(ErrorCode.TRANSACTION_NOT_FOUND, "Not a transaction id: '" + text + "'").with("transaction", text);
+      throw new CatalogException(ErrorCode.INVALID_REQUEST, "Not a transaction id: '" + text + "'").with("transaction", text);
     }
   }
 
