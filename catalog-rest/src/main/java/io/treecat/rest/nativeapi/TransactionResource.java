@@ -74,14 +74,13 @@ public final class TransactionResource {
     return Response.ok(ReadResource.objectOutput(mapper, readVid, object)).build();
   }
 
-  /** Validates and commits the write set (an empty body commits nothing and ends the transaction). */
+  /** Validates and commits the write set; the transaction ends either way (abort ends one without writing). */
   @POST
   @Path("{id}/commit")
   public Committed commit(@PathParam("id") String id, InputStream body) {
     TransactionId txn = TransactionId.valueOf(id);
-    String json = Requests.text(body);
     CatalogService service = catalog.get();
-    CommitResult result = service.commit(txn, WriteSetJson.parse(json.isBlank() ? "{\"writes\": []}" : json, service.lastVid()));
+    CommitResult result = service.commit(txn, WriteSetJson.parse(Requests.text(body), service.lastVid()));
     return Committed.of(result);
   }
 
