@@ -1,58 +1,42 @@
 package io.treecat.server;
 
-import io.treecat.core.error.CatalogException;
-import java.nio.file.Path;
+import java.io.OutputStream;
 
-/** The {@code treecat} command line. */
+/**
+ * The {@code treecat} command line (the jar's Main-Class): {@code server}, {@code check-config},
+ * {@code demo}, {@code help}. With no arguments it runs {@code server} on the embedded defaults.
+ */
 public final class TreeCatMain {
-  private static final String USAGE = String.join("\n",
-      "usage: treecat <command> [options]",
-      "",
-      "commands:",
-      "  demo [--data DIR]   load the paper's sample catalog into RocksDB (default ./data) and run its example queries",
-      "  help                show this message");
-
   private TreeCatMain() {}
 
-  public static void main(String[] args) {
-    System.exit(run(args));
+  public static void main(String[] args) throws Exception {
+    String[] arguments = arguments(args);
+    int code = new TreeCatApplication().runCommandLine(arguments, System.out, System.err);
+    // The server keeps running on Jetty's threads and stops on SIGTERM; every other command is done.
+    if (code != 0 || !arguments[0].equals("server")) {
+      System.exit(code);
+    }
   }
 
   static int run(String[] args) {
-    String command = args.length == 0 ? "demo" : args[0];
+    return run(args, System.out, System.err);
+  }
+
+  static int run(String[] args, OutputStream out, OutputStream err) {
     try {
-      switch (command) {
-        case "demo":
-          new DemoCommand(dataDirectory(args), System.out).run();
-          return 0;
-        case "help":
-        case "--help":
-        case "-h":
-          System.out.println(USAGE);
-          return 0;
-        default:
-          System.err.println("treecat: unknown command '" + command + "'\n" + USAGE);
-          return 2;
-      }
-    } catch (CatalogException e) {
-      System.err.println("treecat: " + e.code() + ": " + e.getMessage() + (e.context().isEmpty() ? "" : " " + e.context()));
-      return 1;
-    } catch (IllegalArgumentException e) {
-      System.err.println("treecat: " + e.getMessage());
-      return 2;
+      return new TreeCatApplication().runCommandLine(arguments(args), out, err);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot run the command line", e);
     }
   }
 
-  private static Path dataDirectory(String[] args) {
-    for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--data")) {
-        if (i + 1 == args.length) {
-          throw new IllegalArgumentException("--data needs a directory");
-        }
-        return Path.of(args[i + 1]);
-      }
-      throw new IllegalArgumentException("unknown option '" + args[i] + "'");
+  private static String[] arguments(String[] args) {
+    if (args.length == 0) {
+      return new String[] {"server"};
     }
-    return Path.of("data");
+    if (args.length == 1 && args[0].equals("help")) {
+      return new String[] {"--help"};
+    }
+    return args;
   }
 }

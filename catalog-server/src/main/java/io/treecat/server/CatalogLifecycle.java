@@ -1,0 +1,72 @@
+package io.treecat.server;
+
+import static java.util.Objects.requireNonNull;
+
+import io.dropwizard.lifecycle.Managed;
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.service.CatalogMetrics;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.storage.rocksdb.RocksKvStore;
+import io.treecat.core.storage.rocksdb.RocksStoreOptions;
+import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.VersionedTree;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the catalog for the life of the server. Jetty starts managed objects before it opens its
+ * connectors and stops them after it has stopped accepting and drained in-flight requests (for up
+ * to {@code server.shutdownGracePeriod}), so RocksDB opens before the first request and closes
+ * after the last one: every acknowledged commit is durable and the store closes cleanly.
+ */
+final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogLifecycle.class);
+
+  private final Path dataDir;
+  private final Path warehouse;
+  private final RocksStoreOptions storeOptions;
+  private final TransactionConfig transactionConfig;
+  private final CatalogMetrics metrics;
+  private volatile CatalogService catalog;
+
+  CatalogLifecycle(Path dataDir, Path warehouse, RocksStoreOptions storeOptions, TransactionConfig transactionConfig, CatalogMetrics metrics) {
+    this.dataDir = requireNonNull(dataDir, "dataDir is null");
+    this.warehouse = requireNonNull(warehouse, "warehouse is null");
+    this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
+    this.transactionConfig = requireNonNull(transactionConfig, "transactionConfig is null");
+    this.metrics = requireNonNull(metrics, "metrics is null");
+  }
+
+  @Override
+  public void start() throws Exception {
+    Files.createDirectories(dataDir);
+    Files.createDirectories(warehouse);
+    catalog = new CatalogService(VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)), transactionConfig, Clock.systemUTC(), metrics);
+    LOG.info("Opened the catalog at {} (newest version {}, protocol {})", dataDir.toAbsolutePath(), catalog.lastVid(), transactionConfig.protocol());
+  }
+
+  @Override
+  public void stop() {
+    CatalogService open = catalog;
+    catalog = null;
+    if (open != null) {
+      open.close();
+      LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
+    }
+  }
+
+  /** The open catalog; {@code STORE_CLOSED} before start and after stop. */
+  @Override
+  public CatalogService get() {
+    CatalogService open = catalog;
+    if (open == null) {
+      throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+    }
+    return open;
+  }
+}

@@ -1,0 +1,118 @@
+package io.treecat.server;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import io.dropwizard.configuration.ConfigurationSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.cli.ServerCommand;
+import io.dropwizard.core.server.AbstractServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.util.JarLocation;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.dropwizard.DropwizardExports;
+import io.treecat.grpc.GrpcServerConfig;
+import io.treecat.rest.nativeapi.NativeApi;
+import io.treecat.server.cli.RemoteCommands;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import net.sourceforge.argparse4j.inf.ArgumentParserException;
+
+/**
+ * The one TreeCat process (DESIGN §8): the catalog as a managed object, the HTTP/JSON mirror on the
+ * application port (8181), health checks, metrics and Prometheus on the admin port (8182).
+ *
+ * <p>Commands: {@code server [file]}, {@code check-config [file]}, {@code demo}. A command given no
+ * file runs on the embedded {@code treecat-default.yml}; configuration keys unknown to TreeCat fail
+ * parsing instead of being ignored, so a misspelt key is never silently a default.
+ *
+ * <p>Another listener (gRPC on {@code grpc.port}) joins in {@link #run} as a {@code Managed} plus a
+ * {@link ListenerHealthCheck}, both over the same {@link CatalogLifecycle}.
+ */
+public final class TreeCatApplication extends Application<TreeCatConfiguration> {
+  @Override
+  public String getName() {
+    return "treecat";
+  }
+
+  @Override
+  protected void addDefaultCommands(Bootstrap<TreeCatConfiguration> bootstrap) {
+    // Only Dropwizard's server: check-config (below) replaces its "check".
+    bootstrap.addCommand(new ServerCommand<>(this));
+  }
+
+  @Override
+  public void initialize(Bootstrap<TreeCatConfiguration> bootstrap) {
+    bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    ConfigurationSourceProvider source = TreeCatConfigurationSource.withEnvironment();
+    bootstrap.setConfigurationSourceProvider(source);
+    bootstrap.setConfigurationFactoryFactory((type, validator, mapper, prefix) -> new TreeCatConfigurationFactory(type, validator, mapper, prefix, source));
+    bootstrap.addCommand(new CheckConfigCommand());
+    bootstrap.addCommand(new DemoCliCommand());
+    RemoteCommands.all().forEach(bootstrap::addCommand);
+  }
+
+  private volatile GrpcLifecycle grpc;
+
+  /** The port the gRPC listener bound, once the server runs; for tests that bind port 0. */
+  int grpcPort() {
+    return grpc == null ? -1 : grpc.port();
+  }
+
+  @Override
+  public void run(TreeCatConfiguration configuration, Environment environment) {
+    if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
+      // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
+      server.setRegisterDefaultExceptionMappers(false);
+    }
+    MetricRegistry metrics = environment.metrics();
+    CatalogLifecycle catalog = new CatalogLifecycle(
+        configuration.storage().dataDir(),
+        Path.of(configuration.warehouse().location()),
+        configuration.storage().rocksdb().toOptions(),
+        configuration.transactions().toTransactionConfig(),
+        new RegistryCatalogMetrics(metrics));
+    environment.lifecycle().manage(catalog);
+
+    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
+
+    GrpcConfig grpcConfig = configuration.grpc();
+    Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
+        ? server.getShutdownGracePeriod().toJavaDuration()
+        : Duration.ofSeconds(30);
+    GrpcLifecycle grpc = new GrpcLifecycle(catalog,
+        new GrpcServerConfig(grpcConfig.host(), grpcConfig.port(), grpcConfig.maxInboundMessageBytes(), grpcConfig.queryBatchSize(), grace));
+    environment.lifecycle().manage(grpc);
+    this.grpc = grpc;
+
+    JettyListener rest = new JettyListener("application");
+    environment.lifecycle().addServerLifecycleListener(rest);
+    environment.healthChecks().register("rocksdb", new CatalogHealthCheck(catalog));
+    environment.healthChecks().register("listener-rest", new ListenerHealthCheck("REST", rest::isServing, rest::port));
+    environment.healthChecks().register("listener-grpc", new ListenerHealthCheck("gRPC", grpc::isServing, grpc::port));
+
+    CollectorRegistry prometheus = new CollectorRegistry();
+    prometheus.register(new DropwizardExports(metrics));
+    environment.admin().addServlet("prometheus", new PrometheusServlet(prometheus)).addMapping("/metrics/prometheus");
+  }
+
+  /**
+   * Runs one command line as {@link Application#run(String...)} does, but with the given streams and
+   * an exit code instead of {@code System.exit}: 0 on success, 2 for a usage error, 1 otherwise.
+   */
+  int runCommandLine(String[] arguments, OutputStream out, OutputStream err) throws Exception {
+    bootstrapLogging();
+    Bootstrap<TreeCatConfiguration> bootstrap = new Bootstrap<>(this);
+    addDefaultCommands(bootstrap);
+    initialize(bootstrap);
+    bootstrap.registerMetrics();
+    Optional<Throwable> failure = new Cli(new JarLocation(getClass()), bootstrap, out, err).run(arguments);
+    if (failure.isEmpty()) {
+      return 0;
+    }
+    return failure.get() instanceof ArgumentParserException ? 2 : 1;
+  }
+}

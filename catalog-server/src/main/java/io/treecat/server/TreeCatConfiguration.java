@@ -1,0 +1,81 @@
+package io.treecat.server;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.jetty.ConnectorFactory;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import java.util.List;
+
+/**
+ * The whole configuration of a TreeCat process: one YAML file (docs/configuration.md). Every field
+ * has a default here that matches {@code treecat-default.yml}, so a file need only name what it
+ * changes; the {@code server} section, if given, replaces the default listeners as a whole.
+ */
+public final class TreeCatConfiguration extends Configuration {
+  public static final int DEFAULT_HTTP_PORT = 8181;
+  public static final int DEFAULT_ADMIN_PORT = 8182;
+
+  @Valid
+  @NotNull
+  @JsonProperty("storage")
+  private StorageConfig storage = new StorageConfig();
+
+  @Valid
+  @NotNull
+  @JsonProperty("warehouse")
+  private WarehouseConfig warehouse = new WarehouseConfig();
+
+  @Valid
+  @NotNull
+  @JsonProperty("transactions")
+  private TransactionsConfig transactions = new TransactionsConfig();
+
+  @Valid
+  @NotNull
+  @JsonProperty("grpc")
+  private GrpcConfig grpc = new GrpcConfig();
+
+  @Valid
+  @NotNull
+  @JsonProperty("http")
+  private HttpConfig http = new HttpConfig();
+
+  public TreeCatConfiguration() {
+    DefaultServerFactory server = new DefaultServerFactory();
+    server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
+    server.setAdminConnectors(List.of(connector(DEFAULT_ADMIN_PORT)));
+    server.setShutdownGracePeriod(Duration.seconds(30));
+    server.setRegisterDefaultExceptionMappers(false);
+    setServerFactory(server);
+  }
+
+  private static ConnectorFactory connector(int port) {
+    HttpConnectorFactory connector = new HttpConnectorFactory();
+    connector.setPort(port);
+    return connector;
+  }
+
+  public StorageConfig storage() {
+    return storage;
+  }
+
+  public WarehouseConfig warehouse() {
+    return warehouse;
+  }
+
+  public TransactionsConfig transactions() {
+    return transactions;
+  }
+
+  public GrpcConfig grpc() {
+    return grpc;
+  }
+
+  public HttpConfig http() {
+    return http;
+  }
+}

@@ -1,0 +1,15 @@
+package io.treecat.server;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.NotEmpty;
+
+/** {@code warehouse.*}: where table data and metadata files go (the Iceberg REST catalog writes here). */
+public final class WarehouseConfig {
+  @NotEmpty
+  @JsonProperty("location")
+  private String location = "warehouse";
+
+  public String location() {
+    return location;
+  }
+}

@@ -1,0 +1,117 @@
+package io.treecat.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A real TreeCat server on loopback (Jetty, Jersey, RocksDB in a temporary directory) started from
+ * the embedded default configuration with ports 0, and a real HTTP client to talk to it.
+ */
+final class TreeCatTestServer implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private final DropwizardTestSupport<TreeCatConfiguration> support;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  TreeCatTestServer(Path directory, ConfigOverride... extra) throws Exception {
+    List<ConfigOverride> overrides = new ArrayList<>(List.of(
+        ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+        ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
+        ConfigOverride.config("server.adminConnectors[0].port", "0"),
+        ConfigOverride.config("server.adminConnectors[0].bindHost", "127.0.0.1"),
+        ConfigOverride.config("grpc.port", "0"),
+        ConfigOverride.config("grpc.host", "127.0.0.1"),
+        ConfigOverride.config("storage.data-dir", directory.resolve("data").toString()),
+        ConfigOverride.config("warehouse.location", directory.resolve("warehouse").toString()),
+        ConfigOverride.config("logging.level", "WARN")));
+    overrides.addAll(List.of(extra));
+    support = new DropwizardTestSupport<>(TreeCatApplication.class, TreeCatConfigurationSource.EMBEDDED,
+        TreeCatConfigurationSource.withEnvironment(), overrides.toArray(ConfigOverride[]::new));
+    support.before();
+  }
+
+  @Override
+  public void close() {
+    support.after();
+  }
+
+  /** The gRPC listener's address, for a client. */
+  String grpcTarget() {
+    return "127.0.0.1:" + ((TreeCatApplication) support.getApplication()).grpcPort();
+  }
+
+  static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  Reply get(String path) {
+    return send("GET", api(path), HttpRequest.BodyPublishers.noBody());
+  }
+
+  Reply post(String path, String body) {
+    return send("POST", api(path), HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  /** A POST whose body has no Content-Length: sent chunked, as it streams. */
+  Reply postStreamed(String path, Supplier<InputStream> body) {
+    return send("POST", api(path), HttpRequest.BodyPublishers.ofInputStream(body));
+  }
+
+  Reply delete(String path) {
+    return send("DELETE", api(path), HttpRequest.BodyPublishers.noBody());
+  }
+
+  Reply send(String method, String path, String body) {
+    return send(method, api(path), HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  Reply admin(String path) {
+    return send("GET", URI.create("http://127.0.0.1:" + support.getAdminPort() + path), HttpRequest.BodyPublishers.noBody());
+  }
+
+  private URI api(String path) {
+    return URI.create("http://127.0.0.1:" + support.getLocalPort() + path);
+  }
+
+  private Reply send(String method, URI uri, HttpRequest.BodyPublisher body) {
+    HttpRequest request = HttpRequest.newBuilder(uri).method(method, body).header("Content-Type", "application/json").build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  record Reply(int status, String contentType, String body) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Not JSON: " + body, e);
+      }
+    }
+
+    JsonNode error() {
+      return json().get("error");
+    }
+  }
+}
