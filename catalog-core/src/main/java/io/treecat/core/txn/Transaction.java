@@ -70,10 +70,6 @@ public final class Transaction {
     return List.copyOf(scanSet);
   }
 
-  synchronized int scanCount() {
-    return scanSet.size();
-  }
-
   @Override
   public String toString() {
     return "Transaction{" + id + ", " + mode + ", readVid=" + readVid + "}";

@@ -41,8 +41,9 @@ import org.rocksdb.WriteOptions;
  * comparator (the key encodings carry the order; a Java comparator through JNI would be far slower).
  *
  * <p>This class owns every long-lived native handle and closes them in reverse order of opening.
- * {@link #close()} waits for operations in flight. A corruption or I/O error from RocksDB closes the
- * store, as continuing on a damaged database risks making it worse.
+ * {@link #close()} waits for operations in flight, open iterators included. After a corruption or
+ * I/O error from RocksDB the store refuses every further operation, as continuing on a damaged
+ * database risks making it worse.
  */
 public final class RocksKvStore implements KvStore {
   static {
@@ -56,8 +57,10 @@ public final class RocksKvStore implements KvStore {
   private final WriteOptions syncWrite;
   private final WriteOptions asyncWrite;
   private final ReadOptions defaultRead;
-  /** Operations in flight; {@link Long#MIN_VALUE} once closing. */
+  /** Operations in flight, open iterators included; {@link Long#MIN_VALUE} once closing. */
   private final AtomicLong inFlight = new AtomicLong();
+  /** The corruption or I/O error after which the store refuses every operation. */
+  private volatile CatalogException brokenBy;
 
   private RocksKvStore(Path directory, RocksStoreOptions options) throws RocksDBException {
     this.directory = directory;
@@ -208,6 +211,11 @@ public final class RocksKvStore implements KvStore {
   }
 
   private void acquire() {
+    CatalogException broken = brokenBy;
+    if (broken != null) {
+      throw new CatalogException(ErrorCode.STORAGE_CORRUPTION, "The store stopped after a RocksDB corruption or I/O error", broken)
+          .with("directory", directory);
+    }
     if (inFlight.getAndIncrement() < 0) {
       inFlight.decrementAndGet();
       throw new CatalogException(ErrorCode.STORE_CLOSED, "The store is closed").with("directory", directory);
@@ -230,13 +238,9 @@ public final class RocksKvStore implements KvStore {
       failure.with("keySpace", space.familyName());
     }
     if (fatal) {
-      // Release our own hold first so close() does not wait on this thread.
-      release();
-      try {
-        close();
-      } finally {
-        inFlight.incrementAndGet();
-      }
+      // Refuse everything from now on rather than close here: open iterators still hold native
+      // handles, and closing under them would crash the process. close() at shutdown frees them.
+      brokenBy = failure;
     }
     return failure;
   }
