@@ -15,7 +15,9 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
+import org.bson.BsonType;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.json.JsonParseException;
@@ -142,10 +144,9 @@ public final class BulkLoader {
     if (!value.isDocument()) {
       throw invalid(lineNumber, "\"value\" must be an object");
     }
-    for (String field : record.keySet()) {
-      if (!field.equals("path") && !field.equals("kind") && !field.equals("value")) {
-        throw invalid(lineNumber, "unknown field \"" + field + "\" (expected path, kind, value)");
-      }
+    String unknown = firstUnknownField((RawBsonDocument) record);
+    if (unknown != null) {
+      throw invalid(lineNumber, "unknown field \"" + unknown + "\" (expected path, kind, value)");
     }
     ObjectPath objectPath;
     try {
@@ -154,6 +155,21 @@ public final class BulkLoader {
       throw invalid(lineNumber, e.getMessage());
     }
     return new WriteOp.Add(objectPath, objectKind, value.asDocument());
+  }
+
+  /** Walks the top-level names of the raw record; keySet() would decode the whole value. */
+  private static String firstUnknownField(RawBsonDocument record) {
+    try (BsonBinaryReader reader = new BsonBinaryReader(record.getByteBuffer().asNIO())) {
+      reader.readStartDocument();
+      while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
+        String name = reader.readName();
+        if (!name.equals("path") && !name.equals("kind") && !name.equals("value")) {
+          return name;
+        }
+        reader.skipValue();
+      }
+      return null;
+    }
   }
 
   private static CatalogException invalid(long lineNumber, String problem) {
