@@ -184,7 +184,7 @@ public final class BulkLoader {
     BsonDocument record;
     try {
       // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
-      record = RawBsonDocument.parse(line);
+      record = JsonToBson.parse(line);
     } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
       throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
     }
