@@ -9,7 +9,7 @@
 #   - negative cases: a misspelt value key fails the chart's schema, and a bad config value the
 #     schema lets through is caught by check-config.
 # Installs what it needs: helm with `go install` (pinned), hadolint into a virtualenv. Prints
-# "deploy checks: N passed, M failed" last and exits non-zero if any check failed.
+# "deploy: N passed, M failed" last and exits non-zero if any check failed.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -47,7 +47,7 @@ check_fails() {
     failed=$((failed + 1)); echo "FAIL $name (failed, but not with /$pattern/)"; printf '%s\n' "$out" | sed 's/^/       /'
   fi
 }
-die() { echo "deploy checks: $*" >&2; echo "deploy checks: $passed passed, $((failed + 1)) failed"; exit 1; }
+die() { echo "deploy: $*" >&2; echo "deploy: $passed passed, $((failed + 1)) failed"; exit 1; }
 
 # ---- tools ----
 command -v go >/dev/null || die "go is required (to install helm and build deploy/validate)"
@@ -113,6 +113,43 @@ for case in "${cases[@]}"; do
     --show-only templates/notes-check.yaml
 done
 
+# ---- the rendered configuration starts a server whose probe paths answer ----
+# What the pod runs, minus Kubernetes: the chart's treecat.yml (volume and ports moved into the
+# work directory and to free ports), the image's entrypoint command, then the probes' requests.
+smoke() {
+  local base=$((20000 + RANDOM % 20000)) mnt="$work/smoke-volume" log="$work/smoke.log" pid ok=""
+  mkdir -p "$mnt"
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.mountPath="$mnt" \
+    --set ports.rest=$base --set ports.admin=$((base + 1)) --set ports.grpc=$((base + 2)) > "$work/smoke.yaml" || return 1
+  "$work/validate" -config-out "$work/smoke.treecat.yml" "$work/smoke.yaml" >/dev/null || return 1
+  env -i PATH="$PATH" HOME="$HOME" TREECAT_JAVA_OPTS="-Xmx256m" \
+    /bin/sh -c 'exec java $TREECAT_JAVA_OPTS -jar "$0" "$@"' "$root/$jar" server "$work/smoke.treecat.yml" > "$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$((base + 1))/ping" >/dev/null 2>&1; then ok=1; break; fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  local result=1
+  if [ -n "$ok" ] \
+    && curl -fsS "http://127.0.0.1:$((base + 1))/healthcheck" -o "$work/smoke.health" \
+    && grep -q '"rocksdb":{"healthy":true' "$work/smoke.health" \
+    && curl -fsS "http://127.0.0.1:$((base + 1))/metrics/prometheus" -o "$work/smoke.metrics" \
+    && grep -q '^jvm_' "$work/smoke.metrics" \
+    && curl -fsS "http://127.0.0.1:$base/treecat/v1/query" -G --data-urlencode 'q=/*' >/dev/null \
+    && [ -d "$mnt/data" ] && [ -d "$mnt/warehouse" ]; then
+    result=0
+  fi
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  [ "$result" -eq 0 ] || { echo "server log:"; tail -n 40 "$log"; }
+  return "$result"
+}
+if command -v curl >/dev/null; then
+  check "the rendered treecat.yml starts the server; /ping, /healthcheck, /metrics/prometheus and the JSON API answer" smoke
+else
+  echo "skip the server smoke test: no curl"
+fi
+
 # ---- what must fail ----
 check_fails "a misspelt value key fails the schema (persistence.sise)" "additional properties|not allowed" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.sise=1Gi
@@ -131,5 +168,5 @@ sed 's/containerPort: /containerPorts: /' "$work/default.yaml" > "$work/misspelt
 check_fails "a misspelt field in rendered manifests fails deploy/validate" 'unknown field ".*containerPorts"' \
   "$work/validate" "$work/misspelt.yaml"
 
-echo "deploy checks: $passed passed, $failed failed"
+echo "deploy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
