@@ -203,6 +203,39 @@ class TestIcebergRest {
   }
 
   @Test
+  void pagesAndRegisters() throws Exception {
+    Namespace paged = Namespace.of("paged");
+    try (RESTCatalog catalog = client()) {
+      catalog.createNamespace(paged);
+      for (String name : List.of("t1", "t2", "t3")) {
+        catalog.createTable(TableIdentifier.of(paged, name), SCHEMA);
+        catalog.createNamespace(Namespace.of("paged", "n" + name));
+      }
+    }
+    RESTCatalog small = new RESTCatalog();
+    small.initialize("treecat", Map.of(
+        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
+        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
+        "rest-page-size", "1"));
+    try (small) {
+      assertThat(small.listTables(paged)).extracting(TableIdentifier::name).containsExactly("t1", "t2", "t3");
+      assertThat(small.listNamespaces(paged)).hasSize(3);
+    }
+    TreeCatTestServer.Reply page = server.get("/v1/warehouse/namespaces/paged/tables?pageSize=2");
+    assertThat(page.json().get("identifiers")).hasSize(2);
+    assertThat(page.json().get("next-page-token").asText()).isNotEmpty();
+
+    try (RESTCatalog catalog = client()) {
+      Table t1 = catalog.loadTable(TableIdentifier.of(paged, "t1"));
+      String metadata = ((BaseTable) t1).operations().current().metadataFileLocation();
+      catalog.dropTable(TableIdentifier.of(paged, "t1"), false);
+      Table registered = catalog.registerTable(TableIdentifier.of(paged, "again"), metadata);
+      assertThat(registered.uuid()).isEqualTo(t1.uuid());
+      assertThatThrownBy(() -> catalog.registerTable(TableIdentifier.of(paged, "again"), metadata)).isInstanceOf(AlreadyExistsException.class);
+    }
+  }
+
+  @Test
   void badInputGetsIcebergErrorModel() {
     TreeCatTestServer.Reply config = server.get("/v1/config");
     assertThat(config.status()).isEqualTo(200);
