@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
@@ -83,8 +84,12 @@ public final class LocalFileIO implements FileIO {
       return delegate.getLength();
     }
 
+    /** Names the location as given (with its scheme) when the file is missing, as Hadoop's FileIO does. */
     @Override
     public SeekableInputStream newStream() {
+      if (!delegate.exists()) {
+        throw new NotFoundException("Failed to open input stream for file: %s", location);
+      }
       return delegate.newStream();
     }
 
