@@ -158,23 +158,23 @@ public final class IcebergCatalog {
   private <T> T inTransaction(Function<Transaction, Result<T>> body) {
     CatalogService service = catalog.get();
     Transaction txn = service.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
-    boolean finished = false;
+    boolean committed = false;
     try {
       Result<T> result = body.apply(txn);
       if (!result.writes().isEmpty()) {
         service.commit(txn.id(), new WriteSet(result.writes()));
-        finished = true;
+        committed = true;
       }
       return result.value();
     } catch (CatalogException e) {
-      finished = true;
       throw switch (e.code()) {
         case COMMIT_CONFLICT, LOCK_TIMEOUT -> new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
         case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
         default -> e;
       };
     } finally {
-      if (!finished) {
+      // Anything but a successful commit ends the session now rather than at its idle timeout.
+      if (!committed) {
         abortQuietly(service, txn);
       }
     }
