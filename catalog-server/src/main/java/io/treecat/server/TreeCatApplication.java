@@ -13,6 +13,9 @@ import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
+import io.treecat.rest.iceberg.IcebergRest;
+import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.rest.nativeapi.ApiErrors;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.cli.RemoteCommands;
 import java.io.OutputStream;
@@ -77,7 +80,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         new RegistryCatalogMetrics(metrics));
     environment.lifecycle().manage(catalog);
 
-    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
+    // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every other path to ApiErrors.
+    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).stream()
+        .filter(component -> !(component instanceof ApiErrors))
+        .forEach(environment.jersey()::register);
+    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, new ApiErrors())
+        .forEach(environment.jersey()::register);
 
     GrpcConfig grpcConfig = configuration.grpc();
     Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server

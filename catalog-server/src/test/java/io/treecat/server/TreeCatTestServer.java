@@ -50,6 +50,11 @@ final class TreeCatTestServer implements AutoCloseable {
     support.after();
   }
 
+  /** The application (HTTP) port the server bound. */
+  int port() {
+    return support.getLocalPort();
+  }
+
   /** The gRPC listener's address, for a client. */
   String grpcTarget() {
     return "127.0.0.1:" + ((TreeCatApplication) support.getApplication()).grpcPort();

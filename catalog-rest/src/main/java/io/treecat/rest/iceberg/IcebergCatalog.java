@@ -1,0 +1,544 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.query.exec.QueryPage;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.txn.Transaction;
+import io.treecat.core.txn.TransactionMode;
+import io.treecat.core.version.ChildKinds;
+import io.treecat.core.version.WriteOp;
+import io.treecat.core.version.WriteSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Iceberg catalog operations on the tree (DESIGN §6): {@code /<catalog>} (obj_type=catalog),
+ * {@code /<catalog>/<ns>[/<ns>…]} (obj_type=namespace, its properties), {@code /<catalog>/<ns…>/<table>}
+ * (obj_type=table: format_version, metadata_location, uuid, current_snapshot_id, location,
+ * properties). Table metadata itself lives in metadata JSON files written through {@link FileIO}.
+ *
+ * <p>Every change is one TreeCat read-write transaction that reads what it depends on through the
+ * transaction, so a concurrent writer of the same objects makes one of the two fail validation
+ * (COMMIT_CONFLICT), which reaches the client as 409 {@link CommitFailedException} and is retried
+ * by the client. A table and a namespace share one level of the tree, so they cannot have the same
+ * name in one parent.
+ */
+public final class IcebergCatalog {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCatalog.class);
+
+  static final String OBJ_TYPE = "obj_type";
+  static final String CATALOG = "catalog";
+  static final String NAMESPACE = "namespace";
+  static final String TABLE = "table";
+  static final String PROPERTIES = "properties";
+  static final String METADATA_LOCATION = "metadata_location";
+
+  private final Supplier<CatalogService> catalog;
+  private final String warehouse;
+  private final FileIO io;
+
+  /**
+   * @param warehouse where default locations go, with a scheme ({@code file:/…})
+   */
+  public IcebergCatalog(Supplier<CatalogService> catalog, String warehouse, FileIO io) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
+    this.io = requireNonNull(io, "io is null");
+  }
+
+  // ---- paths and values
+
+  static ObjectPath namespacePath(String prefix, Namespace namespace) {
+    List<String> ids = new ArrayList<>();
+    ids.add(prefix);
+    ids.addAll(List.of(namespace.levels()));
+    return new ObjectPath(ids);
+  }
+
+  static ObjectPath tablePath(String prefix, TableIdentifier identifier) {
+    return namespacePath(prefix, identifier.namespace()).child(identifier.name());
+  }
+
+  private static boolean isType(Optional<CatalogObject> object, String type) {
+    return object.isPresent() && object.get().value().isString(OBJ_TYPE) && object.get().value().getString(OBJ_TYPE).getValue().equals(type);
+  }
+
+  private static BsonDocument properties(Map<String, String> properties) {
+    BsonDocument document = new BsonDocument();
+    properties.forEach((key, value) -> document.put(key, new BsonString(value)));
+    return document;
+  }
+
+  private static Map<String, String> properties(CatalogObject object) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    BsonValue value = object.value().get(PROPERTIES);
+    if (value != null && value.isDocument()) {
+      value.asDocument().forEach((key, v) -> properties.put(key, v.isString() ? v.asString().getValue() : v.toString()));
+    }
+    return properties;
+  }
+
+  private static BsonDocument namespaceValue(Map<String, String> properties) {
+    return new BsonDocument(OBJ_TYPE, new BsonString(NAMESPACE)).append(PROPERTIES, properties(properties));
+  }
+
+  private static BsonDocument tableValue(TableMetadata metadata) {
+    Snapshot current = metadata.currentSnapshot();
+    return new BsonDocument(OBJ_TYPE, new BsonString(TABLE))
+        .append("format_version", new BsonInt32(metadata.formatVersion()))
+        .append(METADATA_LOCATION, new BsonString(metadata.metadataFileLocation()))
+        .append("uuid", new BsonString(metadata.uuid()))
+        .append("current_snapshot_id", current == null ? BsonNull.VALUE : new BsonInt64(current.snapshotId()))
+        .append("location", new BsonString(metadata.location()))
+        .append(PROPERTIES, properties(metadata.properties()));
+  }
+
+  private static String stripSlash(String location) {
+    String result = location;
+    while (result.endsWith("/") && result.length() > 1) {
+      result = result.substring(0, result.length() - 1);
+    }
+    return result;
+  }
+
+  /** The default location of a namespace: its {@code location} property, else under the warehouse. */
+  private String namespaceLocation(String prefix, Namespace namespace, Map<String, String> properties) {
+    String location = properties.get("location");
+    if (location != null && !location.isBlank()) {
+      return stripSlash(location);
+    }
+    return warehouse + "/" + prefix + (namespace.isEmpty() ? "" : "/" + String.join("/", namespace.levels()));
+  }
+
+  // ---- transactions
+
+  /** Runs {@code body} in one read-write transaction; it returns the writes to commit (none: abort). */
+  private <T> T inTransaction(Function<Transaction, Result<T>> body) {
+    CatalogService service = catalog.get();
+    Transaction txn = service.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
+    boolean committed = false;
+    try {
+      Result<T> result = body.apply(txn);
+      if (!result.writes().isEmpty()) {
+        service.commit(txn.id(), new WriteSet(result.writes()));
+        committed = true;
+      }
+      return result.value();
+    } catch (CatalogException e) {
+      throw switch (e.code()) {
+        case COMMIT_CONFLICT, LOCK_TIMEOUT -> new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
+        case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+        default -> e;
+      };
+    } finally {
+      // Anything but a successful commit ends the session now rather than at its idle timeout.
+      if (!committed) {
+        abortQuietly(service, txn);
+      }
+    }
+  }
+
+  private static void abortQuietly(CatalogService service, Transaction txn) {
+    try {
+      service.abort(txn.id());
+    } catch (RuntimeException e) {
+      LOG.debug("Abort of {} failed", txn.id(), e);
+    }
+  }
+
+  private record Result<T>(T value, List<WriteOp> writes) {}
+
+  private Optional<CatalogObject> read(Transaction txn, ObjectPath path) {
+    return catalog.get().get(txn.id(), path);
+  }
+
+  private void requireNamespace(Transaction txn, String prefix, Namespace namespace) {
+    if (!namespace.isEmpty() && !isType(read(txn, namespacePath(prefix, namespace)), NAMESPACE)) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+  }
+
+  /** The catalog object, added to the writes if this is its first use. */
+  private void ensureCatalog(Transaction txn, String prefix, List<WriteOp> writes) {
+    ObjectPath path = ObjectPath.of(prefix);
+    Optional<CatalogObject> object = read(txn, path);
+    if (object.isEmpty()) {
+      writes.add(new WriteOp.Add(path, ObjectKind.INNER, new BsonDocument(OBJ_TYPE, new BsonString(CATALOG))
+          .append("location", new BsonString(warehouse + "/" + prefix))));
+    } else if (!isType(object, CATALOG)) {
+      throw new IllegalArgumentException("Not an Iceberg catalog: " + prefix);
+    }
+  }
+
+  // ---- namespaces
+
+  public Map<String, String> createNamespace(String prefix, Namespace namespace, Map<String, String> properties) {
+    if (namespace.isEmpty()) {
+      throw new IllegalArgumentException("Invalid namespace: empty");
+    }
+    inTransaction(txn -> {
+      List<WriteOp> writes = new ArrayList<>();
+      ensureCatalog(txn, prefix, writes);
+      Namespace parent = Namespace.of(java.util.Arrays.copyOf(namespace.levels(), namespace.length() - 1));
+      requireNamespace(txn, prefix, parent);
+      ObjectPath path = namespacePath(prefix, namespace);
+      Optional<CatalogObject> existing = read(txn, path);
+      if (existing.isPresent()) {
+        throw new AlreadyExistsException(isType(existing, NAMESPACE) ? "Namespace already exists: %s" : "A table already has this name: %s", namespace);
+      }
+      writes.add(new WriteOp.Add(path, ObjectKind.INNER, namespaceValue(properties)));
+      return new Result<>(null, writes);
+    });
+    String location = namespaceLocation(prefix, namespace, properties);
+    if (location.startsWith("file:")) {
+      LocalFileIO.createDirectories(location);
+    }
+    return properties;
+  }
+
+  public Map<String, String> loadNamespace(String prefix, Namespace namespace) {
+    Optional<CatalogObject> object = catalog.get().get(namespacePath(prefix, namespace), ReadPoint.LATEST);
+    if (!isType(object, NAMESPACE)) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+    return properties(object.get());
+  }
+
+  /** One page of the namespaces or tables directly under {@code parent}, and the next page's token. */
+  public Page list(String prefix, Namespace parent, String type, String pageToken, Integer pageSize) {
+    CatalogService service = catalog.get();
+    ObjectPath parentPath = namespacePath(prefix, parent);
+    if (parent.isEmpty()) {
+      if (service.get(parentPath, ReadPoint.LATEST).isEmpty()) {
+        return new Page(List.of(), null);
+      }
+    } else if (!isType(service.get(parentPath, ReadPoint.LATEST), NAMESPACE)) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
+    }
+    StringBuilder query = new StringBuilder();
+    for (String id : parentPath.ids()) {
+      query.append("/[obj_id='").append(quote(id)).append("']");
+    }
+    query.append("/[obj_type='").append(type).append("']");
+    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER);
+    if (pageSize != null) {
+      if (pageSize < 1) {
+        throw new IllegalArgumentException("Invalid pageSize: " + pageSize);
+      }
+      request = request.withLimit(Math.min(pageSize, QueryRequest.MAX_LIMIT));
+    }
+    if (pageToken != null && !pageToken.isEmpty()) {
+      request = request.withPageToken(pageToken);
+    }
+    List<String> names = new ArrayList<>();
+    while (true) {
+      QueryPage page = service.query(request);
+      page.rows().forEach(row -> names.add(row.id()));
+      if (pageSize != null || page.continuation().isEmpty()) {
+        return new Page(names, page.continuation().orElse(null));
+      }
+      request = request.withPageToken(page.continuation().get());
+    }
+  }
+
+  public record Page(List<String> names, String nextPageToken) {}
+
+  private static String quote(String id) {
+    return id.replace("\\", "\\\\").replace("'", "\\'");
+  }
+
+  public void dropNamespace(String prefix, Namespace namespace) {
+    inTransaction(txn -> {
+      ObjectPath path = namespacePath(prefix, namespace);
+      if (namespace.isEmpty() || !isType(read(txn, path), NAMESPACE)) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+      }
+      StringBuilder query = new StringBuilder();
+      for (String id : path.ids()) {
+        query.append("/[obj_id='").append(quote(id)).append("']");
+      }
+      query.append("/*");
+      QueryPage children = catalog.get().query(txn.id(), QueryRequest.of(query.toString()).withLimit(1));
+      if (!children.rows().isEmpty()) {
+        throw new NamespaceNotEmptyException("Namespace is not empty: %s", namespace);
+      }
+      return new Result<>(null, List.of(new WriteOp.Remove(path)));
+    });
+  }
+
+  /** Removes, then sets; answers the keys updated, removed and missing. */
+  public List<List<String>> updateNamespaceProperties(String prefix, Namespace namespace, List<String> removals, Map<String, String> updates) {
+    Set<String> both = new HashSet<>(removals);
+    both.retainAll(updates.keySet());
+    if (!both.isEmpty()) {
+      throw new IllegalArgumentException("Cannot both set and remove properties: " + both);
+    }
+    return inTransaction(txn -> {
+      ObjectPath path = namespacePath(prefix, namespace);
+      Optional<CatalogObject> object = read(txn, path);
+      if (!isType(object, NAMESPACE)) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+      }
+      Map<String, String> properties = properties(object.get());
+      List<String> removed = new ArrayList<>();
+      List<String> missing = new ArrayList<>();
+      for (String key : removals) {
+        (properties.remove(key) != null ? removed : missing).add(key);
+      }
+      properties.putAll(updates);
+      BsonDocument value = new BsonDocument();
+      value.putAll(object.get().value());
+      value.put(PROPERTIES, properties(properties));
+      return new Result<>(List.of(new ArrayList<>(updates.keySet()), removed, missing), List.of(new WriteOp.Update(path, ObjectKind.INNER, value)));
+    });
+  }
+
+  // ---- tables
+
+  public TableMetadata loadTable(String prefix, TableIdentifier identifier) {
+    Optional<CatalogObject> object = catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST);
+    if (!isType(object, TABLE)) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    return TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+  }
+
+  /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
+  public TableMetadata newTable(String prefix, Namespace namespace, CreateTableRequest request) {
+    request.validate();
+    Map<String, String> nsProperties = namespace.isEmpty() ? Map.of() : loadNamespace(prefix, namespace);
+    String location = request.location() != null && !request.location().isBlank()
+        ? stripSlash(request.location())
+        : namespaceLocation(prefix, namespace, nsProperties) + "/" + request.name();
+    PartitionSpec spec = request.spec() == null ? PartitionSpec.unpartitioned() : request.spec();
+    SortOrder order = request.writeOrder() == null ? SortOrder.unsorted() : request.writeOrder();
+    return TableMetadata.newTableMetadata(request.schema(), spec, order, location, request.properties());
+  }
+
+  public TableMetadata createTable(String prefix, Namespace namespace, CreateTableRequest request) {
+    TableMetadata metadata = newTable(prefix, namespace, request);
+    TableIdentifier identifier = TableIdentifier.of(namespace, request.name());
+    return writeAndSwap(List.of(identifier), txn -> {
+      requireNamespace(txn, prefix, namespace);
+      Optional<CatalogObject> existing = read(txn, tablePath(prefix, identifier));
+      if (existing.isPresent()) {
+        throw new AlreadyExistsException("Table already exists: %s", identifier);
+      }
+      return List.of(new Staged(tablePath(prefix, identifier), null, metadata));
+    }).get(0);
+  }
+
+  public TableMetadata registerTable(String prefix, Namespace namespace, String name, String metadataLocation) {
+    TableIdentifier identifier = TableIdentifier.of(namespace, name);
+    TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
+    inTransaction(txn -> {
+      requireNamespace(txn, prefix, namespace);
+      ObjectPath path = tablePath(prefix, identifier);
+      if (read(txn, path).isPresent()) {
+        throw new AlreadyExistsException("Table already exists: %s", identifier);
+      }
+      return new Result<>(null, List.of(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata))));
+    });
+    return metadata;
+  }
+
+  public void dropTable(String prefix, TableIdentifier identifier, boolean purge) {
+    ObjectPath path = tablePath(prefix, identifier);
+    String metadataLocation = inTransaction(txn -> {
+      Optional<CatalogObject> object = read(txn, path);
+      if (!isType(object, TABLE)) {
+        throw new NoSuchTableException("Table does not exist: %s", identifier);
+      }
+      return new Result<>(object.get().value().getString(METADATA_LOCATION).getValue(), List.of(new WriteOp.Remove(path)));
+    });
+    if (purge) {
+      try {
+        CatalogUtil.dropTableData(io, TableMetadataParser.read(io, metadataLocation));
+      } catch (RuntimeException e) {
+        LOG.warn("Dropped {} but could not purge all of its files", identifier, e);
+      }
+    }
+  }
+
+  public void renameTable(String prefix, TableIdentifier source, TableIdentifier destination) {
+    inTransaction(txn -> {
+      ObjectPath from = tablePath(prefix, source);
+      Optional<CatalogObject> object = read(txn, from);
+      if (!isType(object, TABLE)) {
+        throw new NoSuchTableException("Table does not exist: %s", source);
+      }
+      requireNamespace(txn, prefix, destination.namespace());
+      ObjectPath to = tablePath(prefix, destination);
+      if (read(txn, to).isPresent()) {
+        throw new AlreadyExistsException("Table already exists: %s", destination);
+      }
+      return new Result<>(null, List.of(new WriteOp.Remove(from), new WriteOp.Add(to, ObjectKind.INNER, object.get().value())));
+    });
+  }
+
+  public boolean tableExists(String prefix, TableIdentifier identifier) {
+    return isType(catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST), TABLE);
+  }
+
+  // ---- commits
+
+  /**
+   * Commits changes to one or more tables atomically, in one TreeCat transaction: each table object
+   * is read in the transaction, requirements are checked against its current metadata, updates
+   * applied, a new metadata file written, and the table object updated (or added, for a create).
+   * Answers the new metadata of each table, in request order.
+   */
+  public List<TableMetadata> commit(String prefix, List<UpdateTableRequest> changes) {
+    List<TableIdentifier> identifiers = changes.stream().map(UpdateTableRequest::identifier).toList();
+    if (new HashSet<>(identifiers).size() != identifiers.size()) {
+      throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
+    }
+    return writeAndSwap(identifiers, txn -> {
+      List<Staged> staged = new ArrayList<>();
+      for (UpdateTableRequest change : changes) {
+        staged.add(apply(txn, prefix, change));
+      }
+      return staged;
+    });
+  }
+
+  private Staged apply(Transaction txn, String prefix, UpdateTableRequest change) {
+    TableIdentifier identifier = requireNonNull(change.identifier(), "identifier is null");
+    ObjectPath path = tablePath(prefix, identifier);
+    Optional<CatalogObject> object = read(txn, path);
+    boolean create = change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+    TableMetadata base = null;
+    if (isType(object, TABLE)) {
+      base = TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+    } else if (object.isPresent()) {
+      throw new AlreadyExistsException("A namespace already has this name: %s", identifier);
+    } else if (!create) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    TableMetadata current = base;
+    change.requirements().forEach(requirement -> requirement.validate(current));
+    TableMetadata.Builder builder;
+    if (create) {
+      requireNamespace(txn, prefix, identifier.namespace());
+      builder = change.updates().stream()
+          .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
+          .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
+          .findFirst()
+          .map(TableMetadata::buildFromEmpty)
+          .orElseGet(TableMetadata::buildFromEmpty);
+      builder.setLocation(namespaceLocation(prefix, identifier.namespace(), loadNamespaceIn(txn, prefix, identifier.namespace())) + "/" + identifier.name());
+    } else {
+      builder = TableMetadata.buildFrom(base);
+    }
+    change.updates().forEach(update -> update.applyTo(builder));
+    TableMetadata updated = builder.build();
+    if (!create && updated.changes().isEmpty()) {
+      return new Staged(path, base, base);
+    }
+    return new Staged(path, base, updated);
+  }
+
+  private Map<String, String> loadNamespaceIn(Transaction txn, String prefix, Namespace namespace) {
+    return namespace.isEmpty() ? Map.of() : read(txn, namespacePath(prefix, namespace)).map(IcebergCatalog::properties).orElse(Map.of());
+  }
+
+  /** A table's base (null when created) and its metadata after the change. */
+  private record Staged(ObjectPath path, TableMetadata base, TableMetadata updated) {
+    boolean changed() {
+      return base != updated;
+    }
+  }
+
+  /**
+   * Stages the changes in a transaction, writes a metadata file for each changed table, then commits
+   * the swap of all table objects at once. Metadata files of a transaction that does not commit are
+   * deleted (unless the outcome is unknown: then they may be referenced).
+   */
+  private List<TableMetadata> writeAndSwap(List<TableIdentifier> identifiers, Function<Transaction, List<Staged>> stage) {
+    List<String> written = new ArrayList<>();
+    try {
+      return inTransaction(txn -> {
+        List<TableMetadata> results = new ArrayList<>();
+        List<WriteOp> writes = new ArrayList<>();
+        for (Staged staged : stage.apply(txn)) {
+          if (!staged.changed()) {
+            results.add(staged.updated());
+            continue;
+          }
+          int version = staged.base() == null ? 0 : staged.base().previousFiles().size() + 1;
+          String location = metadataLocation(staged.updated(), version);
+          TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
+          written.add(location);
+          TableMetadata committed = TableMetadata.buildFrom(staged.updated()).discardChanges().withMetadataLocation(location).build();
+          results.add(committed);
+          BsonDocument value = tableValue(committed);
+          writes.add(staged.base() == null
+              ? new WriteOp.Add(staged.path(), ObjectKind.INNER, value)
+              : new WriteOp.Update(staged.path(), ObjectKind.INNER, value));
+        }
+        return new Result<>(results, writes);
+      });
+    } catch (CommitStateUnknownException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      written.forEach(this::deleteQuietly);
+      throw e;
+    }
+  }
+
+  private String metadataLocation(TableMetadata metadata, int version) {
+    String base = metadata.properties().get("write.metadata.path");
+    String directory = base != null ? stripSlash(base) : stripSlash(metadata.location()) + "/metadata";
+    return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
+  }
+
+  private void deleteQuietly(String location) {
+    try {
+      io.deleteFile(location);
+    } catch (RuntimeException e) {
+      LOG.debug("Could not delete {}", location, e);
+    }
+  }
+}

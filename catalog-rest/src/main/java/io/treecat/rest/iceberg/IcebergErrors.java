@@ -1,0 +1,146 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.treecat.core.error.CatalogException;
+import io.treecat.rest.nativeapi.ApiException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.ErrorResponseParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one error table of the Iceberg REST catalog: every failure under {@code /v1} becomes Iceberg's
+ * ErrorModel {@code {"error":{"message","type","code"}}}, whose {@code type} is the simple name of
+ * the Iceberg exception a client's {@code ErrorHandlers} rebuilds (so a 404 says whether the
+ * namespace or the table is missing). Jersey allows one {@code ExceptionMapper<Throwable>}, so this
+ * one is scoped by path and hands every other path to the native API's mapper.
+ */
+@Provider
+public final class IcebergErrors implements ExceptionMapper<Throwable> {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
+
+  private final ExceptionMapper<Throwable> otherPaths;
+
+  @Context
+  private UriInfo uri;
+
+  public IcebergErrors(ExceptionMapper<Throwable> otherPaths) {
+    this.otherPaths = requireNonNull(otherPaths, "otherPaths is null");
+  }
+
+  @Override
+  public Response toResponse(Throwable failure) {
+    String path = uri == null ? "" : uri.getPath();
+    if (!IcebergRest.owns(path)) {
+      return otherPaths.toResponse(failure);
+    }
+    return toIceberg(failure);
+  }
+
+  static Response toIceberg(Throwable failure) {
+    if (failure instanceof WebApplicationException e && e.getResponse().getStatus() < 500) {
+      int status = e.getResponse().getStatus();
+      Response.ResponseBuilder builder = response(status, switch (status) {
+        case 404 -> "NotFoundException";
+        case 405 -> "MethodNotAllowedException";
+        case 415 -> "UnsupportedMediaTypeException";
+        default -> "BadRequestException";
+      }, status == 404 ? "No such endpoint" : String.valueOf(e.getMessage()));
+      if (e.getResponse().getHeaderString(HttpHeaders.ALLOW) != null) {
+        builder.header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW));
+      }
+      return builder.build();
+    }
+    if (failure instanceof CatalogException e) {
+      return switch (e.category()) {
+        case NOT_FOUND -> response(404, "NotFoundException", e.getMessage()).build();
+        case ALREADY_EXISTS -> response(409, "AlreadyExistsException", e.getMessage()).build();
+        case CONFLICT -> response(409, "CommitFailedException", e.getMessage()).build();
+        case INVALID_ARGUMENT -> response(400, "BadRequestException", e.getMessage() + " " + e.context()).build();
+        case UNKNOWN_OUTCOME -> response(500, "CommitStateUnknownException", e.getMessage()).build();
+        case INTERNAL -> internal(failure);
+      };
+    }
+    if (failure instanceof ApiException e) {
+      return response(e.status(), e.status() == 413 ? "RequestTooLargeException" : "BadRequestException", e.getMessage() + " " + e.context()).build();
+    }
+    if (failure instanceof JsonProcessingException e) {
+      return response(400, "BadRequestException", "Malformed request: " + e.getOriginalMessage()).build();
+    }
+    int status = status(failure);
+    if (status == 500) {
+      return internal(failure);
+    }
+    return response(status, type(failure, status), String.valueOf(failure.getMessage())).build();
+  }
+
+  /** The exception's simple name, which Iceberg's client turns back into that exception; other 400s are BadRequestException. */
+  private static String type(Throwable failure, int status) {
+    if (status == 400 && !(failure instanceof IllegalArgumentException) && !(failure instanceof ValidationException)) {
+      return "BadRequestException";
+    }
+    return failure.getClass().getSimpleName();
+  }
+
+  /** The status of each Iceberg exception, as Iceberg's reference adapter maps them. */
+  private static int status(Throwable failure) {
+    if (failure instanceof NoSuchNamespaceException || failure instanceof NoSuchTableException || failure instanceof NoSuchViewException
+        || failure instanceof NotFoundException) {
+      return 404;
+    }
+    if (failure instanceof AlreadyExistsException || failure instanceof CommitFailedException || failure instanceof NamespaceNotEmptyException) {
+      return 409;
+    }
+    if (failure instanceof NotImplementedException) {
+      return 501;
+    }
+    if (failure instanceof BadRequestException || failure instanceof ValidationException || failure instanceof IllegalArgumentException
+        || failure instanceof UnsupportedOperationException) {
+      return 400;
+    }
+    return 500;
+  }
+
+  private static Response internal(Throwable failure) {
+    if (failure instanceof CommitStateUnknownException) {
+      LOG.error("Commit state unknown", failure);
+      return response(500, "CommitStateUnknownException", failure.getMessage()).build();
+    }
+    LOG.error("Unexpected failure serving an Iceberg REST request", failure);
+    return response(500, "ServiceFailureException", "Internal server error").build();
+  }
+
+  static Response.ResponseBuilder response(int status, String type, String message) {
+    ErrorResponse error = ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(ErrorResponseParser.toJson(error));
+  }
+
+  /** An endpoint of the Iceberg REST spec that this server does not serve yet (and does not advertise). */
+  static final class NotImplementedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotImplementedException(String endpoint) {
+      super("Not implemented by TreeCat yet: " + endpoint);
+    }
+  }
+}

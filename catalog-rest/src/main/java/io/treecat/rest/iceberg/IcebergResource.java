@@ -1,0 +1,349 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.treecat.rest.iceberg.IcebergErrors.NotImplementedException;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Encoded;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.RESTRequest;
+import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+
+/**
+ * The Iceberg REST catalog's routes (the OpenAPI spec's {@code /v1/…}). Bodies are read and written
+ * as text with Iceberg's own parsers, so Dropwizard's Jackson provider never sees them. Namespaces
+ * in paths are levels joined by {@code %1F} (the default separator, which is also what the config
+ * response advertises); routes of the spec not served yet answer 501 and are not advertised.
+ */
+@Path(IcebergRest.ROOT)
+@Produces(MediaType.APPLICATION_JSON)
+public final class IcebergResource {
+  static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
+
+  /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */
+  static final List<Endpoint> ENDPOINTS = List.of(
+      Endpoint.V1_LIST_NAMESPACES, Endpoint.V1_LOAD_NAMESPACE, Endpoint.V1_NAMESPACE_EXISTS, Endpoint.V1_CREATE_NAMESPACE,
+      Endpoint.V1_UPDATE_NAMESPACE, Endpoint.V1_DELETE_NAMESPACE, Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE,
+      Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE, Endpoint.V1_DELETE_TABLE,
+      Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE, Endpoint.V1_COMMIT_TRANSACTION);
+
+  private final IcebergCatalog catalog;
+  private final ObjectMapper mapper;
+  private final String defaultCatalog;
+
+  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.mapper = requireNonNull(mapper, "mapper is null");
+    this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
+  }
+
+  // ---- config
+
+  /** The client's {@code warehouse} names the catalog (its REST prefix); without one, the default catalog. */
+  @GET
+  @Path("config")
+  public Response config(@QueryParam("warehouse") String warehouse) {
+    String prefix = warehouse == null || warehouse.isBlank() ? defaultCatalog : warehouse;
+    if (prefix.contains("/")) {
+      throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
+    }
+    return ok(ConfigResponse.builder()
+        // A mutable map: the builder probes it for null keys, which Map.of refuses.
+        .withOverrides(new HashMap<>(Map.of("prefix", prefix, RESTCatalogProperties.NAMESPACE_SEPARATOR, SEPARATOR)))
+        .withEndpoints(new ArrayList<>(ENDPOINTS))
+        .build());
+  }
+
+  // ---- namespaces
+
+  @GET
+  @Path("{prefix}/namespaces")
+  public Response listNamespaces(@PathParam("prefix") String prefix, @QueryParam("parent") String parent,
+      @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
+    Namespace parentNamespace = parent == null || parent.isEmpty() ? Namespace.empty() : Namespace.of(parent.split("\u001f", -1));
+    IcebergCatalog.Page page = catalog.list(prefix, parentNamespace, IcebergCatalog.NAMESPACE, pageToken, pageSize(pageSize));
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().nextPageToken(page.nextPageToken());
+    page.names().forEach(name -> response.add(child(parentNamespace, name)));
+    return ok(response.build());
+  }
+
+  @POST
+  @Path("{prefix}/namespaces")
+  public Response createNamespace(@PathParam("prefix") String prefix, String body) {
+    CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
+    Map<String, String> properties = catalog.createNamespace(prefix, request.namespace(), request.properties());
+    return ok(CreateNamespaceResponse.builder().withNamespace(request.namespace()).setProperties(properties).build());
+  }
+
+  @GET
+  @Path("{prefix}/namespaces/{namespace}")
+  public Response loadNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+    Namespace ns = namespace(namespace);
+    return ok(GetNamespaceResponse.builder().withNamespace(ns).setProperties(catalog.loadNamespace(prefix, ns)).build());
+  }
+
+  @HEAD
+  @Path("{prefix}/namespaces/{namespace}")
+  public Response namespaceExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+    catalog.loadNamespace(prefix, namespace(namespace));
+    return Response.noContent().build();
+  }
+
+  @DELETE
+  @Path("{prefix}/namespaces/{namespace}")
+  public Response dropNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+    catalog.dropNamespace(prefix, namespace(namespace));
+    return Response.noContent().build();
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/properties")
+  public Response updateNamespaceProperties(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+    UpdateNamespacePropertiesRequest request = read(body, UpdateNamespacePropertiesRequest.class);
+    List<List<String>> result = catalog.updateNamespaceProperties(prefix, namespace(namespace), request.removals(), request.updates());
+    return ok(UpdateNamespacePropertiesResponse.builder().addUpdated(result.get(0)).addRemoved(result.get(1)).addMissing(result.get(2)).build());
+  }
+
+  // ---- tables
+
+  @GET
+  @Path("{prefix}/namespaces/{namespace}/tables")
+  public Response listTables(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
+    Namespace ns = namespace(namespace);
+    IcebergCatalog.Page page = catalog.list(prefix, ns, IcebergCatalog.TABLE, pageToken, pageSize(pageSize));
+    ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
+    page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
+    return ok(response.build());
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/tables")
+  public Response createTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+    CreateTableRequest request = read(body, CreateTableRequest.class);
+    Namespace ns = namespace(namespace);
+    TableMetadata metadata = request.stageCreate() ? catalog.newTable(prefix, ns, request) : catalog.createTable(prefix, ns, request);
+    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/register")
+  public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+    RegisterTableRequest request = read(body, RegisterTableRequest.class);
+    if (request.overwrite()) {
+      throw new NotImplementedException("register with overwrite=true");
+    }
+    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation());
+    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+  }
+
+  /** Loads the whole metadata: {@code snapshots=refs} is allowed to return all snapshots. */
+  @GET
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+  public Response loadTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table, @QueryParam("snapshots") String snapshots) {
+    if (snapshots != null && !snapshots.equals("all") && !snapshots.equals("refs")) {
+      throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
+    }
+    return ok(LoadTableResponse.builder().withTableMetadata(catalog.loadTable(prefix, identifier(namespace, table))).build());
+  }
+
+  @HEAD
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+  public Response tableExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table) {
+    return Response.status(catalog.tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+  public Response updateTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table, String body) {
+    UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
+    TableIdentifier identifier = identifier(namespace, table);
+    if (parsed.identifier() != null && !parsed.identifier().equals(identifier)) {
+      throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
+    }
+    UpdateTableRequest request = UpdateTableRequest.create(identifier, parsed.requirements(), parsed.updates());
+    TableMetadata metadata = catalog.commit(prefix, List.of(request)).get(0);
+    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+  }
+
+  @DELETE
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+  public Response dropTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
+    catalog.dropTable(prefix, identifier(namespace, table), Boolean.parseBoolean(purge));
+    return Response.noContent().build();
+  }
+
+  @POST
+  @Path("{prefix}/tables/rename")
+  public Response renameTable(@PathParam("prefix") String prefix, String body) {
+    RenameTableRequest request = read(body, RenameTableRequest.class);
+    catalog.renameTable(prefix, request.source(), request.destination());
+    return Response.noContent().build();
+  }
+
+  @POST
+  @Path("{prefix}/transactions/commit")
+  public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
+    CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
+    catalog.commit(prefix, request.tableChanges());
+    return Response.noContent().build();
+  }
+
+  // ---- routes of the spec not served yet: a clear 501, never a silent success
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/metrics")
+  public Response reportMetrics() {
+    throw new NotImplementedException("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics");
+  }
+
+  @GET
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
+  public Response loadCredentials() {
+    throw new NotImplementedException("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials");
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/{planning: plan(/[^/]+)?|tasks}")
+  public Response postPlanning(@PathParam("planning") String planning) {
+    throw new NotImplementedException("server-side scan planning (" + planning + ")");
+  }
+
+  @GET
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
+  public Response fetchPlan() {
+    throw new NotImplementedException("server-side scan planning (fetch)");
+  }
+
+  @DELETE
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
+  public Response cancelPlan() {
+    throw new NotImplementedException("server-side scan planning (cancel)");
+  }
+
+  @GET
+  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?}")
+  public Response getView() {
+    throw new NotImplementedException("views");
+  }
+
+  @HEAD
+  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?}")
+  public Response viewExists() {
+    throw new NotImplementedException("views");
+  }
+
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?|register-view}")
+  public Response postView() {
+    throw new NotImplementedException("views");
+  }
+
+  @DELETE
+  @Path("{prefix}/namespaces/{namespace}/views/{view}")
+  public Response dropView() {
+    throw new NotImplementedException("views");
+  }
+
+  @POST
+  @Path("{prefix}/views/rename")
+  public Response renameView() {
+    throw new NotImplementedException("views");
+  }
+
+  // ---- helpers
+
+  private Response ok(Object response) {
+    try {
+      return Response.ok(mapper.writeValueAsString(response), MediaType.APPLICATION_JSON_TYPE).build();
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Parses and validates a request body; a malformed one is a 400 (through {@link IcebergErrors}). */
+  private <T extends RESTRequest> T read(String body, Class<T> type) {
+    if (body == null || body.isBlank()) {
+      throw new BadRequestException("Missing request body");
+    }
+    try {
+      T request = mapper.readValue(body, type);
+      if (request == null) {
+        throw new BadRequestException("Missing request body");
+      }
+      request.validate();
+      return request;
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException(e, "Malformed request: %s", e.getOriginalMessage());
+    } catch (NullPointerException e) {
+      throw new BadRequestException(e, "Malformed request: %s", String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** A namespace from its path segment, still URL-encoded: levels split on {@code %1F} (either case), then decoded. */
+  static Namespace namespace(String encoded) {
+    String normalized = encoded.replace("%1f", SEPARATOR);
+    return RESTUtil.decodeNamespace(normalized, SEPARATOR);
+  }
+
+  private static TableIdentifier identifier(String namespace, String table) {
+    return TableIdentifier.of(namespace(namespace), table);
+  }
+
+  private static Namespace child(Namespace parent, String name) {
+    String[] levels = Arrays.copyOf(parent.levels(), parent.length() + 1);
+    levels[parent.length()] = name;
+    return Namespace.of(levels);
+  }
+
+  private static Integer pageSize(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(text.trim());
+    } catch (NumberFormatException e) {
+      throw new BadRequestException("Invalid pageSize, not an integer: %s", text);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.treecat.rest.iceberg;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.treecat.core.service.CatalogService;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.iceberg.rest.RESTSerializers;
+
+/**
+ * Everything the Iceberg REST catalog registers with Jersey. Its routes are at the root
+ * ({@code /v1/config}, {@code /v1/{prefix}/namespaces…}) as Iceberg clients expect of a catalog
+ * {@code uri}, beside the native mirror's {@code /treecat/v1}.
+ */
+public final class IcebergRest {
+  /** The root of every Iceberg route, relative to the application's root. */
+  public static final String ROOT = "/v1";
+  /** The catalog (REST prefix, top-level tree object) of a client that names no {@code warehouse}. */
+  public static final String DEFAULT_CATALOG = "warehouse";
+
+  private IcebergRest() {}
+
+  /**
+   * @param catalog the catalog, looked up per request (the server opens it after registration)
+   * @param warehouse the warehouse location with its scheme, e.g. {@code file:/var/treecat/warehouse}
+   * @param defaultCatalog the catalog (REST prefix) a client gets when it names no warehouse
+   * @param otherPaths the mapper that answers failures outside {@code /v1} (the native API's)
+   */
+  public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
+      ExceptionMapper<Throwable> otherPaths) {
+    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, new LocalFileIO());
+    return List.of(new IcebergResource(tables, mapper(), defaultCatalog), new IcebergErrors(otherPaths));
+  }
+
+  /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */
+  static boolean owns(String path) {
+    String relative = path.startsWith("/") ? path.substring(1) : path;
+    return relative.equals("v1") || relative.startsWith("v1/");
+  }
+
+  /** Configured as Iceberg's own client mapper is (field access, kebab-case names, unknown fields ignored), with Iceberg's serializers for requests and responses. */
+  static ObjectMapper mapper() {
+    ObjectMapper mapper = new ObjectMapper();
+    mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+    RESTSerializers.registerAll(mapper);
+    return mapper;
+  }
+}
