@@ -15,7 +15,6 @@ import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.iceberg.LocalFileIO;
-import io.treecat.rest.nativeapi.ApiErrors;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.cli.RemoteCommands;
 import java.io.OutputStream;
@@ -80,11 +79,10 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         new RegistryCatalogMetrics(metrics));
     environment.lifecycle().manage(catalog);
 
-    // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every other path to ApiErrors.
-    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).stream()
-        .filter(component -> !(component instanceof ApiErrors))
-        .forEach(environment.jersey()::register);
-    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, new ApiErrors())
+    // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
+    // other path to the native API's error table.
+    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
+    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, NativeApi.errors())
         .forEach(environment.jersey()::register);
 
     GrpcConfig grpcConfig = configuration.grpc();

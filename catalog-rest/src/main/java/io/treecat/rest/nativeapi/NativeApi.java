@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Everything the JSON mirror registers with Jersey: its resources, its one error table and its body
- * size limits. The server registers each component; nothing here knows about Dropwizard.
+ * Everything the JSON mirror registers with Jersey: its resources and body size limits, and its
+ * error table. The server registers each component; nothing here knows about Dropwizard.
  */
 public final class NativeApi {
   /** Where the mirror lives; the Iceberg REST catalog gets its own root. */
@@ -24,7 +24,15 @@ public final class NativeApi {
         new ReadResource(catalog, mapper),
         new TransactionResource(catalog, mapper),
         new WriteResource(catalog, mapper),
-        new ApiErrors(),
         new BodySizeLimits(limits));
+  }
+
+  /**
+   * The mirror's error table. Jersey takes one {@code ExceptionMapper<Throwable>} per application,
+   * so the server registers this one itself, or hands it to another API's mapper as the fallback
+   * for paths outside that API.
+   */
+  public static ApiErrors errors() {
+    return new ApiErrors();
   }
 }
