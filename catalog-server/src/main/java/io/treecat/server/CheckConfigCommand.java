@@ -1,5 +1,6 @@
 package io.treecat.server;
 
+import io.treecat.server.config.TreeCatConfiguration;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;

@@ -1,5 +1,13 @@
 package io.treecat.server;
 
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.GrpcConfig;
+import io.treecat.server.config.TreeCatConfigurationFactory;
+import io.treecat.server.config.TreeCatConfigurationSource;
+import io.treecat.server.admin.CatalogHealthCheck;
+import io.treecat.server.admin.ListenerHealthCheck;
+import io.treecat.server.admin.PrometheusServlet;
+import io.treecat.server.admin.RegistryCatalogMetrics;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;

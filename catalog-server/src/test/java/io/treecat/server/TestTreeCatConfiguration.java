@@ -1,5 +1,8 @@
 package io.treecat.server;
 
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.TreeCatConfigurationFactory;
+import io.treecat.server.config.TreeCatConfigurationSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;

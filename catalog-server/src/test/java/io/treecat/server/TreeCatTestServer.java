@@ -1,5 +1,7 @@
 package io.treecat.server;
 
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.TreeCatConfigurationSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;

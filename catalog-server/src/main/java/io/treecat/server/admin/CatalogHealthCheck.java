@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.admin;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,10 +12,10 @@ import java.util.function.Supplier;
  * Healthy when the store answers a real read: the snapshot list is a scan of RocksDB's meta key
  * space, so a closed, failed or corrupt store fails here, not just a dead JVM.
  */
-final class CatalogHealthCheck extends HealthCheck {
+public final class CatalogHealthCheck extends HealthCheck {
   private final Supplier<CatalogService> catalog;
 
-  CatalogHealthCheck(Supplier<CatalogService> catalog) {
+  public CatalogHealthCheck(Supplier<CatalogService> catalog) {
     this.catalog = requireNonNull(catalog, "catalog is null");
   }
 

@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;

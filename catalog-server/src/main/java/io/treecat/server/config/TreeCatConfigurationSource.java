@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.config;
 
 import io.dropwizard.configuration.ConfigurationSourceProvider;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -13,16 +13,16 @@ import java.io.InputStream;
  * the distribution ({@value #EMBEDDED} is the embedded default). Wrapped by {@link #withEnvironment()},
  * every {@code ${NAME:-default}} in either is replaced from the environment.
  */
-final class TreeCatConfigurationSource implements ConfigurationSourceProvider {
+public final class TreeCatConfigurationSource implements ConfigurationSourceProvider {
   /** The configuration {@code treecat server} runs with when given no file. */
-  static final String EMBEDDED = "classpath:treecat-default.yml";
+  public static final String EMBEDDED = "classpath:treecat-default.yml";
 
   private static final String CLASSPATH = "classpath:";
 
   private final FileConfigurationSourceProvider files = new FileConfigurationSourceProvider();
 
   /** The source the application uses: files and resources with environment variables substituted (unset ones without a default stay as written). */
-  static ConfigurationSourceProvider withEnvironment() {
+  public static ConfigurationSourceProvider withEnvironment() {
     return new SubstitutingSourceProvider(new TreeCatConfigurationSource(), new EnvironmentVariableSubstitutor(false));
   }
 

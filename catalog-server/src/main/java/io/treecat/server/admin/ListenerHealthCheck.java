@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.admin;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,12 +10,12 @@ import java.util.function.IntSupplier;
  * Healthy while one listener (REST, gRPC, ...) is accepting connections. One class for every
  * listener: it only asks whether it serves and on which port.
  */
-final class ListenerHealthCheck extends HealthCheck {
+public final class ListenerHealthCheck extends HealthCheck {
   private final String name;
   private final BooleanSupplier serving;
   private final IntSupplier port;
 
-  ListenerHealthCheck(String name, BooleanSupplier serving, IntSupplier port) {
+  public ListenerHealthCheck(String name, BooleanSupplier serving, IntSupplier port) {
     this.name = requireNonNull(name, "name is null");
     this.serving = requireNonNull(serving, "serving is null");
     this.port = requireNonNull(port, "port is null");

@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.admin;
 
 import static java.util.Objects.requireNonNull;
 
@@ -14,12 +14,12 @@ import java.io.Writer;
  * Every metric of the registry in Prometheus text format (0.0.4), on the admin port at {@code
  * /metrics/prometheus}. The registry is this server's own, never the client library's global one.
  */
-final class PrometheusServlet extends HttpServlet {
+public final class PrometheusServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   private final transient CollectorRegistry registry;
 
-  PrometheusServlet(CollectorRegistry registry) {
+  public PrometheusServlet(CollectorRegistry registry) {
     this.registry = requireNonNull(registry, "registry is null");
   }
 

@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.config;
 
 import static java.util.Objects.requireNonNull;
 
@@ -14,10 +14,10 @@ import java.io.IOException;
  * ({@link TreeCatConfigurationSource#EMBEDDED}) rather than bare code defaults, so environment
  * overrides apply to {@code treecat server} with no arguments too.
  */
-final class TreeCatConfigurationFactory extends YamlConfigurationFactory<TreeCatConfiguration> {
+public final class TreeCatConfigurationFactory extends YamlConfigurationFactory<TreeCatConfiguration> {
   private final ConfigurationSourceProvider source;
 
-  TreeCatConfigurationFactory(Class<TreeCatConfiguration> type, Validator validator, ObjectMapper mapper, String propertyPrefix,
+  public TreeCatConfigurationFactory(Class<TreeCatConfiguration> type, Validator validator, ObjectMapper mapper, String propertyPrefix,
       ConfigurationSourceProvider source) {
     super(type, validator, mapper, propertyPrefix);
     this.source = requireNonNull(source, "source is null");

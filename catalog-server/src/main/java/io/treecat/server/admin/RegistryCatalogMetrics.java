@@ -1,4 +1,4 @@
-package io.treecat.server;
+package io.treecat.server.admin;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * failure meter per error code), so scrapes see zeros rather than missing series, and the request
  * path does no map lookups.
  */
-final class RegistryCatalogMetrics implements CatalogMetrics {
+public final class RegistryCatalogMetrics implements CatalogMetrics {
   static final String COMMITS = "treecat.commits";
   static final String COMMIT_CHANGES = "treecat.commits.changes";
   static final String COMMITS_FAILED = "treecat.commits.failed";
@@ -36,7 +36,7 @@ final class RegistryCatalogMetrics implements CatalogMetrics {
   private final Histogram rowsPerQuery;
   private final Map<ErrorCode, Meter> queryFailures = new EnumMap<>(ErrorCode.class);
 
-  RegistryCatalogMetrics(MetricRegistry registry) {
+  public RegistryCatalogMetrics(MetricRegistry registry) {
     requireNonNull(registry, "registry is null");
     commits = registry.timer(COMMITS);
     commitChanges = registry.histogram(COMMIT_CHANGES);
