@@ -1,0 +1,74 @@
+package io.treecat.hms;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCategory;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
+import org.apache.hadoop.hive.metastore.api.MetaException;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one error table of the HMS adapter (DESIGN §9). A failure becomes the Thrift exception its
+ * category names if the called method declares it, else a {@link MetaException}: an exception a
+ * method does not declare would reach the client as an opaque {@code TApplicationException}.
+ */
+final class HmsErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(HmsErrors.class);
+
+  /** Category → the HMS exception for it (when the method declares it) and a constructor. */
+  private static final Map<ErrorCategory, Function<String, TException>> BY_CATEGORY = Map.of(
+      ErrorCategory.NOT_FOUND, NoSuchObjectException::new,
+      ErrorCategory.ALREADY_EXISTS, AlreadyExistsException::new,
+      ErrorCategory.CONFLICT, message -> new MetaException("Commit conflict, retry: " + message),
+      ErrorCategory.INVALID_ARGUMENT, InvalidObjectException::new,
+      ErrorCategory.UNKNOWN_OUTCOME, message -> new MetaException("Commit state unknown: " + message),
+      ErrorCategory.INTERNAL, message -> new MetaException("Internal error: " + message));
+
+  private static final Map<String, List<Class<?>>> DECLARED = new ConcurrentHashMap<>();
+
+  private HmsErrors() {}
+
+  /** What the method named {@code method} of the Thrift interface may throw. */
+  static List<Class<?>> declared(String method) {
+    return DECLARED.computeIfAbsent(method, name -> {
+      for (Method m : ThriftHiveMetastore.Iface.class.getMethods()) {
+        if (m.getName().equals(name)) {
+          return List.of(m.getExceptionTypes());
+        }
+      }
+      return List.of();
+    });
+  }
+
+  /** The exception {@code method} answers for {@code failure}. */
+  static TException map(String method, Throwable failure) {
+    TException mapped;
+    if (failure instanceof TException thrift) {
+      mapped = thrift;
+    } else if (failure instanceof CatalogException catalog) {
+      mapped = BY_CATEGORY.get(catalog.category()).apply(catalog.getMessage());
+    } else if (failure instanceof IllegalArgumentException invalid) {
+      mapped = BY_CATEGORY.get(ErrorCategory.INVALID_ARGUMENT).apply(invalid.getMessage());
+    } else {
+      LOG.warn("HMS call {} failed", method, failure);
+      mapped = BY_CATEGORY.get(ErrorCategory.INTERNAL).apply(String.valueOf(failure));
+    }
+    return declares(method, mapped) ? mapped : new MetaException(mapped.getMessage());
+  }
+
+  private static boolean declares(String method, TException exception) {
+    List<Class<?>> declared = declared(method);
+    // TException itself is declared by every method; only the specific HMS exceptions are fields of the result.
+    return declared.stream().filter(type -> type != TException.class).anyMatch(type -> type.isInstance(exception))
+        || (exception instanceof MetaException && declared.isEmpty());
+  }
+}

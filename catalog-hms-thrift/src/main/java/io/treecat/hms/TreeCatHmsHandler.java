@@ -1,0 +1,548 @@
+package io.treecat.hms;
+
+import static java.util.Objects.requireNonNull;
+
+import com.facebook.fb303.fb_status;
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.query.exec.QueryPage;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.txn.Transaction;
+import io.treecat.core.txn.TransactionMode;
+import io.treecat.core.version.ChildKinds;
+import io.treecat.core.version.WriteOp;
+import io.treecat.core.version.WriteSet;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
+import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.GetTableResult;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
+import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.MetaException;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.PrincipalType;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.hadoop.hive.metastore.api.TableMeta;
+import org.apache.thrift.TException;
+import org.bson.BsonDocument;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HMS calls TreeCat serves, on the tree (DESIGN §7). Every public method here that has the name
+ * and parameter types of a call of {@code ThriftHiveMetastore.Iface} is served (through a proxy, so
+ * this class needs none of the other 280-odd methods); {@link TreeCatHmsServer} answers every other
+ * call with {@code TApplicationException(UNKNOWN_METHOD)}.
+ *
+ * <p>A database is a first-level namespace {@code /<catalog>/<db>} (obj_type=namespace, Iceberg's
+ * {@code properties}: {@code comment}, {@code location}, owner keys, the Hive parameters). A table is
+ * {@code /<catalog>/<db>/<table>} (see {@link HmsTables}). Each call is one TreeCat transaction that
+ * reads what it checks through the transaction, so a concurrent writer of the same objects makes one
+ * commit fail validation (COMMIT_CONFLICT, answered as a MetaException).
+ */
+final class TreeCatHmsHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(TreeCatHmsHandler.class);
+
+  static final String NAMESPACE = "namespace";
+  static final String CATALOG = "catalog";
+  static final String PROPERTIES = "properties";
+  static final String COMMENT = "comment";
+  static final String OWNER = "hive.metastore.database.owner";
+  static final String OWNER_TYPE = "hive.metastore.database.owner-type";
+  static final String EXPECTED_KEY = "expected_parameter_key";
+  static final String EXPECTED_VALUE = "expected_parameter_value";
+
+  private final CatalogService service;
+  private final String catalog;
+  private final String warehouse;
+  private final HmsNames names;
+  private final long aliveSince = System.currentTimeMillis() / 1000;
+
+  TreeCatHmsHandler(CatalogService service, HmsServerConfig config) {
+    this.service = requireNonNull(service, "service is null");
+    this.catalog = config.catalog();
+    this.warehouse = config.warehouse();
+    this.names = new HmsNames(config.catalog());
+  }
+
+  // ---- plumbing
+
+  @FunctionalInterface
+  private interface Body<T> {
+    T apply(Transaction txn, List<WriteOp> writes) throws Exception;
+  }
+
+  /** Runs one call as one transaction: writes the body adds are committed, none means read-only. */
+  private <T> T call(String method, TransactionMode mode, Body<T> body) throws TException {
+    Transaction txn;
+    try {
+      txn = service.begin(mode, ReadPoint.LATEST);
+    } catch (RuntimeException e) {
+      throw HmsErrors.map(method, e);
+    }
+    boolean committed = false;
+    try {
+      List<WriteOp> writes = new ArrayList<>();
+      T result = body.apply(txn, writes);
+      if (!writes.isEmpty()) {
+        service.commit(txn.id(), new WriteSet(writes));
+        committed = true;
+      }
+      return result;
+    } catch (Exception e) {
+      throw HmsErrors.map(method, e);
+    } finally {
+      if (!committed) {
+        try {
+          service.abort(txn.id());
+        } catch (RuntimeException e) {
+          LOG.debug("Abort of {} failed", txn.id(), e);
+        }
+      }
+    }
+  }
+
+  private <T> T read(String method, Body<T> body) throws TException {
+    return call(method, TransactionMode.READ_ONLY, body);
+  }
+
+  private <T> T write(String method, Body<T> body) throws TException {
+    return call(method, TransactionMode.READ_WRITE, body);
+  }
+
+  private Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
+    return service.get(txn.id(), path);
+  }
+
+  private static boolean isType(Optional<CatalogObject> object, String type) {
+    return object.isPresent() && type.equals(HmsTables.string(object.get().value(), HmsTables.OBJ_TYPE));
+  }
+
+  private ObjectPath dbPath(String db) {
+    return ObjectPath.of(catalog, db);
+  }
+
+  private String db(String name) throws NoSuchObjectException {
+    String db = names.database(name);
+    if (db == null || db.isEmpty()) {
+      throw new NoSuchObjectException("No database name in '" + name + "'");
+    }
+    return db;
+  }
+
+  private static String quote(String id) {
+    return id.replace("\\", "\\\\").replace("'", "\\'");
+  }
+
+  /** The ids of the children of {@code parent} with the given obj_type, in id order, read in {@code txn}. */
+  private List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
+    StringBuilder query = new StringBuilder();
+    for (String id : parent.ids()) {
+      query.append("/[obj_id='").append(quote(id)).append("']");
+    }
+    query.append("/[obj_type='").append(type).append("']");
+    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
+    List<CatalogObject> rows = new ArrayList<>();
+    while (true) {
+      QueryPage page = service.query(txn.id(), request);
+      rows.addAll(page.rows());
+      if (page.continuation().isEmpty()) {
+        return rows;
+      }
+      request = request.withPageToken(page.continuation().get());
+    }
+  }
+
+  private Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
+    Optional<CatalogObject> object = get(txn, dbPath(db));
+    if (!isType(object, NAMESPACE)) {
+      throw new NoSuchObjectException("Database " + db + " does not exist");
+    }
+    return database(db, object.get().value());
+  }
+
+  // ---- fb303 (FacebookService): Spark sends shutdown on close, which must not stop the server.
+
+  public String getName() {
+    return "treecat";
+  }
+
+  public String getVersion() {
+    return "4.1.0";
+  }
+
+  public fb_status getStatus() {
+    return fb_status.ALIVE;
+  }
+
+  public String getStatusDetails() {
+    return "TreeCat HMS: serving catalog '" + catalog + "'";
+  }
+
+  public Map<String, Long> getCounters() {
+    return Map.of();
+  }
+
+  public long getCounter(String key) {
+    return 0;
+  }
+
+  public void setOption(String key, String value) {}
+
+  public String getOption(String key) {
+    return "";
+  }
+
+  public Map<String, String> getOptions() {
+    return Map.of();
+  }
+
+  public String getCpuProfile(int profileDurationInSec) {
+    return "";
+  }
+
+  public long aliveSince() {
+    return aliveSince;
+  }
+
+  public void reinitialize() {}
+
+  public void shutdown() {
+    LOG.debug("Ignoring fb303 shutdown from a client");
+  }
+
+  // ---- session
+
+  public List<String> set_ugi(String user, List<String> groups) {
+    return groups == null ? List.of() : groups;
+  }
+
+  // ---- databases
+
+  private Database database(String db, BsonDocument value) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    BsonValue properties = value.get(PROPERTIES);
+    if (properties != null && properties.isDocument()) {
+      properties.asDocument().forEach((k, v) -> parameters.put(k, v.isString() ? v.asString().getValue() : v.toString()));
+    }
+    Database database = new Database();
+    database.setName(db);
+    database.setCatalogName(HmsNames.HIVE_CATALOG);
+    database.setDescription(parameters.remove(COMMENT));
+    String location = parameters.remove(HmsTables.LOCATION);
+    database.setLocationUri(location != null ? location : defaultLocation(db));
+    String owner = parameters.remove(OWNER);
+    if (owner != null) {
+      database.setOwnerName(owner);
+    }
+    String ownerType = parameters.remove(OWNER_TYPE);
+    if (ownerType != null && PrincipalType.valueOf(ownerType) != null) {
+      database.setOwnerType(PrincipalType.valueOf(ownerType));
+    }
+    database.setParameters(parameters);
+    return database;
+  }
+
+  private String defaultLocation(String db) {
+    return warehouse + "/" + catalog + "/" + db;
+  }
+
+  public void create_database(Database database) throws TException {
+    requireNonNull(database, "database");
+    names.checkCatalog(database.getCatalogName());
+    String db = db(database.getName());
+    String location = database.getLocationUri() == null || database.getLocationUri().isEmpty() ? defaultLocation(db) : database.getLocationUri();
+    write("create_database", (txn, writes) -> {
+      ObjectPath root = ObjectPath.of(catalog);
+      Optional<CatalogObject> catalogObject = get(txn, root);
+      if (catalogObject.isEmpty()) {
+        writes.add(new WriteOp.Add(root, ObjectKind.INNER, new BsonDocument(HmsTables.OBJ_TYPE, new BsonString(CATALOG))
+            .append(HmsTables.LOCATION, new BsonString(warehouse + "/" + catalog))));
+      } else if (!isType(catalogObject, CATALOG)) {
+        throw new MetaException("/" + catalog + " is not a catalog");
+      }
+      Optional<CatalogObject> existing = get(txn, dbPath(db));
+      if (existing.isPresent()) {
+        throw new AlreadyExistsException("Database " + db + " already exists");
+      }
+      BsonDocument properties = new BsonDocument();
+      if (database.getParameters() != null) {
+        database.getParameters().forEach((k, v) -> properties.put(k, new BsonString(v)));
+      }
+      if (database.getDescription() != null) {
+        properties.put(COMMENT, new BsonString(database.getDescription()));
+      }
+      properties.put(HmsTables.LOCATION, new BsonString(location));
+      if (database.getOwnerName() != null) {
+        properties.put(OWNER, new BsonString(database.getOwnerName()));
+      }
+      if (database.getOwnerType() != null) {
+        properties.put(OWNER_TYPE, new BsonString(database.getOwnerType().name()));
+      }
+      writes.add(new WriteOp.Add(dbPath(db), ObjectKind.INNER, new BsonDocument(HmsTables.OBJ_TYPE, new BsonString(NAMESPACE)).append(PROPERTIES, properties)));
+      return null;
+    });
+    createDirectories(location);
+  }
+
+  /** Clients check that a database's location exists; make it for local warehouses. */
+  private static void createDirectories(String location) {
+    try {
+      URI uri = URI.create(location);
+      if ("file".equals(uri.getScheme())) {
+        Files.createDirectories(Path.of(uri));
+      }
+    } catch (IllegalArgumentException | IOException | java.nio.file.FileSystemNotFoundException e) {
+      LOG.warn("Could not create the directory {}", location, e);
+    }
+  }
+
+  public Database get_database(String name) throws TException {
+    String db = db(name);
+    return read("get_database", (txn, writes) -> requireDatabase(txn, db));
+  }
+
+  public Database get_database_req(GetDatabaseRequest request) throws TException {
+    names.checkCatalog(request.getCatalogName());
+    String db = db(request.getName());
+    return read("get_database_req", (txn, writes) -> requireDatabase(txn, db));
+  }
+
+  public List<String> get_all_databases() throws TException {
+    return get_databases("*");
+  }
+
+  public List<String> get_databases(String pattern) throws TException {
+    String dbPattern;
+    try {
+      dbPattern = pattern != null && pattern.startsWith("@") ? names.database(pattern) : pattern;
+    } catch (NoSuchObjectException e) {
+      throw new MetaException(e.getMessage());
+    }
+    Pattern matcher = HmsNames.pattern(dbPattern);
+    return read("get_databases", (txn, writes) -> {
+      List<String> result = new ArrayList<>();
+      for (CatalogObject row : children(txn, ObjectPath.of(catalog), NAMESPACE)) {
+        if (matcher.matcher(row.id()).matches()) {
+          result.add(row.id());
+        }
+      }
+      return result;
+    });
+  }
+
+  public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
+    String db = db(name);
+    write("drop_database", (txn, writes) -> {
+      requireDatabase(txn, db);
+      if (!cascade) {
+        QueryPage children = service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(1));
+        if (!children.rows().isEmpty()) {
+          throw new InvalidOperationException("Database " + db + " is not empty. One or more tables exist.");
+        }
+      }
+      writes.add(new WriteOp.Remove(dbPath(db)));
+      return null;
+    });
+  }
+
+  // ---- tables
+
+  public List<String> get_all_tables(String name) throws TException {
+    return get_tables(name, "*");
+  }
+
+  public List<String> get_tables(String name, String pattern) throws TException {
+    String db = db(name);
+    Pattern matcher = HmsNames.pattern(pattern);
+    return read("get_tables", (txn, writes) -> {
+      List<String> result = new ArrayList<>();
+      for (CatalogObject row : children(txn, dbPath(db), HmsTables.TABLE)) {
+        if (matcher.matcher(row.id()).matches()) {
+          result.add(row.id());
+        }
+      }
+      return result;
+    });
+  }
+
+  public List<TableMeta> get_table_meta(String dbPatterns, String tablePatterns, List<String> tableTypes) throws TException {
+    String dbPattern;
+    try {
+      dbPattern = dbPatterns != null && dbPatterns.startsWith("@") ? names.database(dbPatterns) : dbPatterns;
+    } catch (NoSuchObjectException e) {
+      throw new MetaException(e.getMessage());
+    }
+    Pattern dbMatcher = HmsNames.pattern(dbPattern);
+    Pattern tableMatcher = HmsNames.pattern(tablePatterns);
+    return read("get_table_meta", (txn, writes) -> {
+      List<TableMeta> result = new ArrayList<>();
+      for (CatalogObject dbRow : children(txn, ObjectPath.of(catalog), NAMESPACE)) {
+        if (!dbMatcher.matcher(dbRow.id()).matches()) {
+          continue;
+        }
+        for (CatalogObject row : children(txn, dbRow.path(), HmsTables.TABLE)) {
+          if (!tableMatcher.matcher(row.id()).matches()) {
+            continue;
+          }
+          Table table = HmsTables.table(dbRow.id(), row.id(), row.value());
+          if (tableTypes != null && !tableTypes.isEmpty() && !tableTypes.contains(table.getTableType())) {
+            continue;
+          }
+          TableMeta meta = new TableMeta(dbRow.id(), row.id(), table.getTableType());
+          meta.setCatName(HmsNames.HIVE_CATALOG);
+          if (table.getParameters() != null && table.getParameters().get(COMMENT) != null) {
+            meta.setComments(table.getParameters().get(COMMENT));
+          }
+          result.add(meta);
+        }
+      }
+      return result;
+    });
+  }
+
+  public GetTableResult get_table_req(GetTableRequest request) throws TException {
+    names.checkCatalog(request.getCatName());
+    String db = db(request.getDbName());
+    String name = HmsNames.normalize(request.getTblName());
+    return read("get_table_req", (txn, writes) -> new GetTableResult(requireTable(txn, db, name)));
+  }
+
+  private Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {
+    Optional<CatalogObject> object = get(txn, dbPath(db).child(name));
+    if (!isType(object, HmsTables.TABLE)) {
+      throw new NoSuchObjectException(db + "." + name + " table not found");
+    }
+    return HmsTables.table(db, name, object.get().value());
+  }
+
+  public void create_table(Table table) throws TException {
+    createTable("create_table", table);
+  }
+
+  public void create_table_with_environment_context(Table table, EnvironmentContext context) throws TException {
+    createTable("create_table_with_environment_context", table);
+  }
+
+  private void createTable(String method, Table table) throws TException {
+    if (table == null || table.getTableName() == null || table.getTableName().isEmpty()) {
+      throw new InvalidObjectException("A table needs a name");
+    }
+    names.checkCatalog(table.getCatName());
+    String db = db(table.getDbName());
+    String name = HmsNames.normalize(table.getTableName());
+    Table created = table.deepCopy();
+    created.setDbName(db);
+    created.setTableName(name);
+    created.setCatName(HmsNames.HIVE_CATALOG);
+    if (created.getCreateTime() == 0) {
+      created.setCreateTime((int) (System.currentTimeMillis() / 1000));
+    }
+    if (created.getParameters() == null) {
+      created.setParameters(new HashMap<>());
+    }
+    write(method, (txn, writes) -> {
+      Database database = requireDatabase(txn, db);
+      ObjectPath path = dbPath(db).child(name);
+      if (get(txn, path).isPresent()) {
+        throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
+      }
+      if (created.getSd() != null && (created.getSd().getLocation() == null || created.getSd().getLocation().isEmpty())) {
+        created.getSd().setLocation(database.getLocationUri() + "/" + name);
+      }
+      writes.add(new WriteOp.Add(path, ObjectKind.INNER, HmsTables.value(created, null)));
+      return null;
+    });
+  }
+
+  public void drop_table(String dbName, String name, boolean deleteData) throws TException {
+    dropTable("drop_table", dbName, name);
+  }
+
+  public void drop_table_with_environment_context(String dbName, String name, boolean deleteData, EnvironmentContext context) throws TException {
+    dropTable("drop_table_with_environment_context", dbName, name);
+  }
+
+  private void dropTable(String method, String dbName, String tableName) throws TException {
+    String db = db(dbName);
+    String name = HmsNames.normalize(tableName);
+    write(method, (txn, writes) -> {
+      requireTable(txn, db, name);
+      writes.add(new WriteOp.Remove(dbPath(db).child(name)));
+      return null;
+    });
+  }
+
+  public void alter_table_with_environment_context(String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
+    if (newTable == null) {
+      throw new InvalidOperationException("No new table given");
+    }
+    String db = names.database(dbName);
+    if (db == null || db.isEmpty()) {
+      throw new InvalidOperationException("No database name in '" + dbName + "'");
+    }
+    String name = HmsNames.normalize(tableName);
+    Map<String, String> properties = context == null || context.getProperties() == null ? Map.of() : context.getProperties();
+    String expectedKey = properties.get(EXPECTED_KEY);
+    String expectedValue = properties.get(EXPECTED_VALUE);
+    write("alter_table_with_environment_context", (txn, writes) -> {
+      ObjectPath path = dbPath(db).child(name);
+      Optional<CatalogObject> object = get(txn, path);
+      if (!isType(object, HmsTables.TABLE)) {
+        throw new InvalidOperationException("table " + db + "." + name + " doesn't exist");
+      }
+      Table old = HmsTables.table(db, name, object.get().value());
+      if (expectedKey != null) {
+        // Iceberg's HiveCatalog compare-and-swap of metadata_location; checked on what this transaction
+        // read, so a concurrent swap of the same table fails validation instead of being lost.
+        String actual = old.getParameters() == null ? null : old.getParameters().get(expectedKey);
+        if (expectedValue == null ? actual != null : !expectedValue.equals(actual)) {
+          throw new MetaException(String.format(
+              "The table has been modified. The parameter value for key '%s' is '%s'. The expected was value was '%s'",
+              expectedKey, actual, expectedValue));
+        }
+      }
+      String newDb = newTable.getDbName() == null ? db : names.database(newTable.getDbName());
+      String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
+      Table altered = newTable.deepCopy();
+      altered.setDbName(newDb);
+      altered.setTableName(newName);
+      altered.setCatName(HmsNames.HIVE_CATALOG);
+      if (altered.getCreateTime() == 0) {
+        altered.setCreateTime(old.getCreateTime());
+      }
+      if (newDb.equals(db) && newName.equals(name)) {
+        writes.add(new WriteOp.Update(path, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
+      } else {
+        if (!isType(get(txn, dbPath(newDb)), NAMESPACE)) {
+          throw new InvalidOperationException("Unable to change the table's database: database " + newDb + " does not exist");
+        }
+        ObjectPath target = dbPath(newDb).child(newName);
+        if (get(txn, target).isPresent()) {
+          throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
+        }
+        writes.add(new WriteOp.Remove(path));
+        writes.add(new WriteOp.Add(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
+      }
+      return null;
+    });
+  }
+}
