@@ -2,6 +2,7 @@ package io.treecat.server;
 
 import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.GrpcConfig;
+import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.admin.CatalogHealthCheck;
@@ -21,6 +22,7 @@ import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
+import io.treecat.hms.HmsServerConfig;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.iceberg.LocalFileIO;
 import io.treecat.rest.nativeapi.NativeApi;
@@ -39,8 +41,9 @@ import net.sourceforge.argparse4j.inf.ArgumentParserException;
  * file runs on the embedded {@code treecat-default.yml}; configuration keys unknown to TreeCat fail
  * parsing instead of being ignored, so a misspelt key is never silently a default.
  *
- * <p>Another listener (gRPC on {@code grpc.port}) joins in {@link #run} as a {@code Managed} plus a
- * {@link ListenerHealthCheck}, both over the same {@link CatalogLifecycle}.
+ * <p>The other listeners (gRPC on {@code grpc.port}, the Hive Metastore Thrift API on {@code hms.port})
+ * join in {@link #run} as a {@code Managed} plus a {@link ListenerHealthCheck} each, all over the same
+ * {@link CatalogLifecycle}.
  */
 public final class TreeCatApplication extends Application<TreeCatConfiguration> {
   @Override
@@ -70,6 +73,13 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
   /** The port the gRPC listener bound, once the server runs; for tests that bind port 0. */
   int grpcPort() {
     return grpc == null ? -1 : grpc.port();
+  }
+
+  private volatile HmsLifecycle hms;
+
+  /** The port the HMS Thrift listener bound, once the server runs; for tests that bind port 0. */
+  int hmsPort() {
+    return hms == null ? -1 : hms.port();
   }
 
   @Override
@@ -102,11 +112,18 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     environment.lifecycle().manage(grpc);
     this.grpc = grpc;
 
+    HmsConfig hmsConfig = configuration.hms();
+    HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
+        LocalFileIO.location(Path.of(configuration.warehouse().location()))));
+    environment.lifecycle().manage(hms);
+    this.hms = hms;
+
     JettyListener rest = new JettyListener("application");
     environment.lifecycle().addServerLifecycleListener(rest);
     environment.healthChecks().register("rocksdb", new CatalogHealthCheck(catalog));
     environment.healthChecks().register("listener-rest", new ListenerHealthCheck("REST", rest::isServing, rest::port));
     environment.healthChecks().register("listener-grpc", new ListenerHealthCheck("gRPC", grpc::isServing, grpc::port));
+    environment.healthChecks().register("listener-hms", new ListenerHealthCheck("HMS Thrift", hms::isServing, hms::port));
 
     CollectorRegistry prometheus = new CollectorRegistry();
     prometheus.register(new DropwizardExports(metrics));

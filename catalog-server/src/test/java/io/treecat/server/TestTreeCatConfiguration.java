@@ -36,6 +36,9 @@ class TestTreeCatConfiguration {
       assertThat(configuration.grpc().port()).isEqualTo(50051);
       assertThat(configuration.grpc().maxInboundMessageBytes()).isEqualTo(16 << 20);
       assertThat(configuration.grpc().queryBatchSize()).isEqualTo(1000);
+      assertThat(configuration.hms().host()).isEqualTo("0.0.0.0");
+      assertThat(configuration.hms().port()).isEqualTo(9083);
+      assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
       assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
       DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
       assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8181);

@@ -82,7 +82,7 @@ class TreeCatLauncherIT {
     int adminPort = freePort();
     Process server = start(Map.of("TREECAT_HTTP_PORT", String.valueOf(port), "TREECAT_ADMIN_PORT", String.valueOf(adminPort),
         "TREECAT_HTTP_HOST", "127.0.0.1", "TREECAT_ADMIN_HOST", "127.0.0.1", "TREECAT_GRPC_PORT", String.valueOf(freePort()),
-        "TREECAT_GRPC_HOST", "127.0.0.1"));
+        "TREECAT_GRPC_HOST", "127.0.0.1", "TREECAT_HMS_PORT", String.valueOf(freePort()), "TREECAT_HMS_HOST", "127.0.0.1"));
     try {
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> committed = awaitServing(http, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/treecat/v1/commit"))

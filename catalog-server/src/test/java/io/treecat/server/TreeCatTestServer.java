@@ -38,6 +38,8 @@ final class TreeCatTestServer implements AutoCloseable {
         ConfigOverride.config("server.adminConnectors[0].bindHost", "127.0.0.1"),
         ConfigOverride.config("grpc.port", "0"),
         ConfigOverride.config("grpc.host", "127.0.0.1"),
+        ConfigOverride.config("hms.port", "0"),
+        ConfigOverride.config("hms.host", "127.0.0.1"),
         ConfigOverride.config("storage.data-dir", directory.resolve("data").toString()),
         ConfigOverride.config("warehouse.location", directory.resolve("warehouse").toString()),
         ConfigOverride.config("logging.level", "WARN")));
@@ -55,6 +57,11 @@ final class TreeCatTestServer implements AutoCloseable {
   /** The application (HTTP) port the server bound. */
   int port() {
     return support.getLocalPort();
+  }
+
+  /** The port the HMS Thrift listener bound. */
+  int hmsPort() {
+    return ((TreeCatApplication) support.getApplication()).hmsPort();
   }
 
   /** The gRPC listener's address, for a client. */

@@ -41,6 +41,11 @@ public final class TreeCatConfiguration extends Configuration {
 
   @Valid
   @NotNull
+  @JsonProperty("hms")
+  private HmsConfig hms = new HmsConfig();
+
+  @Valid
+  @NotNull
   @JsonProperty("http")
   private HttpConfig http = new HttpConfig();
 
@@ -73,6 +78,10 @@ public final class TreeCatConfiguration extends Configuration {
 
   public GrpcConfig grpc() {
     return grpc;
+  }
+
+  public HmsConfig hms() {
+    return hms;
   }
 
   public HttpConfig http() {

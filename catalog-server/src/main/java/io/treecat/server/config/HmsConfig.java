@@ -1,0 +1,38 @@
+package io.treecat.server.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+
+/**
+ * {@code hms.*}: the Hive Metastore Thrift listener (docs/hms-thrift.md). Its databases are the
+ * first-level namespaces of the TreeCat catalog {@code default-catalog}, the one the Iceberg REST
+ * catalog serves by default, so both see one set of tables.
+ */
+public final class HmsConfig {
+  @NotEmpty
+  @JsonProperty("host")
+  private String host = "0.0.0.0";
+
+  @Min(0)
+  @Max(65535)
+  @JsonProperty("port")
+  private int port = 9083;
+
+  @NotEmpty
+  @JsonProperty("default-catalog")
+  private String defaultCatalog = "warehouse";
+
+  public String host() {
+    return host;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String defaultCatalog() {
+    return defaultCatalog;
+  }
+}
