@@ -213,6 +213,51 @@ class TestTreeCatHms {
     assertThatThrownBy(() -> client.alter_table_with_environment_context("db", "t", now, null)).isInstanceOf(InvalidOperationException.class);
   }
 
+  @Test
+  void concurrentSwapsFromOneVersionLetExactlyOneWin() throws Exception {
+    ThriftHiveMetastore.Client setup = client();
+    setup.create_database(database("db"));
+    Table table = table("db", "t");
+    table.getParameters().put("table_type", "ICEBERG");
+    table.getParameters().put("metadata_location", "v1");
+    setup.create_table(table);
+    Table base = setup.get_table_req(new GetTableRequest("db", "t")).getTable();
+
+    int writers = 8;
+    List<ThriftHiveMetastore.Client> clients = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      clients.add(client());
+    }
+    java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(writers);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+    try {
+      List<java.util.concurrent.Future<Boolean>> outcomes = new ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        ThriftHiveMetastore.Client client = clients.get(i);
+        Table next = base.deepCopy();
+        next.getParameters().put("metadata_location", "v2-" + i);
+        outcomes.add(pool.submit(() -> {
+          barrier.await();
+          try {
+            client.alter_table_with_environment_context("db", "t", next, swap("v1"));
+            return true;
+          } catch (MetaException e) {
+            assertThat(e.getMessage()).containsAnyOf("The table has been modified", "Commit conflict");
+            return false;
+          }
+        }));
+      }
+      int won = 0;
+      for (java.util.concurrent.Future<Boolean> outcome : outcomes) {
+        won += outcome.get() ? 1 : 0;
+      }
+      assertThat(won).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(setup.get_table_req(new GetTableRequest("db", "t")).getTable().getParameters().get("metadata_location")).startsWith("v2-");
+  }
+
   private static EnvironmentContext swap(String expected) {
     return new EnvironmentContext(new HashMap<>(Map.of("expected_parameter_key", "metadata_location", "expected_parameter_value", expected)));
   }
