@@ -39,6 +39,7 @@ import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.PrincipalType;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
+import org.apache.hadoop.hive.metastore.api.UnknownDBException;
 import org.apache.thrift.TException;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -424,6 +425,40 @@ final class TreeCatHmsHandler {
     String db = db(request.getDbName());
     String name = HmsNames.normalize(request.getTblName());
     return read("get_table_req", (txn, writes) -> new GetTableResult(requireTable(txn, db, name)));
+  }
+
+  /** {@code get_table} of the Hive 2.3/3.1 IDL (see {@link LegacyCalls}). */
+  Table legacyGetTable(String dbName, String tableName) throws TException {
+    String db = db(dbName);
+    String name = HmsNames.normalize(requireNonNull(tableName, "tbl_name"));
+    return read("get_table_req", (txn, writes) -> requireTable(txn, db, name));
+  }
+
+  /** {@code get_table_objects_by_name} of the Hive 2.3/3.1 IDL: the tables that exist, in the order asked. */
+  List<Table> legacyGetTableObjectsByName(String dbName, List<String> tableNames) throws TException {
+    if (dbName == null || dbName.isEmpty()) {
+      throw new UnknownDBException("DB name is null or empty");
+    }
+    String db;
+    try {
+      db = db(dbName);
+    } catch (NoSuchObjectException e) {
+      throw new UnknownDBException(e.getMessage());
+    }
+    return read("get_table_objects_by_name_req", (txn, writes) -> {
+      List<Table> tables = new ArrayList<>();
+      for (String tableName : tableNames) {
+        if (tableName == null) {
+          continue;
+        }
+        String name = HmsNames.normalize(tableName);
+        Optional<CatalogObject> object = get(txn, dbPath(db).child(name));
+        if (isType(object, HmsTables.TABLE)) {
+          tables.add(HmsTables.table(db, name, object.get().value()));
+        }
+      }
+      return tables;
+    });
   }
 
   private Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {

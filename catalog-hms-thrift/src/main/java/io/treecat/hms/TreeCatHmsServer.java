@@ -54,7 +54,9 @@ public final class TreeCatHmsServer {
 
   /** The Thrift calls served: every other one is UNKNOWN_METHOD. */
   public static Set<String> servedCalls() {
-    return new TreeSet<>(implementations().keySet());
+    Set<String> served = new TreeSet<>(implementations().keySet());
+    served.addAll(LegacyCalls.NAMES);
+    return served;
   }
 
   /** Each Iface method the handler implements (same name and parameters) → the handler's method. */
@@ -97,7 +99,7 @@ public final class TreeCatHmsServer {
   static TBaseProcessor<ThriftHiveMetastore.Iface> processor(ThriftHiveMetastore.Iface handler) {
     Map<String, ProcessFunction<ThriftHiveMetastore.Iface, ? extends TBase>> all = new ThriftHiveMetastore.Processor<>(handler).getProcessMapView();
     Map<String, ProcessFunction<ThriftHiveMetastore.Iface, ? extends TBase>> served = new TreeMap<>();
-    for (String name : servedCalls()) {
+    for (String name : implementations().keySet()) {
       served.put(name, all.get(name));
     }
     return new TBaseProcessor<>(handler, served) {};
@@ -113,7 +115,7 @@ public final class TreeCatHmsServer {
       throw new IllegalStateException("Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
     }
     TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-        .processor(processor(iface(handler)))
+        .processor(new LegacyCalls(handler, processor(iface(handler))))
         .protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxMessageBytes(), config.maxMessageBytes()))
         .minWorkerThreads(config.minThreads())
         .maxWorkerThreads(config.maxThreads());

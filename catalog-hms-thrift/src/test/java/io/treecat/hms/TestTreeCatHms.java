@@ -33,10 +33,13 @@ import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TSocket;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -285,6 +288,79 @@ class TestTreeCatHms {
         .containsEntry("metadata_location", "file:/w/ns/events/metadata/00000-x.metadata.json");
     assertThat(table.getSd().getLocation()).isEqualTo("file:/w/ns/events");
     assertThat(client.get_table_meta("ns", "*", null)).extracting(TableMeta::getTableName).containsExactly("events");
+  }
+
+  /** Sends a Hive 2.3 call Hive 4's IDL lacks: args are (1: dbname, 2: tbl_name or tbl_names). */
+  private TProtocol legacyCall(String name, String db, Object tables) throws Exception {
+    TSocket socket = new TSocket("127.0.0.1", server.port());
+    socket.open();
+    sockets.add(socket);
+    TProtocol protocol = new TBinaryProtocol(socket);
+    protocol.writeMessageBegin(new TMessage(name, TMessageType.CALL, 7));
+    protocol.writeStructBegin(new TStruct(name + "_args"));
+    protocol.writeFieldBegin(new TField("dbname", TType.STRING, (short) 1));
+    protocol.writeString(db);
+    protocol.writeFieldEnd();
+    if (tables instanceof String table) {
+      protocol.writeFieldBegin(new TField("tbl_name", TType.STRING, (short) 2));
+      protocol.writeString(table);
+    } else {
+      List<?> names = (List<?>) tables;
+      protocol.writeFieldBegin(new TField("tbl_names", TType.LIST, (short) 2));
+      protocol.writeListBegin(new TList(TType.STRING, names.size()));
+      for (Object table : names) {
+        protocol.writeString((String) table);
+      }
+      protocol.writeListEnd();
+    }
+    protocol.writeFieldEnd();
+    protocol.writeFieldStop();
+    protocol.writeStructEnd();
+    protocol.writeMessageEnd();
+    protocol.getTransport().flush();
+    TMessage reply = protocol.readMessageBegin();
+    assertThat(reply.type).isEqualTo(TMessageType.REPLY);
+    assertThat(reply.seqid).isEqualTo(7);
+    protocol.readStructBegin();
+    return protocol;
+  }
+
+  @Test
+  void legacyGetTableAndGetTableObjectsByNameAreAnswered() throws Exception {
+    ThriftHiveMetastore.Client client = client();
+    client.create_database(database("db"));
+    client.create_table(table("db", "a"));
+    client.create_table(table("db", "b"));
+
+    TProtocol reply = legacyCall("get_table", "db", "A");
+    TField field = reply.readFieldBegin();
+    assertThat(field.id).isEqualTo((short) 0);
+    Table a = new Table();
+    a.read(reply);
+    assertThat(a.getTableName()).isEqualTo("a");
+    assertThat(a.getSd().getCols()).hasSize(2);
+
+    reply = legacyCall("get_table", "db", "missing");
+    field = reply.readFieldBegin();
+    assertThat(field.id).isEqualTo((short) 2);
+    NoSuchObjectException missing = new NoSuchObjectException();
+    missing.read(reply);
+    assertThat(missing.getMessage()).contains("db.missing");
+
+    reply = legacyCall("get_table_objects_by_name", "db", List.of("b", "nope", "a"));
+    field = reply.readFieldBegin();
+    assertThat(field.id).isEqualTo((short) 0);
+    TList list = reply.readListBegin();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < list.size; i++) {
+      Table table = new Table();
+      table.read(reply);
+      names.add(table.getTableName());
+    }
+    assertThat(names).containsExactly("b", "a");
+    assertThat(TreeCatHmsServer.servedCalls()).contains("get_table", "get_table_objects_by_name");
+    // The generated calls still work on a connection that made legacy ones.
+    assertThat(client.get_all_tables("db")).containsExactly("a", "b");
   }
 
   @Test

@@ -1,0 +1,150 @@
+package io.treecat.hms;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.MetaException;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TException;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolDecorator;
+import org.apache.thrift.protocol.TProtocolUtil;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
+
+/**
+ * Calls Hive 4 removed from its IDL that Spark's built-in Hive 2.3 client (and Iceberg's HiveCatalog
+ * through it) still send: {@code get_table} and {@code get_table_objects_by_name}, decoded and
+ * answered by hand with the Hive 2.3/3.1 field ids. Every other message goes to the generated
+ * processor, which sees the message header again.
+ *
+ * <pre>
+ * Table get_table(1:string dbname, 2:string tbl_name) throws (1:MetaException o1, 2:NoSuchObjectException o2)
+ * list&lt;Table&gt; get_table_objects_by_name(1:string dbname, 2:list&lt;string&gt; tbl_names)
+ *     throws (1:MetaException o1, 2:InvalidOperationException o2, 3:UnknownDBException o3)   // 2.x; 3.x declares none
+ * </pre>
+ */
+final class LegacyCalls implements TProcessor {
+  static final Set<String> NAMES = Set.of("get_table", "get_table_objects_by_name");
+
+  private final TreeCatHmsHandler handler;
+  private final TProcessor delegate;
+
+  LegacyCalls(TreeCatHmsHandler handler, TProcessor delegate) {
+    this.handler = requireNonNull(handler, "handler is null");
+    this.delegate = requireNonNull(delegate, "delegate is null");
+  }
+
+  @Override
+  public void process(TProtocol in, TProtocol out) throws TException {
+    TMessage message = in.readMessageBegin();
+    switch (message.name) {
+      case "get_table" -> getTable(message, in, out);
+      case "get_table_objects_by_name" -> getTableObjectsByName(message, in, out);
+      default -> delegate.process(new TProtocolDecorator(in) {
+        @Override
+        public TMessage readMessageBegin() {
+          return message;
+        }
+      }, out);
+    }
+  }
+
+  private void getTable(TMessage message, TProtocol in, TProtocol out) throws TException {
+    String db = null;
+    String name = null;
+    in.readStructBegin();
+    for (TField field = in.readFieldBegin(); field.type != TType.STOP; field = in.readFieldBegin()) {
+      if (field.id == 1 && field.type == TType.STRING) {
+        db = in.readString();
+      } else if (field.id == 2 && field.type == TType.STRING) {
+        name = in.readString();
+      } else {
+        TProtocolUtil.skip(in, field.type);
+      }
+      in.readFieldEnd();
+    }
+    in.readStructEnd();
+    in.readMessageEnd();
+    try {
+      Table table = handler.legacyGetTable(db, name);
+      reply(message, out, new TField("success", TType.STRUCT, (short) 0), table);
+    } catch (NoSuchObjectException e) {
+      reply(message, out, new TField("o2", TType.STRUCT, (short) 2), e);
+    } catch (TException e) {
+      reply(message, out, new TField("o1", TType.STRUCT, (short) 1), e instanceof MetaException meta ? meta : new MetaException(e.getMessage()));
+    }
+  }
+
+  private void getTableObjectsByName(TMessage message, TProtocol in, TProtocol out) throws TException {
+    String db = null;
+    List<String> names = new ArrayList<>();
+    in.readStructBegin();
+    for (TField field = in.readFieldBegin(); field.type != TType.STOP; field = in.readFieldBegin()) {
+      if (field.id == 1 && field.type == TType.STRING) {
+        db = in.readString();
+      } else if (field.id == 2 && field.type == TType.LIST) {
+        TList list = in.readListBegin();
+        for (int i = 0; i < list.size; i++) {
+          names.add(in.readString());
+        }
+        in.readListEnd();
+      } else {
+        TProtocolUtil.skip(in, field.type);
+      }
+      in.readFieldEnd();
+    }
+    in.readStructEnd();
+    in.readMessageEnd();
+    List<Table> tables;
+    try {
+      tables = handler.legacyGetTableObjectsByName(db, names);
+    } catch (UnknownDBException e) {
+      reply(message, out, new TField("o3", TType.STRUCT, (short) 3), e);
+      return;
+    } catch (InvalidOperationException e) {
+      reply(message, out, new TField("o2", TType.STRUCT, (short) 2), e);
+      return;
+    } catch (TException e) {
+      reply(message, out, new TField("o1", TType.STRUCT, (short) 1), e instanceof MetaException meta ? meta : new MetaException(e.getMessage()));
+      return;
+    }
+    out.writeMessageBegin(new TMessage(message.name, TMessageType.REPLY, message.seqid));
+    out.writeStructBegin(new TStruct(message.name + "_result"));
+    out.writeFieldBegin(new TField("success", TType.LIST, (short) 0));
+    out.writeListBegin(new TList(TType.STRUCT, tables.size()));
+    for (Table table : tables) {
+      table.write(out);
+    }
+    out.writeListEnd();
+    out.writeFieldEnd();
+    out.writeFieldStop();
+    out.writeStructEnd();
+    out.writeMessageEnd();
+    out.getTransport().flush();
+  }
+
+  /** A result struct with one field set: the value, or one declared exception. */
+  private static void reply(TMessage message, TProtocol out, TField field, TBase<?, ?> value) throws TException {
+    out.writeMessageBegin(new TMessage(message.name, TMessageType.REPLY, message.seqid));
+    out.writeStructBegin(new TStruct(message.name + "_result"));
+    out.writeFieldBegin(field);
+    value.write(out);
+    out.writeFieldEnd();
+    out.writeFieldStop();
+    out.writeStructEnd();
+    out.writeMessageEnd();
+    out.getTransport().flush();
+  }
+}
