@@ -27,11 +27,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.AlterTableRequest;
+import org.apache.hadoop.hive.metastore.api.AlterTableResponse;
+import org.apache.hadoop.hive.metastore.api.CreateDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.CreateTableRequest;
 import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.DropDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.DropTableRequest;
 import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableResult;
+import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
+import org.apache.hadoop.hive.metastore.api.GetTablesResult;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
@@ -267,11 +275,27 @@ final class TreeCatHmsHandler {
   }
 
   public void create_database(Database database) throws TException {
+    createDatabase("create_database", database);
+  }
+
+  public void create_database_req(CreateDatabaseRequest request) throws TException {
+    Database database = new Database();
+    database.setName(request.getDatabaseName());
+    database.setDescription(request.getDescription());
+    database.setLocationUri(request.getLocationUri());
+    database.setParameters(request.getParameters());
+    database.setOwnerName(request.getOwnerName());
+    database.setOwnerType(request.getOwnerType());
+    database.setCatalogName(request.getCatalogName());
+    createDatabase("create_database_req", database);
+  }
+
+  private void createDatabase(String method, Database database) throws TException {
     requireNonNull(database, "database");
     names.checkCatalog(database.getCatalogName());
     String db = db(database.getName());
     String location = database.getLocationUri() == null || database.getLocationUri().isEmpty() ? defaultLocation(db) : database.getLocationUri();
-    write("create_database", (txn, writes) -> {
+    write(method, (txn, writes) -> {
       ObjectPath root = ObjectPath.of(catalog);
       Optional<CatalogObject> catalogObject = get(txn, root);
       if (catalogObject.isEmpty()) {
@@ -351,8 +375,20 @@ final class TreeCatHmsHandler {
   }
 
   public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
+    dropDatabase("drop_database", name, cascade, false);
+  }
+
+  public void drop_database_req(DropDatabaseRequest request) throws TException {
+    names.checkCatalog(request.getCatalogName());
+    dropDatabase("drop_database_req", request.getName(), request.isCascade(), request.isIgnoreUnknownDb());
+  }
+
+  private void dropDatabase(String method, String name, boolean cascade, boolean ignoreUnknown) throws TException {
     String db = db(name);
-    write("drop_database", (txn, writes) -> {
+    write(method, (txn, writes) -> {
+      if (ignoreUnknown && !isType(get(txn, dbPath(db)), NAMESPACE)) {
+        return null;
+      }
       requireDatabase(txn, db);
       if (!cascade) {
         QueryPage children = service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(1));
@@ -378,6 +414,21 @@ final class TreeCatHmsHandler {
       List<String> result = new ArrayList<>();
       for (CatalogObject row : children(txn, dbPath(db), HmsTables.TABLE)) {
         if (matcher.matcher(row.id()).matches()) {
+          result.add(row.id());
+        }
+      }
+      return result;
+    });
+  }
+
+  public List<String> get_tables_by_type(String name, String pattern, String tableType) throws TException {
+    String db = db(name);
+    Pattern matcher = HmsNames.pattern(pattern);
+    return read("get_tables_by_type", (txn, writes) -> {
+      List<String> result = new ArrayList<>();
+      for (CatalogObject row : children(txn, dbPath(db), HmsTables.TABLE)) {
+        if (matcher.matcher(row.id()).matches()
+            && (tableType == null || tableType.isEmpty() || tableType.equals(HmsTables.table(db, row.id(), row.value()).getTableType()))) {
           result.add(row.id());
         }
       }
@@ -427,6 +478,11 @@ final class TreeCatHmsHandler {
     return read("get_table_req", (txn, writes) -> new GetTableResult(requireTable(txn, db, name)));
   }
 
+  public GetTablesResult get_table_objects_by_name_req(GetTablesRequest request) throws TException {
+    names.checkCatalog(request.getCatName());
+    return new GetTablesResult(legacyGetTableObjectsByName(request.getDbName(), request.getTblNames() == null ? List.of() : request.getTblNames()));
+  }
+
   /** {@code get_table} of the Hive 2.3/3.1 IDL (see {@link LegacyCalls}). */
   Table legacyGetTable(String dbName, String tableName) throws TException {
     String db = db(dbName);
@@ -469,6 +525,10 @@ final class TreeCatHmsHandler {
     return HmsTables.table(db, name, object.get().value());
   }
 
+  public void create_table_req(CreateTableRequest request) throws TException {
+    createTable("create_table_req", request.getTable());
+  }
+
   public void create_table(Table table) throws TException {
     createTable("create_table", table);
   }
@@ -508,6 +568,11 @@ final class TreeCatHmsHandler {
     });
   }
 
+  public void drop_table_req(DropTableRequest request) throws TException {
+    names.checkCatalog(request.getCatalogName());
+    dropTable("drop_table_req", request.getDbName(), request.getTableName());
+  }
+
   public void drop_table(String dbName, String name, boolean deleteData) throws TException {
     dropTable("drop_table", dbName, name);
   }
@@ -527,6 +592,22 @@ final class TreeCatHmsHandler {
   }
 
   public void alter_table_with_environment_context(String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
+    Map<String, String> properties = context == null || context.getProperties() == null ? Map.of() : context.getProperties();
+    alterTable("alter_table_with_environment_context", dbName, tableName, newTable, properties.get(EXPECTED_KEY), properties.get(EXPECTED_VALUE));
+  }
+
+  /** Hive 4's form: the expected parameter is a field of the request, or (older clients) in the context. */
+  public AlterTableResponse alter_table_req(AlterTableRequest request) throws TException {
+    names.checkCatalog(request.getCatName());
+    Map<String, String> properties = request.getEnvironmentContext() == null || request.getEnvironmentContext().getProperties() == null
+        ? Map.of() : request.getEnvironmentContext().getProperties();
+    String expectedKey = request.isSetExpectedParameterKey() ? request.getExpectedParameterKey() : properties.get(EXPECTED_KEY);
+    String expectedValue = request.isSetExpectedParameterValue() ? request.getExpectedParameterValue() : properties.get(EXPECTED_VALUE);
+    alterTable("alter_table_req", request.getDbName(), request.getTableName(), request.getTable(), expectedKey, expectedValue);
+    return new AlterTableResponse();
+  }
+
+  private void alterTable(String method, String dbName, String tableName, Table newTable, String expectedKey, String expectedValue) throws TException {
     if (newTable == null) {
       throw new InvalidOperationException("No new table given");
     }
@@ -535,10 +616,7 @@ final class TreeCatHmsHandler {
       throw new InvalidOperationException("No database name in '" + dbName + "'");
     }
     String name = HmsNames.normalize(tableName);
-    Map<String, String> properties = context == null || context.getProperties() == null ? Map.of() : context.getProperties();
-    String expectedKey = properties.get(EXPECTED_KEY);
-    String expectedValue = properties.get(EXPECTED_VALUE);
-    write("alter_table_with_environment_context", (txn, writes) -> {
+    write(method, (txn, writes) -> {
       ObjectPath path = dbPath(db).child(name);
       Optional<CatalogObject> object = get(txn, path);
       if (!isType(object, HmsTables.TABLE)) {

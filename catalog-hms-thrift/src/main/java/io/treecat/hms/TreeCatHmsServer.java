@@ -89,7 +89,8 @@ public final class TreeCatHmsServer {
       try {
         return implementation.invoke(handler, arguments);
       } catch (InvocationTargetException e) {
-        throw e.getCause();
+        // Only what the call declares reaches the client as itself; anything else becomes a MetaException.
+        throw HmsErrors.map(method.getName(), e.getCause());
       }
     };
     return (ThriftHiveMetastore.Iface) Proxy.newProxyInstance(TreeCatHmsServer.class.getClassLoader(), new Class<?>[] {ThriftHiveMetastore.Iface.class}, dispatch);
