@@ -120,7 +120,8 @@ smoke() {
   local base=$((20000 + RANDOM % 20000)) mnt="$work/smoke-volume" log="$work/smoke.log" pid ok=""
   mkdir -p "$mnt"
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.mountPath="$mnt" \
-    --set ports.rest=$base --set ports.admin=$((base + 1)) --set ports.grpc=$((base + 2)) > "$work/smoke.yaml" || return 1
+    --set ports.rest=$base --set ports.admin=$((base + 1)) --set ports.grpc=$((base + 2)) --set ports.thrift=$((base + 3)) \
+    > "$work/smoke.yaml" || return 1
   "$work/validate" -config-out "$work/smoke.treecat.yml" "$work/smoke.yaml" >/dev/null || return 1
   env -i PATH="$PATH" HOME="$HOME" TREECAT_JAVA_OPTS="-Xmx256m" \
     /bin/sh -c 'exec java $TREECAT_JAVA_OPTS -jar "$0" "$@"' "$root/$jar" server "$work/smoke.treecat.yml" > "$log" 2>&1 &
@@ -134,6 +135,8 @@ smoke() {
   if [ -n "$ok" ] \
     && curl -fsS "http://127.0.0.1:$((base + 1))/healthcheck" -o "$work/smoke.health" \
     && grep -q '"rocksdb":{"healthy":true' "$work/smoke.health" \
+    && grep -q '"listener-grpc":{"healthy":true' "$work/smoke.health" \
+    && grep -q '"listener-hms":{"healthy":true' "$work/smoke.health" \
     && curl -fsS "http://127.0.0.1:$((base + 1))/metrics/prometheus" -o "$work/smoke.metrics" \
     && grep -q '^jvm_' "$work/smoke.metrics" \
     && curl -fsS "http://127.0.0.1:$base/treecat/v1/query" -G --data-urlencode 'q=/*' >/dev/null \
