@@ -1,6 +1,7 @@
 package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.treecat.rest.iceberg.IcebergRest;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -22,7 +23,8 @@ public final class HmsConfig {
 
   @NotEmpty
   @JsonProperty("default-catalog")
-  private String defaultCatalog = "warehouse";
+  // The Iceberg REST catalog's default, so both APIs see the same databases out of the box.
+  private String defaultCatalog = IcebergRest.DEFAULT_CATALOG;
 
   public String host() {
     return host;
