@@ -201,7 +201,7 @@ public final class IcebergResource {
   @GET
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response loadTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, @QueryParam("snapshots") String snapshots,
+      @Encoded @PathParam("table") String table, @QueryParam("snapshots") String snapshots,
       @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
     String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
     if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
@@ -222,14 +222,14 @@ public final class IcebergResource {
   @HEAD
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response tableExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table) {
+      @Encoded @PathParam("table") String table) {
     return Response.status(catalog.tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
   }
 
   @POST
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response updateTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, String body) {
+      @Encoded @PathParam("table") String table, String body) {
     UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
     TableIdentifier identifier = identifier(namespace, table);
     if (parsed.identifier() != null && !parsed.identifier().equals(identifier)) {
@@ -244,7 +244,7 @@ public final class IcebergResource {
   @DELETE
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response dropTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
+      @Encoded @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
     catalog.dropTable(prefix, identifier(namespace, table), Boolean.parseBoolean(purge));
     return Response.noContent().build();
   }
@@ -273,7 +273,7 @@ public final class IcebergResource {
   @POST
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/metrics")
   public Response reportMetrics(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, String body) {
+      @Encoded @PathParam("table") String table, String body) {
     ReportMetricsRequest request = read(body, ReportMetricsRequest.class);
     TableIdentifier identifier = identifier(namespace, table);
     if (!catalog.tableExists(prefix, identifier)) {
@@ -292,7 +292,7 @@ public final class IcebergResource {
   @GET
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
   public Response loadCredentials(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table) {
+      @Encoded @PathParam("table") String table) {
     TableIdentifier identifier = identifier(namespace, table);
     if (!catalog.tableExists(prefix, identifier)) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
@@ -356,8 +356,13 @@ public final class IcebergResource {
     return RESTUtil.decodeNamespace(normalized, SEPARATOR);
   }
 
-  private static TableIdentifier identifier(String namespace, String table) {
-    return TableIdentifier.of(namespace(namespace), table);
+  /**
+   * A table (or view) from its path segments, still URL-encoded. Decoded as Iceberg's client encodes
+   * them (form encoding: a space is {@code +}, a plus {@code %2B}), which JAX-RS path decoding would
+   * leave as {@code +}.
+   */
+  static TableIdentifier identifier(String namespace, String table) {
+    return TableIdentifier.of(namespace(namespace), RESTUtil.decodeString(table));
   }
 
   private static Namespace child(Namespace parent, String name) {

@@ -74,14 +74,14 @@ public final class IcebergViewResource {
   @GET
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response loadView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("view") String view) {
+      @Encoded @PathParam("view") String view) {
     return loaded(views.load(prefix, identifier(namespace, view)));
   }
 
   @HEAD
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response viewExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("view") String view) {
+      @Encoded @PathParam("view") String view) {
     return Response.status(views.exists(prefix, identifier(namespace, view)) ? 204 : 404).build();
   }
 
@@ -89,7 +89,7 @@ public final class IcebergViewResource {
   @POST
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response replaceView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("view") String view, String body) {
+      @Encoded @PathParam("view") String view, String body) {
     UpdateTableRequest request = bodies.read(body, UpdateTableRequest.class);
     TableIdentifier identifier = identifier(namespace, view);
     if (request.identifier() != null && !request.identifier().equals(identifier)) {
@@ -101,7 +101,7 @@ public final class IcebergViewResource {
   @DELETE
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response dropView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("view") String view) {
+      @Encoded @PathParam("view") String view) {
     views.drop(prefix, identifier(namespace, view));
     return Response.noContent().build();
   }
@@ -119,6 +119,6 @@ public final class IcebergViewResource {
   }
 
   private static TableIdentifier identifier(String namespace, String view) {
-    return TableIdentifier.of(IcebergResource.namespace(namespace), view);
+    return IcebergResource.identifier(namespace, view);
   }
 }
