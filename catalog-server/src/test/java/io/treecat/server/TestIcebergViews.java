@@ -219,6 +219,21 @@ class TestIcebergViews {
     assertError(server.get("/v1/warehouse/namespaces/bad/views/made%2Fby"), 404, "NoSuchViewException");
     assertThat(server.get("/v1/warehouse/namespaces/bad/views/made+by+hand").status()).isEqualTo(200);
     assertThat(server.get("/v1/warehouse/namespaces/bad/views/made%20by%20hand").status()).isEqualTo(200);
+    // Encoded odd names that do not exist: the 404 of the kind asked for, never an HTML page or a 500.
+    for (String name : List.of("a%2Fb", "100%25", "%C3%BC%E2%9C%93", "a.b", "...", "sp%20ace", "plus+sign")) {
+      assertError(server.get("/v1/warehouse/namespaces/bad/tables/" + name), 404, "NoSuchTableException");
+      assertError(server.get("/v1/warehouse/namespaces/bad/views/" + name), 404, "NoSuchViewException");
+      assertError(server.delete("/v1/warehouse/namespaces/bad/views/" + name), 404, "NoSuchViewException");
+    }
+    assertError(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"bad\", \"v\"]}"), 409, "AlreadyExistsException");
+    // "." and ".." could be created but never addressed again (HTTP normalizes them away): refused.
+    assertError(server.post(views, createViewBody("..")), 400, "BadRequestException");
+    assertError(server.post("/v1/warehouse/namespaces/bad/tables", "{\"name\": \".\", \"schema\": {\"type\": \"struct\", \"fields\": []}}"),
+        400, "BadRequestException");
+    assertError(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"bad\", \"..\"]}"), 400, "BadRequestException");
+    assertError(server.post("/v1/warehouse/views/rename",
+        "{\"source\": {\"namespace\": [\"bad\"], \"name\": \"v\"}, \"destination\": {\"namespace\": [\"bad\"], \"name\": \".\"}}"),
+        400, "BadRequestException");
 
     String view = views + "/v";
     assertError(server.post(view, "{\"requirements\": [], \"updates\": [{\"action\": \"frobnicate\"}]}"), 400, "BadRequestException");

@@ -236,7 +236,7 @@ public final class IcebergCatalog {
       ObjectPath path = namespacePath(prefix, namespace);
       Optional<CatalogObject> existing = read(txn, path);
       if (existing.isPresent()) {
-        throw new AlreadyExistsException(isType(existing, NAMESPACE) ? "Namespace already exists: %s" : "A table already has this name: %s", namespace);
+        throw new AlreadyExistsException(isType(existing, NAMESPACE) ? "Namespace already exists: %s" : "A table or view already has this name: %s", namespace);
       }
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, namespaceValue(properties)));
       return new Result<>(null, writes);

@@ -14,16 +14,12 @@ import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HexFormat;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,8 +37,7 @@ import org.apache.iceberg.rest.RESTUtil;
  * request (method, path, query or body) is the client's mistake: 422
  * {@code UnprocessableEntityException}.
  *
- * <p>Keys live in memory, at most {@code maxEntries} of them (the oldest finished ones go first):
- * a restart forgets them, which the spec allows of a server that did not finish the request.
+ * <p>Keys live in memory ({@link IdempotencyKeys}), bounded: a restart forgets them.
  */
 final class IcebergIdempotency implements ContainerRequestFilter, ContainerResponseFilter {
   static final Duration LIFETIME = Duration.ofMinutes(30);
@@ -52,17 +47,10 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
   private static final int MAX_KEY_LENGTH = 128;
   private static final String ENTRY = IcebergIdempotency.class.getName() + ".entry";
 
-  private final Clock clock;
-  private final int maxEntries;
-  /** Guarded by {@code this}; in insertion order, so the oldest entries come first. */
-  private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
+  private final IdempotencyKeys keys;
 
-  IcebergIdempotency(Clock clock, int maxEntries) {
-    this.clock = requireNonNull(clock, "clock is null");
-    if (maxEntries < 1) {
-      throw new IllegalArgumentException("maxEntries must be positive: " + maxEntries);
-    }
-    this.maxEntries = maxEntries;
+  IcebergIdempotency(IdempotencyKeys keys) {
+    this.keys = requireNonNull(keys, "keys is null");
   }
 
   /**
@@ -78,37 +66,6 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
         return true;
       }
     };
-  }
-
-  /** A remembered final response. */
-  private record Stored(int status, String contentType, String etag, String body) {
-    Response toResponse() {
-      Response.ResponseBuilder builder = Response.status(status);
-      if (body != null) {
-        builder.entity(body);
-      }
-      if (contentType != null) {
-        builder.header(HttpHeaders.CONTENT_TYPE, contentType);
-      }
-      if (etag != null) {
-        builder.header(HttpHeaders.ETAG, etag);
-      }
-      return builder.build();
-    }
-  }
-
-  /** One key: the request it was first used with, and its final response once there is one (null if it ended in a 5xx). */
-  private static final class Entry {
-    final String key;
-    final String fingerprint;
-    final Instant firstSeen;
-    final CompletableFuture<Stored> response = new CompletableFuture<>();
-
-    Entry(String key, String fingerprint, Instant firstSeen) {
-      this.key = key;
-      this.fingerprint = fingerprint;
-      this.firstSeen = firstSeen;
-    }
   }
 
   @Override
@@ -127,66 +84,61 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
       body = in.readAllBytes();
     }
     request.setEntityStream(new ByteArrayInputStream(body));
-    String fingerprint = fingerprint(method, request.getUriInfo().getRequestUri().getRawPath(), request.getUriInfo().getRequestUri().getRawQuery(), body);
+    URI uri = request.getUriInfo().getRequestUri();
+    String fingerprint = fingerprint(method, uri.getRawPath(), uri.getRawQuery(), body);
 
     while (true) {
-      Entry entry;
-      boolean first = false;
-      synchronized (this) {
-        Instant now = clock.instant();
-        entry = entries.get(key);
-        if (entry == null || expired(entry, now)) {
-          entries.remove(key);
-          entry = new Entry(key, fingerprint, now);
-          entries.put(key, entry);
-          first = true;
-          evict(now);
-        }
-      }
+      IdempotencyKeys.Claim claim = keys.claim(key, fingerprint);
+      IdempotencyKeys.Entry entry = claim.entry();
       if (!entry.fingerprint.equals(fingerprint)) {
         request.abortWith(IcebergErrors.response(422, "UnprocessableEntityException",
             "Idempotency-Key " + key + " was already used for a different request").build());
         return;
       }
-      if (first) {
+      if (claim.first()) {
         request.setProperty(ENTRY, entry);
         return;
       }
-      Stored stored = await(entry);
+      IdempotencyKeys.Stored stored = await(entry);
       if (stored == null) {
         // The first request ended in a 5xx, which is not final: this one runs (or waits again).
-        synchronized (this) {
-          if (entries.get(key) == entry) {
-            entries.remove(key);
-          }
-        }
+        keys.forget(entry);
         continue;
       }
-      request.abortWith(stored.toResponse());
+      request.abortWith(replay(stored));
       return;
     }
   }
 
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (!(request.getProperty(ENTRY) instanceof Entry entry) || entry.response.isDone()) {
+    if (!(request.getProperty(ENTRY) instanceof IdempotencyKeys.Entry entry) || entry.response.isDone()) {
       return;
     }
     if (response.getStatus() >= 500) {
-      synchronized (this) {
-        if (entries.get(entry.key) == entry) {
-          entries.remove(entry.key);
-        }
-      }
-      entry.response.complete(null);
+      keys.finish(entry, null);
       return;
     }
     Object body = response.getEntity();
-    entry.response.complete(new Stored(response.getStatus(), response.getHeaderString(HttpHeaders.CONTENT_TYPE),
+    keys.finish(entry, new IdempotencyKeys.Stored(response.getStatus(), response.getHeaderString(HttpHeaders.CONTENT_TYPE),
         response.getHeaderString(HttpHeaders.ETAG), body == null ? null : body.toString()));
   }
 
-  private static Stored await(Entry entry) {
+  private static Response replay(IdempotencyKeys.Stored stored) {
+    Response.ResponseBuilder builder = Response.status(stored.status());
+    if (stored.body() != null) {
+      builder.entity(stored.body());
+    }
+    if (stored.contentType() != null) {
+      builder.header(HttpHeaders.CONTENT_TYPE, stored.contentType());
+    }
+    if (stored.etag() != null) {
+      builder.header(HttpHeaders.ETAG, stored.etag());
+    }
+    return builder.build();
+  }
+
+  private static IdempotencyKeys.Stored await(IdempotencyKeys.Entry entry) {
     try {
       return entry.response.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -199,34 +151,10 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
     }
   }
 
-  private static boolean expired(Entry entry, Instant now) {
-    return entry.response.isDone() && entry.firstSeen.plus(LIFETIME).isBefore(now);
-  }
-
-  /** Drops expired entries from the front, then the oldest finished ones while over the bound; running ones stay. */
-  private void evict(Instant now) {
-    Iterator<Map.Entry<String, Entry>> iterator = entries.entrySet().iterator();
-    while (iterator.hasNext()) {
-      Entry entry = iterator.next().getValue();
-      boolean over = entries.size() > maxEntries;
-      if (!over && !expired(entry, now)) {
-        break;
-      }
-      if (entry.response.isDone()) {
-        iterator.remove();
-      }
-    }
-  }
-
-  /** How many keys are remembered (finished or running); for tests. */
-  synchronized int size() {
-    return entries.size();
-  }
-
   private static String fingerprint(String method, String path, String query, byte[] body) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update((method + ' ' + path + '?' + (query == null ? "" : query) + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      digest.update((method + ' ' + path + '?' + (query == null ? "" : query) + '\n').getBytes(StandardCharsets.UTF_8));
       digest.update(body);
       return HexFormat.of().formatHex(digest.digest());
     } catch (NoSuchAlgorithmException e) {

@@ -124,6 +124,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces")
   public Response createNamespace(@PathParam("prefix") String prefix, String body) {
     CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
+    List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
     Map<String, String> properties = catalog.createNamespace(prefix, request.namespace(), request.properties());
     return ok(CreateNamespaceResponse.builder().withNamespace(request.namespace()).setProperties(properties).build());
   }
@@ -174,6 +175,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/tables")
   public Response createTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     CreateTableRequest request = read(body, CreateTableRequest.class);
+    requireAddressable(request.name());
     Namespace ns = namespace(namespace);
     if (request.stageCreate()) {
       return ok(LoadTableResponse.builder().withTableMetadata(catalog.newTable(prefix, ns, request)).build());
@@ -185,6 +187,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/register")
   public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterTableRequest request = read(body, RegisterTableRequest.class);
+    requireAddressable(request.name());
     if (request.overwrite()) {
       throw new NotImplementedException("register with overwrite=true");
     }
@@ -253,6 +256,7 @@ public final class IcebergResource {
   @Path("{prefix}/tables/rename")
   public Response renameTable(@PathParam("prefix") String prefix, String body) {
     RenameTableRequest request = read(body, RenameTableRequest.class);
+    requireAddressable(request.destination().name());
     catalog.renameTable(prefix, request.source(), request.destination());
     return Response.noContent().build();
   }
@@ -348,6 +352,16 @@ public final class IcebergResource {
 
   private <T extends RESTRequest> T read(String body, Class<T> type) {
     return bodies.read(body, type);
+  }
+
+  /**
+   * Refuses a new name that no URL path can address: empty, {@code .} or {@code ..} (HTTP
+   * normalizes the last two away, so the object could never be loaded or dropped again).
+   */
+  static void requireAddressable(String name) {
+    if (name == null || name.isEmpty() || name.equals(".") || name.equals("..")) {
+      throw new BadRequestException("Invalid name, it cannot be addressed in a URL path: '%s'", name);
+    }
   }
 
   /** A namespace from its path segment, still URL-encoded: levels split on {@code %1F} (either case), then decoded. */

@@ -43,7 +43,8 @@ public final class IcebergRest {
       ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports) {
     IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, new LocalFileIO());
     ObjectMapper mapper = mapper();
-    IcebergIdempotency idempotency = new IcebergIdempotency(Clock.systemUTC(), IcebergIdempotency.DEFAULT_MAX_ENTRIES);
+    IcebergIdempotency idempotency = new IcebergIdempotency(
+        new IdempotencyKeys(Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
     return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports),
         new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
         idempotency.feature(),

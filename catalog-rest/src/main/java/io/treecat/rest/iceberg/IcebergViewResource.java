@@ -61,6 +61,7 @@ public final class IcebergViewResource {
   @Path("{prefix}/namespaces/{namespace}/views")
   public Response createView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
+    IcebergResource.requireAddressable(request.name());
     return loaded(views.create(prefix, IcebergResource.namespace(namespace), request));
   }
 
@@ -68,6 +69,7 @@ public final class IcebergViewResource {
   @Path("{prefix}/namespaces/{namespace}/register-view")
   public Response registerView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
+    IcebergResource.requireAddressable(request.name());
     return loaded(views.register(prefix, IcebergResource.namespace(namespace), request.name(), request.metadataLocation()));
   }
 
@@ -110,6 +112,7 @@ public final class IcebergViewResource {
   @Path("{prefix}/views/rename")
   public Response renameView(@PathParam("prefix") String prefix, String body) {
     RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
+    IcebergResource.requireAddressable(request.destination().name());
     views.rename(prefix, request.source(), request.destination());
     return Response.noContent().build();
   }
