@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,6 +49,17 @@ import org.apache.hadoop.hive.metastore.api.PrincipalType;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
+import org.apache.hadoop.hive.metastore.api.Function;
+import org.apache.hadoop.hive.metastore.api.GetAllFunctionsResponse;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsRequest;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsResponse;
+import org.apache.hadoop.hive.metastore.api.HeartbeatRequest;
+import org.apache.hadoop.hive.metastore.api.LockRequest;
+import org.apache.hadoop.hive.metastore.api.LockResponse;
+import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
+import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
+import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TException;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -84,18 +96,22 @@ final class TreeCatHmsHandler {
   private final String warehouse;
   private final HmsNames names;
   private final long aliveSince = System.currentTimeMillis() / 1000;
+  private final HmsLocks locks;
+  private final HmsFunctions functions;
 
   TreeCatHmsHandler(CatalogService service, HmsServerConfig config) {
     this.service = requireNonNull(service, "service is null");
     this.catalog = config.catalog();
     this.warehouse = config.warehouse();
     this.names = new HmsNames(config.catalog());
+    this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), names);
+    this.functions = new HmsFunctions(this);
   }
 
   // ---- plumbing
 
   @FunctionalInterface
-  private interface Body<T> {
+  interface Body<T> {
     T apply(Transaction txn, List<WriteOp> writes) throws Exception;
   }
 
@@ -129,15 +145,15 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private <T> T read(String method, Body<T> body) throws TException {
+  <T> T read(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_ONLY, body);
   }
 
-  private <T> T write(String method, Body<T> body) throws TException {
+  <T> T write(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_WRITE, body);
   }
 
-  private Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
+  Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
     return service.get(txn.id(), path);
   }
 
@@ -145,11 +161,11 @@ final class TreeCatHmsHandler {
     return object.isPresent() && type.equals(HmsTables.string(object.get().value(), HmsTables.OBJ_TYPE));
   }
 
-  private ObjectPath dbPath(String db) {
+  ObjectPath dbPath(String db) {
     return ObjectPath.of(catalog, db);
   }
 
-  private String db(String name) throws NoSuchObjectException {
+  String db(String name) throws NoSuchObjectException {
     String db = names.database(name);
     if (db == null || db.isEmpty()) {
       throw new NoSuchObjectException("No database name in '" + name + "'");
@@ -162,7 +178,7 @@ final class TreeCatHmsHandler {
   }
 
   /** The ids of the children of {@code parent} with the given obj_type, in id order, read in {@code txn}. */
-  private List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
+  List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
     StringBuilder query = new StringBuilder();
     for (String id : parent.ids()) {
       query.append("/[obj_id='").append(quote(id)).append("']");
@@ -180,7 +196,7 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
+  Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
     Optional<CatalogObject> object = get(txn, dbPath(db));
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchObjectException("Database " + db + " does not exist");
@@ -657,5 +673,67 @@ final class TreeCatHmsHandler {
       }
       return null;
     });
+  }
+
+  // ---- locks and functions (HmsLocks, HmsFunctions): thin delegations, kept together at the end.
+
+  String catalog() {
+    return catalog;
+  }
+
+  HmsNames names() {
+    return names;
+  }
+
+  HmsLocks locks() {
+    return locks;
+  }
+
+  public LockResponse lock(LockRequest request) throws TException {
+    return locks.lock(request);
+  }
+
+  public LockResponse check_lock(CheckLockRequest request) throws TException {
+    return locks.check(request);
+  }
+
+  public void unlock(UnlockRequest request) throws TException {
+    locks.unlock(request);
+  }
+
+  public void heartbeat(HeartbeatRequest request) throws TException {
+    locks.heartbeat(request);
+  }
+
+  public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
+    return locks.show(request);
+  }
+
+  public void create_function(Function function) throws TException {
+    functions.create(function);
+  }
+
+  public Function get_function(String dbName, String functionName) throws TException {
+    return functions.get(dbName, functionName);
+  }
+
+  public void drop_function(String dbName, String functionName) throws TException {
+    functions.drop(dbName, functionName);
+  }
+
+  public void alter_function(String dbName, String functionName, Function newFunction) throws TException {
+    functions.alter(dbName, functionName, newFunction);
+  }
+
+  public List<String> get_functions(String dbName, String pattern) throws TException {
+    return functions.names(dbName, pattern);
+  }
+
+  public GetFunctionsResponse get_functions_req(GetFunctionsRequest request) throws TException {
+    return functions.list(request);
+  }
+
+  public GetAllFunctionsResponse get_all_functions() throws TException {
+    return functions.all();
   }
 }
