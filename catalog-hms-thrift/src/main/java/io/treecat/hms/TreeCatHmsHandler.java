@@ -632,6 +632,24 @@ final class TreeCatHmsHandler {
       throw new InvalidOperationException("No database name in '" + dbName + "'");
     }
     String name = HmsNames.normalize(tableName);
+    try {
+      alterTableOnce(method, db, name, newTable, expectedKey, expectedValue);
+    } catch (MetaException e) {
+      String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
+      if (key == null || !HmsIcebergCommits.isConflict(e)) {
+        throw e;
+      }
+      // A concurrent writer changed the table first: for a swap, Hive's answer, which Iceberg retries.
+      String actual = read(method, (txn, writes) -> {
+        Table current = requireTable(txn, db, name);
+        return current.getParameters() == null ? null : current.getParameters().get(key);
+      });
+      String expected = expectedKey != null ? expectedValue : newTable.getParameters().get(HmsIcebergCommits.PREVIOUS_METADATA_LOCATION);
+      throw HmsIcebergCommits.modified(key, actual, expected);
+    }
+  }
+
+  private void alterTableOnce(String method, String db, String name, Table newTable, String expectedKey, String expectedValue) throws TException {
     write(method, (txn, writes) -> {
       ObjectPath path = dbPath(db).child(name);
       Optional<CatalogObject> object = get(txn, path);
@@ -644,11 +662,10 @@ final class TreeCatHmsHandler {
         // read, so a concurrent swap of the same table fails validation instead of being lost.
         String actual = old.getParameters() == null ? null : old.getParameters().get(expectedKey);
         if (expectedValue == null ? actual != null : !expectedValue.equals(actual)) {
-          throw new MetaException(String.format(
-              "The table has been modified. The parameter value for key '%s' is '%s'. The expected was value was '%s'",
-              expectedKey, actual, expectedValue));
+          throw HmsIcebergCommits.modified(expectedKey, actual, expectedValue);
         }
       }
+      HmsIcebergCommits.checkPointerMove(old, newTable);
       String newDb = newTable.getDbName() == null ? db : names.database(newTable.getDbName());
       String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
       Table altered = newTable.deepCopy();
