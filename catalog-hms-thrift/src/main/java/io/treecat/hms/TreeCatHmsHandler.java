@@ -49,6 +49,7 @@ import org.apache.hadoop.hive.metastore.api.PrincipalType;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.hadoop.hive.metastore.api.AlterDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
 import org.apache.hadoop.hive.metastore.api.Function;
 import org.apache.hadoop.hive.metastore.api.GetAllFunctionsResponse;
@@ -692,7 +693,7 @@ final class TreeCatHmsHandler {
     });
   }
 
-  // ---- locks and functions (HmsLocks, HmsFunctions): thin delegations, kept together at the end.
+  // ---- locks, functions, alter_database (HmsLocks, HmsFunctions, HmsDatabaseChanges): thin delegations, kept together at the end.
 
   String catalog() {
     return catalog;
@@ -752,5 +753,13 @@ final class TreeCatHmsHandler {
 
   public GetAllFunctionsResponse get_all_functions() throws TException {
     return functions.all();
+  }
+
+  public void alter_database(String dbName, Database database) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database", dbName, database);
+  }
+
+  public void alter_database_req(AlterDatabaseRequest request) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database_req", request.getOldDbName(), request.getNewDb());
   }
 }

@@ -239,4 +239,27 @@ class TestIcebergHiveCatalog {
       sockets.forEach(TSocket::close);
     }
   }
+
+  @Test
+  void catalogCallsBeyondCommits() throws Exception {
+    HiveCatalog catalog = catalog("ddl", true);
+    Namespace ns = Namespace.of("db");
+    catalog.createNamespace(ns, Map.of("owner-note", "x"));
+    assertThat(catalog.loadNamespaceMetadata(ns)).containsEntry("owner-note", "x");
+    catalog.setProperties(ns, Map.of("k", "v"));
+    assertThat(catalog.loadNamespaceMetadata(ns)).containsEntry("k", "v").containsEntry("owner-note", "x");
+    catalog.removeProperties(ns, java.util.Set.of("k"));
+    assertThat(catalog.loadNamespaceMetadata(ns)).doesNotContainKey("k");
+    TableIdentifier id = TableIdentifier.of("db", "t");
+    catalog.createTable(id, SCHEMA);
+    assertThat(catalog.tableExists(id)).isTrue();
+    assertThat(catalog.listTables(ns)).containsExactly(id);
+    TableIdentifier renamed = TableIdentifier.of("db", "u");
+    catalog.renameTable(id, renamed);
+    assertThat(catalog.tableExists(id)).isFalse();
+    assertThat(catalog.loadTable(renamed).schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+    assertThat(catalog.dropTable(renamed, false)).isTrue();
+    assertThat(catalog.dropNamespace(ns)).isTrue();
+    assertThat(catalog.listNamespaces()).isEmpty();
+  }
 }
