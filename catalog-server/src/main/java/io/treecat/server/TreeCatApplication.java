@@ -116,7 +116,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
 
     HmsConfig hmsConfig = configuration.hms();
     HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
-        LocalFileIO.location(Path.of(configuration.warehouse().location()))));
+        LocalFileIO.location(Path.of(configuration.warehouse().location()))).withLockTimeout(hmsConfig.lockTimeout()));
     environment.lifecycle().manage(hms);
     this.hms = hms;
 
