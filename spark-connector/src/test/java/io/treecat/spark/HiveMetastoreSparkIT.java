@@ -85,7 +85,7 @@ class HiveMetastoreSparkIT {
   }
 
   @Test
-  void databaseAndPartitionedTableDdl() {
+  void databaseAndPartitionedTableDdl() throws Exception {
     List<List<Object>> described = rows(spark, "DESCRIBE DATABASE " + DATABASE);
     assertThat(described).contains(row("Comment", "Spark with Hive support"));
 
@@ -98,7 +98,10 @@ class HiveMetastoreSparkIT {
         .containsExactly(
             tuple("id", false), tuple("amount", false),
             tuple("region", true), tuple("day", true));
-    assertThat(rows(spark, "DESCRIBE TABLE EXTENDED " + table)).contains(row("Provider", "hive"));
+    // The storage descriptor too: Spark reads the table back as a Hive Parquet table.
+    assertThat(rows(spark, "DESCRIBE TABLE EXTENDED " + table)).contains(row("Provider", "hive", ""),
+        row("Serde Library", "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe", ""),
+        row("InputFormat", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", ""));
 
     spark.sql("DROP TABLE " + table);
     assertThat(column(spark, "SHOW TABLES IN " + DATABASE, 1)).doesNotContain("ddl_sales");
