@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -23,6 +24,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,7 +68,9 @@ class IcebergRestSparkIT {
       }
     } finally {
       if (server != null) {
+        Duration serverCpu = server.cpuTime();
         server.close();
+        SparkSessions.printCost("IcebergRestSparkIT", serverCpu);
       }
     }
   }
@@ -183,9 +187,11 @@ class IcebergRestSparkIT {
 
   /**
    * Views are served on branch {@code rest-views}; until it is merged TreeCat answers every view route
-   * with 501, and this test fails on purpose (it is not disabled: it states the contract).
+   * with 501, and this test fails on purpose (it is not disabled: it states the contract). Tagged so
+   * that a build can leave it out knowingly: {@code -DexcludedGroups=iceberg-views}.
    */
   @Test
+  @Tag("iceberg-views")
   void createSelectAndDropView() {
     String base = NAMESPACE + ".view_base";
     spark.sql("CREATE TABLE " + base + " (id INT, name STRING, balance INT) USING iceberg");

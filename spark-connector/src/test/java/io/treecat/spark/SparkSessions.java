@@ -1,6 +1,8 @@
 package io.treecat.spark;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -23,5 +25,16 @@ final class SparkSessions {
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", directory.resolve("spark-warehouse").toUri().toString())
         .config("spark.local.dir", directory.resolve("spark-local").toString());
+  }
+
+  /**
+   * Prints this test JVM's CPU time and uptime (to the class's failsafe output file): on a shared
+   * machine the wall time of a run says little, the CPU time is what the suite itself costs.
+   */
+  static void printCost(String suite, Duration serverCpu) {
+    long uptimeMillis = ManagementFactory.getRuntimeMXBean().getUptime();
+    long cpuNanos = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    System.out.printf("%s: test JVM CPU time %.1f s, wall time %.1f s; TreeCat server CPU time %.1f s%n",
+        suite, cpuNanos / 1e9, uptimeMillis / 1e3, serverCpu.toMillis() / 1e3);
   }
 }

@@ -109,6 +109,11 @@ final class TreeCatServerProcess implements AutoCloseable {
     return Files.readString(log, StandardCharsets.UTF_8);
   }
 
+  /** The CPU time the server process has used so far (zero where the platform does not tell). */
+  Duration cpuTime() {
+    return process.info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
@@ -139,11 +144,16 @@ final class TreeCatServerProcess implements AutoCloseable {
 
   /** Stops the server as SIGTERM does (graceful: RocksDB is closed), forcibly if it hangs. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
       process.destroyForcibly();
-      process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      Thread.currentThread().interrupt();
     }
   }
 
