@@ -583,6 +583,11 @@ final class TreeCatHmsHandler {
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, HmsTables.value(created, null)));
       return null;
     });
+    // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
+    // table's path before its first INSERT and fails if it is missing.
+    if (created.getSd() != null && created.getSd().getLocation() != null && !"VIRTUAL_VIEW".equals(created.getTableType())) {
+      createDirectories(created.getSd().getLocation());
+    }
   }
 
   public void drop_table_req(DropTableRequest request) throws TException {

@@ -158,6 +158,8 @@ class TestTreeCatHms {
     assertThat(read.getSd().getCols()).isEqualTo(created.getSd().getCols());
     assertThat(read.getSd().getSerdeInfo()).isEqualTo(created.getSd().getSerdeInfo());
     assertThat(read.getSd().getLocation()).endsWith("/warehouse/sales/orders");
+    // As Hive's metastore does (Spark's INSERT into a new unpartitioned table reads the path first).
+    assertThat(directory.resolve("warehouse/warehouse/sales/orders")).isDirectory();
     assertThat(read.getPartitionKeys()).isEqualTo(created.getPartitionKeys());
     assertThat(read.getParameters()).containsEntry("p", "1");
     assertThat(read.getCreateTime()).isPositive();
