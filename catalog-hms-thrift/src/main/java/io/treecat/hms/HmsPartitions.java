@@ -210,6 +210,7 @@ final class HmsPartitions {
       throw new MetaException("Table " + table.getDbName() + "." + table.getTableName() + " is not partitioned");
     }
     Set<ObjectPath> levels = new HashSet<>();
+    Set<ObjectPath> createdLevels = new HashSet<>();
     Set<ObjectPath> added = new HashSet<>();
     List<Partition> result = new ArrayList<>();
     int now = (int) (System.currentTimeMillis() / 1000);
@@ -219,7 +220,8 @@ final class HmsPartitions {
       }
       Partition partition = normalize(table, given, now);
       ObjectPath path = path(table, partition.getValues());
-      if (added.contains(path) || service.get(txn.id(), path).isPresent()) {
+      // Under a level this call creates nothing can exist yet: skip the lookup (bulk adds of new days).
+      if (added.contains(path) || (!createdLevels.contains(path.parent()) && service.get(txn.id(), path).isPresent())) {
         if (ifNotExists) {
           continue;
         }
@@ -228,8 +230,9 @@ final class HmsPartitions {
       ObjectPath level = tablePath(table.getDbName(), table.getTableName());
       for (int i = 0; i < keys.size() - 1; i++) {
         level = level.child(HivePartitionNames.component(keys.get(i).getName(), partition.getValues().get(i)));
-        if (levels.add(level) && service.get(txn.id(), level).isEmpty()) {
+        if (levels.add(level) && (createdLevels.contains(level.parent()) || service.get(txn.id(), level).isEmpty())) {
           writes.add(new WriteOp.Add(level, ObjectKind.INNER, levelValue(keys.get(i), partition.getValues().get(i))));
+          createdLevels.add(level);
         }
       }
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, partitionValue(table, partition, null)));
