@@ -67,6 +67,10 @@ final class HmsPartitionCalls {
     this.names = requireNonNull(names, "names is null");
   }
 
+  HmsPartitions partitions() {
+    return partitions;
+  }
+
   private record TableName(String db, String name) {}
 
   private TableName tableName(String dbName, String tableName) throws TException {

@@ -526,6 +526,26 @@ final class HmsPartitions {
     }
   }
 
+  /**
+   * Reads every level below the table in {@code txn}, so that the transaction's scan set covers the
+   * whole subtree: a concurrent add, alter or drop of any partition then fails this transaction's
+   * validation (used by a table rename, which copies the subtree as of its read vid).
+   */
+  void scanSubtree(Transaction txn, Table table) {
+    StringBuilder query = new StringBuilder(tableSteps(table));
+    for (int level = 0; level < partitionKeys(table).size(); level++) {
+      query.append("/*");
+      QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.BOTH).withProjection(List.of(HmsTables.OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
+      while (true) {
+        QueryPage page = service.query(txn.id(), request);
+        if (page.continuation().isEmpty()) {
+          break;
+        }
+        request = request.withPageToken(page.continuation().get());
+      }
+    }
+  }
+
   // ---- names
 
   static List<String> nameToValues(String name) throws MetaException {
