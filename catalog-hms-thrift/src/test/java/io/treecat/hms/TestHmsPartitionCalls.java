@@ -179,4 +179,45 @@ class TestHmsPartitionCalls {
     assertThat(client.partition_name_to_vals("day=a%3Db/n=1")).containsExactly("a=b", "1");
     assertThat(client.partition_name_to_spec("day=a%3Db/n=1")).isEqualTo(Map.of("day", "a=b", "n", "1"));
   }
+
+  @Test
+  void aTableRenameLosesNoConcurrentlyAddedPartition() throws Exception {
+    client.add_partition(partition("a", "0"));
+    TSocket adderSocket = new TSocket("127.0.0.1", server.port());
+    adderSocket.open();
+    ThriftHiveMetastore.Client adder = new ThriftHiveMetastore.Client(new TBinaryProtocol(adderSocket));
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(20);
+    List<String> added = java.util.Collections.synchronizedList(new ArrayList<>());
+    Thread adding = new Thread(() -> {
+      for (int i = 1; i <= 300; i++) {
+        try {
+          adder.add_partition(partition("a", Integer.toString(i)));
+          added.add("day=a/n=" + i);
+        } catch (Exception e) {
+          // After the rename the table is gone (InvalidObjectException), or a commit conflicted: not added.
+        }
+        started.countDown();
+      }
+    });
+    adding.start();
+    started.await();
+    Table renamed = client.get_table_req(new org.apache.hadoop.hive.metastore.api.GetTableRequest("db", "t")).getTable();
+    renamed.setTableName("t2");
+    int attempts = 0;
+    while (true) {
+      attempts++;
+      try {
+        client.alter_table_with_environment_context("db", "t", renamed, new EnvironmentContext());
+        break;
+      } catch (MetaException e) {
+        assertThat(e.getMessage()).startsWith("Commit conflict");
+      }
+    }
+    adding.join();
+    adderSocket.close();
+    List<String> names = client.get_partition_names("db", "t2", (short) -1);
+    assertThat(names).contains("day=a/n=0").containsAll(added);
+    assertThat(names).hasSize(added.size() + 1);
+    System.out.println("Rename after " + attempts + " attempt(s); " + added.size() + " partitions added concurrently, all moved");
+  }
 }
