@@ -296,6 +296,9 @@ final class HmsPartitions {
     }
     QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
     List<CatalogObject> rows = new ArrayList<>();
+    if (max == 0) {
+      return rows;
+    }
     while (true) {
       QueryPage page = service.query(txn.id(), request);
       for (CatalogObject row : page.rows()) {

@@ -123,6 +123,7 @@ class TestHmsPartitionCalls {
     assertThat(client.get_partition_with_auth("db", "t", List.of("d2", "1"), "u", List.of()).getValues()).containsExactly("d2", "1");
     assertThat(client.get_partitions_with_auth("db", "t", (short) 2, "u", List.of())).hasSize(2);
     assertThat(client.get_partitions("db", "t", (short) -1)).hasSize(6);
+    assertThat(client.get_partitions("db", "t", (short) 0)).isEmpty();
     assertThat(client.get_partition_by_name("db", "t", "day=d4/n=1").getValues()).containsExactly("d4", "1");
     assertThatThrownBy(() -> client.get_partitions("db", "missing", (short) -1)).isInstanceOf(NoSuchObjectException.class);
 
