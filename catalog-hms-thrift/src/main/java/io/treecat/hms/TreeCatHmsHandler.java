@@ -644,6 +644,9 @@ final class TreeCatHmsHandler {
       if (altered.getCreateTime() == 0) {
         altered.setCreateTime(old.getCreateTime());
       }
+      if (!altered.isSetPartitionKeys()) {
+        altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
+      }
       if (!HmsPartitions.sameKeys(old, altered)) {
         // Hive refuses it too: the partitions below are laid out by the keys.
         throw new InvalidOperationException("partition keys can not be changed.");
