@@ -221,4 +221,11 @@ class TestHmsPartitionCalls {
     assertThat(names).hasSize(added.size() + 1);
     System.out.println("Rename after " + attempts + " attempt(s); " + added.size() + " partitions added concurrently, all moved");
   }
+
+  @Test
+  void everyDelegateMatchesAThriftCall() {
+    // A signature that does not match the Iface exactly would silently stay UNKNOWN_METHOD.
+    assertThat(TreeCatHmsServer.servedCalls()).contains("add_partition", "add_partition_with_environment_context", "add_partitions", "add_partitions_req", "append_partition", "append_partition_with_environment_context", "append_partition_by_name", "append_partition_by_name_with_environment_context", "append_partition_req", "get_partition", "get_partition_req", "get_partition_with_auth", "get_partition_by_name", "get_partitions", "get_partitions_req", "get_partitions_with_auth", "get_partition_names", "fetch_partition_names_req", "get_partitions_ps", "get_partitions_ps_with_auth", "get_partitions_ps_with_auth_req", "get_partition_names_ps", "get_partition_names_ps_req", "get_partitions_by_filter", "get_partitions_by_filter_req", "get_num_partitions_by_filter", "get_partitions_by_names", "get_partitions_by_names_req", "alter_partition", "alter_partition_with_environment_context", "alter_partitions", "alter_partitions_with_environment_context", "alter_partitions_req", "rename_partition", "rename_partition_req", "drop_partition", "drop_partition_with_environment_context", "drop_partition_by_name", "drop_partition_by_name_with_environment_context", "drop_partition_req", "drop_partitions_req", "partition_name_to_vals", "partition_name_has_valid_characters", "get_table_names_by_filter", "update_table_column_statistics", "update_partition_column_statistics", "update_table_column_statistics_req", "update_partition_column_statistics_req", "set_aggr_stats_for", "get_table_column_statistics", "get_partition_column_statistics", "get_table_statistics_req", "get_partitions_statistics_req", "get_aggr_stats_for", "delete_table_column_statistics", "delete_partition_column_statistics", "delete_column_statistics_req")
+        .doesNotContain("get_partitions_by_expr", "get_partitions_spec_by_expr", "get_partition_names_req", "add_dynamic_partitions", "markPartitionForEvent");
+  }
 }
