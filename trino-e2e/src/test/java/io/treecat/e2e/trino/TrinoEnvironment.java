@@ -69,19 +69,32 @@ final class TrinoEnvironment implements AutoCloseable {
       throw new IllegalStateException("System property trino.distribution is not set: run the tests through Maven "
           + "(./mvnw -B verify -pl trino-e2e -am), which locates io.trino:trino-server:tar.gz for them");
     }
+    long started = System.nanoTime();
     Path trinoHome = TrinoDistribution.unpack(Path.of(distribution),
         Path.of(System.getProperty("trino.home", "target/trino-server")).toAbsolutePath());
+    report("Trino distribution ready in %s", started);
     Path runs = Files.createDirectories(Path.of("target/e2e-runs").toAbsolutePath());
     Path directory = Files.createTempDirectory(runs, "run-");
+    started = System.nanoTime();
     TreeCatServer treeCat = TreeCatServer.start(Files.createDirectories(directory.resolve("treecat")));
+    report("TreeCat serving in %s", started);
     try {
+      started = System.nanoTime();
       TrinoServer trino = TrinoServer.start(trinoHome, javaHome, Files.createDirectories(directory.resolve("trino")),
           catalogs(treeCat.restUri(), treeCat.thriftUri()));
-      return new TrinoEnvironment(treeCat, trino, directory);
+      report("Trino started in %s", started);
+      TrinoEnvironment environment = new TrinoEnvironment(treeCat, trino, directory);
+      System.out.println(environment);
+      return environment;
     } catch (IOException | InterruptedException | RuntimeException e) {
       treeCat.close();
       throw e;
     }
+  }
+
+  /** Start-up times go to the test output (target/failsafe-reports/*-output.txt): the budget in CI is minutes. */
+  private static void report(String format, long startedNanos) {
+    System.out.printf(format + "%n", Duration.ofNanos(System.nanoTime() - startedNanos));
   }
 
   /** The catalog files docs/engines.md shows, with this run's addresses. */
