@@ -19,16 +19,23 @@ final class Processes {
     return process;
   }
 
-  /** SIGTERM so the server shuts down cleanly, then SIGKILL (with its children) if it is still up after {@code grace}. */
-  static void stop(Process process, Duration grace) throws InterruptedException {
+  /**
+   * SIGTERM so the server shuts down cleanly, then SIGKILL (with its children) if it is still up after {@code grace}.
+   * Interrupted while waiting, it kills at once and keeps the interrupt for the caller.
+   */
+  static void stop(Process process, Duration grace) {
     if (!process.isAlive()) {
       return;
     }
     process.destroy();
-    if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      process.waitFor(10, TimeUnit.SECONDS);
+    try {
+      if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
   }
 }

@@ -154,7 +154,7 @@ final class TreeCatServer implements AutoCloseable {
 
   /** SIGTERM, which TreeCat handles by draining requests and closing RocksDB; SIGKILL if that hangs. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     Processes.stop(process, Duration.ofSeconds(40));
   }
 }

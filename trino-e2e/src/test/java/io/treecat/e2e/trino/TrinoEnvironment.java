@@ -213,7 +213,7 @@ final class TrinoEnvironment implements AutoCloseable {
 
   /** Trino first: it holds connections to TreeCat. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     try {
       trino.close();
     } finally {

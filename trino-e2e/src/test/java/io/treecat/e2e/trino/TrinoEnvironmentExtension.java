@@ -42,7 +42,7 @@ final class TrinoEnvironmentExtension implements ParameterResolver {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       if (environment != null) {
         environment.close();
       }

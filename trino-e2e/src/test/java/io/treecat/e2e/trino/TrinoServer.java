@@ -15,15 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * A single-node Trino server (coordinator and worker in one JVM) as a separate process, on the parts of the
@@ -139,7 +138,11 @@ final class TrinoServer implements AutoCloseable {
    * {@code /usr/lib/jvm}. None is a failure, not a skip: CI must run these tests.
    */
   static Path findJavaHome() {
-    String configured = System.getProperty("trino.java.home", "").trim();
+    return findJavaHome(System.getProperty("trino.java.home", ""), DEFAULT_JAVA_HOME, JVM_DIRECTORY);
+  }
+
+  static Path findJavaHome(String configuredHome, Path defaultHome, Path jvmDirectory) {
+    String configured = configuredHome.trim();
     if (!configured.isEmpty()) {
       Path home = Path.of(configured);
       OptionalInt version = javaVersion(home);
@@ -149,22 +152,23 @@ final class TrinoServer implements AutoCloseable {
       }
       return home;
     }
-    List<Path> candidates = new ArrayList<>(List.of(DEFAULT_JAVA_HOME));
-    if (Files.isDirectory(JVM_DIRECTORY)) {
-      try (DirectoryStream<Path> homes = Files.newDirectoryStream(JVM_DIRECTORY)) {
+    if (javaVersion(defaultHome).orElse(0) >= MINIMUM_JAVA) {
+      return defaultHome;
+    }
+    List<Path> candidates = new ArrayList<>();
+    if (Files.isDirectory(jvmDirectory)) {
+      try (DirectoryStream<Path> homes = Files.newDirectoryStream(jvmDirectory)) {
         homes.forEach(candidates::add);
       } catch (IOException e) {
-        throw new IllegalStateException("Cannot list " + JVM_DIRECTORY, e);
+        throw new IllegalStateException("Cannot list " + jvmDirectory, e);
       }
     }
-    Optional<Path> preferred = Optional.of(DEFAULT_JAVA_HOME).filter(home -> javaVersion(home).orElse(0) >= MINIMUM_JAVA);
-    return preferred.or(() -> candidates.stream()
-            .filter(home -> javaVersion(home).orElse(0) >= MINIMUM_JAVA)
-            .max((left, right) -> Integer.compare(javaVersion(left).orElse(0), javaVersion(right).orElse(0))))
+    return candidates.stream()
+        .filter(home -> javaVersion(home).orElse(0) >= MINIMUM_JAVA)
+        .max(Comparator.comparingInt(home -> javaVersion(home).orElse(0)))
         .orElseThrow(() -> new IllegalStateException("Trino 476 needs a JDK " + MINIMUM_JAVA + " or newer and none was found "
-            + "(looked at " + candidates.stream().map(Path::toString).collect(Collectors.joining(", ")) + "). "
-            + "Install one (CI machines have Temurin 25 at " + DEFAULT_JAVA_HOME + ") or name it with "
-            + "-Dtrino.java.home=/path/to/jdk"));
+            + "(looked at " + defaultHome + " and every JDK in " + jvmDirectory + "). Install one (CI machines have "
+            + "Temurin 25 at " + DEFAULT_JAVA_HOME + ") or name it with -Dtrino.java.home=/path/to/jdk"));
   }
 
   /** The feature release a JDK's {@code release} file names, or empty if it is not a JDK with a java launcher. */
@@ -220,7 +224,7 @@ final class TrinoServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     Processes.stop(process, Duration.ofSeconds(30));
   }
 }
