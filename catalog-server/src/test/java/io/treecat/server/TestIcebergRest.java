@@ -94,6 +94,8 @@ class TestIcebergRest {
       catalog.setProperties(retail, new HashMap<>(Map.of("team", "bi")));
       catalog.removeProperties(retail, new HashSet<>(Set.of("owner")));
       assertThat(catalog.loadNamespaceMetadata(retail)).containsEntry("team", "bi").doesNotContainKey("owner");
+      // No location was set: the default one is answered (Trino creates tables under it).
+      assertThat(catalog.loadNamespaceMetadata(sales).get("location")).startsWith("file:").endsWith("/warehouse/retail/sales");
       assertThat(directory.resolve("warehouse/warehouse/retail/sales")).isDirectory();
 
       TableIdentifier orders = TableIdentifier.of(sales, "orders");

@@ -248,12 +248,19 @@ public final class IcebergCatalog {
     return properties;
   }
 
+  /**
+   * The namespace's properties, with its default {@code location} when none was set, as Iceberg's HiveCatalog
+   * answers with the database's location. Trino needs it: without a namespace location it creates a table eagerly (a create without
+   * {@code stage-create}), then refuses the table because its location already holds the metadata file.
+   */
   public Map<String, String> loadNamespace(String prefix, Namespace namespace) {
     Optional<CatalogObject> object = catalog.get().get(namespacePath(prefix, namespace), ReadPoint.LATEST);
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
-    return properties(object.get());
+    Map<String, String> properties = properties(object.get());
+    properties.putIfAbsent("location", namespaceLocation(prefix, namespace, properties));
+    return properties;
   }
 
   /** One page of the namespaces or tables directly under {@code parent}, and the next page's token. */
