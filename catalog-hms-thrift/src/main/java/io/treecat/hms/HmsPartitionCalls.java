@@ -375,9 +375,12 @@ final class HmsPartitionCalls {
 
   // ---- drop
 
-  private List<Partition> drop(String method, TableName name, List<List<String>> valuesList, List<String> partitionNames, boolean ifExists)
-      throws TException {
-    return handler.write(method, (txn, writes) -> {
+  /** What a drop removed: the table (for its type) and the partitions (for their locations). */
+  private record Dropped(Table table, List<Partition> partitions) {}
+
+  private List<Partition> drop(String method, TableName name, List<List<String>> valuesList, List<String> partitionNames, boolean ifExists,
+      boolean deleteData) throws TException {
+    Dropped dropped = handler.write(method, (txn, writes) -> {
       Table table = table(txn, name);
       List<CatalogObject> found = new ArrayList<>();
       if (valuesList != null) {
@@ -400,38 +403,43 @@ final class HmsPartitionCalls {
         paths.add(object.path());
       }
       partitions.drop(txn, writes, table, paths);
-      return partitions.partitions(table, found);
+      return new Dropped(table, partitions.partitions(table, found));
     });
+    if (deleteData) {
+      // Only after the commit: a refused or failed drop deletes nothing.
+      HmsDataFiles.partitions(dropped.table(), dropped.partitions()).run();
+    }
+    return dropped.partitions();
   }
 
   public boolean drop_partition(String dbName, String tableName, List<String> values, boolean deleteData) throws TException {
-    drop("drop_partition", tableName(dbName, tableName), List.of(values), null, false);
+    drop("drop_partition", tableName(dbName, tableName), List.of(values), null, false, deleteData);
     return true;
   }
 
   public boolean drop_partition_with_environment_context(String dbName, String tableName, List<String> values, boolean deleteData,
       org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
-    drop("drop_partition_with_environment_context", tableName(dbName, tableName), List.of(values), null, false);
+    drop("drop_partition_with_environment_context", tableName(dbName, tableName), List.of(values), null, false, deleteData);
     return true;
   }
 
   public boolean drop_partition_by_name(String dbName, String tableName, String partitionName, boolean deleteData) throws TException {
-    drop("drop_partition_by_name", tableName(dbName, tableName), null, List.of(partitionName), false);
+    drop("drop_partition_by_name", tableName(dbName, tableName), null, List.of(partitionName), false, deleteData);
     return true;
   }
 
   public boolean drop_partition_by_name_with_environment_context(String dbName, String tableName, String partitionName, boolean deleteData,
       org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
-    drop("drop_partition_by_name_with_environment_context", tableName(dbName, tableName), null, List.of(partitionName), false);
+    drop("drop_partition_by_name_with_environment_context", tableName(dbName, tableName), null, List.of(partitionName), false, deleteData);
     return true;
   }
 
   public boolean drop_partition_req(DropPartitionRequest request) throws TException {
     TableName name = tableName(request.getCatName(), request.getDbName(), request.getTblName());
     if (request.isSetPartVals() && !request.getPartVals().isEmpty()) {
-      drop("drop_partition_req", name, List.of(request.getPartVals()), null, false);
+      drop("drop_partition_req", name, List.of(request.getPartVals()), null, false, request.isDeleteData());
     } else {
-      drop("drop_partition_req", name, null, List.of(requireNonNull(request.getPartName(), "partName")), false);
+      drop("drop_partition_req", name, null, List.of(requireNonNull(request.getPartName(), "partName")), false, request.isDeleteData());
     }
     return true;
   }
@@ -442,7 +450,7 @@ final class HmsPartitionCalls {
       // Expressions are serialized Hive ExprNodeDescs: only Hive's expression proxy can evaluate them.
       throw new MetaException("drop_partitions_req with partition expressions is not supported by TreeCat; send partition names");
     }
-    List<Partition> dropped = drop("drop_partitions_req", name, null, request.getParts().getNames(), request.isIfExists());
+    List<Partition> dropped = drop("drop_partitions_req", name, null, request.getParts().getNames(), request.isIfExists(), request.isDeleteData());
     DropPartitionsResult result = new DropPartitionsResult();
     if (request.isNeedResult()) {
       result.setPartitions(dropped);

@@ -394,30 +394,44 @@ final class TreeCatHmsHandler {
   }
 
   public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
-    dropDatabase("drop_database", name, cascade, false);
+    dropDatabase("drop_database", name, deleteData, cascade, false);
   }
 
   public void drop_database_req(DropDatabaseRequest request) throws TException {
     names.checkCatalog(request.getCatalogName());
-    dropDatabase("drop_database_req", request.getName(), request.isCascade(), request.isIgnoreUnknownDb());
+    dropDatabase("drop_database_req", request.getName(), request.isDeleteData(), request.isCascade(), request.isIgnoreUnknownDb());
   }
 
-  private void dropDatabase(String method, String name, boolean cascade, boolean ignoreUnknown) throws TException {
+  private void dropDatabase(String method, String name, boolean deleteData, boolean cascade, boolean ignoreUnknown) throws TException {
     String db = db(name);
-    write(method, (txn, writes) -> {
+    HmsDataFiles.Plan doomed = write(method, (txn, writes) -> {
       if (ignoreUnknown && !isType(get(txn, dbPath(db)), NAMESPACE)) {
-        return null;
+        return new HmsDataFiles.Plan();
       }
-      requireDatabase(txn, db);
+      Database database = requireDatabase(txn, db);
       if (!cascade) {
-        QueryPage children = service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(1));
-        if (!children.rows().isEmpty()) {
+        // Hive's messages: tables first, then a database holding only functions.
+        List<CatalogObject> children = service.query(txn.id(),
+            QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(2)).rows();
+        if (children.stream().anyMatch(child -> !HmsFunctions.FUNCTIONS.equals(child.id()))) {
           throw new InvalidOperationException("Database " + db + " is not empty. One or more tables exist.");
+        }
+        if (!children.isEmpty()) {
+          throw new InvalidOperationException("Database " + db + " is not empty. One or more functions exist.");
         }
       }
       writes.add(new WriteOp.Remove(dbPath(db)));
-      return null;
+      if (!deleteData) {
+        return new HmsDataFiles.Plan();
+      }
+      List<HmsDataFiles.Plan> tables = new ArrayList<>();
+      for (CatalogObject row : children(txn, dbPath(db), HmsTables.TABLE)) {
+        tables.add(dataOf(txn, HmsTables.table(db, row.id(), row.value())));
+      }
+      return HmsDataFiles.database(database.getLocationUri(), tables);
     });
+    // Only after the commit: a refused or failed drop deletes nothing.
+    doomed.run();
   }
 
   // ---- tables
@@ -594,25 +608,38 @@ final class TreeCatHmsHandler {
 
   public void drop_table_req(DropTableRequest request) throws TException {
     names.checkCatalog(request.getCatalogName());
-    dropTable("drop_table_req", request.getDbName(), request.getTableName());
+    dropTable("drop_table_req", request.getDbName(), request.getTableName(), request.isDeleteData());
   }
 
   public void drop_table(String dbName, String name, boolean deleteData) throws TException {
-    dropTable("drop_table", dbName, name);
+    dropTable("drop_table", dbName, name, deleteData);
   }
 
   public void drop_table_with_environment_context(String dbName, String name, boolean deleteData, EnvironmentContext context) throws TException {
-    dropTable("drop_table_with_environment_context", dbName, name);
+    dropTable("drop_table_with_environment_context", dbName, name, deleteData);
   }
 
-  private void dropTable(String method, String dbName, String tableName) throws TException {
+  private void dropTable(String method, String dbName, String tableName, boolean deleteData) throws TException {
     String db = db(dbName);
     String name = HmsNames.normalize(tableName);
-    write(method, (txn, writes) -> {
-      requireTable(txn, db, name);
+    HmsDataFiles.Plan doomed = write(method, (txn, writes) -> {
+      Table table = requireTable(txn, db, name);
       writes.add(new WriteOp.Remove(dbPath(db).child(name)));
-      return null;
+      return deleteData ? dataOf(txn, table) : new HmsDataFiles.Plan();
     });
+    // Only after the commit: a refused or failed drop deletes nothing.
+    doomed.run();
+  }
+
+  /** What dropping {@code table} with deleteData removes, read in {@code txn} (its partitions' locations). */
+  private HmsDataFiles.Plan dataOf(Transaction txn, Table table) throws MetaException {
+    if (!HmsDataFiles.deletesData(table)) {
+      return new HmsDataFiles.Plan();
+    }
+    HmsPartitions partitions = partitionCalls.partitions();
+    List<org.apache.hadoop.hive.metastore.api.Partition> all = HmsPartitions.partitionKeys(table).isEmpty()
+        ? List.of() : partitions.partitions(table, partitions.all(txn, table, -1));
+    return HmsDataFiles.table(table, all);
   }
 
   public void alter_table_with_environment_context(String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
