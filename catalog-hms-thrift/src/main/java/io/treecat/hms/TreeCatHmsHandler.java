@@ -83,6 +83,7 @@ final class TreeCatHmsHandler {
   private final String catalog;
   private final String warehouse;
   private final HmsNames names;
+  private final HmsPartitionCalls partitionCalls;
   private final long aliveSince = System.currentTimeMillis() / 1000;
 
   TreeCatHmsHandler(CatalogService service, HmsServerConfig config) {
@@ -90,12 +91,13 @@ final class TreeCatHmsHandler {
     this.catalog = config.catalog();
     this.warehouse = config.warehouse();
     this.names = new HmsNames(config.catalog());
+    this.partitionCalls = new HmsPartitionCalls(this, new HmsPartitions(service, config.catalog()), names);
   }
 
   // ---- plumbing
 
   @FunctionalInterface
-  private interface Body<T> {
+  interface Body<T> {
     T apply(Transaction txn, List<WriteOp> writes) throws Exception;
   }
 
@@ -129,27 +131,27 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private <T> T read(String method, Body<T> body) throws TException {
+  <T> T read(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_ONLY, body);
   }
 
-  private <T> T write(String method, Body<T> body) throws TException {
+  <T> T write(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_WRITE, body);
   }
 
-  private Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
+  Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
     return service.get(txn.id(), path);
   }
 
-  private static boolean isType(Optional<CatalogObject> object, String type) {
+  static boolean isType(Optional<CatalogObject> object, String type) {
     return object.isPresent() && type.equals(HmsTables.string(object.get().value(), HmsTables.OBJ_TYPE));
   }
 
-  private ObjectPath dbPath(String db) {
+  ObjectPath dbPath(String db) {
     return ObjectPath.of(catalog, db);
   }
 
-  private String db(String name) throws NoSuchObjectException {
+  String db(String name) throws NoSuchObjectException {
     String db = names.database(name);
     if (db == null || db.isEmpty()) {
       throw new NoSuchObjectException("No database name in '" + name + "'");
@@ -162,7 +164,7 @@ final class TreeCatHmsHandler {
   }
 
   /** The ids of the children of {@code parent} with the given obj_type, in id order, read in {@code txn}. */
-  private List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
+  List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
     StringBuilder query = new StringBuilder();
     for (String id : parent.ids()) {
       query.append("/[obj_id='").append(quote(id)).append("']");
@@ -180,7 +182,7 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
+  Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
     Optional<CatalogObject> object = get(txn, dbPath(db));
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchObjectException("Database " + db + " does not exist");
@@ -329,7 +331,7 @@ final class TreeCatHmsHandler {
   }
 
   /** Clients check that a database's location exists; make it for local warehouses. */
-  private static void createDirectories(String location) {
+  static void createDirectories(String location) {
     try {
       URI uri = URI.create(location);
       if ("file".equals(uri.getScheme())) {
@@ -517,7 +519,7 @@ final class TreeCatHmsHandler {
     });
   }
 
-  private Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {
+  Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {
     Optional<CatalogObject> object = get(txn, dbPath(db).child(name));
     if (!isType(object, HmsTables.TABLE)) {
       throw new NoSuchObjectException(db + "." + name + " table not found");
@@ -642,6 +644,10 @@ final class TreeCatHmsHandler {
       if (altered.getCreateTime() == 0) {
         altered.setCreateTime(old.getCreateTime());
       }
+      if (!HmsPartitions.sameKeys(old, altered)) {
+        // Hive refuses it too: the partitions below are laid out by the keys.
+        throw new InvalidOperationException("partition keys can not be changed.");
+      }
       if (newDb.equals(db) && newName.equals(name)) {
         writes.add(new WriteOp.Update(path, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
       } else {
@@ -652,10 +658,248 @@ final class TreeCatHmsHandler {
         if (get(txn, target).isPresent()) {
           throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
         }
+        // The partitions (and anything else) below the table move with it; the scan of its children
+        // makes a concurrent partition change conflict with the rename instead of being lost.
+        service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/[obj_id='" + quote(name) + "']/*").withLimit(1));
+        writes.add(new WriteOp.Clone(path, target, txn.readVid()));
+        writes.add(new WriteOp.Update(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
         writes.add(new WriteOp.Remove(path));
-        writes.add(new WriteOp.Add(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
       }
       return null;
     });
+  }
+
+  // ---- partitions, column statistics, tables by filter: one-line delegates to HmsPartitionCalls
+
+  public org.apache.hadoop.hive.metastore.api.Partition add_partition(org.apache.hadoop.hive.metastore.api.Partition partition) throws TException {
+    return partitionCalls.add_partition(partition);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition add_partition_with_environment_context(org.apache.hadoop.hive.metastore.api.Partition partition, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.add_partition_with_environment_context(partition, context);
+  }
+
+  public int add_partitions(List<org.apache.hadoop.hive.metastore.api.Partition> parts) throws TException {
+    return partitionCalls.add_partitions(parts);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AddPartitionsResult add_partitions_req(org.apache.hadoop.hive.metastore.api.AddPartitionsRequest request) throws TException {
+    return partitionCalls.add_partitions_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition(String dbName, String tableName, List<String> values) throws TException {
+    return partitionCalls.append_partition(dbName, tableName, values);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_with_environment_context(String dbName, String tableName, List<String> values, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.append_partition_with_environment_context(dbName, tableName, values, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_by_name(String dbName, String tableName, String partitionName) throws TException {
+    return partitionCalls.append_partition_by_name(dbName, tableName, partitionName);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_by_name_with_environment_context(String dbName, String tableName, String partitionName, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.append_partition_by_name_with_environment_context(dbName, tableName, partitionName, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_req(org.apache.hadoop.hive.metastore.api.AppendPartitionsRequest request) throws TException {
+    return partitionCalls.append_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition(String dbName, String tableName, List<String> values) throws TException {
+    return partitionCalls.get_partition(dbName, tableName, values);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionResponse get_partition_req(org.apache.hadoop.hive.metastore.api.GetPartitionRequest request) throws TException {
+    return partitionCalls.get_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition_with_auth(String dbName, String tableName, List<String> values, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partition_with_auth(dbName, tableName, values, user, groups);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition_by_name(String dbName, String tableName, String partitionName) throws TException {
+    return partitionCalls.get_partition_by_name(dbName, tableName, partitionName);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions(String dbName, String tableName, short max) throws TException {
+    return partitionCalls.get_partitions(dbName, tableName, max);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.PartitionsResponse get_partitions_req(org.apache.hadoop.hive.metastore.api.PartitionsRequest request) throws TException {
+    return partitionCalls.get_partitions_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_with_auth(String dbName, String tableName, short max, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partitions_with_auth(dbName, tableName, max, user, groups);
+  }
+
+  public List<String> get_partition_names(String dbName, String tableName, short max) throws TException {
+    return partitionCalls.get_partition_names(dbName, tableName, max);
+  }
+
+  public List<String> fetch_partition_names_req(org.apache.hadoop.hive.metastore.api.PartitionsRequest request) throws TException {
+    return partitionCalls.fetch_partition_names_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_ps(String dbName, String tableName, List<String> values, short max) throws TException {
+    return partitionCalls.get_partitions_ps(dbName, tableName, values, max);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_ps_with_auth(String dbName, String tableName, List<String> values, short max, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partitions_ps_with_auth(dbName, tableName, values, max, user, groups);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionsPsWithAuthResponse get_partitions_ps_with_auth_req(org.apache.hadoop.hive.metastore.api.GetPartitionsPsWithAuthRequest request) throws TException {
+    return partitionCalls.get_partitions_ps_with_auth_req(request);
+  }
+
+  public List<String> get_partition_names_ps(String dbName, String tableName, List<String> values, short max) throws TException {
+    return partitionCalls.get_partition_names_ps(dbName, tableName, values, max);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionNamesPsResponse get_partition_names_ps_req(org.apache.hadoop.hive.metastore.api.GetPartitionNamesPsRequest request) throws TException {
+    return partitionCalls.get_partition_names_ps_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_filter(String dbName, String tableName, String filter, short max) throws TException {
+    return partitionCalls.get_partitions_by_filter(dbName, tableName, filter, max);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_filter_req(org.apache.hadoop.hive.metastore.api.GetPartitionsByFilterRequest request) throws TException {
+    return partitionCalls.get_partitions_by_filter_req(request);
+  }
+
+  public int get_num_partitions_by_filter(String dbName, String tableName, String filter) throws TException {
+    return partitionCalls.get_num_partitions_by_filter(dbName, tableName, filter);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_names(String dbName, String tableName, List<String> partitionNames) throws TException {
+    return partitionCalls.get_partitions_by_names(dbName, tableName, partitionNames);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionsByNamesResult get_partitions_by_names_req(org.apache.hadoop.hive.metastore.api.GetPartitionsByNamesRequest request) throws TException {
+    return partitionCalls.get_partitions_by_names_req(request);
+  }
+
+  public void alter_partition(String dbName, String tableName, org.apache.hadoop.hive.metastore.api.Partition partition) throws TException {
+    partitionCalls.alter_partition(dbName, tableName, partition);
+  }
+
+  public void alter_partition_with_environment_context(String dbName, String tableName, org.apache.hadoop.hive.metastore.api.Partition partition, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    partitionCalls.alter_partition_with_environment_context(dbName, tableName, partition, context);
+  }
+
+  public void alter_partitions(String dbName, String tableName, List<org.apache.hadoop.hive.metastore.api.Partition> parts) throws TException {
+    partitionCalls.alter_partitions(dbName, tableName, parts);
+  }
+
+  public void alter_partitions_with_environment_context(String dbName, String tableName, List<org.apache.hadoop.hive.metastore.api.Partition> parts, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    partitionCalls.alter_partitions_with_environment_context(dbName, tableName, parts, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AlterPartitionsResponse alter_partitions_req(org.apache.hadoop.hive.metastore.api.AlterPartitionsRequest request) throws TException {
+    return partitionCalls.alter_partitions_req(request);
+  }
+
+  public void rename_partition(String dbName, String tableName, List<String> oldValues, org.apache.hadoop.hive.metastore.api.Partition renamed) throws TException {
+    partitionCalls.rename_partition(dbName, tableName, oldValues, renamed);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.RenamePartitionResponse rename_partition_req(org.apache.hadoop.hive.metastore.api.RenamePartitionRequest request) throws TException {
+    return partitionCalls.rename_partition_req(request);
+  }
+
+  public boolean drop_partition(String dbName, String tableName, List<String> values, boolean deleteData) throws TException {
+    return partitionCalls.drop_partition(dbName, tableName, values, deleteData);
+  }
+
+  public boolean drop_partition_with_environment_context(String dbName, String tableName, List<String> values, boolean deleteData, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.drop_partition_with_environment_context(dbName, tableName, values, deleteData, context);
+  }
+
+  public boolean drop_partition_by_name(String dbName, String tableName, String partitionName, boolean deleteData) throws TException {
+    return partitionCalls.drop_partition_by_name(dbName, tableName, partitionName, deleteData);
+  }
+
+  public boolean drop_partition_by_name_with_environment_context(String dbName, String tableName, String partitionName, boolean deleteData, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.drop_partition_by_name_with_environment_context(dbName, tableName, partitionName, deleteData, context);
+  }
+
+  public boolean drop_partition_req(org.apache.hadoop.hive.metastore.api.DropPartitionRequest request) throws TException {
+    return partitionCalls.drop_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.DropPartitionsResult drop_partitions_req(org.apache.hadoop.hive.metastore.api.DropPartitionsRequest request) throws TException {
+    return partitionCalls.drop_partitions_req(request);
+  }
+
+  public List<String> partition_name_to_vals(String partitionName) throws TException {
+    return partitionCalls.partition_name_to_vals(partitionName);
+  }
+
+  public Map<String, String> partition_name_to_spec(String partitionName) throws TException {
+    return partitionCalls.partition_name_to_spec(partitionName);
+  }
+
+  public boolean partition_name_has_valid_characters(List<String> values, boolean throwException) {
+    return partitionCalls.partition_name_has_valid_characters(values, throwException);
+  }
+
+  public List<String> get_table_names_by_filter(String dbName, String filter, short max) throws TException {
+    return partitionCalls.get_table_names_by_filter(dbName, filter, max);
+  }
+
+  public boolean update_table_column_statistics(org.apache.hadoop.hive.metastore.api.ColumnStatistics statistics) throws TException {
+    return partitionCalls.update_table_column_statistics(statistics);
+  }
+
+  public boolean update_partition_column_statistics(org.apache.hadoop.hive.metastore.api.ColumnStatistics statistics) throws TException {
+    return partitionCalls.update_partition_column_statistics(statistics);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.SetPartitionsStatsResponse update_table_column_statistics_req(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.update_table_column_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.SetPartitionsStatsResponse update_partition_column_statistics_req(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.update_partition_column_statistics_req(request);
+  }
+
+  public boolean set_aggr_stats_for(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.set_aggr_stats_for(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.ColumnStatistics get_table_column_statistics(String dbName, String tableName, String column) throws TException {
+    return partitionCalls.get_table_column_statistics(dbName, tableName, column);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.ColumnStatistics get_partition_column_statistics(String dbName, String tableName, String partitionName, String column) throws TException {
+    return partitionCalls.get_partition_column_statistics(dbName, tableName, partitionName, column);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.TableStatsResult get_table_statistics_req(org.apache.hadoop.hive.metastore.api.TableStatsRequest request) throws TException {
+    return partitionCalls.get_table_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.PartitionsStatsResult get_partitions_statistics_req(org.apache.hadoop.hive.metastore.api.PartitionsStatsRequest request) throws TException {
+    return partitionCalls.get_partitions_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AggrStats get_aggr_stats_for(org.apache.hadoop.hive.metastore.api.PartitionsStatsRequest request) throws TException {
+    return partitionCalls.get_aggr_stats_for(request);
+  }
+
+  public boolean delete_table_column_statistics(String dbName, String tableName, String column, String engine) throws TException {
+    return partitionCalls.delete_table_column_statistics(dbName, tableName, column, engine);
+  }
+
+  public boolean delete_partition_column_statistics(String dbName, String tableName, String partitionName, String column, String engine) throws TException {
+    return partitionCalls.delete_partition_column_statistics(dbName, tableName, partitionName, column, engine);
+  }
+
+  public boolean delete_column_statistics_req(org.apache.hadoop.hive.metastore.api.DeleteColumnStatisticsRequest request) throws TException {
+    return partitionCalls.delete_column_statistics_req(request);
   }
 }
