@@ -86,7 +86,13 @@ public final class HmsBenchmark {
   private static final class Series {
     final List<Long> nanos = new ArrayList<>();
     final List<Double> roundMedians = new ArrayList<>();
+    long cpuNanos;
     String failure;
+
+    /** The server's CPU time per measured call, in ms. */
+    double cpuMillisPerCall() {
+      return nanos.isEmpty() ? Double.NaN : cpuNanos / (double) nanos.size() / NANOS_PER_MILLI;
+    }
 
     double percentile(double p) {
       long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -115,7 +121,7 @@ public final class HmsBenchmark {
   }
 
   private void run() throws Exception {
-    Path runDirectory = options.directory != null ? Files.createDirectories(options.directory) : Files.createTempDirectory("treecat-hms-bench");
+    Path runDirectory = (options.directory != null ? Files.createDirectories(options.directory) : Files.createTempDirectory("treecat-hms-bench")).toAbsolutePath();
     System.out.printf(Locale.ROOT, "# HMS benchmark: run directory %s, %d cores, load average %s%n", runDirectory,
         Runtime.getRuntime().availableProcessors(), loadAverage());
     System.out.printf(Locale.ROOT, "# server JVM options %s; sizes %s; batch %d; rounds %d%n", options.serverJvm,
@@ -137,6 +143,9 @@ public final class HmsBenchmark {
       measureGetTable(0);
       int loaded = 0;
       for (int size : options.sizes) {
+        if (size == 0) {
+          continue; // --sizes 0: get_table_req only
+        }
         load(loaded, size);
         loaded = size;
         measureFilters(size);
@@ -219,9 +228,11 @@ public final class HmsBenchmark {
         Target target = targets.get((round + k) % targets.size());
         Series s = series.get(target.name);
         int before = s.nanos.size();
+        long cpuBefore = target.server.cpuNanos();
         for (int j = 0; j < perRound && s.failure == null; j++) {
           timed(target, s, call, round * perRound + j, true);
         }
+        s.cpuNanos += target.server.cpuNanos() - cpuBefore;
         if (s.nanos.size() > before) {
           long[] sorted = s.nanos.subList(before, s.nanos.size()).stream().mapToLong(Long::longValue).sorted().toArray();
           s.roundMedians.add(Series.percentile(sorted, 50));
@@ -276,6 +287,7 @@ public final class HmsBenchmark {
         for (int[] key : slice) {
           batch.add(HmsWorkload.partition(target.tableLocation(), key[0], key[1]));
         }
+        long cpuBefore = target.server.cpuNanos();
         timed(target, s, (t, index) -> {
           int added = t.client.add_partitions(batch);
           if (added != batch.size()) {
@@ -283,6 +295,7 @@ public final class HmsBenchmark {
           }
           return added;
         }, b, true);
+        s.cpuNanos += target.server.cpuNanos() - cpuBefore;
         if (s.failure != null) {
           target.partitionsUnavailable = "add_partitions " + s.failure;
         } else {
@@ -313,7 +326,8 @@ public final class HmsBenchmark {
       if (s.nanos.isEmpty()) {
         line.append(s.failure == null ? "no samples" : s.failure);
       } else {
-        line.append(String.format(Locale.ROOT, "p50 %.3f ms, p99 %.3f ms (%d)", s.percentile(50), s.percentile(99), s.nanos.size()));
+        line.append(String.format(Locale.ROOT, "p50 %.3f ms, p99 %.3f ms, server CPU %.3f ms/call (%d)", s.percentile(50), s.percentile(99),
+            s.cpuMillisPerCall(), s.nanos.size()));
         if (s.failure != null) {
           line.append(" then ").append(s.failure);
         }
@@ -333,6 +347,21 @@ public final class HmsBenchmark {
       System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %s | %s | %s | %s | %s | %s | %s |%n", result.operation(), result.partitions(), result.rows(),
           cell(treecat, 50), cell(treecat, 99), cell(hive, 50), cell(hive, 99), ratio(treecat, hive, 50), ratio(treecat, hive, 99),
           count(treecat, hive));
+    }
+    System.out.println();
+    System.out.println("Server CPU time per call (user + system of the server process over its measured calls, background threads included;"
+        + " steadier than wall time on a loaded machine):");
+    System.out.println();
+    System.out.println("| operation | partitions in table | TreeCat CPU ms/call | Hive CPU ms/call | TreeCat ÷ Hive |");
+    System.out.println("|---|---|---|---|---|");
+    for (Result result : results) {
+      Series treecat = result.series().get("TreeCat");
+      Series hive = result.series().get("Hive");
+      double a = treecat.cpuMillisPerCall();
+      double b = hive.cpuMillisPerCall();
+      System.out.printf(Locale.ROOT, "| %s | %,d | %s | %s | %s |%n", result.operation(), result.partitions(), Double.isNaN(a) ? "—" : String.format(Locale.ROOT, "%.3f", a),
+          Double.isNaN(b) ? "—" : String.format(Locale.ROOT, "%.3f", b),
+          Double.isNaN(a) || Double.isNaN(b) || treecat.failure != null || hive.failure != null ? "—" : String.format(Locale.ROOT, "%.3f", a / b));
     }
     System.out.println();
     System.out.println("Noise: the per-round medians of each server (min – max over the rounds), and the ratio of the two medians round by round.");

@@ -132,6 +132,15 @@ final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /**
+   * CPU time the server process has used so far (user + system, all its threads; Linux reads it from
+   * /proc in clock ticks of 10 ms). On a shared machine this is steadier than wall time: waiting for
+   * a core does not count.
+   */
+  long cpuNanos() {
+    return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   @Override
   public void close() throws InterruptedException {
     process.destroy();

@@ -30,11 +30,20 @@ final class Servers {
     command.add(ServerProcess.javaBinary());
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(absoluteClasspath());
     command.add(TreeCatHmsMain.class.getName());
     command.add(home.resolve("data").toString());
     command.add(warehouse.toUri().toString());
     return ServerProcess.start("TreeCat", command, Map.of(), home, 0, () -> portFromLog(log), log, 60);
+  }
+
+  /** This JVM's classpath with absolute entries: the child runs in its own directory. */
+  private static String absoluteClasspath() {
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      entries.add(Path.of(entry).toAbsolutePath().toString());
+    }
+    return String.join(java.io.File.pathSeparator, entries);
   }
 
   private static Optional<Integer> portFromLog(Path log) {
@@ -56,14 +65,16 @@ final class Servers {
    */
   static ServerProcess startHive(Path peerHome, Path runDirectory, List<String> jvmOptions, long[] schemaMillis)
       throws IOException, InterruptedException {
-    Path lib = peerHome.resolve("lib");
-    Path dist = peerHome.resolve(HIVE_DIST);
+    Path lib = peerHome.toAbsolutePath().resolve("lib");
+    Path dist = peerHome.toAbsolutePath().resolve(HIVE_DIST);
     if (!Files.isDirectory(lib) || !Files.isDirectory(dist.resolve("scripts/metastore/upgrade/derby"))) {
       throw new IllegalStateException("The Hive 4.0.1 peer is not resolved under " + peerHome.toAbsolutePath()
           + ": run ./mvnw -B -q -f benchmarks/hms-peer/pom.xml package (from the repository root) first");
     }
     Path home = Files.createDirectories(runDirectory.resolve("hive"));
     Path conf = Files.createDirectories(home.resolve("conf"));
+    // The benchmark's table is external; Hive 4 refuses an external table inside the managed root.
+    Path managed = Files.createDirectories(home.resolve("managed"));
     Path warehouse = Files.createDirectories(home.resolve("warehouse"));
     // Hive's defaults except the store location and the worker pool: its default minimum of 200
     // threads is lowered on this small machine, as PEERS.md says.
@@ -76,7 +87,7 @@ final class Servers {
           <property><name>metastore.warehouse.external.dir</name><value>%s</value></property>
           <property><name>metastore.server.min.threads</name><value>16</value></property>
         </configuration>
-        """.formatted(home.resolve("metastore_db"), warehouse.toUri(), warehouse.toUri());
+        """.formatted(home.resolve("metastore_db"), managed.toUri(), warehouse.toUri());
     Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
     // The conf directory first, so MetastoreConf finds metastore-site.xml on the classpath.
     String classpath = conf + java.io.File.pathSeparator + lib + "/*";
