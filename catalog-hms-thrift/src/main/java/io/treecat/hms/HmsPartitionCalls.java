@@ -67,6 +67,10 @@ final class HmsPartitionCalls {
     this.names = requireNonNull(names, "names is null");
   }
 
+  HmsPartitions partitions() {
+    return partitions;
+  }
+
   private record TableName(String db, String name) {}
 
   private TableName tableName(String dbName, String tableName) throws TException {
@@ -477,6 +481,9 @@ final class HmsPartitionCalls {
       }
       List<String> result = new ArrayList<>();
       for (CatalogObject row : handler.children(txn, handler.dbPath(db), HmsTables.TABLE)) {
+        if (max == 0) {
+          break;
+        }
         if (tableFilter.test(HmsTables.table(db, row.id(), row.value()))) {
           result.add(row.id());
           if (max >= 0 && result.size() >= max) {

@@ -210,6 +210,7 @@ final class HmsPartitions {
       throw new MetaException("Table " + table.getDbName() + "." + table.getTableName() + " is not partitioned");
     }
     Set<ObjectPath> levels = new HashSet<>();
+    Set<ObjectPath> createdLevels = new HashSet<>();
     Set<ObjectPath> added = new HashSet<>();
     List<Partition> result = new ArrayList<>();
     int now = (int) (System.currentTimeMillis() / 1000);
@@ -219,7 +220,8 @@ final class HmsPartitions {
       }
       Partition partition = normalize(table, given, now);
       ObjectPath path = path(table, partition.getValues());
-      if (added.contains(path) || service.get(txn.id(), path).isPresent()) {
+      // Under a level this call creates nothing can exist yet: skip the lookup (bulk adds of new days).
+      if (added.contains(path) || (!createdLevels.contains(path.parent()) && service.get(txn.id(), path).isPresent())) {
         if (ifNotExists) {
           continue;
         }
@@ -228,8 +230,9 @@ final class HmsPartitions {
       ObjectPath level = tablePath(table.getDbName(), table.getTableName());
       for (int i = 0; i < keys.size() - 1; i++) {
         level = level.child(HivePartitionNames.component(keys.get(i).getName(), partition.getValues().get(i)));
-        if (levels.add(level) && service.get(txn.id(), level).isEmpty()) {
+        if (levels.add(level) && (createdLevels.contains(level.parent()) || service.get(txn.id(), level).isEmpty())) {
           writes.add(new WriteOp.Add(level, ObjectKind.INNER, levelValue(keys.get(i), partition.getValues().get(i))));
+          createdLevels.add(level);
         }
       }
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, partitionValue(table, partition, null)));
@@ -293,6 +296,9 @@ final class HmsPartitions {
     }
     QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
     List<CatalogObject> rows = new ArrayList<>();
+    if (max == 0) {
+      return rows;
+    }
     while (true) {
       QueryPage page = service.query(txn.id(), request);
       for (CatalogObject row : page.rows()) {
@@ -520,6 +526,26 @@ final class HmsPartitions {
         return ids;
       }
       request = request.withPageToken(page.continuation().get());
+    }
+  }
+
+  /**
+   * Reads every level below the table in {@code txn}, so that the transaction's scan set covers the
+   * whole subtree: a concurrent add, alter or drop of any partition then fails this transaction's
+   * validation (used by a table rename, which copies the subtree as of its read vid).
+   */
+  void scanSubtree(Transaction txn, Table table) {
+    StringBuilder query = new StringBuilder(tableSteps(table));
+    for (int level = 0; level < partitionKeys(table).size(); level++) {
+      query.append("/*");
+      QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.BOTH).withProjection(List.of(HmsTables.OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
+      while (true) {
+        QueryPage page = service.query(txn.id(), request);
+        if (page.continuation().isEmpty()) {
+          break;
+        }
+        request = request.withPageToken(page.continuation().get());
+      }
     }
   }
 

@@ -84,7 +84,7 @@ final class HmsTableFilter {
     }
     if (node instanceof HiveFilter.Not not) {
       Boolean operand = evaluate(not.operand(), table);
-      return operand == null ? null : !operand;
+      return operand == null ? null : Boolean.valueOf(!operand);
     }
     if (node instanceof HiveFilter.Compare compare) {
       return compare(table, compare.key(), compare.operator(), compare.value());
@@ -101,13 +101,13 @@ final class HmsTableFilter {
           any = null;
         }
       }
-      return in.negated() && any != null ? !any : any;
+      return in.negated() && any != null ? Boolean.valueOf(!any) : any;
     }
     if (node instanceof HiveFilter.Between between) {
       Boolean low = compare(table, between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
       Boolean high = compare(table, between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high());
       Boolean inside = Boolean.FALSE.equals(low) || Boolean.FALSE.equals(high) ? Boolean.FALSE : low == null || high == null ? null : Boolean.TRUE;
-      return between.negated() && inside != null ? !inside : inside;
+      return between.negated() && inside != null ? Boolean.valueOf(!inside) : inside;
     }
     throw new IllegalStateException("unknown filter node " + node);
   }

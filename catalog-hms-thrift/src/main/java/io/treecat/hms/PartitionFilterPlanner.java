@@ -213,7 +213,7 @@ final class PartitionFilterPlanner {
     }
     if (node instanceof HiveFilter.Not not) {
       Boolean operand = evaluate(not.operand(), values);
-      return operand == null ? null : !operand;
+      return operand == null ? null : Boolean.valueOf(!operand);
     }
     if (node instanceof HiveFilter.Compare compare) {
       return compare(levelOf(compare.key()), values.get(levelOf(compare.key())), compare.operator(), compare.value());
@@ -231,14 +231,14 @@ final class PartitionFilterPlanner {
           any = null;
         }
       }
-      return in.negated() && any != null ? !any : any;
+      return in.negated() && any != null ? Boolean.valueOf(!any) : any;
     }
     if (node instanceof HiveFilter.Between between) {
       int level = levelOf(between.key());
       Boolean low = compare(level, values.get(level), HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
       Boolean high = compare(level, values.get(level), HiveFilter.Operator.LESS_OR_EQUAL, between.high());
       Boolean inside = Boolean.FALSE.equals(low) || Boolean.FALSE.equals(high) ? Boolean.FALSE : low == null || high == null ? null : Boolean.TRUE;
-      return between.negated() && inside != null ? !inside : inside;
+      return between.negated() && inside != null ? Boolean.valueOf(!inside) : inside;
     }
     throw new IllegalStateException("unknown filter node " + node);
   }

@@ -644,6 +644,9 @@ final class TreeCatHmsHandler {
       if (altered.getCreateTime() == 0) {
         altered.setCreateTime(old.getCreateTime());
       }
+      if (!altered.isSetPartitionKeys()) {
+        altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
+      }
       if (!HmsPartitions.sameKeys(old, altered)) {
         // Hive refuses it too: the partitions below are laid out by the keys.
         throw new InvalidOperationException("partition keys can not be changed.");
@@ -658,9 +661,9 @@ final class TreeCatHmsHandler {
         if (get(txn, target).isPresent()) {
           throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
         }
-        // The partitions (and anything else) below the table move with it; the scan of its children
-        // makes a concurrent partition change conflict with the rename instead of being lost.
-        service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/[obj_id='" + quote(name) + "']/*").withLimit(1));
+        // The partitions below the table move with it; scanning every level makes a concurrent
+        // partition change conflict with the rename instead of being lost.
+        partitionCalls.partitions().scanSubtree(txn, old);
         writes.add(new WriteOp.Clone(path, target, txn.readVid()));
         writes.add(new WriteOp.Update(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
         writes.add(new WriteOp.Remove(path));
