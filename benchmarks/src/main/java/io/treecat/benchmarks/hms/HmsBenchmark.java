@@ -39,7 +39,7 @@ import org.apache.thrift.transport.TTransportException;
  *
  * <p>Usage (from the repository root; see the doc for the defaults):
  * {@code HmsBenchmark [--sizes 10000,100000] [--batch 100] [--rounds 10] [--table-calls 3000]
- * [--filter-calls 300] [--wide-calls 40] [--server-jvm "-Xmx2g"] [--dir DIR] [--peer-home DIR]}
+ * [--filter-calls 300] [--wide-calls 20] [--server-jvm "-Xmx2g"] [--dir DIR] [--peer-home DIR]}
  */
 public final class HmsBenchmark {
   private static final long NANOS_PER_MILLI = 1_000_000L;
@@ -447,7 +447,7 @@ public final class HmsBenchmark {
     int rounds = 10;
     int tableCalls = 3000;
     int filterCalls = 300;
-    int wideCalls = 40;
+    int wideCalls = 20;
     List<String> serverJvm = List.of("-Xmx2g");
     Path directory;
     Path peerHome = Path.of(Servers.DEFAULT_PEER_HOME);
