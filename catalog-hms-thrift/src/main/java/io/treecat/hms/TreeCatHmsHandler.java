@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,27 +28,39 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.AlterDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.AlterTableRequest;
 import org.apache.hadoop.hive.metastore.api.AlterTableResponse;
+import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
 import org.apache.hadoop.hive.metastore.api.CreateDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.CreateTableRequest;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.DropDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.DropTableRequest;
 import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
+import org.apache.hadoop.hive.metastore.api.Function;
+import org.apache.hadoop.hive.metastore.api.GetAllFunctionsResponse;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsRequest;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsResponse;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableResult;
 import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
 import org.apache.hadoop.hive.metastore.api.GetTablesResult;
+import org.apache.hadoop.hive.metastore.api.HeartbeatRequest;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.LockRequest;
+import org.apache.hadoop.hive.metastore.api.LockResponse;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.PrincipalType;
+import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
+import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TException;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -85,6 +98,8 @@ final class TreeCatHmsHandler {
   private final HmsNames names;
   private final HmsPartitionCalls partitionCalls;
   private final long aliveSince = System.currentTimeMillis() / 1000;
+  private final HmsLocks locks;
+  private final HmsFunctions functions;
 
   TreeCatHmsHandler(CatalogService service, HmsServerConfig config) {
     this.service = requireNonNull(service, "service is null");
@@ -92,6 +107,8 @@ final class TreeCatHmsHandler {
     this.warehouse = config.warehouse();
     this.names = new HmsNames(config.catalog());
     this.partitionCalls = new HmsPartitionCalls(this, new HmsPartitions(service, config.catalog()), names);
+    this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), names);
+    this.functions = new HmsFunctions(this);
   }
 
   // ---- plumbing
@@ -618,6 +635,24 @@ final class TreeCatHmsHandler {
       throw new InvalidOperationException("No database name in '" + dbName + "'");
     }
     String name = HmsNames.normalize(tableName);
+    try {
+      alterTableOnce(method, db, name, newTable, expectedKey, expectedValue);
+    } catch (MetaException e) {
+      String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
+      if (key == null || !HmsIcebergCommits.isConflict(e)) {
+        throw e;
+      }
+      // A concurrent writer changed the table first: for a swap, Hive's answer, which Iceberg retries.
+      String actual = read(method, (txn, writes) -> {
+        Table current = requireTable(txn, db, name);
+        return current.getParameters() == null ? null : current.getParameters().get(key);
+      });
+      String expected = expectedKey != null ? expectedValue : newTable.getParameters().get(HmsIcebergCommits.PREVIOUS_METADATA_LOCATION);
+      throw HmsIcebergCommits.modified(key, actual, expected);
+    }
+  }
+
+  private void alterTableOnce(String method, String db, String name, Table newTable, String expectedKey, String expectedValue) throws TException {
     write(method, (txn, writes) -> {
       ObjectPath path = dbPath(db).child(name);
       Optional<CatalogObject> object = get(txn, path);
@@ -630,11 +665,10 @@ final class TreeCatHmsHandler {
         // read, so a concurrent swap of the same table fails validation instead of being lost.
         String actual = old.getParameters() == null ? null : old.getParameters().get(expectedKey);
         if (expectedValue == null ? actual != null : !expectedValue.equals(actual)) {
-          throw new MetaException(String.format(
-              "The table has been modified. The parameter value for key '%s' is '%s'. The expected was value was '%s'",
-              expectedKey, actual, expectedValue));
+          throw HmsIcebergCommits.modified(expectedKey, actual, expectedValue);
         }
       }
+      HmsIcebergCommits.checkPointerMove(old, newTable);
       String newDb = newTable.getDbName() == null ? db : names.database(newTable.getDbName());
       String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
       Table altered = newTable.deepCopy();
@@ -904,5 +938,75 @@ final class TreeCatHmsHandler {
 
   public boolean delete_column_statistics_req(org.apache.hadoop.hive.metastore.api.DeleteColumnStatisticsRequest request) throws TException {
     return partitionCalls.delete_column_statistics_req(request);
+  }
+
+  // ---- locks, functions, alter_database (HmsLocks, HmsFunctions, HmsDatabaseChanges): thin delegations, kept together at the end.
+
+  String catalog() {
+    return catalog;
+  }
+
+  HmsNames names() {
+    return names;
+  }
+
+  HmsLocks locks() {
+    return locks;
+  }
+
+  public LockResponse lock(LockRequest request) throws TException {
+    return locks.lock(request);
+  }
+
+  public LockResponse check_lock(CheckLockRequest request) throws TException {
+    return locks.check(request);
+  }
+
+  public void unlock(UnlockRequest request) throws TException {
+    locks.unlock(request);
+  }
+
+  public void heartbeat(HeartbeatRequest request) throws TException {
+    locks.heartbeat(request);
+  }
+
+  public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
+    return locks.show(request);
+  }
+
+  public void create_function(Function function) throws TException {
+    functions.create(function);
+  }
+
+  public Function get_function(String dbName, String functionName) throws TException {
+    return functions.get(dbName, functionName);
+  }
+
+  public void drop_function(String dbName, String functionName) throws TException {
+    functions.drop(dbName, functionName);
+  }
+
+  public void alter_function(String dbName, String functionName, Function newFunction) throws TException {
+    functions.alter(dbName, functionName, newFunction);
+  }
+
+  public List<String> get_functions(String dbName, String pattern) throws TException {
+    return functions.names(dbName, pattern);
+  }
+
+  public GetFunctionsResponse get_functions_req(GetFunctionsRequest request) throws TException {
+    return functions.list(request);
+  }
+
+  public GetAllFunctionsResponse get_all_functions() throws TException {
+    return functions.all();
+  }
+
+  public void alter_database(String dbName, Database database) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database", dbName, database);
+  }
+
+  public void alter_database_req(AlterDatabaseRequest request) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database_req", request.getOldDbName(), request.getNewDb());
   }
 }
