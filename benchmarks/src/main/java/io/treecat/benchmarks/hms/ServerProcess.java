@@ -1,0 +1,152 @@
+package io.treecat.benchmarks.hms;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A metastore server in its own JVM, started by the benchmark: its output goes to a log file in its
+ * run directory, it is killed when closed or when the driver exits, and {@link #startedMillis()} says
+ * how long it took from launch to answering on its port.
+ */
+final class ServerProcess implements AutoCloseable {
+  private final String name;
+  private final Process process;
+  private final Path log;
+  private final int port;
+  private final long startedMillis;
+
+  private ServerProcess(String name, Process process, Path log, int port, long startedMillis) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+    this.port = port;
+    this.startedMillis = startedMillis;
+  }
+
+  /** The java binary this driver runs on, so both servers and the driver share one JDK. */
+  static String javaBinary() {
+    return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  /** A free loopback port for a server that cannot bind port 0 and tell us (the Hive peer). */
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Runs a JVM to completion (the schema tool); its output goes to {@code log}. */
+  static void runToCompletion(List<String> command, Map<String, String> environment, Path directory, Path log, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("Timed out after " + timeoutSeconds + " s: " + String.join(" ", command) + " (log: " + log + ")");
+    }
+    if (process.exitValue() != 0) {
+      throw new IllegalStateException("Exit " + process.exitValue() + ": " + String.join(" ", command) + "\n" + tail(log));
+    }
+  }
+
+  /**
+   * Launches a server JVM and waits until it answers on its port. {@code portFromLog}, when the port is
+   * not known in advance, reads it from the log (TreeCat prints it); otherwise {@code fixedPort} is used.
+   */
+  static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path directory, int fixedPort,
+      Supplier<Optional<Integer>> portFromLog, Path log, long timeoutSeconds) throws IOException, InterruptedException {
+    requireNonNull(name, "name is null");
+    long begin = System.nanoTime();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
+    long deadline = begin + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    int port = fixedPort;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(name + " exited with " + process.exitValue() + " before serving\n" + tail(log));
+      }
+      if (port <= 0 && portFromLog != null) {
+        port = portFromLog.get().orElse(-1);
+      }
+      if (port > 0 && answers(port)) {
+        return new ServerProcess(name, process, log, port, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+      }
+      Thread.sleep(100);
+    }
+    process.destroyForcibly();
+    throw new IllegalStateException(name + " did not serve within " + timeoutSeconds + " s\n" + tail(log));
+  }
+
+  private static boolean answers(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The last lines of a log, for error messages. */
+  static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", new ArrayList<>(lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  int port() {
+    return port;
+  }
+
+  long startedMillis() {
+    return startedMillis;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /**
+   * CPU time the server process has used so far (user + system, all its threads; Linux reads it from
+   * /proc in clock ticks of 10 ms). On a shared machine this is steadier than wall time: waiting for
+   * a core does not count.
+   */
+  long cpuNanos() {
+    return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(15, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      process.waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+}
