@@ -32,8 +32,10 @@ public final class IcebergRest {
    */
   public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
       ExceptionMapper<Throwable> otherPaths) {
-    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, new LocalFileIO());
-    return List.of(new IcebergResource(tables, mapper(), defaultCatalog), new IcebergErrors(otherPaths));
+    LocalFileIO io = new LocalFileIO();
+    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, io);
+    ScanPlanner planner = new ScanPlanner(catalog, io, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
+    return List.of(new IcebergResource(tables, mapper(), defaultCatalog, planner), new IcebergErrors(otherPaths));
   }
 
   /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */
