@@ -120,7 +120,7 @@ class TestIcebergScanPlanning {
   }
 
   private static String partitionPath(PartitionSpec spec, Integer day, int bucket) {
-    String dayPart = "day=" + (day == null ? "null" : EPOCH_DAY.plusDays(day).toString());
+    String dayPart = "day=" + (day == null ? "null" : LocalDate.ofEpochDay(day).toString());
     return spec.fields().size() == 1 ? dayPart : dayPart + "/id_bucket=" + bucket;
   }
 
@@ -137,7 +137,8 @@ class TestIcebergScanPlanning {
 
   private DataFile dataFile(Table table, Random random) {
     PartitionSpec spec = table.spec();
-    Integer day = random.nextInt(30) == 0 ? null : random.nextInt(DAYS);
+    // Days as Iceberg stores dates: days since 1970-01-01, from EPOCH_DAY on.
+    Integer day = random.nextInt(30) == 0 ? null : (int) EPOCH_DAY.toEpochDay() + random.nextInt(DAYS);
     int bucket = random.nextInt(4);
     long records = 1 + random.nextInt(1000);
     long minId = random.nextInt(10_000);
