@@ -95,7 +95,7 @@ public final class ScanPlanningBenchmark {
       catalog.createNamespace(PREFIX, namespace, Map.of());
       TableIdentifier identifier = TableIdentifier.of(namespace, "events");
       catalog.createTable(PREFIX, namespace, CreateTableRequest.builder().withName("events").withSchema(SCHEMA).withPartitionSpec(SPEC)
-          .setProperties(Map.of(TableProperties.FORMAT_VERSION, "2")).build());
+          .setProperties(new HashMap<>(Map.of(TableProperties.FORMAT_VERSION, "2"))).build());
       Table table = new BaseTable(new CommittingOperations(catalog, identifier, io), identifier.toString());
       long start = System.nanoTime();
       fill(table, files);

@@ -68,6 +68,8 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Types;
 import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
 
 /**
  * Server-side scan planning (the REST spec's {@code planTableScan} and {@code fetchScanTasks})
@@ -94,10 +96,19 @@ public final class ScanPlanner {
   public static final int DEFAULT_PARTITIONS_PER_TASK = 100;
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final BsonDocumentCodec DOCUMENT_CODEC = new BsonDocumentCodec();
+  /** Metadata files never change once written: the last few parsed, by location. */
+  private static final int METADATA_CACHE_SIZE = 32;
 
   private final Supplier<CatalogService> catalog;
   private final FileIO io;
   private final int partitionsPerTask;
+  private final Map<String, TableMetadata> metadataCache = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
+      return size() > METADATA_CACHE_SIZE;
+    }
+  };
 
   public ScanPlanner(Supplier<CatalogService> catalog, FileIO io, int partitionsPerTask) {
     this.catalog = requireNonNull(catalog, "catalog is null");
@@ -205,7 +216,18 @@ public final class ScanPlanner {
     if (value == null || !value.isString(IcebergCatalog.OBJ_TYPE) || !IcebergCatalog.TABLE.equals(value.getString(IcebergCatalog.OBJ_TYPE).getValue())) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
-    return TableMetadataParser.read(io, value.getString(IcebergCatalog.METADATA_LOCATION).getValue());
+    String location = value.getString(IcebergCatalog.METADATA_LOCATION).getValue();
+    synchronized (metadataCache) {
+      TableMetadata cached = metadataCache.get(location);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, location);
+    synchronized (metadataCache) {
+      metadataCache.put(location, metadata);
+    }
+    return metadata;
   }
 
   /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
@@ -250,10 +272,10 @@ public final class ScanPlanner {
 
   private static List<FileScanTask> collect(CloseableIterable<FileScanTask> planned, Scan scan) {
     List<FileScanTask> tasks = new ArrayList<>();
+    TaskFactory factory = new TaskFactory(scan);
     try (CloseableIterable<FileScanTask> closing = planned) {
       for (FileScanTask task : closing) {
-        PartitionSpec spec = task.spec();
-        tasks.add(task(stats(task.file(), scan), task.deletes().toArray(DeleteFile[]::new), spec, scan));
+        tasks.add(factory.task(stats(task.file(), scan), task.deletes().toArray(DeleteFile[]::new), task.spec()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -261,9 +283,23 @@ public final class ScanPlanner {
     return tasks;
   }
 
-  private static FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec, Scan scan) {
-    return new BaseFileScanTask(file, deletes, SchemaParser.toJson(spec.schema()), PartitionSpecParser.toJson(spec),
-        ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+  /** Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual evaluator made once per spec. */
+  private static final class TaskFactory {
+    private final Scan scan;
+    private final Map<Integer, String> schemas = new HashMap<>();
+    private final Map<Integer, String> specs = new HashMap<>();
+    private final Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
+
+    TaskFactory(Scan scan) {
+      this.scan = scan;
+    }
+
+    FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec) {
+      return new BaseFileScanTask(file, deletes,
+          schemas.computeIfAbsent(spec.specId(), id -> SchemaParser.toJson(spec.schema())),
+          specs.computeIfAbsent(spec.specId(), id -> PartitionSpecParser.toJson(spec)),
+          residuals.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive())));
+    }
   }
 
   /** The data file with the column stats the client asked for ({@code stats-fields}), none otherwise. */
@@ -313,7 +349,8 @@ public final class ScanPlanner {
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
         CatalogObject row = cursor.current();
-        BsonDocument value = row.value();
+        // One pass over the stored bytes: a raw document looks every field up from its start.
+        BsonDocument value = row.value() instanceof RawBsonDocument raw ? raw.decode(DOCUMENT_CODEC) : row.value();
         int specId = FileLeaves.specId(value);
         PartitionSpec spec = metadata.spec(specId);
         boolean data = FileLeaves.isData(value);
@@ -338,11 +375,11 @@ public final class ScanPlanner {
       }
     }
     TreeCatIcebergAccess.DeleteMatcher deletes = TreeCatIcebergAccess.deleteMatcher(deleteFiles, metadata.specsById(), scan.caseSensitive());
-    Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
+    TaskFactory factory = new TaskFactory(scan);
     List<FileScanTask> tasks = new ArrayList<>(dataFiles.size());
     for (DataFile file : dataFiles) {
       DeleteFile[] applied = deletes.isEmpty() ? new DeleteFile[0] : deletes.forDataFile(file);
-      tasks.add(task(stats(file, scan), applied, metadata.spec(file.specId()), scan));
+      tasks.add(factory.task(stats(file, scan), applied, metadata.spec(file.specId())));
     }
     return tasks;
   }
