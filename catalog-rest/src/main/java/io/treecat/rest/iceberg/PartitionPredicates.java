@@ -105,6 +105,58 @@ final class PartitionPredicates {
     }
   }
 
+  /**
+   * Bounds on partition node ids, from an {@code =} or {@code in} on the spec's first partition
+   * field at the top level of the projection: the ids of partitions with those values (and a null
+   * value) are exactly known ({@link FileLeaves#partitionId}), so the tree seeks to them instead of
+   * reading every partition node. Null when there is no such conjunct.
+   */
+  static String idConstraint(Expression expression, PartitionSpec spec) {
+    if (spec.isUnpartitioned()) {
+      return null;
+    }
+    if (expression.op() == Expression.Operation.AND) {
+      And and = (And) expression;
+      String left = idConstraint(and.left(), spec);
+      return left != null ? left : idConstraint(and.right(), spec);
+    }
+    if (!(expression instanceof UnboundPredicate<?> predicate) || !(predicate.term() instanceof NamedReference<?> reference)) {
+      return null;
+    }
+    org.apache.iceberg.PartitionField first = spec.fields().get(0);
+    if (!first.name().equals(reference.name())) {
+      return null;
+    }
+    List<Literal<?>> values = switch (predicate.op()) {
+      case EQ -> List.of(predicate.literal());
+      case IN -> List.copyOf(predicate.literals());
+      default -> null;
+    };
+    if (values == null) {
+      return null;
+    }
+    Type type = spec.partitionType().fields().get(0).type();
+    boolean single = spec.fields().size() == 1;
+    String prefix = spec.specId() + ":" + first.name();
+    List<String> forms = new ArrayList<>();
+    forms.add(idForm(prefix, single));
+    for (Literal<?> value : values) {
+      Literal<?> converted = value.to(type);
+      if (converted == null) {
+        return null;
+      }
+      @SuppressWarnings("unchecked")
+      String human = ((org.apache.iceberg.transforms.Transform<Object, Object>) first.transform()).toHumanString(type, converted.value());
+      forms.add(idForm(prefix + "=" + java.net.URLEncoder.encode(human, java.nio.charset.StandardCharsets.UTF_8), single));
+    }
+    return "(" + String.join(" or ", forms) + ")";
+  }
+
+  private static String idForm(String id, boolean single) {
+    String quoted = id.replace("\\", "\\\\").replace("'", "\\'");
+    return single ? "obj_id = '" + quoted + "'" : "startswith(obj_id, '" + quoted + "/')";
+  }
+
   private static String operator(Expression.Operation op) {
     return switch (op) {
       case LT -> "<";

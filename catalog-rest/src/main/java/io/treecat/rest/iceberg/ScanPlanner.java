@@ -422,6 +422,10 @@ public final class ScanPlanner {
     for (PartitionSpec spec : scan.metadata().specs()) {
       Expression projected = Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter());
       String predicate = PartitionPredicates.translate(projected, spec);
+      String ids = PartitionPredicates.idConstraint(projected, spec);
+      if (ids != null && !PartitionPredicates.FALSE.equals(predicate)) {
+        predicate = predicate == null ? ids : ids + " and " + predicate;
+      }
       if (predicate == null) {
         perSpec.add("spec_id = " + spec.specId());
       } else if (!predicate.equals(PartitionPredicates.FALSE)) {
