@@ -79,6 +79,7 @@ public final class IcebergCatalog {
   private final Supplier<CatalogService> catalog;
   private final String warehouse;
   private final FileIO io;
+  private final FileIndex files;
 
   /**
    * @param warehouse where default locations go, with a scheme ({@code file:/…})
@@ -87,6 +88,7 @@ public final class IcebergCatalog {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
     this.io = requireNonNull(io, "io is null");
+    this.files = new FileIndex(catalog, io);
   }
 
   /** The service of the current catalog; for the view operations ({@link IcebergViews}), which share this class's helpers. */
@@ -415,7 +417,11 @@ public final class IcebergCatalog {
       if (existing.isPresent()) {
         throw alreadyExists(existing, identifier);
       }
-      return new Result<>(null, List.of(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata))));
+      List<WriteOp> writes = new ArrayList<>();
+      writes.add(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata)));
+      // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
+      writes.addAll(files.writes(txn.id(), path, metadata));
+      return new Result<>(null, writes);
     });
     return metadata;
   }
@@ -573,6 +579,8 @@ public final class IcebergCatalog {
           writes.add(staged.base() == null
               ? new WriteOp.Add(staged.path(), ObjectKind.INNER, value)
               : new WriteOp.Update(staged.path(), ObjectKind.INNER, value));
+          // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set (FileIndex).
+          writes.addAll(files.writes(txn.id(), staged.path(), committed));
         }
         return new Result<>(results, writes);
       });
