@@ -3,6 +3,7 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -78,6 +79,8 @@ public final class IcebergCatalog {
   private final Supplier<CatalogService> catalog;
   private final String warehouse;
   private final FileIO io;
+  private final CommitRebaser rebaser;
+  private final TableCommitLocks commitLocks = new TableCommitLocks();
 
   /**
    * @param warehouse where default locations go, with a scheme ({@code file:/…})
@@ -86,6 +89,12 @@ public final class IcebergCatalog {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
     this.io = requireNonNull(io, "io is null");
+    this.rebaser = new CommitRebaser(io);
+  }
+
+  /** How many commits this catalog has rebased onto a table that moved (server-side, since start). */
+  public long rebasedCommits() {
+    return rebaser.rebasedCount();
   }
 
   // ---- paths and values
@@ -435,16 +444,45 @@ public final class IcebergCatalog {
     if (new HashSet<>(identifiers).size() != identifiers.size()) {
       throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
     }
-    return writeAndSwap(identifiers, txn -> {
-      List<Staged> staged = new ArrayList<>();
-      for (UpdateTableRequest change : changes) {
-        staged.add(apply(txn, prefix, change));
+    // Commits to one table queue here, and a commit that still loses a race on a table pointer
+    // (another server, a create or rename) is run again: it re-reads and re-checks everything.
+    try (TableCommitLocks.Held ignored = commitLocks.lock(identifiers.stream().map(id -> tablePath(prefix, id)).toList())) {
+      for (int attempt = 1; ; attempt++) {
+        List<CommitRebaser.Rebased> rebases = new ArrayList<>();
+        try {
+          List<TableMetadata> committed = writeAndSwap(identifiers, txn -> {
+            rebases.clear();
+            List<Staged> staged = new ArrayList<>();
+            for (UpdateTableRequest change : changes) {
+              staged.add(apply(txn, prefix, change, rebases));
+            }
+            return staged;
+          });
+          rebases.forEach(rebaser::committed);
+          return committed;
+        } catch (CommitStateUnknownException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          rebases.forEach(rebaser::discard);
+          if (attempt >= MAX_COMMIT_ATTEMPTS || !isPointerConflict(e)) {
+            throw e;
+          }
+          LOG.debug("Commit to {} lost a race (attempt {}), running it again", identifiers, attempt);
+        }
       }
-      return staged;
-    });
+    }
   }
 
-  private Staged apply(Transaction txn, String prefix, UpdateTableRequest change) {
+  /** Attempts of one commit whose TreeCat transaction fails only on a concurrent change of what it read. */
+  private static final int MAX_COMMIT_ATTEMPTS = 5;
+
+  private static boolean isPointerConflict(RuntimeException e) {
+    return e instanceof CommitFailedException
+        && e.getCause() instanceof CatalogException cause
+        && cause.code() == ErrorCode.COMMIT_CONFLICT;
+  }
+
+  private Staged apply(Transaction txn, String prefix, UpdateTableRequest change, List<CommitRebaser.Rebased> rebases) {
     TableIdentifier identifier = requireNonNull(change.identifier(), "identifier is null");
     ObjectPath path = tablePath(prefix, identifier);
     Optional<CatalogObject> object = read(txn, path);
@@ -458,7 +496,17 @@ public final class IcebergCatalog {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
     TableMetadata current = base;
-    change.requirements().forEach(requirement -> requirement.validate(current));
+    try {
+      change.requirements().forEach(requirement -> requirement.validate(current));
+    } catch (CommitFailedException e) {
+      // A blind append that lost a race is rebased onto the table as it is now (CommitRebaser).
+      Optional<CommitRebaser.Rebased> rebased = create ? Optional.empty() : rebaser.rebase(current, change);
+      if (rebased.isEmpty()) {
+        throw e;
+      }
+      rebases.add(rebased.get());
+      return new Staged(path, base, rebased.get().metadata());
+    }
     TableMetadata.Builder builder;
     if (create) {
       requireNamespace(txn, prefix, identifier.namespace());
