@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -79,15 +78,9 @@ final class CommitRebaser {
   private static final Set<String> COMPUTED_SUMMARY_KEYS = computedSummaryKeys();
 
   private final FileIO io;
-  private final AtomicLong rebased = new AtomicLong();
 
   CommitRebaser(FileIO io) {
     this.io = requireNonNull(io, "io is null");
-  }
-
-  /** How many commits this server has rebased since it started. */
-  long rebasedCount() {
-    return rebased.get();
   }
 
   /** A rebased change: the table's new metadata (with its changes) and the snapshot written for it. */
@@ -128,11 +121,12 @@ final class CommitRebaser {
       }
     }
     SnapshotRef head = current.ref(branch);
-    if (head != null && !head.isBranch()) {
-      return refuse(incoming, "its ref is a tag now");
+    if (head == null || !head.isBranch()) {
+      // Nothing moved the branch (some other requirement failed), or it became a tag.
+      return refuse(incoming, "its branch is not a branch with a head");
     }
     if (incoming.parentId() != null
-        && (head == null || !SnapshotUtil.isAncestorOf(head.snapshotId(), incoming.parentId(), current::snapshot))) {
+        && !SnapshotUtil.isAncestorOf(head.snapshotId(), incoming.parentId(), current::snapshot)) {
       return refuse(incoming, "its parent is no longer an ancestor of the branch head");
     }
     if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
@@ -175,9 +169,8 @@ final class CommitRebaser {
     return Optional.of(new Rebased(updated, snapshot));
   }
 
-  /** Counts a rebase whose metadata was committed. */
+  /** Notes a rebase whose metadata was committed. */
   void committed(Rebased rebase) {
-    rebased.incrementAndGet();
     LOG.debug("Rebased snapshot {} onto {}", rebase.snapshot().snapshotId(), rebase.snapshot().parentId());
   }
 

@@ -92,11 +92,6 @@ public final class IcebergCatalog {
     this.rebaser = new CommitRebaser(io);
   }
 
-  /** How many commits this catalog has rebased onto a table that moved (server-side, since start). */
-  public long rebasedCommits() {
-    return rebaser.rebasedCount();
-  }
-
   // ---- paths and values
 
   static ObjectPath namespacePath(String prefix, Namespace namespace) {
