@@ -80,6 +80,7 @@ public final class IcebergCatalog {
   private final String warehouse;
   private final FileIO io;
   private final CommitRebaser rebaser;
+  private final MetadataFileCache metadataFiles;
   private final TableCommitLocks commitLocks = new TableCommitLocks();
 
   /**
@@ -90,6 +91,7 @@ public final class IcebergCatalog {
     this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
     this.io = requireNonNull(io, "io is null");
     this.rebaser = new CommitRebaser(io);
+    this.metadataFiles = new MetadataFileCache(io);
   }
 
   // ---- paths and values
@@ -346,7 +348,7 @@ public final class IcebergCatalog {
     if (!isType(object, TABLE)) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
-    return TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+    return metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
   }
 
   /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
@@ -484,7 +486,7 @@ public final class IcebergCatalog {
     boolean create = change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
     TableMetadata base = null;
     if (isType(object, TABLE)) {
-      base = TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+      base = metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
     } else if (object.isPresent()) {
       throw new AlreadyExistsException("A namespace already has this name: %s", identifier);
     } else if (!create) {
@@ -555,6 +557,7 @@ public final class IcebergCatalog {
           TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
           written.add(location);
           TableMetadata committed = TableMetadata.buildFrom(staged.updated()).discardChanges().withMetadataLocation(location).build();
+          metadataFiles.written(committed);
           results.add(committed);
           BsonDocument value = tableValue(committed);
           writes.add(staged.base() == null
