@@ -29,13 +29,17 @@ final class MetadataFileCache {
     this.io = requireNonNull(io, "io is null");
   }
 
-  /** The metadata in the file at {@code location}, parsed once. */
+  /**
+   * The metadata in the file at {@code location}, parsed once. The file must still exist: a table
+   * whose metadata file went missing fails to load as it would without the cache (one stat call).
+   */
   TableMetadata read(String location) {
+    TableMetadata cached;
     synchronized (entries) {
-      TableMetadata cached = entries.get(location);
-      if (cached != null) {
-        return cached;
-      }
+      cached = entries.get(location);
+    }
+    if (cached != null && io.newInputFile(location).exists()) {
+      return cached;
     }
     TableMetadata metadata = TableMetadataParser.read(io, location);
     synchronized (entries) {
