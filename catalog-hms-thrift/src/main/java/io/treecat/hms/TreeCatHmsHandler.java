@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,27 +28,39 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.AlterDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.AlterTableRequest;
 import org.apache.hadoop.hive.metastore.api.AlterTableResponse;
+import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
 import org.apache.hadoop.hive.metastore.api.CreateDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.CreateTableRequest;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.DropDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.DropTableRequest;
 import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
+import org.apache.hadoop.hive.metastore.api.Function;
+import org.apache.hadoop.hive.metastore.api.GetAllFunctionsResponse;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsRequest;
+import org.apache.hadoop.hive.metastore.api.GetFunctionsResponse;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableResult;
 import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
 import org.apache.hadoop.hive.metastore.api.GetTablesResult;
+import org.apache.hadoop.hive.metastore.api.HeartbeatRequest;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.LockRequest;
+import org.apache.hadoop.hive.metastore.api.LockResponse;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.PrincipalType;
+import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
+import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TException;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -83,19 +96,25 @@ final class TreeCatHmsHandler {
   private final String catalog;
   private final String warehouse;
   private final HmsNames names;
+  private final HmsPartitionCalls partitionCalls;
   private final long aliveSince = System.currentTimeMillis() / 1000;
+  private final HmsLocks locks;
+  private final HmsFunctions functions;
 
   TreeCatHmsHandler(CatalogService service, HmsServerConfig config) {
     this.service = requireNonNull(service, "service is null");
     this.catalog = config.catalog();
     this.warehouse = config.warehouse();
     this.names = new HmsNames(config.catalog());
+    this.partitionCalls = new HmsPartitionCalls(this, new HmsPartitions(service, config.catalog()), names);
+    this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), names);
+    this.functions = new HmsFunctions(this);
   }
 
   // ---- plumbing
 
   @FunctionalInterface
-  private interface Body<T> {
+  interface Body<T> {
     T apply(Transaction txn, List<WriteOp> writes) throws Exception;
   }
 
@@ -129,27 +148,27 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private <T> T read(String method, Body<T> body) throws TException {
+  <T> T read(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_ONLY, body);
   }
 
-  private <T> T write(String method, Body<T> body) throws TException {
+  <T> T write(String method, Body<T> body) throws TException {
     return call(method, TransactionMode.READ_WRITE, body);
   }
 
-  private Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
+  Optional<CatalogObject> get(Transaction txn, ObjectPath path) {
     return service.get(txn.id(), path);
   }
 
-  private static boolean isType(Optional<CatalogObject> object, String type) {
+  static boolean isType(Optional<CatalogObject> object, String type) {
     return object.isPresent() && type.equals(HmsTables.string(object.get().value(), HmsTables.OBJ_TYPE));
   }
 
-  private ObjectPath dbPath(String db) {
+  ObjectPath dbPath(String db) {
     return ObjectPath.of(catalog, db);
   }
 
-  private String db(String name) throws NoSuchObjectException {
+  String db(String name) throws NoSuchObjectException {
     String db = names.database(name);
     if (db == null || db.isEmpty()) {
       throw new NoSuchObjectException("No database name in '" + name + "'");
@@ -162,7 +181,7 @@ final class TreeCatHmsHandler {
   }
 
   /** The ids of the children of {@code parent} with the given obj_type, in id order, read in {@code txn}. */
-  private List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
+  List<CatalogObject> children(Transaction txn, ObjectPath parent, String type) {
     StringBuilder query = new StringBuilder();
     for (String id : parent.ids()) {
       query.append("/[obj_id='").append(quote(id)).append("']");
@@ -180,7 +199,7 @@ final class TreeCatHmsHandler {
     }
   }
 
-  private Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
+  Database requireDatabase(Transaction txn, String db) throws NoSuchObjectException {
     Optional<CatalogObject> object = get(txn, dbPath(db));
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchObjectException("Database " + db + " does not exist");
@@ -329,7 +348,7 @@ final class TreeCatHmsHandler {
   }
 
   /** Clients check that a database's location exists; make it for local warehouses. */
-  private static void createDirectories(String location) {
+  static void createDirectories(String location) {
     try {
       URI uri = URI.create(location);
       if ("file".equals(uri.getScheme())) {
@@ -375,30 +394,44 @@ final class TreeCatHmsHandler {
   }
 
   public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
-    dropDatabase("drop_database", name, cascade, false);
+    dropDatabase("drop_database", name, deleteData, cascade, false);
   }
 
   public void drop_database_req(DropDatabaseRequest request) throws TException {
     names.checkCatalog(request.getCatalogName());
-    dropDatabase("drop_database_req", request.getName(), request.isCascade(), request.isIgnoreUnknownDb());
+    dropDatabase("drop_database_req", request.getName(), request.isDeleteData(), request.isCascade(), request.isIgnoreUnknownDb());
   }
 
-  private void dropDatabase(String method, String name, boolean cascade, boolean ignoreUnknown) throws TException {
+  private void dropDatabase(String method, String name, boolean deleteData, boolean cascade, boolean ignoreUnknown) throws TException {
     String db = db(name);
-    write(method, (txn, writes) -> {
+    HmsDataFiles.Plan doomed = write(method, (txn, writes) -> {
       if (ignoreUnknown && !isType(get(txn, dbPath(db)), NAMESPACE)) {
-        return null;
+        return new HmsDataFiles.Plan();
       }
-      requireDatabase(txn, db);
+      Database database = requireDatabase(txn, db);
       if (!cascade) {
-        QueryPage children = service.query(txn.id(), QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(1));
-        if (!children.rows().isEmpty()) {
+        // Hive's messages: tables first, then a database holding only functions.
+        List<CatalogObject> children = service.query(txn.id(),
+            QueryRequest.of("/[obj_id='" + quote(catalog) + "']/[obj_id='" + quote(db) + "']/*").withLimit(2)).rows();
+        if (children.stream().anyMatch(child -> !HmsFunctions.FUNCTIONS.equals(child.id()))) {
           throw new InvalidOperationException("Database " + db + " is not empty. One or more tables exist.");
+        }
+        if (!children.isEmpty()) {
+          throw new InvalidOperationException("Database " + db + " is not empty. One or more functions exist.");
         }
       }
       writes.add(new WriteOp.Remove(dbPath(db)));
-      return null;
+      if (!deleteData) {
+        return new HmsDataFiles.Plan();
+      }
+      List<HmsDataFiles.Plan> tables = new ArrayList<>();
+      for (CatalogObject row : children(txn, dbPath(db), HmsTables.TABLE)) {
+        tables.add(dataOf(txn, HmsTables.table(db, row.id(), row.value())));
+      }
+      return HmsDataFiles.database(database.getLocationUri(), tables);
     });
+    // Only after the commit: a refused or failed drop deletes nothing.
+    doomed.run();
   }
 
   // ---- tables
@@ -517,7 +550,7 @@ final class TreeCatHmsHandler {
     });
   }
 
-  private Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {
+  Table requireTable(Transaction txn, String db, String name) throws NoSuchObjectException, MetaException {
     Optional<CatalogObject> object = get(txn, dbPath(db).child(name));
     if (!isType(object, HmsTables.TABLE)) {
       throw new NoSuchObjectException(db + "." + name + " table not found");
@@ -566,29 +599,47 @@ final class TreeCatHmsHandler {
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, HmsTables.value(created, null)));
       return null;
     });
+    // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
+    // table's path before its first INSERT and fails if it is missing.
+    if (created.getSd() != null && created.getSd().getLocation() != null && !"VIRTUAL_VIEW".equals(created.getTableType())) {
+      createDirectories(created.getSd().getLocation());
+    }
   }
 
   public void drop_table_req(DropTableRequest request) throws TException {
     names.checkCatalog(request.getCatalogName());
-    dropTable("drop_table_req", request.getDbName(), request.getTableName());
+    dropTable("drop_table_req", request.getDbName(), request.getTableName(), request.isDeleteData());
   }
 
   public void drop_table(String dbName, String name, boolean deleteData) throws TException {
-    dropTable("drop_table", dbName, name);
+    dropTable("drop_table", dbName, name, deleteData);
   }
 
   public void drop_table_with_environment_context(String dbName, String name, boolean deleteData, EnvironmentContext context) throws TException {
-    dropTable("drop_table_with_environment_context", dbName, name);
+    dropTable("drop_table_with_environment_context", dbName, name, deleteData);
   }
 
-  private void dropTable(String method, String dbName, String tableName) throws TException {
+  private void dropTable(String method, String dbName, String tableName, boolean deleteData) throws TException {
     String db = db(dbName);
     String name = HmsNames.normalize(tableName);
-    write(method, (txn, writes) -> {
-      requireTable(txn, db, name);
+    HmsDataFiles.Plan doomed = write(method, (txn, writes) -> {
+      Table table = requireTable(txn, db, name);
       writes.add(new WriteOp.Remove(dbPath(db).child(name)));
-      return null;
+      return deleteData ? dataOf(txn, table) : new HmsDataFiles.Plan();
     });
+    // Only after the commit: a refused or failed drop deletes nothing.
+    doomed.run();
+  }
+
+  /** What dropping {@code table} with deleteData removes, read in {@code txn} (its partitions' locations). */
+  private HmsDataFiles.Plan dataOf(Transaction txn, Table table) throws MetaException {
+    if (!HmsDataFiles.deletesData(table)) {
+      return new HmsDataFiles.Plan();
+    }
+    HmsPartitions partitions = partitionCalls.partitions();
+    List<org.apache.hadoop.hive.metastore.api.Partition> all = HmsPartitions.partitionKeys(table).isEmpty()
+        ? List.of() : partitions.partitions(table, partitions.all(txn, table, -1));
+    return HmsDataFiles.table(table, all);
   }
 
   public void alter_table_with_environment_context(String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
@@ -616,6 +667,24 @@ final class TreeCatHmsHandler {
       throw new InvalidOperationException("No database name in '" + dbName + "'");
     }
     String name = HmsNames.normalize(tableName);
+    try {
+      alterTableOnce(method, db, name, newTable, expectedKey, expectedValue);
+    } catch (MetaException e) {
+      String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
+      if (key == null || !HmsIcebergCommits.isConflict(e)) {
+        throw e;
+      }
+      // A concurrent writer changed the table first: for a swap, Hive's answer, which Iceberg retries.
+      String actual = read(method, (txn, writes) -> {
+        Table current = requireTable(txn, db, name);
+        return current.getParameters() == null ? null : current.getParameters().get(key);
+      });
+      String expected = expectedKey != null ? expectedValue : newTable.getParameters().get(HmsIcebergCommits.PREVIOUS_METADATA_LOCATION);
+      throw HmsIcebergCommits.modified(key, actual, expected);
+    }
+  }
+
+  private void alterTableOnce(String method, String db, String name, Table newTable, String expectedKey, String expectedValue) throws TException {
     write(method, (txn, writes) -> {
       ObjectPath path = dbPath(db).child(name);
       Optional<CatalogObject> object = get(txn, path);
@@ -628,11 +697,10 @@ final class TreeCatHmsHandler {
         // read, so a concurrent swap of the same table fails validation instead of being lost.
         String actual = old.getParameters() == null ? null : old.getParameters().get(expectedKey);
         if (expectedValue == null ? actual != null : !expectedValue.equals(actual)) {
-          throw new MetaException(String.format(
-              "The table has been modified. The parameter value for key '%s' is '%s'. The expected was value was '%s'",
-              expectedKey, actual, expectedValue));
+          throw HmsIcebergCommits.modified(expectedKey, actual, expectedValue);
         }
       }
+      HmsIcebergCommits.checkPointerMove(old, newTable);
       String newDb = newTable.getDbName() == null ? db : names.database(newTable.getDbName());
       String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
       Table altered = newTable.deepCopy();
@@ -641,6 +709,13 @@ final class TreeCatHmsHandler {
       altered.setCatName(HmsNames.HIVE_CATALOG);
       if (altered.getCreateTime() == 0) {
         altered.setCreateTime(old.getCreateTime());
+      }
+      if (!altered.isSetPartitionKeys()) {
+        altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
+      }
+      if (!HmsPartitions.sameKeys(old, altered)) {
+        // Hive refuses it too: the partitions below are laid out by the keys.
+        throw new InvalidOperationException("partition keys can not be changed.");
       }
       if (newDb.equals(db) && newName.equals(name)) {
         writes.add(new WriteOp.Update(path, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
@@ -652,10 +727,318 @@ final class TreeCatHmsHandler {
         if (get(txn, target).isPresent()) {
           throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
         }
+        // The partitions below the table move with it; scanning every level makes a concurrent
+        // partition change conflict with the rename instead of being lost.
+        partitionCalls.partitions().scanSubtree(txn, old);
+        writes.add(new WriteOp.Clone(path, target, txn.readVid()));
+        writes.add(new WriteOp.Update(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
         writes.add(new WriteOp.Remove(path));
-        writes.add(new WriteOp.Add(target, ObjectKind.INNER, HmsTables.value(altered, object.get().value())));
       }
       return null;
     });
+  }
+
+  // ---- partitions, column statistics, tables by filter: one-line delegates to HmsPartitionCalls
+
+  public org.apache.hadoop.hive.metastore.api.Partition add_partition(org.apache.hadoop.hive.metastore.api.Partition partition) throws TException {
+    return partitionCalls.add_partition(partition);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition add_partition_with_environment_context(org.apache.hadoop.hive.metastore.api.Partition partition, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.add_partition_with_environment_context(partition, context);
+  }
+
+  public int add_partitions(List<org.apache.hadoop.hive.metastore.api.Partition> parts) throws TException {
+    return partitionCalls.add_partitions(parts);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AddPartitionsResult add_partitions_req(org.apache.hadoop.hive.metastore.api.AddPartitionsRequest request) throws TException {
+    return partitionCalls.add_partitions_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition(String dbName, String tableName, List<String> values) throws TException {
+    return partitionCalls.append_partition(dbName, tableName, values);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_with_environment_context(String dbName, String tableName, List<String> values, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.append_partition_with_environment_context(dbName, tableName, values, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_by_name(String dbName, String tableName, String partitionName) throws TException {
+    return partitionCalls.append_partition_by_name(dbName, tableName, partitionName);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_by_name_with_environment_context(String dbName, String tableName, String partitionName, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.append_partition_by_name_with_environment_context(dbName, tableName, partitionName, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition append_partition_req(org.apache.hadoop.hive.metastore.api.AppendPartitionsRequest request) throws TException {
+    return partitionCalls.append_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition(String dbName, String tableName, List<String> values) throws TException {
+    return partitionCalls.get_partition(dbName, tableName, values);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionResponse get_partition_req(org.apache.hadoop.hive.metastore.api.GetPartitionRequest request) throws TException {
+    return partitionCalls.get_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition_with_auth(String dbName, String tableName, List<String> values, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partition_with_auth(dbName, tableName, values, user, groups);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.Partition get_partition_by_name(String dbName, String tableName, String partitionName) throws TException {
+    return partitionCalls.get_partition_by_name(dbName, tableName, partitionName);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions(String dbName, String tableName, short max) throws TException {
+    return partitionCalls.get_partitions(dbName, tableName, max);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.PartitionsResponse get_partitions_req(org.apache.hadoop.hive.metastore.api.PartitionsRequest request) throws TException {
+    return partitionCalls.get_partitions_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_with_auth(String dbName, String tableName, short max, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partitions_with_auth(dbName, tableName, max, user, groups);
+  }
+
+  public List<String> get_partition_names(String dbName, String tableName, short max) throws TException {
+    return partitionCalls.get_partition_names(dbName, tableName, max);
+  }
+
+  public List<String> fetch_partition_names_req(org.apache.hadoop.hive.metastore.api.PartitionsRequest request) throws TException {
+    return partitionCalls.fetch_partition_names_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_ps(String dbName, String tableName, List<String> values, short max) throws TException {
+    return partitionCalls.get_partitions_ps(dbName, tableName, values, max);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_ps_with_auth(String dbName, String tableName, List<String> values, short max, String user, List<String> groups) throws TException {
+    return partitionCalls.get_partitions_ps_with_auth(dbName, tableName, values, max, user, groups);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionsPsWithAuthResponse get_partitions_ps_with_auth_req(org.apache.hadoop.hive.metastore.api.GetPartitionsPsWithAuthRequest request) throws TException {
+    return partitionCalls.get_partitions_ps_with_auth_req(request);
+  }
+
+  public List<String> get_partition_names_ps(String dbName, String tableName, List<String> values, short max) throws TException {
+    return partitionCalls.get_partition_names_ps(dbName, tableName, values, max);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionNamesPsResponse get_partition_names_ps_req(org.apache.hadoop.hive.metastore.api.GetPartitionNamesPsRequest request) throws TException {
+    return partitionCalls.get_partition_names_ps_req(request);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_filter(String dbName, String tableName, String filter, short max) throws TException {
+    return partitionCalls.get_partitions_by_filter(dbName, tableName, filter, max);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_filter_req(org.apache.hadoop.hive.metastore.api.GetPartitionsByFilterRequest request) throws TException {
+    return partitionCalls.get_partitions_by_filter_req(request);
+  }
+
+  public int get_num_partitions_by_filter(String dbName, String tableName, String filter) throws TException {
+    return partitionCalls.get_num_partitions_by_filter(dbName, tableName, filter);
+  }
+
+  public List<org.apache.hadoop.hive.metastore.api.Partition> get_partitions_by_names(String dbName, String tableName, List<String> partitionNames) throws TException {
+    return partitionCalls.get_partitions_by_names(dbName, tableName, partitionNames);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.GetPartitionsByNamesResult get_partitions_by_names_req(org.apache.hadoop.hive.metastore.api.GetPartitionsByNamesRequest request) throws TException {
+    return partitionCalls.get_partitions_by_names_req(request);
+  }
+
+  public void alter_partition(String dbName, String tableName, org.apache.hadoop.hive.metastore.api.Partition partition) throws TException {
+    partitionCalls.alter_partition(dbName, tableName, partition);
+  }
+
+  public void alter_partition_with_environment_context(String dbName, String tableName, org.apache.hadoop.hive.metastore.api.Partition partition, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    partitionCalls.alter_partition_with_environment_context(dbName, tableName, partition, context);
+  }
+
+  public void alter_partitions(String dbName, String tableName, List<org.apache.hadoop.hive.metastore.api.Partition> parts) throws TException {
+    partitionCalls.alter_partitions(dbName, tableName, parts);
+  }
+
+  public void alter_partitions_with_environment_context(String dbName, String tableName, List<org.apache.hadoop.hive.metastore.api.Partition> parts, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    partitionCalls.alter_partitions_with_environment_context(dbName, tableName, parts, context);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AlterPartitionsResponse alter_partitions_req(org.apache.hadoop.hive.metastore.api.AlterPartitionsRequest request) throws TException {
+    return partitionCalls.alter_partitions_req(request);
+  }
+
+  public void rename_partition(String dbName, String tableName, List<String> oldValues, org.apache.hadoop.hive.metastore.api.Partition renamed) throws TException {
+    partitionCalls.rename_partition(dbName, tableName, oldValues, renamed);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.RenamePartitionResponse rename_partition_req(org.apache.hadoop.hive.metastore.api.RenamePartitionRequest request) throws TException {
+    return partitionCalls.rename_partition_req(request);
+  }
+
+  public boolean drop_partition(String dbName, String tableName, List<String> values, boolean deleteData) throws TException {
+    return partitionCalls.drop_partition(dbName, tableName, values, deleteData);
+  }
+
+  public boolean drop_partition_with_environment_context(String dbName, String tableName, List<String> values, boolean deleteData, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.drop_partition_with_environment_context(dbName, tableName, values, deleteData, context);
+  }
+
+  public boolean drop_partition_by_name(String dbName, String tableName, String partitionName, boolean deleteData) throws TException {
+    return partitionCalls.drop_partition_by_name(dbName, tableName, partitionName, deleteData);
+  }
+
+  public boolean drop_partition_by_name_with_environment_context(String dbName, String tableName, String partitionName, boolean deleteData, org.apache.hadoop.hive.metastore.api.EnvironmentContext context) throws TException {
+    return partitionCalls.drop_partition_by_name_with_environment_context(dbName, tableName, partitionName, deleteData, context);
+  }
+
+  public boolean drop_partition_req(org.apache.hadoop.hive.metastore.api.DropPartitionRequest request) throws TException {
+    return partitionCalls.drop_partition_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.DropPartitionsResult drop_partitions_req(org.apache.hadoop.hive.metastore.api.DropPartitionsRequest request) throws TException {
+    return partitionCalls.drop_partitions_req(request);
+  }
+
+  public List<String> partition_name_to_vals(String partitionName) throws TException {
+    return partitionCalls.partition_name_to_vals(partitionName);
+  }
+
+  public Map<String, String> partition_name_to_spec(String partitionName) throws TException {
+    return partitionCalls.partition_name_to_spec(partitionName);
+  }
+
+  public boolean partition_name_has_valid_characters(List<String> values, boolean throwException) {
+    return partitionCalls.partition_name_has_valid_characters(values, throwException);
+  }
+
+  public List<String> get_table_names_by_filter(String dbName, String filter, short max) throws TException {
+    return partitionCalls.get_table_names_by_filter(dbName, filter, max);
+  }
+
+  public boolean update_table_column_statistics(org.apache.hadoop.hive.metastore.api.ColumnStatistics statistics) throws TException {
+    return partitionCalls.update_table_column_statistics(statistics);
+  }
+
+  public boolean update_partition_column_statistics(org.apache.hadoop.hive.metastore.api.ColumnStatistics statistics) throws TException {
+    return partitionCalls.update_partition_column_statistics(statistics);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.SetPartitionsStatsResponse update_table_column_statistics_req(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.update_table_column_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.SetPartitionsStatsResponse update_partition_column_statistics_req(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.update_partition_column_statistics_req(request);
+  }
+
+  public boolean set_aggr_stats_for(org.apache.hadoop.hive.metastore.api.SetPartitionsStatsRequest request) throws TException {
+    return partitionCalls.set_aggr_stats_for(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.ColumnStatistics get_table_column_statistics(String dbName, String tableName, String column) throws TException {
+    return partitionCalls.get_table_column_statistics(dbName, tableName, column);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.ColumnStatistics get_partition_column_statistics(String dbName, String tableName, String partitionName, String column) throws TException {
+    return partitionCalls.get_partition_column_statistics(dbName, tableName, partitionName, column);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.TableStatsResult get_table_statistics_req(org.apache.hadoop.hive.metastore.api.TableStatsRequest request) throws TException {
+    return partitionCalls.get_table_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.PartitionsStatsResult get_partitions_statistics_req(org.apache.hadoop.hive.metastore.api.PartitionsStatsRequest request) throws TException {
+    return partitionCalls.get_partitions_statistics_req(request);
+  }
+
+  public org.apache.hadoop.hive.metastore.api.AggrStats get_aggr_stats_for(org.apache.hadoop.hive.metastore.api.PartitionsStatsRequest request) throws TException {
+    return partitionCalls.get_aggr_stats_for(request);
+  }
+
+  public boolean delete_table_column_statistics(String dbName, String tableName, String column, String engine) throws TException {
+    return partitionCalls.delete_table_column_statistics(dbName, tableName, column, engine);
+  }
+
+  public boolean delete_partition_column_statistics(String dbName, String tableName, String partitionName, String column, String engine) throws TException {
+    return partitionCalls.delete_partition_column_statistics(dbName, tableName, partitionName, column, engine);
+  }
+
+  public boolean delete_column_statistics_req(org.apache.hadoop.hive.metastore.api.DeleteColumnStatisticsRequest request) throws TException {
+    return partitionCalls.delete_column_statistics_req(request);
+  }
+
+  // ---- locks, functions, alter_database (HmsLocks, HmsFunctions, HmsDatabaseChanges): thin delegations, kept together at the end.
+
+  String catalog() {
+    return catalog;
+  }
+
+  HmsNames names() {
+    return names;
+  }
+
+  HmsLocks locks() {
+    return locks;
+  }
+
+  public LockResponse lock(LockRequest request) throws TException {
+    return locks.lock(request);
+  }
+
+  public LockResponse check_lock(CheckLockRequest request) throws TException {
+    return locks.check(request);
+  }
+
+  public void unlock(UnlockRequest request) throws TException {
+    locks.unlock(request);
+  }
+
+  public void heartbeat(HeartbeatRequest request) throws TException {
+    locks.heartbeat(request);
+  }
+
+  public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
+    return locks.show(request);
+  }
+
+  public void create_function(Function function) throws TException {
+    functions.create(function);
+  }
+
+  public Function get_function(String dbName, String functionName) throws TException {
+    return functions.get(dbName, functionName);
+  }
+
+  public void drop_function(String dbName, String functionName) throws TException {
+    functions.drop(dbName, functionName);
+  }
+
+  public void alter_function(String dbName, String functionName, Function newFunction) throws TException {
+    functions.alter(dbName, functionName, newFunction);
+  }
+
+  public List<String> get_functions(String dbName, String pattern) throws TException {
+    return functions.names(dbName, pattern);
+  }
+
+  public GetFunctionsResponse get_functions_req(GetFunctionsRequest request) throws TException {
+    return functions.list(request);
+  }
+
+  public GetAllFunctionsResponse get_all_functions() throws TException {
+    return functions.all();
+  }
+
+  public void alter_database(String dbName, Database database) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database", dbName, database);
+  }
+
+  public void alter_database_req(AlterDatabaseRequest request) throws TException {
+    new HmsDatabaseChanges(this).alter("alter_database_req", request.getOldDbName(), request.getNewDb());
   }
 }

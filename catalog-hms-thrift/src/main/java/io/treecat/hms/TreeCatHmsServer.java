@@ -165,4 +165,9 @@ public final class TreeCatHmsServer {
   CatalogService service() {
     return service;
   }
+
+  /** The lock table (tests check that clients released their locks). */
+  HmsLocks locks() {
+    return handler.locks();
+  }
 }

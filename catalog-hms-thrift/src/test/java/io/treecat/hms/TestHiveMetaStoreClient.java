@@ -54,7 +54,8 @@ class TestHiveMetaStoreClient {
           table.setParameters(new HashMap<>(Map.of("table_type", "ICEBERG", "metadata_location", "v1")));
           client.createTable(table);
           assertThat(client.getAllTables("sales")).containsExactly("orders");
-          // getTables(db, pattern) goes through get_table_names_by_filter: Hive's filter language, next phase.
+          assertThat(client.getTables("sales", "ord*")).containsExactly("orders");
+          assertThat(client.getTables("sales", "x*")).isEmpty();
           Table read = client.getTable("sales", "orders");
           assertThat(read.getSd().getCols()).extracting(FieldSchema::getName).containsExactly("id");
           assertThat(read.getParameters()).containsEntry("metadata_location", "v1");

@@ -30,6 +30,7 @@ import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
+import org.apache.hadoop.hive.metastore.api.PartitionsByExprRequest;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -158,6 +159,8 @@ class TestTreeCatHms {
     assertThat(read.getSd().getCols()).isEqualTo(created.getSd().getCols());
     assertThat(read.getSd().getSerdeInfo()).isEqualTo(created.getSd().getSerdeInfo());
     assertThat(read.getSd().getLocation()).endsWith("/warehouse/sales/orders");
+    // As Hive's metastore does (Spark's INSERT into a new unpartitioned table reads the path first).
+    assertThat(directory.resolve("warehouse/warehouse/sales/orders")).isDirectory();
     assertThat(read.getPartitionKeys()).isEqualTo(created.getPartitionKeys());
     assertThat(read.getParameters()).containsEntry("p", "1");
     assertThat(read.getCreateTime()).isPositive();
@@ -366,7 +369,8 @@ class TestTreeCatHms {
   @Test
   void anUnknownCallIsUnknownMethod() throws Exception {
     ThriftHiveMetastore.Client client = client();
-    assertThatThrownBy(() -> client.get_partitions("db", "t", (short) -1))
+    // get_partitions_by_expr needs Hive's expression proxy: left unknown so clients fall back to by_filter.
+    assertThatThrownBy(() -> client.get_partitions_by_expr(new PartitionsByExprRequest("db", "t", java.nio.ByteBuffer.wrap(new byte[] {1}))))
         .isInstanceOfSatisfying(TApplicationException.class, e -> assertThat(e.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD));
     // A name no IDL has, sent by hand.
     TSocket socket = new TSocket("127.0.0.1", server.port());
@@ -385,7 +389,7 @@ class TestTreeCatHms {
     assertThat(error.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD);
     // The connection is still usable.
     assertThat(client.get_all_databases()).isEmpty();
-    assertThat(TreeCatHmsServer.servedCalls()).contains("get_table_req", "alter_table_with_environment_context", "shutdown").doesNotContain("get_partitions");
+    assertThat(TreeCatHmsServer.servedCalls()).contains("get_table_req", "alter_table_with_environment_context", "shutdown").doesNotContain("get_partitions_by_expr", "get_partitions_pspec");
   }
 
   @Test

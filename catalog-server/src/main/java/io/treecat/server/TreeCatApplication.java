@@ -100,7 +100,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
     // other path to the native API's error table.
     NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
-    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, NativeApi.errors())
+    // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind: iceberg.metrics-reports.<kind>.
+    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, NativeApi.errors(),
+        (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType)).mark())
         .forEach(environment.jersey()::register);
 
     GrpcConfig grpcConfig = configuration.grpc();
@@ -114,7 +116,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
 
     HmsConfig hmsConfig = configuration.hms();
     HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
-        LocalFileIO.location(Path.of(configuration.warehouse().location()))));
+        LocalFileIO.location(Path.of(configuration.warehouse().location()))).withLockTimeout(hmsConfig.lockTimeout()));
     environment.lifecycle().manage(hms);
     this.hms = hms;
 

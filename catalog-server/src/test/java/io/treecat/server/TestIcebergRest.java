@@ -94,6 +94,8 @@ class TestIcebergRest {
       catalog.setProperties(retail, new HashMap<>(Map.of("team", "bi")));
       catalog.removeProperties(retail, new HashSet<>(Set.of("owner")));
       assertThat(catalog.loadNamespaceMetadata(retail)).containsEntry("team", "bi").doesNotContainKey("owner");
+      // No location was set: the default one is answered (Trino creates tables under it).
+      assertThat(catalog.loadNamespaceMetadata(sales).get("location")).startsWith("file:").endsWith("/warehouse/retail/sales");
       assertThat(directory.resolve("warehouse/warehouse/retail/sales")).isDirectory();
 
       TableIdentifier orders = TableIdentifier.of(sales, "orders");
@@ -240,7 +242,8 @@ class TestIcebergRest {
     TreeCatTestServer.Reply config = server.get("/v1/config");
     assertThat(config.status()).isEqualTo(200);
     assertThat(config.json().get("overrides").get("prefix").asText()).isEqualTo("warehouse");
-    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit").doesNotContain("views");
+    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit", "GET /v1/{prefix}/namespaces/{namespace}/views/{view}")
+        .doesNotContain("/plan");
 
     assertError(server.post("/v1/warehouse/namespaces", "{not json"), 400, "BadRequestException");
     assertError(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"odd ns/with'chars\"]}"), 200, null);
@@ -256,7 +259,8 @@ class TestIcebergRest {
     assertError(server.post("/v1/warehouse/namespaces/missing/tables/t",
         "{\"requirements\": [{\"type\": \"assert-nothing\"}], \"updates\": []}"), 400, "BadRequestException");
     assertError(server.get("/v1/warehouse/nowhere"), 404, "NotFoundException");
-    assertError(server.get("/v1/warehouse/namespaces/missing/views"), 501, "NotImplementedException");
+    assertError(server.get("/v1/warehouse/namespaces/missing/views"), 404, "NoSuchNamespaceException");
+    assertError(server.post("/v1/warehouse/namespaces/missing/tables/t/plan", "{}"), 501, "NotImplementedException");
     assertError(server.delete("/v1/warehouse/namespaces/odd%20ns%2Fwith'chars"), 409, "NamespaceNotEmptyException");
     // The native API keeps its own error table.
     assertThat(server.get("/treecat/v1/nowhere").error().get("type").asText()).isEqualTo("NOT_FOUND");

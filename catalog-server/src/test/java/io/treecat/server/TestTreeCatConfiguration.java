@@ -39,6 +39,7 @@ class TestTreeCatConfiguration {
       assertThat(configuration.hms().host()).isEqualTo("0.0.0.0");
       assertThat(configuration.hms().port()).isEqualTo(9083);
       assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
+      assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
       assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
       DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
       assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8181);
@@ -51,11 +52,14 @@ class TestTreeCatConfiguration {
   void systemPropertiesOverrideKeys() throws Exception {
     System.setProperty("dw.transactions.protocol", "MGL");
     System.setProperty("dw.storage.rocksdb.block-cache-size", "1GiB");
+    System.setProperty("dw.hms.lock-timeout", "2 seconds");
     try {
       TreeCatConfiguration configuration = factory.build();
       assertThat(configuration.transactions().toTransactionConfig().protocol()).isEqualTo(ConcurrencyProtocol.MGL);
       assertThat(configuration.storage().rocksdb().toOptions().blockCacheBytes()).isEqualTo(1L << 30);
+      assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
     } finally {
+      System.clearProperty("dw.hms.lock-timeout");
       System.clearProperty("dw.transactions.protocol");
       System.clearProperty("dw.storage.rocksdb.block-cache-size");
     }

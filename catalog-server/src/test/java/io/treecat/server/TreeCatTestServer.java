@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -94,6 +95,12 @@ final class TreeCatTestServer implements AutoCloseable {
     return send(method, api(path), HttpRequest.BodyPublishers.ofString(body));
   }
 
+  /** A request with extra headers (name, value, name, value, …); a null body sends none. */
+  Reply send(String method, String path, String body, String... headers) {
+    HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
+    return send(method, api(path), publisher, headers);
+  }
+
   Reply admin(String path) {
     return send("GET", URI.create("http://127.0.0.1:" + support.getAdminPort() + path), HttpRequest.BodyPublishers.noBody());
   }
@@ -102,11 +109,16 @@ final class TreeCatTestServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + support.getLocalPort() + path);
   }
 
-  private Reply send(String method, URI uri, HttpRequest.BodyPublisher body) {
-    HttpRequest request = HttpRequest.newBuilder(uri).method(method, body).header("Content-Type", "application/json").build();
+  private Reply send(String method, URI uri, HttpRequest.BodyPublisher body, String... headers) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).method(method, body).header("Content-Type", "application/json");
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      builder.header(headers[i], headers[i + 1]);
+    }
+    HttpRequest request = builder.build();
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
+          response.headers().map());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -115,7 +127,16 @@ final class TreeCatTestServer implements AutoCloseable {
     }
   }
 
-  record Reply(int status, String contentType, String body) {
+  record Reply(int status, String contentType, String body, Map<String, List<String>> headers) {
+    /** A response header's first value, or null (names are case-insensitive, as HTTP's). */
+    String header(String name) {
+      return headers.entrySet().stream()
+          .filter(entry -> entry.getKey().equalsIgnoreCase(name) && !entry.getValue().isEmpty())
+          .map(entry -> entry.getValue().get(0))
+          .findFirst()
+          .orElse(null);
+    }
+
     JsonNode json() {
       try {
         return JSON.readTree(body);

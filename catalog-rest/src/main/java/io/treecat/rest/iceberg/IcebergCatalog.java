@@ -73,6 +73,7 @@ public final class IcebergCatalog {
   static final String CATALOG = "catalog";
   static final String NAMESPACE = "namespace";
   static final String TABLE = "table";
+  static final String VIEW = "view";
   static final String PROPERTIES = "properties";
   static final String METADATA_LOCATION = "metadata_location";
 
@@ -94,6 +95,15 @@ public final class IcebergCatalog {
     this.metadataFiles = new MetadataFileCache(io);
   }
 
+  /** The service of the current catalog; for the view operations ({@link IcebergViews}), which share this class's helpers. */
+  CatalogService service() {
+    return catalog.get();
+  }
+
+  FileIO io() {
+    return io;
+  }
+
   // ---- paths and values
 
   static ObjectPath namespacePath(String prefix, Namespace namespace) {
@@ -107,17 +117,17 @@ public final class IcebergCatalog {
     return namespacePath(prefix, identifier.namespace()).child(identifier.name());
   }
 
-  private static boolean isType(Optional<CatalogObject> object, String type) {
+  static boolean isType(Optional<CatalogObject> object, String type) {
     return object.isPresent() && object.get().value().isString(OBJ_TYPE) && object.get().value().getString(OBJ_TYPE).getValue().equals(type);
   }
 
-  private static BsonDocument properties(Map<String, String> properties) {
+  static BsonDocument properties(Map<String, String> properties) {
     BsonDocument document = new BsonDocument();
     properties.forEach((key, value) -> document.put(key, new BsonString(value)));
     return document;
   }
 
-  private static Map<String, String> properties(CatalogObject object) {
+  static Map<String, String> properties(CatalogObject object) {
     Map<String, String> properties = new LinkedHashMap<>();
     BsonValue value = object.value().get(PROPERTIES);
     if (value != null && value.isDocument()) {
@@ -141,7 +151,7 @@ public final class IcebergCatalog {
         .append(PROPERTIES, properties(metadata.properties()));
   }
 
-  private static String stripSlash(String location) {
+  static String stripSlash(String location) {
     String result = location;
     while (result.endsWith("/") && result.length() > 1) {
       result = result.substring(0, result.length() - 1);
@@ -150,7 +160,7 @@ public final class IcebergCatalog {
   }
 
   /** The default location of a namespace: its {@code location} property, else under the warehouse. */
-  private String namespaceLocation(String prefix, Namespace namespace, Map<String, String> properties) {
+  String namespaceLocation(String prefix, Namespace namespace, Map<String, String> properties) {
     String location = properties.get("location");
     if (location != null && !location.isBlank()) {
       return stripSlash(location);
@@ -161,7 +171,7 @@ public final class IcebergCatalog {
   // ---- transactions
 
   /** Runs {@code body} in one read-write transaction; it returns the writes to commit (none: abort). */
-  private <T> T inTransaction(Function<Transaction, Result<T>> body) {
+  <T> T inTransaction(Function<Transaction, Result<T>> body) {
     CatalogService service = catalog.get();
     Transaction txn = service.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
     boolean committed = false;
@@ -194,13 +204,13 @@ public final class IcebergCatalog {
     }
   }
 
-  private record Result<T>(T value, List<WriteOp> writes) {}
+  record Result<T>(T value, List<WriteOp> writes) {}
 
-  private Optional<CatalogObject> read(Transaction txn, ObjectPath path) {
+  Optional<CatalogObject> read(Transaction txn, ObjectPath path) {
     return catalog.get().get(txn.id(), path);
   }
 
-  private void requireNamespace(Transaction txn, String prefix, Namespace namespace) {
+  void requireNamespace(Transaction txn, String prefix, Namespace namespace) {
     if (!namespace.isEmpty() && !isType(read(txn, namespacePath(prefix, namespace)), NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
@@ -232,7 +242,7 @@ public final class IcebergCatalog {
       ObjectPath path = namespacePath(prefix, namespace);
       Optional<CatalogObject> existing = read(txn, path);
       if (existing.isPresent()) {
-        throw new AlreadyExistsException(isType(existing, NAMESPACE) ? "Namespace already exists: %s" : "A table already has this name: %s", namespace);
+        throw new AlreadyExistsException(isType(existing, NAMESPACE) ? "Namespace already exists: %s" : "A table or view already has this name: %s", namespace);
       }
       writes.add(new WriteOp.Add(path, ObjectKind.INNER, namespaceValue(properties)));
       return new Result<>(null, writes);
@@ -244,12 +254,19 @@ public final class IcebergCatalog {
     return properties;
   }
 
+  /**
+   * The namespace's properties, with its default {@code location} when none was set, as Iceberg's HiveCatalog
+   * answers with the database's location. Trino needs it: without a namespace location it creates a table eagerly (a create without
+   * {@code stage-create}), then refuses the table because its location already holds the metadata file.
+   */
   public Map<String, String> loadNamespace(String prefix, Namespace namespace) {
     Optional<CatalogObject> object = catalog.get().get(namespacePath(prefix, namespace), ReadPoint.LATEST);
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
-    return properties(object.get());
+    Map<String, String> properties = properties(object.get());
+    properties.putIfAbsent("location", namespaceLocation(prefix, namespace, properties));
+    return properties;
   }
 
   /** One page of the namespaces or tables directly under {@code parent}, and the next page's token. */
@@ -351,6 +368,24 @@ public final class IcebergCatalog {
     return metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
   }
 
+  /** The location of a table's current metadata file, without reading it (for ETags). */
+  public String metadataLocation(String prefix, TableIdentifier identifier) {
+    Optional<CatalogObject> object = catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST);
+    if (!isType(object, TABLE)) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    return object.get().value().getString(METADATA_LOCATION).getValue();
+  }
+
+  /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
+  public boolean metadataFileExists(String metadataLocation) {
+    return io.newInputFile(metadataLocation).exists();
+  }
+
+  public TableMetadata readMetadata(String metadataLocation) {
+    return TableMetadataParser.read(io, metadataLocation);
+  }
+
   /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
   public TableMetadata newTable(String prefix, Namespace namespace, CreateTableRequest request) {
     request.validate();
@@ -370,7 +405,7 @@ public final class IcebergCatalog {
       requireNamespace(txn, prefix, namespace);
       Optional<CatalogObject> existing = read(txn, tablePath(prefix, identifier));
       if (existing.isPresent()) {
-        throw new AlreadyExistsException("Table already exists: %s", identifier);
+        throw alreadyExists(existing, identifier);
       }
       return List.of(new Staged(tablePath(prefix, identifier), null, metadata));
     }).get(0);
@@ -382,8 +417,9 @@ public final class IcebergCatalog {
     inTransaction(txn -> {
       requireNamespace(txn, prefix, namespace);
       ObjectPath path = tablePath(prefix, identifier);
-      if (read(txn, path).isPresent()) {
-        throw new AlreadyExistsException("Table already exists: %s", identifier);
+      Optional<CatalogObject> existing = read(txn, path);
+      if (existing.isPresent()) {
+        throw alreadyExists(existing, identifier);
       }
       return new Result<>(null, List.of(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata))));
     });
@@ -417,11 +453,31 @@ public final class IcebergCatalog {
       }
       requireNamespace(txn, prefix, destination.namespace());
       ObjectPath to = tablePath(prefix, destination);
-      if (read(txn, to).isPresent()) {
-        throw new AlreadyExistsException("Table already exists: %s", destination);
+      Optional<CatalogObject> existing = read(txn, to);
+      if (existing.isPresent()) {
+        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", source, destination, kindName(existing));
       }
       return new Result<>(null, List.of(new WriteOp.Remove(from), new WriteOp.Add(to, ObjectKind.INNER, object.get().value())));
     });
+  }
+
+  /**
+   * A table's name is taken by another object of its level: a table, a view (the message Iceberg's
+   * catalogs use, which clients and the RCK check) or a namespace.
+   */
+  static AlreadyExistsException alreadyExists(Optional<CatalogObject> existing, TableIdentifier identifier) {
+    if (isType(existing, VIEW)) {
+      return new AlreadyExistsException("View with same name already exists: %s", identifier);
+    }
+    if (isType(existing, TABLE)) {
+      return new AlreadyExistsException("Table already exists: %s", identifier);
+    }
+    return new AlreadyExistsException("A namespace already has this name: %s", identifier);
+  }
+
+  /** What holds a name, for messages: "View", "Table" or "Namespace". */
+  static String kindName(Optional<CatalogObject> existing) {
+    return isType(existing, VIEW) ? "View" : isType(existing, TABLE) ? "Table" : "Namespace";
   }
 
   public boolean tableExists(String prefix, TableIdentifier identifier) {
@@ -488,7 +544,7 @@ public final class IcebergCatalog {
     if (isType(object, TABLE)) {
       base = metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
     } else if (object.isPresent()) {
-      throw new AlreadyExistsException("A namespace already has this name: %s", identifier);
+      throw alreadyExists(object, identifier);
     } else if (!create) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
@@ -525,7 +581,7 @@ public final class IcebergCatalog {
     return new Staged(path, base, updated);
   }
 
-  private Map<String, String> loadNamespaceIn(Transaction txn, String prefix, Namespace namespace) {
+  Map<String, String> loadNamespaceIn(Transaction txn, String prefix, Namespace namespace) {
     return namespace.isEmpty() ? Map.of() : read(txn, namespacePath(prefix, namespace)).map(IcebergCatalog::properties).orElse(Map.of());
   }
 
@@ -580,7 +636,7 @@ public final class IcebergCatalog {
     return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
   }
 
-  private void deleteQuietly(String location) {
+  void deleteQuietly(String location) {
     try {
       io.deleteFile(location);
     } catch (RuntimeException e) {

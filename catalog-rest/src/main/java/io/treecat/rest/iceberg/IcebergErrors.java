@@ -91,6 +91,9 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
     if (status == 500) {
       return internal(failure);
     }
+    if (status == 503) {
+      return response(status, "ServiceUnavailableException", failure.getMessage()).build();
+    }
     return response(status, type(failure, status), String.valueOf(failure.getMessage())).build();
   }
 
@@ -114,9 +117,14 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
     if (failure instanceof NotImplementedException) {
       return 501;
     }
-    if (failure instanceof BadRequestException || failure instanceof ValidationException || failure instanceof IllegalArgumentException
-        || failure instanceof UnsupportedOperationException) {
+    // Only what is the client's mistake. UnsupportedOperationException is not among them: Iceberg
+    // throws it for a view update applied to a table (and the reverse), which the routes reject
+    // before applying; anywhere else it is a server bug and must show as one (500, logged).
+    if (failure instanceof BadRequestException || failure instanceof ValidationException || failure instanceof IllegalArgumentException) {
       return 400;
+    }
+    if (failure instanceof IcebergIdempotency.IdempotencyInProgressException) {
+      return 503;
     }
     return 500;
   }

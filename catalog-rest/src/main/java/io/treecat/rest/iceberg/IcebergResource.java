@@ -2,30 +2,33 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.rest.iceberg.IcebergErrors.NotImplementedException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTRequest;
@@ -35,15 +38,19 @@ import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
 import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.ListNamespacesResponse;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Iceberg REST catalog's routes (the OpenAPI spec's {@code /v1/…}). Bodies are read and written
@@ -55,22 +62,29 @@ import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergResource {
   static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
+  private static final String ALL_SNAPSHOTS = "all";
+  private static final String REF_SNAPSHOTS = "refs";
 
   /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */
   static final List<Endpoint> ENDPOINTS = List.of(
       Endpoint.V1_LIST_NAMESPACES, Endpoint.V1_LOAD_NAMESPACE, Endpoint.V1_NAMESPACE_EXISTS, Endpoint.V1_CREATE_NAMESPACE,
       Endpoint.V1_UPDATE_NAMESPACE, Endpoint.V1_DELETE_NAMESPACE, Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE,
       Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE, Endpoint.V1_DELETE_TABLE,
-      Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE, Endpoint.V1_COMMIT_TRANSACTION);
+      Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE, Endpoint.V1_COMMIT_TRANSACTION, Endpoint.V1_REPORT_METRICS,
+      Endpoint.V1_TABLE_CREDENTIALS);
+
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
 
   private final IcebergCatalog catalog;
-  private final ObjectMapper mapper;
+  private final IcebergBodies bodies;
   private final String defaultCatalog;
+  private final MetricsReportListener reports;
 
-  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog) {
+  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog, MetricsReportListener reports) {
     this.catalog = requireNonNull(catalog, "catalog is null");
-    this.mapper = requireNonNull(mapper, "mapper is null");
+    this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
     this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
+    this.reports = requireNonNull(reports, "reports is null");
   }
 
   // ---- config
@@ -83,10 +97,13 @@ public final class IcebergResource {
     if (prefix.contains("/")) {
       throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
     }
+    List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
+    endpoints.addAll(IcebergViewResource.ENDPOINTS);
     return ok(ConfigResponse.builder()
         // A mutable map: the builder probes it for null keys, which Map.of refuses.
         .withOverrides(new HashMap<>(Map.of("prefix", prefix, RESTCatalogProperties.NAMESPACE_SEPARATOR, SEPARATOR)))
-        .withEndpoints(new ArrayList<>(ENDPOINTS))
+        .withEndpoints(endpoints)
+        .withIdempotencyKeyLifetime(IcebergIdempotency.LIFETIME.toString())
         .build());
   }
 
@@ -107,6 +124,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces")
   public Response createNamespace(@PathParam("prefix") String prefix, String body) {
     CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
+    List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
     Map<String, String> properties = catalog.createNamespace(prefix, request.namespace(), request.properties());
     return ok(CreateNamespaceResponse.builder().withNamespace(request.namespace()).setProperties(properties).build());
   }
@@ -157,15 +175,19 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/tables")
   public Response createTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     CreateTableRequest request = read(body, CreateTableRequest.class);
+    requireAddressable(request.name());
     Namespace ns = namespace(namespace);
-    TableMetadata metadata = request.stageCreate() ? catalog.newTable(prefix, ns, request) : catalog.createTable(prefix, ns, request);
-    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+    if (request.stageCreate()) {
+      return ok(LoadTableResponse.builder().withTableMetadata(catalog.newTable(prefix, ns, request)).build());
+    }
+    return withETag(catalog.createTable(prefix, ns, request), ALL_SNAPSHOTS);
   }
 
   @POST
   @Path("{prefix}/namespaces/{namespace}/register")
   public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterTableRequest request = read(body, RegisterTableRequest.class);
+    requireAddressable(request.name());
     if (request.overwrite()) {
       throw new NotImplementedException("register with overwrite=true");
     }
@@ -173,42 +195,59 @@ public final class IcebergResource {
     return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
   }
 
-  /** Loads the whole metadata: {@code snapshots=refs} is allowed to return all snapshots. */
+  /**
+   * Loads a table. {@code snapshots=refs} answers only the snapshots a branch or tag references (the
+   * client loads the rest with {@code snapshots=all} when it needs them). The {@code ETag} names the
+   * metadata file and the mode, so an {@code If-None-Match} naming it is answered 304 without
+   * reading the metadata file.
+   */
   @GET
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response loadTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, @QueryParam("snapshots") String snapshots) {
-    if (snapshots != null && !snapshots.equals("all") && !snapshots.equals("refs")) {
+      @Encoded @PathParam("table") String table, @QueryParam("snapshots") String snapshots,
+      @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
+    String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
+    if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
       throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
     }
-    return ok(LoadTableResponse.builder().withTableMetadata(catalog.loadTable(prefix, identifier(namespace, table))).build());
+    String location = catalog.metadataLocation(prefix, identifier(namespace, table));
+    String etag = IcebergETags.of(location, mode);
+    if (IcebergETags.matches(ifNoneMatch, etag) && catalog.metadataFileExists(location)) {
+      return Response.notModified().header(HttpHeaders.ETAG, etag).build();
+    }
+    TableMetadata metadata = catalog.readMetadata(location);
+    if (mode.equals(REF_SNAPSHOTS)) {
+      metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location).suppressHistoricalSnapshots().build();
+    }
+    return withETag(metadata, mode);
   }
 
   @HEAD
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response tableExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table) {
+      @Encoded @PathParam("table") String table) {
     return Response.status(catalog.tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
   }
 
   @POST
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response updateTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, String body) {
+      @Encoded @PathParam("table") String table, String body) {
     UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
     TableIdentifier identifier = identifier(namespace, table);
     if (parsed.identifier() != null && !parsed.identifier().equals(identifier)) {
       throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
     }
+    requireTableUpdates(parsed);
     UpdateTableRequest request = UpdateTableRequest.create(identifier, parsed.requirements(), parsed.updates());
     TableMetadata metadata = catalog.commit(prefix, List.of(request)).get(0);
-    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+    return withETag(metadata, ALL_SNAPSHOTS);
   }
 
   @DELETE
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response dropTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
+      @Encoded @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
     catalog.dropTable(prefix, identifier(namespace, table), Boolean.parseBoolean(purge));
     return Response.noContent().build();
   }
@@ -217,6 +256,7 @@ public final class IcebergResource {
   @Path("{prefix}/tables/rename")
   public Response renameTable(@PathParam("prefix") String prefix, String body) {
     RenameTableRequest request = read(body, RenameTableRequest.class);
+    requireAddressable(request.destination().name());
     catalog.renameTable(prefix, request.source(), request.destination());
     return Response.noContent().build();
   }
@@ -225,23 +265,46 @@ public final class IcebergResource {
   @Path("{prefix}/transactions/commit")
   public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
     CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
+    request.tableChanges().forEach(IcebergResource::requireTableUpdates);
     catalog.commit(prefix, request.tableChanges());
     return Response.noContent().build();
   }
 
-  // ---- routes of the spec not served yet: a clear 501, never a silent success
-
+  /**
+   * A client's scan or commit report: parsed with Iceberg's parser (a malformed one is 400), logged
+   * at debug and counted, answered 204. The table must exist (404 otherwise), as for any table route.
+   */
   @POST
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/metrics")
-  public Response reportMetrics() {
-    throw new NotImplementedException("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics");
+  public Response reportMetrics(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @Encoded @PathParam("table") String table, String body) {
+    ReportMetricsRequest request = read(body, ReportMetricsRequest.class);
+    TableIdentifier identifier = identifier(namespace, table);
+    if (!catalog.tableExists(prefix, identifier)) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    String type = request.reportType().name().toLowerCase(Locale.ROOT).replace('_', '-');
+    LOG.debug("Metrics report for {}.{}: {}", prefix, identifier, request.report());
+    reports.reported(identifier, type);
+    return Response.noContent().build();
   }
 
+  /**
+   * The storage credentials of a table: none, since the warehouse is a local filesystem that the
+   * client reaches with its own access (the spec's answer is then an empty list).
+   */
   @GET
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
-  public Response loadCredentials() {
-    throw new NotImplementedException("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials");
+  public Response loadCredentials(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @Encoded @PathParam("table") String table) {
+    TableIdentifier identifier = identifier(namespace, table);
+    if (!catalog.tableExists(prefix, identifier)) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    return ok(ImmutableLoadCredentialsResponse.builder().build());
   }
+
+  // ---- routes of the spec not served yet: a clear 501, never a silent success
 
   @POST
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/{planning: plan(/[^/]+)?|tasks}")
@@ -261,62 +324,43 @@ public final class IcebergResource {
     throw new NotImplementedException("server-side scan planning (cancel)");
   }
 
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?}")
-  public Response getView() {
-    throw new NotImplementedException("views");
-  }
-
-  @HEAD
-  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?}")
-  public Response viewExists() {
-    throw new NotImplementedException("views");
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/{views: views(/[^/]+)?|register-view}")
-  public Response postView() {
-    throw new NotImplementedException("views");
-  }
-
-  @DELETE
-  @Path("{prefix}/namespaces/{namespace}/views/{view}")
-  public Response dropView() {
-    throw new NotImplementedException("views");
-  }
-
-  @POST
-  @Path("{prefix}/views/rename")
-  public Response renameView() {
-    throw new NotImplementedException("views");
-  }
-
   // ---- helpers
 
   private Response ok(Object response) {
-    try {
-      return Response.ok(mapper.writeValueAsString(response), MediaType.APPLICATION_JSON_TYPE).build();
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
+    return bodies.ok(response);
+  }
+
+  /** A table response with the ETag of its metadata file and snapshot mode. */
+  private Response withETag(TableMetadata metadata, String mode) {
+    return Response.ok(bodies.json(LoadTableResponse.builder().withTableMetadata(metadata).build()), MediaType.APPLICATION_JSON_TYPE)
+        .header(HttpHeaders.ETAG, IcebergETags.of(metadata.metadataFileLocation(), mode))
+        .build();
+  }
+
+  /**
+   * Rejects view updates sent to a table route as the client's mistake (400) before the commit:
+   * Iceberg's {@code MetadataUpdate.applyTo} would throw UnsupportedOperationException, which the
+   * error table keeps for server bugs.
+   */
+  private static void requireTableUpdates(UpdateTableRequest request) {
+    for (MetadataUpdate update : request.updates()) {
+      if (update instanceof MetadataUpdate.AddViewVersion || update instanceof MetadataUpdate.SetCurrentViewVersion) {
+        throw new BadRequestException("Cannot apply update %s to a table", update.getClass().getSimpleName());
+      }
     }
   }
 
-  /** Parses and validates a request body; a malformed one is a 400 (through {@link IcebergErrors}). */
   private <T extends RESTRequest> T read(String body, Class<T> type) {
-    if (body == null || body.isBlank()) {
-      throw new BadRequestException("Missing request body");
-    }
-    try {
-      T request = mapper.readValue(body, type);
-      if (request == null) {
-        throw new BadRequestException("Missing request body");
-      }
-      request.validate();
-      return request;
-    } catch (JsonProcessingException e) {
-      throw new BadRequestException(e, "Malformed request: %s", e.getOriginalMessage());
-    } catch (NullPointerException e) {
-      throw new BadRequestException(e, "Malformed request: %s", String.valueOf(e.getMessage()));
+    return bodies.read(body, type);
+  }
+
+  /**
+   * Refuses a new name that no URL path can address: empty, {@code .} or {@code ..} (HTTP
+   * normalizes the last two away, so the object could never be loaded or dropped again).
+   */
+  static void requireAddressable(String name) {
+    if (name == null || name.isEmpty() || name.equals(".") || name.equals("..")) {
+      throw new BadRequestException("Invalid name, it cannot be addressed in a URL path: '%s'", name);
     }
   }
 
@@ -326,8 +370,13 @@ public final class IcebergResource {
     return RESTUtil.decodeNamespace(normalized, SEPARATOR);
   }
 
-  private static TableIdentifier identifier(String namespace, String table) {
-    return TableIdentifier.of(namespace(namespace), table);
+  /**
+   * A table (or view) from its path segments, still URL-encoded. Decoded as Iceberg's client encodes
+   * them (form encoding: a space is {@code +}, a plus {@code %2B}), which JAX-RS path decoding would
+   * leave as {@code +}.
+   */
+  static TableIdentifier identifier(String namespace, String table) {
+    return TableIdentifier.of(namespace(namespace), RESTUtil.decodeString(table));
   }
 
   private static Namespace child(Namespace parent, String name) {
@@ -336,7 +385,7 @@ public final class IcebergResource {
     return Namespace.of(levels);
   }
 
-  private static Integer pageSize(String text) {
+  static Integer pageSize(String text) {
     if (text == null || text.isBlank()) {
       return null;
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.treecat.core.service.CatalogService;
 import jakarta.ws.rs.ext.ExceptionMapper;
+import java.time.Clock;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.iceberg.rest.RESTSerializers;
@@ -32,8 +33,22 @@ public final class IcebergRest {
    */
   public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
       ExceptionMapper<Throwable> otherPaths) {
+    return components(catalog, warehouse, defaultCatalog, otherPaths, MetricsReportListener.NONE);
+  }
+
+  /**
+   * @param reports receives the metrics reports clients post, for the server's registry
+   */
+  public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
+      ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports) {
     IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, new LocalFileIO());
-    return List.of(new IcebergResource(tables, mapper(), defaultCatalog), new IcebergErrors(otherPaths));
+    ObjectMapper mapper = mapper();
+    IcebergIdempotency idempotency = new IcebergIdempotency(
+        new IdempotencyKeys(Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
+    return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports),
+        new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
+        idempotency.feature(),
+        new IcebergErrors(otherPaths));
   }
 
   /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */

@@ -1,10 +1,14 @@
 package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
 import io.treecat.rest.iceberg.IcebergRest;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code hms.*}: the Hive Metastore Thrift listener (docs/hms-thrift.md). Its databases are the
@@ -26,6 +30,12 @@ public final class HmsConfig {
   // The Iceberg REST catalog's default, so both APIs see the same databases out of the box.
   private String defaultCatalog = IcebergRest.DEFAULT_CATALOG;
 
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty("lock-timeout")
+  // Hive's hive.txn.timeout: an HMS lock not heartbeated for this long is released.
+  private Duration lockTimeout = Duration.seconds(300);
+
   public String host() {
     return host;
   }
@@ -36,5 +46,9 @@ public final class HmsConfig {
 
   public String defaultCatalog() {
     return defaultCatalog;
+  }
+
+  public java.time.Duration lockTimeout() {
+    return lockTimeout.toJavaDuration();
   }
 }
