@@ -242,8 +242,8 @@ class TestIcebergRest {
     TreeCatTestServer.Reply config = server.get("/v1/config");
     assertThat(config.status()).isEqualTo(200);
     assertThat(config.json().get("overrides").get("prefix").asText()).isEqualTo("warehouse");
-    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit", "GET /v1/{prefix}/namespaces/{namespace}/views/{view}")
-        .doesNotContain("/plan");
+    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit", "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan");
 
     assertError(server.post("/v1/warehouse/namespaces", "{not json"), 400, "BadRequestException");
     assertError(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"odd ns/with'chars\"]}"), 200, null);
@@ -260,7 +260,9 @@ class TestIcebergRest {
         "{\"requirements\": [{\"type\": \"assert-nothing\"}], \"updates\": []}"), 400, "BadRequestException");
     assertError(server.get("/v1/warehouse/nowhere"), 404, "NotFoundException");
     assertError(server.get("/v1/warehouse/namespaces/missing/views"), 404, "NoSuchNamespaceException");
-    assertError(server.post("/v1/warehouse/namespaces/missing/tables/t/plan", "{}"), 501, "NotImplementedException");
+    assertError(server.post("/v1/warehouse/namespaces/missing/tables/t/plan", "{}"), 404, "NoSuchTableException");
+    assertError(server.post("/v1/warehouse/namespaces/missing/register",
+        "{\"name\": \"t\", \"metadata-location\": \"file:/nowhere.json\", \"overwrite\": true}"), 501, "NotImplementedException");
     assertError(server.delete("/v1/warehouse/namespaces/odd%20ns%2Fwith'chars"), 409, "NamespaceNotEmptyException");
     // The native API keeps its own error table.
     assertThat(server.get("/treecat/v1/nowhere").error().get("type").asText()).isEqualTo("NOT_FOUND");
