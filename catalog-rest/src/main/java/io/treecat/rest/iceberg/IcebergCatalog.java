@@ -413,18 +413,26 @@ public final class IcebergCatalog {
     }).get(0);
   }
 
-  public TableMetadata registerTable(String prefix, Namespace namespace, String name, String metadataLocation) {
+  /**
+   * Registers an existing metadata file as a table. With {@code overwrite} an existing table of that
+   * name is pointed at the file instead (its file index is rebuilt from the file's manifests, as after
+   * a rollback); a view or a namespace of that name is never overwritten.
+   */
+  public TableMetadata registerTable(String prefix, Namespace namespace, String name, String metadataLocation, boolean overwrite) {
     TableIdentifier identifier = TableIdentifier.of(namespace, name);
     TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
     inTransaction(txn -> {
       requireNamespace(txn, prefix, namespace);
       ObjectPath path = tablePath(prefix, identifier);
       Optional<CatalogObject> existing = read(txn, path);
-      if (existing.isPresent()) {
+      boolean replace = overwrite && isType(existing, TABLE);
+      if (existing.isPresent() && !replace) {
         throw alreadyExists(existing, identifier);
       }
       List<WriteOp> writes = new ArrayList<>();
-      writes.add(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata)));
+      writes.add(replace
+          ? new WriteOp.Update(path, ObjectKind.INNER, tableValue(metadata))
+          : new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata)));
       // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
       writes.addAll(files.writes(txn.id(), path, metadata));
       return new Result<>(null, writes);

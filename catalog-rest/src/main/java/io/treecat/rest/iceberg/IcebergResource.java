@@ -3,7 +3,6 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.treecat.rest.iceberg.IcebergErrors.NotImplementedException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -195,10 +194,7 @@ public final class IcebergResource {
   public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterTableRequest request = read(body, RegisterTableRequest.class);
     requireAddressable(request.name());
-    if (request.overwrite()) {
-      throw new NotImplementedException("register with overwrite=true");
-    }
-    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation());
+    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation(), request.overwrite());
     return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
   }
 
