@@ -165,9 +165,9 @@ class SparkTrinoIT {
   }
 
   /**
-   * Values as both engines can be compared: Spark returns an Iceberg {@code timestamptz} as {@link Timestamp}, Trino's
-   * JDBC driver too but zoned differently, so both become the UTC wall time; integers widen to {@code long} (Spark's
-   * {@code count} is a long, Trino's a long, CTAS columns keep their type) and decimals keep their scale.
+   * Values both engines' answers can be compared by: an Iceberg {@code timestamptz} becomes its UTC wall time
+   * whichever Java type the engine returns it as ({@link Timestamp} from Spark, the type trino-jdbc picks), integers
+   * widen to {@code long}; decimals keep their scale, so a changed scale still fails the comparison.
    */
   private static List<List<Object>> normalised(List<List<Object>> rows) {
     List<List<Object>> result = new ArrayList<>(rows.size());
