@@ -38,9 +38,13 @@ import java.util.Properties;
  * </ul>
  *
  * <p>Each test class works in its own schemas; the catalogs are not reset between classes.
+ *
+ * <p>Public, with the calls other modules need, because this module publishes its test classes as a
+ * {@code test-jar}: {@code spark-connector}'s Spark ↔ Trino test starts one environment and points Spark at
+ * {@link #restUri()}.
  */
-final class TrinoEnvironment implements AutoCloseable {
-  static final String ICEBERG = "iceberg";
+public final class TrinoEnvironment implements AutoCloseable {
+  public static final String ICEBERG = "iceberg";
   static final String HIVE = "hive";
   static final String ICEBERG_HMS = "iceberg_hms";
   /** The REST prefix (TreeCat catalog) when the client names no warehouse; also HMS's default catalog. */
@@ -62,7 +66,7 @@ final class TrinoEnvironment implements AutoCloseable {
    * Starts both servers in a fresh directory under {@code target/e2e-runs} (kept after the run: the two logs are
    * there). The JDK for Trino is checked first, so a machine without one fails at once and says so.
    */
-  static TrinoEnvironment start() throws IOException, InterruptedException {
+  public static TrinoEnvironment start() throws IOException, InterruptedException {
     Path javaHome = TrinoServer.findJavaHome();
     String distribution = System.getProperty("trino.distribution", "");
     if (distribution.isBlank() || distribution.startsWith("${")) {
@@ -70,8 +74,9 @@ final class TrinoEnvironment implements AutoCloseable {
           + "(./mvnw -B verify -pl trino-e2e -am), which locates io.trino:trino-server:tar.gz for them");
     }
     long started = System.nanoTime();
-    Path trinoHome = TrinoDistribution.unpack(Path.of(distribution),
-        Path.of(System.getProperty("trino.home", "target/trino-server")).toAbsolutePath());
+    // Normalised: TrinoDistribution checks every entry stays under it, and spark-connector names trino-e2e's with "..".
+    Path home = Path.of(System.getProperty("trino.home", "target/trino-server")).toAbsolutePath().normalize();
+    Path trinoHome = TrinoDistribution.unpack(Path.of(distribution), home);
     report("Trino distribution ready in %s", started);
     Path runs = Files.createDirectories(Path.of("target/e2e-runs").toAbsolutePath());
     Path directory = Files.createTempDirectory(runs, "run-");
@@ -141,11 +146,11 @@ final class TrinoEnvironment implements AutoCloseable {
         "local.location", "/");
   }
 
-  URI restUri() {
+  public URI restUri() {
     return treeCat.restUri();
   }
 
-  Path warehouse() {
+  public Path warehouse() {
     return treeCat.warehouse();
   }
 
@@ -175,14 +180,14 @@ final class TrinoEnvironment implements AutoCloseable {
   }
 
   /** Runs a statement that returns no rows (DDL) or an update count (DML), and returns the count (0 for DDL). */
-  long execute(String sql) throws SQLException {
+  public long execute(String sql) throws SQLException {
     try (Connection connection = connect(); Statement statement = connection.createStatement()) {
       return statement.execute(sql) ? drain(statement.getResultSet()).size() : statement.getLargeUpdateCount();
     }
   }
 
   /** Runs a query and returns its rows, each a list of the JDBC objects of its columns. */
-  List<List<Object>> query(String sql) throws SQLException {
+  public List<List<Object>> query(String sql) throws SQLException {
     try (Connection connection = connect(); Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       return drain(rows);
