@@ -16,7 +16,6 @@ import org.apache.spark.sql.catalog.Column;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,12 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * TreeCat server's Hive Metastore Thrift API (issue 6, "Hive 2.3 client"). The metastore is remote:
  * no Derby, no embedded metastore; every catalog call goes over Thrift to TreeCat.
  *
- * <p>Each test builds its own table, so that a call TreeCat does not serve yet fails that test only.
- * Partition calls ({@code add_partitions_req}, {@code get_partitions_ps_with_auth},
- * {@code get_partitions_by_filter}, {@code get_partition_names}, …) are served on branches
- * {@code hms-partitions} / {@code hms-locks}; until they are merged the partition tests fail with
- * {@code Invalid method name} (UNKNOWN_METHOD), on purpose: they state the contract. They are tagged
- * so that a build can leave them out knowingly: {@code -DexcludedGroups=hms-partitions}.
+ * <p>Each test builds its own table, so that a call TreeCat does not serve fails that test only
+ * (with {@code Invalid method name}, UNKNOWN_METHOD).
  */
 class HiveMetastoreSparkIT {
   private static final String DATABASE = "hive_e2e";
@@ -129,7 +124,6 @@ class HiveMetastoreSparkIT {
   }
 
   @Test
-  @Tag("hms-partitions")
   void insertStaticAndDynamicPartitionsAndShowThem() {
     String table = DATABASE + ".sales";
     createSales(table);
@@ -149,7 +143,6 @@ class HiveMetastoreSparkIT {
    * cannot filter fails the query instead of listing everything.
    */
   @Test
-  @Tag("hms-partitions")
   void filteredSelectPrunesPartitionsInTheMetastore() {
     String table = DATABASE + ".pruned_sales";
     createSales(table);
@@ -168,7 +161,6 @@ class HiveMetastoreSparkIT {
   }
 
   @Test
-  @Tag("hms-partitions")
   void alterPartitionedTable() {
     String table = DATABASE + ".altered_sales";
     createSales(table);
@@ -186,7 +178,6 @@ class HiveMetastoreSparkIT {
   }
 
   @Test
-  @Tag("hms-partitions")
   void dropPartitionedTable() {
     String table = DATABASE + ".dropped_sales";
     createSales(table);

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,13 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TrinoEnvironmentExtension.class)
 class TrinoHiveIT {
-  /**
-   * Trino's Hive connector updates a table's statistics right after creating it (get_table_statistics_req, then
-   * update_table_column_statistics…), so every table test needs TreeCat's HMS statistics calls (issue 6).
-   */
-  static final String HMS_STATISTICS = "hms-statistics";
-  /** drop_table's deleteData: the metastore deletes a managed table's files (not acted on yet, docs/hms-thrift.md). */
-  static final String HMS_DELETE_DATA = "hms-delete-data";
   private static final String SCHEMA = "hive.trino_hive";
 
   private final TrinoEnvironment trino;
@@ -41,7 +33,6 @@ class TrinoHiveIT {
   }
 
   @Test
-  @Tag(HMS_STATISTICS)
   void partitionedTableInsertAndPrunedSelect() throws Exception {
     trino.execute("CREATE TABLE " + SCHEMA + ".sales (id BIGINT, amount DOUBLE, region VARCHAR, day VARCHAR) "
         + "WITH (format = 'PARQUET', partitioned_by = ARRAY['region', 'day'])");
@@ -71,7 +62,6 @@ class TrinoHiveIT {
   }
 
   @Test
-  @Tag(HMS_STATISTICS)
   void analyzeAndReadStatisticsBack() throws Exception {
     trino.execute("CREATE TABLE " + SCHEMA + ".measurements (id BIGINT, reading DOUBLE, note VARCHAR, site VARCHAR) "
         + "WITH (partitioned_by = ARRAY['site'])");
@@ -106,8 +96,6 @@ class TrinoHiveIT {
   }
 
   @Test
-  @Tag(HMS_STATISTICS)
-  @Tag(HMS_DELETE_DATA)
   void dropTableAndSchema() throws Exception {
     trino.execute("CREATE SCHEMA hive.trino_hive_drop");
     trino.execute("CREATE TABLE hive.trino_hive_drop.scratch (x INTEGER, label VARCHAR)");

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,8 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TrinoEnvironmentExtension.class)
 class TrinoIcebergIT {
-  /** The view endpoints of the Iceberg REST catalog (served on branch rest-views; 501 and unadvertised before). */
-  static final String REST_VIEWS = "rest-views";
   private static final String SCHEMA = "iceberg.trino_iceberg";
   private static final String TABLES = "/v1/" + TrinoEnvironment.REST_PREFIX + "/namespaces/trino_iceberg/tables/";
 
@@ -126,7 +123,6 @@ class TrinoIcebergIT {
   }
 
   @Test
-  @Tag(REST_VIEWS)
   void views() throws Exception {
     trino.execute("CREATE TABLE " + SCHEMA + ".sales (id BIGINT, amount DOUBLE)");
     trino.execute("INSERT INTO " + SCHEMA + ".sales VALUES (1, 5.0), (2, 15.0), (3, 25.0)");
