@@ -48,6 +48,7 @@ public final class IcebergRest {
     return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports),
         new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
         idempotency.feature(),
+        new ReadOnlyPrefixFilter(),
         new IcebergErrors(otherPaths));
   }
 
