@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.treecat.rest.iceberg.LocalFileIO;
 import io.treecat.server.TreeCatTestServer.Reply;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
@@ -126,7 +127,7 @@ class TestIcebergReadPoints {
           assertThatThrownBy(() -> past.renameTable(orders, returns)).isInstanceOf(ForbiddenException.class);
           assertThatThrownBy(() -> past.createTable(TableIdentifier.of(shop, "x"), SCHEMA)).isInstanceOf(ForbiddenException.class);
           assertThatThrownBy(() -> past.dropView(daily)).isInstanceOf(ForbiddenException.class);
-          assertThatThrownBy(() -> past.setProperties(shop, Map.of("k", "v"))).isInstanceOf(ForbiddenException.class);
+          assertThatThrownBy(() -> past.setProperties(shop, new HashMap<>(Map.of("k", "v")))).isInstanceOf(ForbiddenException.class);
         }
       }
 
