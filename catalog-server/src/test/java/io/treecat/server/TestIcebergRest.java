@@ -234,6 +234,13 @@ class TestIcebergRest {
       Table registered = catalog.registerTable(TableIdentifier.of(paged, "again"), metadata);
       assertThat(registered.uuid()).isEqualTo(t1.uuid());
       assertThatThrownBy(() -> catalog.registerTable(TableIdentifier.of(paged, "again"), metadata)).isInstanceOf(AlreadyExistsException.class);
+      // overwrite=true points an existing table at another metadata file; a view or a missing table is not a target of it.
+      Table t2 = catalog.loadTable(TableIdentifier.of(paged, "t2"));
+      String otherMetadata = ((BaseTable) t2).operations().current().metadataFileLocation();
+      TreeCatTestServer.Reply overwritten = server.post("/v1/warehouse/namespaces/paged/register",
+          "{\"name\": \"again\", \"metadata-location\": \"" + otherMetadata + "\", \"overwrite\": true}");
+      assertThat(overwritten.status()).isEqualTo(200);
+      assertThat(catalog.loadTable(TableIdentifier.of(paged, "again")).uuid()).isEqualTo(t2.uuid());
     }
   }
 
@@ -242,8 +249,8 @@ class TestIcebergRest {
     TreeCatTestServer.Reply config = server.get("/v1/config");
     assertThat(config.status()).isEqualTo(200);
     assertThat(config.json().get("overrides").get("prefix").asText()).isEqualTo("warehouse");
-    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit", "GET /v1/{prefix}/namespaces/{namespace}/views/{view}")
-        .doesNotContain("/plan");
+    assertThat(config.json().get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit", "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan");
 
     assertError(server.post("/v1/warehouse/namespaces", "{not json"), 400, "BadRequestException");
     assertError(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"odd ns/with'chars\"]}"), 200, null);
@@ -260,7 +267,7 @@ class TestIcebergRest {
         "{\"requirements\": [{\"type\": \"assert-nothing\"}], \"updates\": []}"), 400, "BadRequestException");
     assertError(server.get("/v1/warehouse/nowhere"), 404, "NotFoundException");
     assertError(server.get("/v1/warehouse/namespaces/missing/views"), 404, "NoSuchNamespaceException");
-    assertError(server.post("/v1/warehouse/namespaces/missing/tables/t/plan", "{}"), 501, "NotImplementedException");
+    assertError(server.post("/v1/warehouse/namespaces/missing/tables/t/plan", "{}"), 404, "NoSuchTableException");
     assertError(server.delete("/v1/warehouse/namespaces/odd%20ns%2Fwith'chars"), 409, "NamespaceNotEmptyException");
     // The native API keeps its own error table.
     assertThat(server.get("/treecat/v1/nowhere").error().get("type").asText()).isEqualTo("NOT_FOUND");

@@ -3,6 +3,7 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -79,6 +80,10 @@ public final class IcebergCatalog {
   private final Supplier<CatalogService> catalog;
   private final String warehouse;
   private final FileIO io;
+  private final FileIndex files;
+  private final CommitRebaser rebaser;
+  private final MetadataFileCache metadataFiles;
+  private final TableCommitLocks commitLocks = new TableCommitLocks();
 
   /**
    * @param warehouse where default locations go, with a scheme ({@code file:/…})
@@ -87,6 +92,9 @@ public final class IcebergCatalog {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
     this.io = requireNonNull(io, "io is null");
+    this.files = new FileIndex(catalog, io);
+    this.rebaser = new CommitRebaser(io);
+    this.metadataFiles = new MetadataFileCache(io);
   }
 
   /** The service of the current catalog; for the view operations ({@link IcebergViews}), which share this class's helpers. */
@@ -362,7 +370,7 @@ public final class IcebergCatalog {
     if (!isType(object, TABLE)) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
-    return TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+    return metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
   }
 
   /** The location of a table's current metadata file, without reading it (for ETags). */
@@ -408,17 +416,29 @@ public final class IcebergCatalog {
     }).get(0);
   }
 
-  public TableMetadata registerTable(String prefix, Namespace namespace, String name, String metadataLocation) {
+  /**
+   * Registers an existing metadata file as a table. With {@code overwrite} an existing table of that
+   * name is pointed at the file instead (its file index is rebuilt from the file's manifests, as after
+   * a rollback); a view or a namespace of that name is never overwritten.
+   */
+  public TableMetadata registerTable(String prefix, Namespace namespace, String name, String metadataLocation, boolean overwrite) {
     TableIdentifier identifier = TableIdentifier.of(namespace, name);
     TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
     inTransaction(txn -> {
       requireNamespace(txn, prefix, namespace);
       ObjectPath path = tablePath(prefix, identifier);
       Optional<CatalogObject> existing = read(txn, path);
-      if (existing.isPresent()) {
+      boolean replace = overwrite && isType(existing, TABLE);
+      if (existing.isPresent() && !replace) {
         throw alreadyExists(existing, identifier);
       }
-      return new Result<>(null, List.of(new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata))));
+      List<WriteOp> writes = new ArrayList<>();
+      writes.add(replace
+          ? new WriteOp.Update(path, ObjectKind.INNER, tableValue(metadata))
+          : new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata)));
+      // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
+      writes.addAll(files.writes(txn.id(), path, metadata));
+      return new Result<>(null, writes);
     });
     return metadata;
   }
@@ -509,30 +529,69 @@ public final class IcebergCatalog {
     if (new HashSet<>(identifiers).size() != identifiers.size()) {
       throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
     }
-    return writeAndSwap(identifiers, txn -> {
-      List<Staged> staged = new ArrayList<>();
-      for (UpdateTableRequest change : changes) {
-        staged.add(apply(txn, prefix, change));
+    // Commits to one table queue here, and a commit that still loses a race on a table pointer
+    // (another server, a create or rename) is run again: it re-reads and re-checks everything.
+    try (TableCommitLocks.Held ignored = commitLocks.lock(identifiers.stream().map(id -> tablePath(prefix, id)).toList())) {
+      for (int attempt = 1; ; attempt++) {
+        List<CommitRebaser.Rebased> rebases = new ArrayList<>();
+        try {
+          List<TableMetadata> committed = writeAndSwap(identifiers, txn -> {
+            rebases.clear();
+            List<Staged> staged = new ArrayList<>();
+            for (UpdateTableRequest change : changes) {
+              staged.add(apply(txn, prefix, change, rebases));
+            }
+            return staged;
+          });
+          rebases.forEach(rebaser::committed);
+          return committed;
+        } catch (CommitStateUnknownException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          rebases.forEach(rebaser::discard);
+          if (attempt >= MAX_COMMIT_ATTEMPTS || !isPointerConflict(e)) {
+            throw e;
+          }
+          LOG.debug("Commit to {} lost a race (attempt {}), running it again", identifiers, attempt);
+        }
       }
-      return staged;
-    });
+    }
   }
 
-  private Staged apply(Transaction txn, String prefix, UpdateTableRequest change) {
+  /** Attempts of one commit whose TreeCat transaction fails only on a concurrent change of what it read. */
+  private static final int MAX_COMMIT_ATTEMPTS = 5;
+
+  private static boolean isPointerConflict(RuntimeException e) {
+    return e instanceof CommitFailedException
+        && e.getCause() instanceof CatalogException cause
+        && cause.code() == ErrorCode.COMMIT_CONFLICT;
+  }
+
+  private Staged apply(Transaction txn, String prefix, UpdateTableRequest change, List<CommitRebaser.Rebased> rebases) {
     TableIdentifier identifier = requireNonNull(change.identifier(), "identifier is null");
     ObjectPath path = tablePath(prefix, identifier);
     Optional<CatalogObject> object = read(txn, path);
     boolean create = change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
     TableMetadata base = null;
     if (isType(object, TABLE)) {
-      base = TableMetadataParser.read(io, object.get().value().getString(METADATA_LOCATION).getValue());
+      base = metadataFiles.read(object.get().value().getString(METADATA_LOCATION).getValue());
     } else if (object.isPresent()) {
       throw alreadyExists(object, identifier);
     } else if (!create) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
     TableMetadata current = base;
-    change.requirements().forEach(requirement -> requirement.validate(current));
+    try {
+      change.requirements().forEach(requirement -> requirement.validate(current));
+    } catch (CommitFailedException e) {
+      // A blind append that lost a race is rebased onto the table as it is now (CommitRebaser).
+      Optional<CommitRebaser.Rebased> rebased = create ? Optional.empty() : rebaser.rebase(current, change);
+      if (rebased.isEmpty()) {
+        throw e;
+      }
+      rebases.add(rebased.get());
+      return new Staged(path, base, rebased.get().metadata());
+    }
     TableMetadata.Builder builder;
     if (create) {
       requireNamespace(txn, prefix, identifier.namespace());
@@ -586,11 +645,14 @@ public final class IcebergCatalog {
           TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
           written.add(location);
           TableMetadata committed = TableMetadata.buildFrom(staged.updated()).discardChanges().withMetadataLocation(location).build();
+          metadataFiles.written(committed);
           results.add(committed);
           BsonDocument value = tableValue(committed);
           writes.add(staged.base() == null
               ? new WriteOp.Add(staged.path(), ObjectKind.INNER, value)
               : new WriteOp.Update(staged.path(), ObjectKind.INNER, value));
+          // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set (FileIndex).
+          writes.addAll(files.writes(txn.id(), staged.path(), committed));
         }
         return new Result<>(results, writes);
       });

@@ -21,6 +21,8 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
@@ -108,7 +110,7 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
   /** The status of each Iceberg exception, as Iceberg's reference adapter maps them. */
   private static int status(Throwable failure) {
     if (failure instanceof NoSuchNamespaceException || failure instanceof NoSuchTableException || failure instanceof NoSuchViewException
-        || failure instanceof NotFoundException) {
+        || failure instanceof NotFoundException || failure instanceof NoSuchPlanIdException || failure instanceof NoSuchPlanTaskException) {
       return 404;
     }
     if (failure instanceof AlreadyExistsException || failure instanceof CommitFailedException || failure instanceof NamespaceNotEmptyException) {

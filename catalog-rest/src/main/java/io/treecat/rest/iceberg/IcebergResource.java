@@ -3,7 +3,6 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.treecat.rest.iceberg.IcebergErrors.NotImplementedException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -36,6 +35,8 @@ import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
@@ -71,7 +72,9 @@ public final class IcebergResource {
       Endpoint.V1_UPDATE_NAMESPACE, Endpoint.V1_DELETE_NAMESPACE, Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE,
       Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE, Endpoint.V1_DELETE_TABLE,
       Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE, Endpoint.V1_COMMIT_TRANSACTION, Endpoint.V1_REPORT_METRICS,
-      Endpoint.V1_TABLE_CREDENTIALS);
+      Endpoint.V1_TABLE_CREDENTIALS,
+      Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, Endpoint.V1_FETCH_TABLE_SCAN_PLAN, Endpoint.V1_CANCEL_TABLE_SCAN_PLAN,
+      Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS);
 
   private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
 
@@ -79,10 +82,13 @@ public final class IcebergResource {
   private final IcebergBodies bodies;
   private final String defaultCatalog;
   private final MetricsReportListener reports;
+  private final ScanPlanner planner;
 
-  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog, MetricsReportListener reports) {
+  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog, MetricsReportListener reports,
+      ScanPlanner planner) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
+    this.planner = requireNonNull(planner, "planner is null");
     this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
     this.reports = requireNonNull(reports, "reports is null");
   }
@@ -189,10 +195,7 @@ public final class IcebergResource {
   public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterTableRequest request = read(body, RegisterTableRequest.class);
     requireAddressable(request.name());
-    if (request.overwrite()) {
-      throw new NotImplementedException("register with overwrite=true");
-    }
-    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation());
+    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation(), request.overwrite());
     return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
   }
 
@@ -305,24 +308,37 @@ public final class IcebergResource {
     return ok(ImmutableLoadCredentialsResponse.builder().build());
   }
 
-  // ---- routes of the spec not served yet: a clear 501, never a silent success
+  // ---- server-side scan planning (ScanPlanner): answered from the files indexed in the tree
 
   @POST
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/{planning: plan(/[^/]+)?|tasks}")
-  public Response postPlanning(@PathParam("planning") String planning) {
-    throw new NotImplementedException("server-side scan planning (" + planning + ")");
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan")
+  public Response planTableScan(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table, String body) {
+    PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
+    return ok(planner.plan(prefix, identifier(namespace, table), request));
   }
 
+  @POST
+  @Path("{prefix}/namespaces/{namespace}/tables/{table}/tasks")
+  public Response fetchScanTasks(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
+      @PathParam("table") String table, String body) {
+    FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
+    return ok(planner.tasks(prefix, identifier(namespace, table), request));
+  }
+
+  /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */
   @GET
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
-  public Response fetchPlan() {
-    throw new NotImplementedException("server-side scan planning (fetch)");
+  public Response fetchPlanningResult(@PathParam("id") String id) {
+    planner.fetch(id);
+    return Response.noContent().build();
   }
 
+  /** Nothing runs after a plan is answered, so a cancel has nothing to stop. */
   @DELETE
   @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
-  public Response cancelPlan() {
-    throw new NotImplementedException("server-side scan planning (cancel)");
+  public Response cancelPlanning() {
+    return Response.noContent().build();
   }
 
   // ---- helpers

@@ -41,11 +41,13 @@ public final class IcebergRest {
    */
   public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
       ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports) {
-    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, new LocalFileIO());
+    LocalFileIO io = new LocalFileIO();
+    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, io);
+    ScanPlanner planner = new ScanPlanner(catalog, io, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
     ObjectMapper mapper = mapper();
     IcebergIdempotency idempotency = new IcebergIdempotency(
         new IdempotencyKeys(Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
-    return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports),
+    return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports, planner),
         new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
         idempotency.feature(),
         new ReadOnlyPrefixFilter(),

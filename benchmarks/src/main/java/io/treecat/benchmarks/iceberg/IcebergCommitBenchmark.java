@@ -1,0 +1,372 @@
+package io.treecat.benchmarks.iceberg;
+
+import io.treecat.rest.iceberg.LocalFileIO;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Iceberg commits against one table: TreeCat's REST catalog (a server in its own JVM on loopback)
+ * versus Iceberg's {@link JdbcCatalog} on sqlite (in this JVM), with the same client code, the same
+ * FileIO ({@link LocalFileIO}) and local directories.
+ *
+ * <ul>
+ *   <li>{@code latency N}: one client, N one-file {@code FastAppend} commits in a row on one table
+ *       (after 20 on the same table), the two catalogs alternating in 3 rounds; p50/p99 of
+ *       {@code commit()}.</li>
+ *   <li>{@code openloop SECONDS RATE...}: the open-loop workload of the commit-conflict study: at
+ *       each rate, Poisson arrivals of one-file {@code FastAppend} transactions (load the table,
+ *       append, commit) against one fresh table for SECONDS; each retries on
+ *       {@code CommitFailedException} with Iceberg's default policy (4 retries, 100 ms–60 s
+ *       backoff). Reports offered and achieved commits/s, success rate and latency.</li>
+ * </ul>
+ *
+ * <p>Before measuring, each catalog gets an untimed concurrent warm-up (4 threads × 20 appends,
+ * {@code -Dwarmup.commits}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
+ * is set on the JDBC tables, where it means nothing.
+ */
+public final class IcebergCommitBenchmark {
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.required(2, "day", Types.StringType.get()));
+  private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").build();
+  private static final Namespace NS = Namespace.of("bench");
+
+  private IcebergCommitBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println("usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
+      System.exit(2);
+    }
+    String serverJar = System.getProperty("treecat.server.jar", "catalog-server/target/treecat-server.jar");
+    Path work = Files.createTempDirectory("iceberg-commit-bench");
+    try (TreeCatProcess server = TreeCatProcess.start(Path.of(serverJar), work.resolve("treecat"))) {
+      List<Peer> peers = List.of(
+          new Peer("TreeCat REST (rebase)", treecat(server.uri())),
+          new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc"))));
+      for (Peer peer : peers) {
+        ((SupportsNamespaces) peer.catalog()).createNamespace(NS);
+        warmUp(peer);
+      }
+      switch (args[0]) {
+        case "latency" -> latency(peers, Integer.parseInt(args[1]));
+        case "openloop" -> openLoop(peers, Integer.parseInt(args[1]),
+            Arrays.stream(args, 2, args.length).mapToDouble(Double::parseDouble).toArray());
+        default -> throw new IllegalArgumentException("Unknown mode: " + args[0]);
+      }
+    }
+  }
+
+  private record Peer(String name, Catalog catalog) {}
+
+  private static Catalog treecat(String uri) {
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.initialize("treecat", Map.of(
+        CatalogProperties.URI, uri,
+        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
+    return catalog;
+  }
+
+  private static Catalog jdbc(Path directory) throws IOException {
+    Files.createDirectories(directory.resolve("warehouse"));
+    JdbcCatalog catalog = new JdbcCatalog();
+    catalog.initialize("jdbc", Map.of(
+        CatalogProperties.URI, "jdbc:sqlite:" + directory.resolve("catalog.db"),
+        CatalogProperties.WAREHOUSE_LOCATION, directory.resolve("warehouse").toUri().toString(),
+        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
+        // sqlite allows one writer at a time; wait for the lock rather than fail at once.
+        "jdbc.busy_timeout", "10000"));
+    return catalog;
+  }
+
+  private static Table createTable(Catalog catalog, String name) {
+    return catalog.createTable(TableIdentifier.of(NS, name), SCHEMA, SPEC,
+        new HashMap<>(Map.of("treecat.rebase-appends", "true")));
+  }
+
+  private static final AtomicLong FILES = new AtomicLong();
+
+  private static DataFile file(Table table) {
+    long n = FILES.incrementAndGet();
+    String day = "2026-01-" + String.format("%02d", 1 + n % 28);
+    return DataFiles.builder(table.spec())
+        .withPath(table.location() + "/data/day=" + day + "/f-" + n + ".parquet")
+        .withFileSizeInBytes(1024)
+        .withRecordCount(100)
+        .withPartitionPath("day=" + day)
+        .build();
+  }
+
+  /**
+   * Untimed: concurrent appends to a scratch table until both JVMs have loaded and compiled the
+   * commit path (including, for TreeCat, the rebase path), so that no step measures class loading.
+   */
+  private static void warmUp(Peer peer) throws Exception {
+    int threads = 4;
+    int commits = Integer.getInteger("warmup.commits", 20);
+    Table created = createTable(peer.catalog(), "warmup");
+    TableIdentifier id = TableIdentifier.of(NS, "warmup");
+    created.newFastAppend().appendFile(file(created)).commit();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      done.add(pool.submit(() -> {
+        for (int i = 0; i < commits; i++) {
+          try {
+            Table table = peer.catalog().loadTable(id);
+            table.newFastAppend().appendFile(file(table)).commit();
+          } catch (RuntimeException e) {
+            // a commit that ran out of retries still warmed the path up
+          }
+        }
+        return null;
+      }));
+    }
+    try {
+      for (java.util.concurrent.Future<?> future : done) {
+        future.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    peer.catalog().dropTable(id, false);
+  }
+
+  // ---- latency
+
+  private static void latency(List<Peer> peers, int commits) {
+    System.out.printf(Locale.ROOT, "| catalog | commits | p50 ms | p99 ms | mean ms |%n|---|---|---|---|---|%n");
+    // Interleave the peers in rounds so that both see the same machine load.
+    int rounds = 3;
+    Map<String, List<Long>> samples = new HashMap<>();
+    Map<String, Table> tables = new HashMap<>();
+    for (Peer peer : peers) {
+      Table table = createTable(peer.catalog(), "latency");
+      for (int i = 0; i < 20; i++) {
+        table.newFastAppend().appendFile(file(table)).commit();
+      }
+      tables.put(peer.name(), table);
+      samples.put(peer.name(), new ArrayList<>());
+    }
+    for (int round = 0; round < rounds; round++) {
+      for (Peer peer : peers) {
+        Table table = tables.get(peer.name());
+        for (int i = 0; i < commits / rounds; i++) {
+          DataFile file = file(table);
+          long start = System.nanoTime();
+          table.newFastAppend().appendFile(file).commit();
+          samples.get(peer.name()).add(System.nanoTime() - start);
+        }
+      }
+    }
+    for (Peer peer : peers) {
+      long[] nanos = samples.get(peer.name()).stream().mapToLong(Long::longValue).sorted().toArray();
+      System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f |%n", peer.name(), nanos.length,
+          ms(percentile(nanos, 0.50)), ms(percentile(nanos, 0.99)), ms((long) Arrays.stream(nanos).average().orElse(0)));
+    }
+  }
+
+  // ---- open loop
+
+  private static void openLoop(List<Peer> peers, int seconds, double[] rates) throws Exception {
+    System.out.printf(Locale.ROOT, "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased |%n"
+        + "|---|---|---|---|---|---|---|---|---|%n");
+    for (double rate : rates) {
+      for (Peer peer : peers) {
+        OpenLoopResult result = openLoopStep(peer, rate, seconds);
+        System.out.printf(Locale.ROOT, "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s |%n",
+            peer.name(), rate, result.committed(), result.failed(),
+            100.0 * result.committed() / Math.max(1, result.committed() + result.failed()),
+            result.achieved(), ms(result.p50()), ms(result.p99()), result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()));
+      }
+    }
+  }
+
+  private record OpenLoopResult(int committed, int failed, double achieved, long p50, long p99, long rebased) {}
+
+  private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds) throws Exception {
+    String name = ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
+    Table created = createTable(peer.catalog(), name);
+    TableIdentifier id = TableIdentifier.of(NS, name);
+    created.newFastAppend().appendFile(file(created)).commit();
+
+    ExecutorService pool = Executors.newCachedThreadPool();
+    AtomicInteger committed = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+    Random random = new Random(42);
+    long start = System.nanoTime();
+    long end = start + TimeUnit.SECONDS.toNanos(seconds);
+    long next = start;
+    int arrivals = 0;
+    while (true) {
+      next += (long) (-Math.log(1 - random.nextDouble()) / rate * 1e9);
+      if (next >= end) {
+        break;
+      }
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      arrivals++;
+      long arrival = next;
+      pool.execute(() -> {
+        try {
+          Table table = peer.catalog().loadTable(id);
+          table.newFastAppend().appendFile(file(table)).commit();
+          latencies.add(System.nanoTime() - arrival);
+          committed.incrementAndGet();
+        } catch (RuntimeException e) {
+          failed.incrementAndGet();
+          errors.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+      });
+    }
+    pool.shutdown();
+    if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
+      throw new IllegalStateException("Commits still running after 10 minutes");
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+    long rebased = -1;
+    Table result = peer.catalog().loadTable(id);
+    if (peer.catalog() instanceof RESTCatalog) {
+      rebased = 0;
+      for (Snapshot snapshot : result.snapshots()) {
+        if (snapshot.summary().containsKey("treecat.rebased-from")) {
+          rebased++;
+        }
+      }
+    }
+    long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
+    if (total != committed.get() + 1) {
+      throw new IllegalStateException(peer.name() + ": " + committed.get() + " commits acknowledged but the table holds " + (total - 1));
+    }
+    if (!errors.isEmpty()) {
+      System.err.printf("%s at %.0f/s: %d of %d failed, e.g. %s%n", peer.name(), rate, failed.get(), arrivals, errors.peek());
+    }
+    // Achieved: commits over the time from the first arrival to the last completion.
+    return new OpenLoopResult(committed.get(), failed.get(), committed.get() / elapsed,
+        percentile(nanos, 0.50), percentile(nanos, 0.99), rebased);
+  }
+
+  private static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+  }
+
+  private static double ms(long nanos) {
+    return nanos / 1e6;
+  }
+
+  /** A TreeCat server in its own JVM, on loopback, with a fresh data directory and warehouse. */
+  private static final class TreeCatProcess implements AutoCloseable {
+    private final Process process;
+    private final int port;
+
+    private TreeCatProcess(Process process, int port) {
+      this.process = process;
+      this.port = port;
+    }
+
+    static TreeCatProcess start(Path jar, Path directory) throws Exception {
+      if (!Files.isRegularFile(jar)) {
+        throw new IllegalArgumentException("No server jar at " + jar.toAbsolutePath()
+            + ": build it with ./mvnw -B -q -DskipTests -pl catalog-server -am package, or set -Dtreecat.server.jar");
+      }
+      Files.createDirectories(directory);
+      int port;
+      try (ServerSocket socket = new ServerSocket(0)) {
+        port = socket.getLocalPort();
+      }
+      List<String> command = List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          System.getProperty("treecat.server.xmx", "-Xmx1g"),
+          "-Ddw.server.applicationConnectors[0].port=" + port,
+          "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+          "-Ddw.server.adminConnectors[0].port=0",
+          "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
+          "-Ddw.grpc.port=0", "-Ddw.grpc.host=127.0.0.1",
+          "-Ddw.hms.port=0", "-Ddw.hms.host=127.0.0.1",
+          "-Ddw.storage.data-dir=" + directory.resolve("data"),
+          "-Ddw.warehouse.location=" + directory.resolve("warehouse"),
+          "-Ddw.logging.level=WARN",
+          "-jar", jar.toAbsolutePath().toString(), "server");
+      Process process = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(directory.resolve("server.log").toFile())
+          .start();
+      TreeCatProcess server = new TreeCatProcess(process, port);
+      // An interrupted run must not leave the server behind.
+      Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
+      HttpClient http = HttpClient.newHttpClient();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          throw new IllegalStateException("TreeCat exited; see " + directory.resolve("server.log"));
+        }
+        try {
+          HttpResponse<Void> reply = http.send(HttpRequest.newBuilder(URI.create(server.uri() + "/v1/config"))
+              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+          if (reply.statusCode() == 200) {
+            return server;
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+        Thread.sleep(200);
+      }
+      server.close();
+      throw new IllegalStateException("TreeCat did not answer within 60 s; see " + directory.resolve("server.log"));
+    }
+
+    String uri() {
+      return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.EnvironmentContext;
+import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebases a blind append that lost a race onto the table as it is now, on the server, instead of
+ * answering 409 and making the client refresh, rewrite its manifest list and send the commit again.
+ *
+ * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
+ * <ul>
+ *   <li>the table opted in with the property {@value #PROPERTY} = {@code true}: the table's owner
+ *       says its {@code append} snapshots are blind (Iceberg's {@code AppendFiles}). Iceberg's REST
+ *       protocol cannot tell a blind append from a {@code RowDelta} that only adds rows but validated
+ *       a conflict filter (its snapshot is an {@code append} too), and rebasing the latter would skip
+ *       its validation, so rebase is never the default;</li>
+ *   <li>the updates are exactly one {@code add-snapshot} of an {@code append} snapshot and one
+ *       {@code set-snapshot-ref} of a branch to it;</li>
+ *   <li>the only requirement that fails is {@code assert-ref-snapshot-id} on that branch, naming the
+ *       snapshot's parent, and that parent is still an ancestor of the branch's head (no rollback,
+ *       no replace in between);</li>
+ *   <li>the snapshot was written against the current schema, every spec it uses still exists, and
+ *       it only adds data files: no removed data files, no added or removed delete files.</li>
+ * </ul>
+ *
+ * <p>The rebase is what the client's own retry of a {@code FastAppend} would do, run by Iceberg's
+ * own {@code FastAppend} over a {@link TableOperations} that holds the current metadata: the files
+ * the client's snapshot added are appended to the branch head, with a fresh sequence number (the
+ * data files inherit it: manifests written by an append leave it unassigned), a new manifest and
+ * manifest list, and the totals recomputed. The new snapshot keeps the client's snapshot id, so the
+ * client finds its commit when it refreshes and cleans up the manifest list it wrote and no longer
+ * needs. Its summary keeps the client's own properties and records the parent the client saw in
+ * {@value #REBASED_FROM}.
+ */
+final class CommitRebaser {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
+
+  /** The table property that turns server-side rebase of appends on. */
+  static final String PROPERTY = "treecat.rebase-appends";
+  /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
+  static final String REBASED_FROM = "treecat.rebased-from";
+
+  /** Summary keys Iceberg computes itself; setting one of them too would clash when the summary is built. */
+  private static final Set<String> COMPUTED_SUMMARY_KEYS = computedSummaryKeys();
+
+  private final FileIO io;
+
+  CommitRebaser(FileIO io) {
+    this.io = requireNonNull(io, "io is null");
+  }
+
+  /** A rebased change: the table's new metadata (with its changes) and the snapshot written for it. */
+  record Rebased(TableMetadata metadata, Snapshot snapshot) {}
+
+  static boolean enabled(TableMetadata metadata) {
+    return metadata != null && Boolean.parseBoolean(metadata.properties().getOrDefault(PROPERTY, "false"));
+  }
+
+  /**
+   * The change rebased onto {@code current}, or empty when it does not clearly commute with what
+   * happened since the client read the table (the caller then answers the original failure).
+   */
+  Optional<Rebased> rebase(TableMetadata current, UpdateTableRequest change) {
+    if (!enabled(current)) {
+      return Optional.empty();
+    }
+    Optional<Append> append = appendOf(change.updates());
+    if (append.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot incoming = append.get().snapshot();
+    String branch = append.get().branch();
+    if (current.snapshot(incoming.snapshotId()) != null) {
+      return refuse(incoming, "its snapshot id is already in the table");
+    }
+    for (UpdateRequirement requirement : change.requirements()) {
+      if (requirement instanceof UpdateRequirement.AssertRefSnapshotID ref && ref.refName().equals(branch)) {
+        if (!Objects.equals(ref.snapshotId(), incoming.parentId())) {
+          return refuse(incoming, "its branch requirement does not name its parent");
+        }
+        continue;
+      }
+      try {
+        requirement.validate(current);
+      } catch (CommitFailedException e) {
+        return refuse(incoming, "another requirement fails: " + e.getMessage());
+      }
+    }
+    SnapshotRef head = current.ref(branch);
+    if (head == null || !head.isBranch()) {
+      // Nothing moved the branch (some other requirement failed), or it became a tag.
+      return refuse(incoming, "its branch is not a branch with a head");
+    }
+    if (incoming.parentId() != null
+        && !SnapshotUtil.isAncestorOf(head.snapshotId(), incoming.parentId(), current::snapshot)) {
+      return refuse(incoming, "its parent is no longer an ancestor of the branch head");
+    }
+    if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
+      return refuse(incoming, "the schema changed");
+    }
+    List<DataFile> files = new ArrayList<>();
+    try {
+      // Only manifests this snapshot wrote can hold its changes; each must hold only added data files.
+      for (ManifestFile manifest : incoming.allManifests(io)) {
+        if (!Objects.equals(manifest.snapshotId(), incoming.snapshotId())) {
+          continue;
+        }
+        if (manifest.content() != ManifestContent.DATA || manifest.hasDeletedFiles() || manifest.hasExistingFiles()) {
+          return refuse(incoming, "it does more than add data files");
+        }
+        if (!current.specsById().containsKey(manifest.partitionSpecId())) {
+          return refuse(incoming, "partition spec " + manifest.partitionSpecId() + " no longer exists");
+        }
+        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, current.specsById())) {
+          reader.forEach(file -> files.add(file.copy()));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Cannot read the manifests of snapshot {}", incoming.snapshotId(), e);
+      return refuse(incoming, "its manifests cannot be read");
+    }
+
+    RebaseOperations ops = new RebaseOperations(current, io, incoming.snapshotId());
+    AppendFiles rebasedAppend = new BaseTable(ops, "rebase", report -> { }).newFastAppend().toBranch(branch);
+    files.forEach(rebasedAppend::appendFile);
+    incoming.summary().forEach((key, value) -> {
+      if (!COMPUTED_SUMMARY_KEYS.contains(key) && !key.startsWith(SnapshotSummary.CHANGED_PARTITION_PREFIX)
+          && !EnvironmentContext.get().containsKey(key) && !key.equals(REBASED_FROM)) {
+        rebasedAppend.set(key, value);
+      }
+    });
+    rebasedAppend.set(REBASED_FROM, incoming.parentId() == null ? "none" : String.valueOf(incoming.parentId()));
+    Snapshot snapshot = rebasedAppend.apply();
+    TableMetadata updated = TableMetadata.buildFrom(current).setBranchSnapshot(snapshot, branch).build();
+    return Optional.of(new Rebased(updated, snapshot));
+  }
+
+  /** Notes a rebase whose metadata was committed. */
+  void committed(Rebased rebase) {
+    LOG.debug("Rebased snapshot {} onto {}", rebase.snapshot().snapshotId(), rebase.snapshot().parentId());
+  }
+
+  /** Deletes what a rebase wrote (its manifest list and new manifests) when its commit did not happen. */
+  void discard(Rebased rebase) {
+    Snapshot snapshot = rebase.snapshot();
+    try {
+      for (ManifestFile manifest : snapshot.allManifests(io)) {
+        if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
+          io.deleteFile(manifest.path());
+        }
+      }
+      io.deleteFile(snapshot.manifestListLocation());
+    } catch (RuntimeException e) {
+      LOG.debug("Could not delete the files of rebased snapshot {}", snapshot.snapshotId(), e);
+    }
+  }
+
+  private static Optional<Rebased> refuse(Snapshot incoming, String reason) {
+    LOG.debug("Not rebasing snapshot {}: {}", incoming.snapshotId(), reason);
+    return Optional.empty();
+  }
+
+  private record Append(Snapshot snapshot, String branch) {}
+
+  /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
+  private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
+    if (updates.size() != 2) {
+      return Optional.empty();
+    }
+    MetadataUpdate.AddSnapshot add = null;
+    MetadataUpdate.SetSnapshotRef ref = null;
+    for (MetadataUpdate update : updates) {
+      if (update instanceof MetadataUpdate.AddSnapshot a) {
+        add = a;
+      } else if (update instanceof MetadataUpdate.SetSnapshotRef r) {
+        ref = r;
+      }
+    }
+    if (add == null || ref == null
+        || !DataOperations.APPEND.equals(add.snapshot().operation())
+        || ref.snapshotId() != add.snapshot().snapshotId()
+        || !"branch".equalsIgnoreCase(ref.type())) {
+      return Optional.empty();
+    }
+    return Optional.of(new Append(add.snapshot(), ref.name()));
+  }
+
+  private static Set<String> computedSummaryKeys() {
+    // SnapshotSummary names every key its builder and SnapshotProducer compute as a public constant.
+    Set<String> keys = new HashSet<>();
+    for (Field field : SnapshotSummary.class.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+        try {
+          keys.add((String) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("Cannot read SnapshotSummary." + field.getName(), e);
+        }
+      }
+    }
+    return Set.copyOf(keys);
+  }
+
+  /**
+   * The table as the server sees it now, for Iceberg's {@code FastAppend}: it reads the current
+   * metadata, writes manifests beside the table's metadata, and hands out the client's snapshot id.
+   * It never commits: the caller commits the result in its TreeCat transaction.
+   */
+  private static final class RebaseOperations implements TableOperations {
+    private final TableMetadata current;
+    private final FileIO io;
+    private final long snapshotId;
+
+    RebaseOperations(TableMetadata current, FileIO io, long snapshotId) {
+      this.current = current;
+      this.io = io;
+      this.snapshotId = snapshotId;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return current;
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return current;
+    }
+
+    @Override
+    public void commit(TableMetadata base, TableMetadata metadata) {
+      throw new UnsupportedOperationException("A rebase is committed by the catalog's transaction, not by its operations");
+    }
+
+    @Override
+    public FileIO io() {
+      return io;
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+      String base = directory != null ? directory : current.location() + "/metadata";
+      return (base.endsWith("/") ? base : base + "/") + fileName;
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return LocationProviders.locationsFor(current.location(), current.properties());
+    }
+
+    @Override
+    public long newSnapshotId() {
+      return snapshotId;
+    }
+  }
+}

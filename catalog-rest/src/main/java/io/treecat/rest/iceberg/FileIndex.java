@@ -1,0 +1,300 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.query.exec.QueryPage;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.txn.TransactionId;
+import io.treecat.core.version.ChildKinds;
+import io.treecat.core.version.WriteOp;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TreeCatIcebergAccess;
+import org.apache.iceberg.TreeCatIcebergAccess.EntryStatus;
+import org.apache.iceberg.io.FileIO;
+import org.bson.BsonDocument;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+/**
+ * Keeps an Iceberg table's live data and delete files as leaves of the tree, in the same write set
+ * as the table's commit (DESIGN §6, the paper's table → partition → file layout):
+ *
+ * <pre>
+ * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;                          obj_type=table
+ * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/_files                   obj_type=file_index: head, snapshots {id: vid}
+ * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/&lt;spec&gt;:&lt;part path&gt;      obj_type=partition: spec_id, part_val {field: value}, partition_path
+ * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/&lt;spec&gt;:&lt;part path&gt;/&lt;file id&gt;   leaf, obj_type=file ({@link FileLeaves})
+ * </pre>
+ *
+ * <p>The leaves under a table at a vid are exactly the live files of the index's {@code head}
+ * snapshot (the table's current snapshot) as of that vid. A snapshot's file set is therefore read
+ * at the vid of the commit that made it the head. That vid is only known once the write set
+ * commits, so it is recorded one step late, without a second write: the index node is rewritten in
+ * every write set that changes the leaves, so its own version (the vid of the write that produced
+ * it, {@link CatalogObject#version()}) is the vid at which {@code head} became visible; the next
+ * index write moves {@code head} into {@code snapshots} with that vid. A snapshot that was never
+ * the head of a committed write set (several snapshots in one commit, a branch's snapshots) has no
+ * vid, and planning for it goes through the manifests.
+ *
+ * <p>When the new current snapshot descends from the head, the write set applies each snapshot's
+ * own manifest entries (ADDED: add a leaf, DELETED: remove it), oldest first. Otherwise (a rollback,
+ * a table without an index yet: registered, created before indexing, renamed) every partition
+ * node is removed and the live files of the current snapshot are indexed from its manifests.
+ */
+final class FileIndex {
+  static final String INDEX_ID = "_files";
+  static final String OBJ_TYPE_INDEX = "file_index";
+  private static final String HEAD = "head";
+  private static final String SNAPSHOTS = "snapshots";
+  /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
+  private static final int MAX_CHAIN = 1000;
+
+  private final Supplier<CatalogService> catalog;
+  private final FileIO io;
+
+  FileIndex(Supplier<CatalogService> catalog, FileIO io) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.io = requireNonNull(io, "io is null");
+  }
+
+  static ObjectPath indexPath(ObjectPath table) {
+    return table.child(INDEX_ID);
+  }
+
+  /** The id of a file's leaf: a hash of its location, which is unique in a table. */
+  static String fileId(String location) {
+    return com.google.common.hash.Hashing.murmur3_128().hashString(location, java.nio.charset.StandardCharsets.UTF_8).toString();
+  }
+
+  /**
+   * The writes that bring the table's file leaves to {@code updated}'s current snapshot, read in
+   * transaction {@code txn} (so a concurrent index change fails validation with the table swap).
+   * Added to the same write set as the table object's swap.
+   */
+  List<WriteOp> writes(TransactionId txn, ObjectPath table, TableMetadata updated) {
+    CatalogService service = catalog.get();
+    Optional<CatalogObject> node = service.get(txn, indexPath(table));
+    Snapshot target = updated.currentSnapshot();
+    Long targetId = target == null ? null : target.snapshotId();
+    Long head = node.map(FileIndex::head).orElse(null);
+    if (node.isPresent() && Objects.equals(head, targetId)) {
+      return List.of();
+    }
+    Changes changes = new Changes(table, updated);
+    List<Snapshot> chain = node.isPresent() ? chain(updated, target, head) : null;
+    if (chain != null) {
+      for (Snapshot snapshot : chain) {
+        applyDelta(changes, updated, snapshot);
+      }
+    } else {
+      for (String partition : partitionIds(service, txn, table)) {
+        changes.removePartition(partition);
+      }
+      if (target != null) {
+        indexAll(changes, updated, target);
+      }
+    }
+    List<WriteOp> writes = new ArrayList<>();
+    // The index node first: the partition nodes and leaves follow, the table object is written by the caller.
+    writes.add(new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, updated)));
+    writes.addAll(changes.writes());
+    return writes;
+  }
+
+  private static Long head(CatalogObject node) {
+    BsonValue head = node.value().get(HEAD);
+    return head == null || head.isNull() ? null : head.asInt64().getValue();
+  }
+
+  /** Snapshots from the head (exclusive) to the target (inclusive), oldest first; null if the target does not descend from the head. */
+  private static List<Snapshot> chain(TableMetadata metadata, Snapshot target, Long head) {
+    if (target == null) {
+      return null;
+    }
+    List<Snapshot> chain = new ArrayList<>();
+    Snapshot current = target;
+    while (current != null && chain.size() <= MAX_CHAIN) {
+      chain.add(0, current);
+      Long parent = current.parentId();
+      if (Objects.equals(parent, head)) {
+        return chain;
+      }
+      if (parent == null) {
+        return null;
+      }
+      current = metadata.snapshot(parent);
+    }
+    return null;
+  }
+
+  private static BsonDocument indexValue(Optional<CatalogObject> node, Long targetId, TableMetadata updated) {
+    BsonDocument snapshots = new BsonDocument();
+    Set<Long> live = new HashSet<>();
+    updated.snapshots().forEach(snapshot -> live.add(snapshot.snapshotId()));
+    if (node.isPresent()) {
+      BsonValue previous = node.get().value().get(SNAPSHOTS);
+      if (previous != null && previous.isDocument()) {
+        previous.asDocument().forEach((id, vid) -> {
+          if (live.contains(Long.valueOf(id))) {
+            snapshots.append(id, vid);
+          }
+        });
+      }
+      Long head = head(node.get());
+      if (head != null && live.contains(head)) {
+        snapshots.append(Long.toString(head), new BsonInt64(node.get().version()));
+      }
+    }
+    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_INDEX))
+        .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
+        .append(SNAPSHOTS, snapshots);
+  }
+
+  /**
+   * The vid at which the leaves under {@code table} are exactly the live files of {@code snapshotId},
+   * from the index node as read at any later vid; empty if that snapshot was never indexed.
+   */
+  static OptionalLong vidOf(CatalogObject node, long snapshotId) {
+    Long head = head(node);
+    if (head != null && head == snapshotId) {
+      return OptionalLong.of(node.version());
+    }
+    BsonValue snapshots = node.value().get(SNAPSHOTS);
+    if (snapshots != null && snapshots.isDocument()) {
+      BsonValue vid = snapshots.asDocument().get(Long.toString(snapshotId));
+      if (vid != null) {
+        return OptionalLong.of(vid.asInt64().getValue());
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  private static List<String> partitionIds(CatalogService service, TransactionId txn, ObjectPath table) {
+    StringBuilder query = new StringBuilder();
+    for (String id : table.ids()) {
+      query.append("/[obj_id='").append(ScanPlanner.quote(id)).append("']");
+    }
+    query.append("/[obj_type='").append(FileLeaves.OBJ_TYPE_PARTITION).append("']");
+    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
+    List<String> ids = new ArrayList<>();
+    while (true) {
+      QueryPage page = service.query(txn, request);
+      page.rows().forEach(row -> ids.add(row.id()));
+      if (page.continuation().isEmpty()) {
+        return ids;
+      }
+      request = request.withPageToken(page.continuation().get());
+    }
+  }
+
+  /**
+   * The pending writes under one table: partition nodes removed by a re-index first, then partition
+   * upserts and leaf writes in order, a leaf's adds and removes netted by path.
+   */
+  private static final class Changes {
+    private final ObjectPath table;
+    private final TableMetadata metadata;
+    private final List<WriteOp> removals = new ArrayList<>();
+    private final Set<ObjectPath> partitions = new HashSet<>();
+    private final Map<ObjectPath, WriteOp> ops = new LinkedHashMap<>();
+    /** Leaves this write set adds that were not stored before it. */
+    private final Set<ObjectPath> addedHere = new HashSet<>();
+
+    Changes(ObjectPath table, TableMetadata metadata) {
+      this.table = table;
+      this.metadata = metadata;
+    }
+
+    private ObjectPath leafPath(ContentFile<?> file) {
+      PartitionSpec spec = metadata.spec(file.specId());
+      return table.child(FileLeaves.partitionId(spec, file.partition())).child(fileId(file.location()));
+    }
+
+    void removePartition(String id) {
+      removals.add(new WriteOp.Remove(table.child(id)));
+    }
+
+    void add(ContentFile<?> file, long snapshotId, Schema schema) {
+      PartitionSpec spec = metadata.spec(file.specId());
+      ObjectPath leaf = leafPath(file);
+      ObjectPath partition = leaf.parent();
+      if (partitions.add(partition)) {
+        // An upsert: no read of the partition node, and one removed by a re-index comes back empty.
+        ops.put(partition, new WriteOp.Update(partition, ObjectKind.INNER, FileLeaves.partitionValue(spec, file.partition())));
+      }
+      if (!(ops.get(leaf) instanceof WriteOp.Remove)) {
+        addedHere.add(leaf);
+      }
+      // Update replaces a leaf that is already there, so re-adding a path never fails the commit.
+      ops.put(leaf, new WriteOp.Update(leaf, ObjectKind.LEAF, FileLeaves.fileValue(file, spec, schema, snapshotId)));
+    }
+
+    void remove(ContentFile<?> file) {
+      ObjectPath leaf = leafPath(file);
+      if (addedHere.remove(leaf)) {
+        ops.remove(leaf);
+      } else {
+        ops.put(leaf, new WriteOp.Remove(leaf));
+      }
+    }
+
+    List<WriteOp> writes() {
+      List<WriteOp> writes = new ArrayList<>(removals);
+      writes.addAll(ops.values());
+      return writes;
+    }
+  }
+
+  /** One snapshot's own manifest entries: what it added and what it deleted. */
+  private void applyDelta(Changes changes, TableMetadata metadata, Snapshot snapshot) {
+    Schema schema = metadata.schema();
+    List<ManifestFile> manifests = new ArrayList<>();
+    manifests.addAll(snapshot.dataManifests(io));
+    manifests.addAll(snapshot.deleteManifests(io));
+    for (ManifestFile manifest : manifests) {
+      if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
+        continue;
+      }
+      TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, (status, file, snapshotId) -> {
+        if (status == EntryStatus.DELETED) {
+          changes.remove(file);
+        } else if (status == EntryStatus.ADDED) {
+          changes.add(file, snapshotId, schema);
+        }
+      });
+    }
+  }
+
+  /** Every live file of a snapshot, from all its manifests. */
+  private void indexAll(Changes changes, TableMetadata metadata, Snapshot snapshot) {
+    Schema schema = metadata.schema();
+    List<ManifestFile> manifests = new ArrayList<>();
+    manifests.addAll(snapshot.dataManifests(io));
+    manifests.addAll(snapshot.deleteManifests(io));
+    for (ManifestFile manifest : manifests) {
+      TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), true,
+          (status, file, snapshotId) -> changes.add(file, snapshotId, schema));
+    }
+  }
+}

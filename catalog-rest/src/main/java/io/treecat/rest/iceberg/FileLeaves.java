@@ -1,0 +1,380 @@
+package io.treecat.rest.iceberg;
+
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.TreeCatIcebergAccess;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonBoolean;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.types.Decimal128;
+
+/**
+ * The BSON form of an Iceberg data or delete file as a leaf of the tree, and back (see {@link
+ * FileIndex} for where leaves live). The value keeps everything a {@code FileScanTask} needs, so a
+ * plan is answered from the tree without reading a manifest: content, path, format, spec id,
+ * partition values, counts, sizes, column stats (serialized bounds, exact; plus readable bounds of
+ * primitive columns by name, for path queries), sequence numbers, the adding snapshot, equality ids
+ * and the referenced data file of a position delete or deletion vector.
+ */
+final class FileLeaves {
+  static final String OBJ_TYPE_FILE = "file";
+  static final String OBJ_TYPE_PARTITION = "partition";
+  static final String CONTENT = "content";
+  static final String FILE_PATH = "file_path";
+  static final String SPEC_ID = "spec_id";
+  static final String PART_VAL = "part_val";
+  static final String PARTITION_PATH = "partition_path";
+
+  static final String DATA = "data";
+  static final String POSITION_DELETES = "position_deletes";
+  static final String EQUALITY_DELETES = "equality_deletes";
+
+  private FileLeaves() {}
+
+  // ---- partitions
+
+  /**
+   * The id of a partition's node: {@code <spec id>:<field>=<value>/…}, values URL-encoded in their
+   * human form, a null value as the bare field name (so it never collides with the string "null").
+   */
+  static String partitionId(PartitionSpec spec, StructLike partition) {
+    StringBuilder id = new StringBuilder().append(spec.specId()).append(':');
+    List<PartitionField> fields = spec.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      PartitionField field = fields.get(i);
+      if (i > 0) {
+        id.append('/');
+      }
+      id.append(field.name());
+      Object value = partition.get(i, Object.class);
+      if (value != null) {
+        Type type = spec.partitionType().fields().get(i).type();
+        @SuppressWarnings("unchecked")
+        String human = ((org.apache.iceberg.transforms.Transform<Object, Object>) field.transform()).toHumanString(type, value);
+        id.append('=').append(URLEncoder.encode(human, StandardCharsets.UTF_8));
+      }
+    }
+    return id.toString();
+  }
+
+  static BsonDocument partitionValue(PartitionSpec spec, StructLike partition) {
+    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_PARTITION))
+        .append(SPEC_ID, new BsonInt32(spec.specId()))
+        .append(PART_VAL, partitionValues(spec, partition))
+        .append(PARTITION_PATH, new BsonString(spec.isUnpartitioned() ? "" : spec.partitionToPath(partition)));
+  }
+
+  /** Partition values by partition field name, in their stored (transformed) form. */
+  static BsonDocument partitionValues(PartitionSpec spec, StructLike partition) {
+    BsonDocument values = new BsonDocument();
+    List<Types.NestedField> fields = spec.partitionType().fields();
+    for (int i = 0; i < fields.size(); i++) {
+      values.append(fields.get(i).name(), toBson(fields.get(i).type(), partition.get(i, Object.class)));
+    }
+    return values;
+  }
+
+  private static PartitionData partitionData(PartitionSpec spec, BsonDocument values) {
+    PartitionData data = new PartitionData(spec.partitionType());
+    List<Types.NestedField> fields = spec.partitionType().fields();
+    for (int i = 0; i < fields.size(); i++) {
+      data.set(i, fromBson(fields.get(i).type(), values.get(fields.get(i).name())));
+    }
+    return data;
+  }
+
+  // ---- values
+
+  /** A partition or bound value as BSON: numbers stay numbers, so tree predicates compare them. */
+  static BsonValue toBson(Type type, Object value) {
+    if (value == null) {
+      return BsonNull.VALUE;
+    }
+    return switch (type.typeId()) {
+      case BOOLEAN -> BsonBoolean.valueOf((Boolean) value);
+      case INTEGER, DATE -> new BsonInt32((Integer) value);
+      case LONG, TIME, TIMESTAMP, TIMESTAMP_NANO -> new BsonInt64((Long) value);
+      case FLOAT -> new BsonDouble((Float) value);
+      case DOUBLE -> new BsonDouble((Double) value);
+      case STRING -> new BsonString(value.toString());
+      case UUID -> new BsonString(value.toString());
+      case DECIMAL -> new BsonDecimal128(new Decimal128((BigDecimal) value));
+      case FIXED, BINARY -> new BsonBinary(bytes((ByteBuffer) value));
+      default -> new BsonString(value.toString());
+    };
+  }
+
+  private static Object fromBson(Type type, BsonValue value) {
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    return switch (type.typeId()) {
+      case BOOLEAN -> value.asBoolean().getValue();
+      case INTEGER, DATE -> value.asInt32().getValue();
+      case LONG, TIME, TIMESTAMP, TIMESTAMP_NANO -> value.asInt64().getValue();
+      case FLOAT -> (float) value.asDouble().getValue();
+      case DOUBLE -> value.asDouble().getValue();
+      case STRING -> value.asString().getValue();
+      case UUID -> UUID.fromString(value.asString().getValue());
+      case DECIMAL -> value.asDecimal128().getValue().bigDecimalValue();
+      case FIXED, BINARY -> ByteBuffer.wrap(value.asBinary().getData());
+      default -> throw new IllegalStateException("Unsupported partition type: " + type);
+    };
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    ByteBuffer copy = buffer.duplicate();
+    byte[] bytes = new byte[copy.remaining()];
+    copy.get(bytes);
+    return bytes;
+  }
+
+  // ---- files
+
+  static String content(FileContent content) {
+    return switch (content) {
+      case DATA -> DATA;
+      case POSITION_DELETES -> POSITION_DELETES;
+      case EQUALITY_DELETES -> EQUALITY_DELETES;
+      // Manifests are never indexed as files.
+      case DATA_MANIFEST, DELETE_MANIFEST -> throw new IllegalArgumentException("Not a data or delete file: " + content);
+    };
+  }
+
+  /**
+   * The leaf value of a file; {@code file} must carry its sequence numbers (as files read from a
+   * manifest entry do).
+   */
+  static BsonDocument fileValue(ContentFile<?> file, PartitionSpec spec, Schema schema, long addedSnapshotId) {
+    BsonDocument value = new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_FILE))
+        .append(CONTENT, new BsonString(content(file.content())))
+        .append(FILE_PATH, new BsonString(file.location()))
+        .append("file_format", new BsonString(file.format().name()))
+        .append(SPEC_ID, new BsonInt32(file.specId()))
+        .append(PART_VAL, partitionValues(spec, file.partition()))
+        .append("record_count", new BsonInt64(file.recordCount()))
+        .append("file_size_in_bytes", new BsonInt64(file.fileSizeInBytes()))
+        .append("data_sequence_number", longOrNull(file.dataSequenceNumber()))
+        .append("file_sequence_number", longOrNull(file.fileSequenceNumber()))
+        .append("snapshot_id", new BsonInt64(addedSnapshotId));
+    putCounts(value, "column_sizes", file.columnSizes());
+    putCounts(value, "value_counts", file.valueCounts());
+    putCounts(value, "null_value_counts", file.nullValueCounts());
+    putCounts(value, "nan_value_counts", file.nanValueCounts());
+    putBounds(value, "lower_bounds", "lower", file.lowerBounds(), schema);
+    putBounds(value, "upper_bounds", "upper", file.upperBounds(), schema);
+    if (file.splitOffsets() != null) {
+      value.append("split_offsets", longs(file.splitOffsets()));
+    }
+    if (file.keyMetadata() != null) {
+      value.append("key_metadata", new BsonBinary(bytes(file.keyMetadata())));
+    }
+    if (file.sortOrderId() != null) {
+      value.append("sort_order_id", new BsonInt32(file.sortOrderId()));
+    }
+    if (file.firstRowId() != null) {
+      value.append("first_row_id", new BsonInt64(file.firstRowId()));
+    }
+    if (file instanceof DeleteFile delete) {
+      if (delete.equalityFieldIds() != null) {
+        BsonArray ids = new BsonArray();
+        delete.equalityFieldIds().forEach(id -> ids.add(new BsonInt32(id)));
+        value.append("equality_ids", ids);
+      }
+      if (delete.referencedDataFile() != null) {
+        value.append("referenced_data_file", new BsonString(delete.referencedDataFile()));
+      }
+      if (delete.contentOffset() != null) {
+        value.append("content_offset", new BsonInt64(delete.contentOffset()));
+      }
+      if (delete.contentSizeInBytes() != null) {
+        value.append("content_size_in_bytes", new BsonInt64(delete.contentSizeInBytes()));
+      }
+    }
+    return value;
+  }
+
+  private static BsonValue longOrNull(Long value) {
+    return value == null ? BsonNull.VALUE : new BsonInt64(value);
+  }
+
+  private static BsonArray longs(List<Long> values) {
+    BsonArray array = new BsonArray();
+    values.forEach(v -> array.add(new BsonInt64(v)));
+    return array;
+  }
+
+  private static void putCounts(BsonDocument value, String name, Map<Integer, Long> counts) {
+    if (counts != null) {
+      BsonDocument document = new BsonDocument();
+      counts.forEach((id, count) -> document.append(Integer.toString(id), new BsonInt64(count)));
+      value.append(name, document);
+    }
+  }
+
+  /** Serialized bounds by field id (exact), and readable bounds of primitive columns by name. */
+  private static void putBounds(BsonDocument value, String name, String readableName, Map<Integer, ByteBuffer> bounds, Schema schema) {
+    if (bounds == null) {
+      return;
+    }
+    BsonDocument serialized = new BsonDocument();
+    BsonDocument readable = new BsonDocument();
+    bounds.forEach((id, bytes) -> {
+      serialized.append(Integer.toString(id), new BsonBinary(bytes(bytes)));
+      Types.NestedField field = schema.findField(id);
+      if (field != null && field.type().isPrimitiveType() && readableType(field.type())) {
+        try {
+          readable.append(schema.findColumnName(id), toBson(field.type(), Conversions.fromByteBuffer(field.type(), bytes.duplicate())));
+        } catch (RuntimeException e) {
+          // A bound that does not decode as its column's type (e.g. after a type promotion) stays serialized only.
+        }
+      }
+    });
+    value.append(name, serialized);
+    value.append(readableName, readable);
+  }
+
+  private static boolean readableType(Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN, INTEGER, DATE, LONG, TIME, TIMESTAMP, TIMESTAMP_NANO, FLOAT, DOUBLE, STRING, DECIMAL -> true;
+      default -> false;
+    };
+  }
+
+  private static Map<Integer, Long> counts(BsonDocument value, String name) {
+    BsonValue document = value.get(name);
+    if (document == null || !document.isDocument()) {
+      return null;
+    }
+    Map<Integer, Long> counts = new HashMap<>();
+    document.asDocument().forEach((id, count) -> counts.put(Integer.valueOf(id), count.asInt64().getValue()));
+    return counts;
+  }
+
+  private static Map<Integer, ByteBuffer> bounds(BsonDocument value, String name) {
+    BsonValue document = value.get(name);
+    if (document == null || !document.isDocument()) {
+      return null;
+    }
+    Map<Integer, ByteBuffer> bounds = new HashMap<>();
+    document.asDocument().forEach((id, bytes) -> bounds.put(Integer.valueOf(id), ByteBuffer.wrap(bytes.asBinary().getData())));
+    return bounds;
+  }
+
+  private static List<Long> splitOffsets(BsonDocument value) {
+    BsonValue array = value.get("split_offsets");
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    List<Long> offsets = new ArrayList<>();
+    array.asArray().forEach(v -> offsets.add(v.asInt64().getValue()));
+    return offsets;
+  }
+
+  private static Long longValue(BsonDocument value, String name) {
+    BsonValue v = value.get(name);
+    return v == null || v.isNull() ? null : v.asInt64().getValue();
+  }
+
+  static boolean isData(BsonDocument value) {
+    return DATA.equals(value.getString(CONTENT).getValue());
+  }
+
+  static int specId(BsonDocument value) {
+    return value.getInt32(SPEC_ID).getValue();
+  }
+
+  /** The data file a leaf describes, with its sequence numbers. */
+  static DataFile dataFile(BsonDocument value, PartitionSpec spec) {
+    long recordCount = value.getInt64("record_count").getValue();
+    DataFiles.Builder builder = DataFiles.builder(spec)
+        .withPath(value.getString(FILE_PATH).getValue())
+        .withFormat(FileFormat.valueOf(value.getString("file_format").getValue()))
+        .withPartition(partitionData(spec, value.getDocument(PART_VAL)))
+        .withRecordCount(recordCount)
+        .withFileSizeInBytes(value.getInt64("file_size_in_bytes").getValue())
+        .withMetrics(metrics(value, recordCount))
+        .withSplitOffsets(splitOffsets(value));
+    if (value.containsKey("key_metadata")) {
+      builder.withEncryptionKeyMetadata(ByteBuffer.wrap(value.getBinary("key_metadata").getData()));
+    }
+    if (value.containsKey("sort_order_id")) {
+      builder.withSortOrderId(value.getInt32("sort_order_id").getValue());
+    }
+    if (value.containsKey("first_row_id")) {
+      builder.withFirstRowId(value.getInt64("first_row_id").getValue());
+    }
+    return TreeCatIcebergAccess.withSequenceNumbers(builder.build(), longValue(value, "data_sequence_number"), longValue(value, "file_sequence_number"));
+  }
+
+  /** The delete file a leaf describes, with its sequence numbers. */
+  static DeleteFile deleteFile(BsonDocument value, PartitionSpec spec, Map<Integer, org.apache.iceberg.SortOrder> sortOrders) {
+    long recordCount = value.getInt64("record_count").getValue();
+    FileMetadata.Builder builder = FileMetadata.deleteFileBuilder(spec);
+    if (EQUALITY_DELETES.equals(value.getString(CONTENT).getValue())) {
+      BsonArray ids = value.getArray("equality_ids");
+      builder.ofEqualityDeletes(ids.stream().mapToInt(id -> id.asInt32().getValue()).toArray());
+    } else {
+      builder.ofPositionDeletes();
+    }
+    builder.withPath(value.getString(FILE_PATH).getValue())
+        .withFormat(FileFormat.valueOf(value.getString("file_format").getValue()))
+        .withPartition(partitionData(spec, value.getDocument(PART_VAL)))
+        .withRecordCount(recordCount)
+        .withFileSizeInBytes(value.getInt64("file_size_in_bytes").getValue())
+        .withMetrics(metrics(value, recordCount))
+        .withSplitOffsets(splitOffsets(value));
+    if (value.containsKey("key_metadata")) {
+      builder.withEncryptionKeyMetadata(ByteBuffer.wrap(value.getBinary("key_metadata").getData()));
+    }
+    if (value.containsKey("sort_order_id") && sortOrders.containsKey(value.getInt32("sort_order_id").getValue())) {
+      builder.withSortOrder(sortOrders.get(value.getInt32("sort_order_id").getValue()));
+    }
+    if (value.containsKey("referenced_data_file")) {
+      builder.withReferencedDataFile(value.getString("referenced_data_file").getValue());
+    }
+    if (value.containsKey("content_offset")) {
+      builder.withContentOffset(value.getInt64("content_offset").getValue());
+    }
+    if (value.containsKey("content_size_in_bytes")) {
+      builder.withContentSizeInBytes(value.getInt64("content_size_in_bytes").getValue());
+    }
+    return TreeCatIcebergAccess.withSequenceNumbers(builder.build(), longValue(value, "data_sequence_number"), longValue(value, "file_sequence_number"));
+  }
+
+  private static Metrics metrics(BsonDocument value, long recordCount) {
+    return new Metrics(recordCount, counts(value, "column_sizes"), counts(value, "value_counts"), counts(value, "null_value_counts"),
+        counts(value, "nan_value_counts"), bounds(value, "lower_bounds"), bounds(value, "upper_bounds"));
+  }
+}

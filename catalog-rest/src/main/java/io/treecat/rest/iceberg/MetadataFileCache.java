@@ -1,0 +1,57 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The table metadata files read or written most recently, parsed. A metadata file never changes
+ * once written (each commit writes a new one under a new name), so a parsed copy keyed by its
+ * location stays right; this saves parsing a hot table's metadata on every load and commit, which
+ * grows with the table's history. Least recently used entries go first.
+ */
+final class MetadataFileCache {
+  private static final int CAPACITY = 64;
+
+  private final FileIO io;
+  private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
+      return size() > CAPACITY;
+    }
+  };
+
+  MetadataFileCache(FileIO io) {
+    this.io = requireNonNull(io, "io is null");
+  }
+
+  /**
+   * The metadata in the file at {@code location}, parsed once. The file must still exist: a table
+   * whose metadata file went missing fails to load as it would without the cache (one stat call).
+   */
+  TableMetadata read(String location) {
+    TableMetadata cached;
+    synchronized (entries) {
+      cached = entries.get(location);
+    }
+    if (cached != null && io.newInputFile(location).exists()) {
+      return cached;
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, location);
+    synchronized (entries) {
+      entries.put(location, metadata);
+    }
+    return metadata;
+  }
+
+  /** Remembers metadata just written to its {@code metadataFileLocation()}. */
+  void written(TableMetadata metadata) {
+    synchronized (entries) {
+      entries.put(metadata.metadataFileLocation(), metadata);
+    }
+  }
+}

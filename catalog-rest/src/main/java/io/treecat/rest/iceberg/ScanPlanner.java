@@ -1,0 +1,505 @@
+package io.treecat.rest.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.IdOrder;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.query.exec.QueryCursor;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.version.ChildKinds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.apache.iceberg.BaseFileScanTask;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.IncrementalAppendScan;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.TreeCatIcebergAccess;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.types.Types;
+import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+
+/**
+ * Server-side scan planning (the REST spec's {@code planTableScan} and {@code fetchScanTasks})
+ * answered from the file leaves {@link FileIndex} keeps in the tree.
+ *
+ * <p>A plan reads the tree at the vid where the leaves are exactly the snapshot's live files. The
+ * path query prunes partition nodes with a predicate derived from Iceberg's inclusive projection of
+ * the filter onto each partition spec (sound: it keeps every partition Iceberg could keep); then
+ * every candidate file goes through exactly the checks Iceberg's {@code ManifestReader} makes
+ * (the projected partition {@link Evaluator}, then {@link InclusiveMetricsEvaluator} on its
+ * stats), for data and delete files alike, and delete files are attached by Iceberg's own
+ * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}.
+ *
+ * <p>A snapshot with no indexed vid (never indexed, or reached through a branch) and incremental
+ * scans are planned by Iceberg's own scan over the manifests, on the server: slower, never wrong.
+ *
+ * <p>Plans are answered synchronously ({@code completed}); none is kept. When more than {@code
+ * partitionsPerTask} partitions match, the answer is a list of plan tasks, each an opaque token
+ * for one contiguous range of partition ids at the plan's vid, which {@code /tasks} plans alone;
+ * the client fetches them in parallel.
+ */
+public final class ScanPlanner {
+  /** Partitions per plan task: plans that match more partitions are split into plan tasks. */
+  public static final int DEFAULT_PARTITIONS_PER_TASK = 100;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final BsonDocumentCodec DOCUMENT_CODEC = new BsonDocumentCodec();
+  /** Metadata files never change once written: the last few parsed, by location. */
+  private static final int METADATA_CACHE_SIZE = 32;
+
+  private final Supplier<CatalogService> catalog;
+  private final FileIO io;
+  private final int partitionsPerTask;
+  private final Map<String, TableMetadata> metadataCache = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
+      return size() > METADATA_CACHE_SIZE;
+    }
+  };
+
+  public ScanPlanner(Supplier<CatalogService> catalog, FileIO io, int partitionsPerTask) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.io = requireNonNull(io, "io is null");
+    if (partitionsPerTask < 1) {
+      throw new IllegalArgumentException("partitionsPerTask must be positive: " + partitionsPerTask);
+    }
+    this.partitionsPerTask = partitionsPerTask;
+  }
+
+  /** What one plan (or one plan task) reads: the table as of {@code vid}, and the scan's options. */
+  private record Scan(ObjectPath table, long vid, TableMetadata metadata, long snapshotId, Expression filter, boolean caseSensitive,
+      List<String> statsFields) {}
+
+  // ---- planTableScan
+
+  public PlanTableScanResponse plan(String prefix, TableIdentifier identifier, PlanTableScanRequest request) {
+    CatalogService service = catalog.get();
+    ObjectPath table = IcebergCatalog.tablePath(prefix, identifier);
+    long vid = service.resolve(ReadPoint.LATEST);
+    TableMetadata metadata = metadataAt(service, table, vid, identifier);
+    Expression filter = request.filter() == null ? Expressions.alwaysTrue() : request.filter();
+    boolean caseSensitive = request.caseSensitive();
+    if (request.startSnapshotId() != null || request.endSnapshotId() != null) {
+      return incremental(identifier, metadata, request, filter);
+    }
+    Long snapshotId = request.snapshotId();
+    if (snapshotId == null) {
+      if (metadata.currentSnapshot() == null) {
+        return completed(List.of(), metadata);
+      }
+      snapshotId = metadata.currentSnapshot().snapshotId();
+    }
+    Snapshot snapshot = metadata.snapshot(snapshotId);
+    if (snapshot == null) {
+      throw new IllegalArgumentException("Cannot find snapshot with ID " + snapshotId);
+    }
+    Schema schema = request.useSnapshotSchema() && snapshot.schemaId() != null
+        ? metadata.schemasById().get(snapshot.schemaId())
+        : metadata.schema();
+    validate(schema, filter, caseSensitive, request.select(), request.statsFields());
+    Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
+    OptionalLong indexed = indexedVid(service, table, vid, snapshotId);
+    if (indexed.isEmpty()) {
+      return completed(throughManifests(identifier, scan), metadata);
+    }
+    List<String> partitions = matchingPartitions(service, scan, indexed.getAsLong());
+    if (partitions.size() <= partitionsPerTask) {
+      return completed(fromTree(service, scan, indexed.getAsLong(), null, null), metadata);
+    }
+    List<String> tokens = new ArrayList<>();
+    for (int start = 0; start < partitions.size(); start += partitionsPerTask) {
+      int end = Math.min(start + partitionsPerTask, partitions.size()) - 1;
+      tokens.add(planTask(scan, partitions.get(start), partitions.get(end)));
+    }
+    return PlanTableScanResponse.builder().withPlanStatus(PlanStatus.COMPLETED).withPlanTasks(tokens).withSpecsById(metadata.specsById()).build();
+  }
+
+  private static PlanTableScanResponse completed(List<FileScanTask> tasks, TableMetadata metadata) {
+    return PlanTableScanResponse.builder()
+        .withPlanStatus(PlanStatus.COMPLETED)
+        .withFileScanTasks(tasks)
+        .withDeleteFiles(deleteFiles(tasks))
+        .withSpecsById(metadata.specsById())
+        .build();
+  }
+
+  /** The distinct delete files the tasks reference, in first-reference order. */
+  private static List<DeleteFile> deleteFiles(List<FileScanTask> tasks) {
+    Map<String, DeleteFile> files = new LinkedHashMap<>();
+    for (FileScanTask task : tasks) {
+      for (DeleteFile delete : task.deletes()) {
+        files.putIfAbsent(delete.location(), delete);
+      }
+    }
+    return new ArrayList<>(files.values());
+  }
+
+  private static void validate(Schema schema, Expression filter, boolean caseSensitive, List<String> select, List<String> statsFields) {
+    // Binding throws ValidationException (400) for a filter on a column the schema does not have.
+    Binder.bind(schema.asStruct(), filter, caseSensitive);
+    if (select != null && !select.isEmpty()) {
+      for (String column : select) {
+        if (field(schema, column, caseSensitive) == null) {
+          throw new IllegalArgumentException("Cannot find selected column: " + column);
+        }
+      }
+    }
+    if (statsFields != null) {
+      for (String column : statsFields) {
+        if (field(schema, column, caseSensitive) == null) {
+          throw new IllegalArgumentException("Cannot find stats field: " + column);
+        }
+      }
+    }
+  }
+
+  private static Types.NestedField field(Schema schema, String name, boolean caseSensitive) {
+    return caseSensitive ? schema.findField(name) : schema.caseInsensitiveFindField(name);
+  }
+
+  private TableMetadata metadataAt(CatalogService service, ObjectPath table, long vid, TableIdentifier identifier) {
+    Optional<CatalogObject> object = service.get(table, ReadPoint.vid(vid));
+    BsonDocument value = object.map(CatalogObject::value).orElse(null);
+    if (value == null || !value.isString(IcebergCatalog.OBJ_TYPE) || !IcebergCatalog.TABLE.equals(value.getString(IcebergCatalog.OBJ_TYPE).getValue())) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    String location = value.getString(IcebergCatalog.METADATA_LOCATION).getValue();
+    synchronized (metadataCache) {
+      TableMetadata cached = metadataCache.get(location);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, location);
+    synchronized (metadataCache) {
+      metadataCache.put(location, metadata);
+    }
+    return metadata;
+  }
+
+  /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
+  private static OptionalLong indexedVid(CatalogService service, ObjectPath table, long vid, long snapshotId) {
+    Optional<CatalogObject> node = service.get(FileIndex.indexPath(table), ReadPoint.vid(vid));
+    if (node.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    OptionalLong indexed = FileIndex.vidOf(node.get(), snapshotId);
+    if (indexed.isPresent()) {
+      try {
+        // A vid older than the tree's retention cannot be read: plan through the manifests instead.
+        service.get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
+      } catch (CatalogException e) {
+        return OptionalLong.empty();
+      }
+    }
+    return indexed;
+  }
+
+  // ---- planning through Iceberg's own scan (no index, incremental)
+
+  private List<FileScanTask> throughManifests(TableIdentifier identifier, Scan scan) {
+    Table table = new BaseTable(new StaticTableOperations(scan.metadata(), io), identifier.toString());
+    TableScan tableScan = table.newScan().useSnapshot(scan.snapshotId()).filter(scan.filter()).caseSensitive(scan.caseSensitive());
+    return collect(tableScan.planFiles(), scan);
+  }
+
+  private PlanTableScanResponse incremental(TableIdentifier identifier, TableMetadata metadata, PlanTableScanRequest request, Expression filter) {
+    if (request.startSnapshotId() == null || request.endSnapshotId() == null) {
+      throw new BadRequestException("An incremental scan needs both start-snapshot-id and end-snapshot-id");
+    }
+    Table table = new BaseTable(new StaticTableOperations(metadata, io), identifier.toString());
+    IncrementalAppendScan scan = table.newIncrementalAppendScan()
+        .fromSnapshotExclusive(request.startSnapshotId())
+        .toSnapshot(request.endSnapshotId())
+        .filter(filter)
+        .caseSensitive(request.caseSensitive());
+    Scan options = new Scan(null, 0, metadata, request.endSnapshotId(), filter, request.caseSensitive(), request.statsFields());
+    return completed(collect(scan.planFiles(), options), metadata);
+  }
+
+  private static List<FileScanTask> collect(CloseableIterable<FileScanTask> planned, Scan scan) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    TaskFactory factory = new TaskFactory(scan);
+    try (CloseableIterable<FileScanTask> closing = planned) {
+      for (FileScanTask task : closing) {
+        tasks.add(factory.task(stats(task.file(), scan), task.deletes().toArray(DeleteFile[]::new), task.spec()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  /** Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual evaluator made once per spec. */
+  private static final class TaskFactory {
+    private final Scan scan;
+    private final Map<Integer, String> schemas = new HashMap<>();
+    private final Map<Integer, String> specs = new HashMap<>();
+    private final Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
+
+    TaskFactory(Scan scan) {
+      this.scan = scan;
+    }
+
+    FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec) {
+      return new BaseFileScanTask(file, deletes,
+          schemas.computeIfAbsent(spec.specId(), id -> SchemaParser.toJson(spec.schema())),
+          specs.computeIfAbsent(spec.specId(), id -> PartitionSpecParser.toJson(spec)),
+          residuals.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive())));
+    }
+  }
+
+  /** The data file with the column stats the client asked for ({@code stats-fields}), none otherwise. */
+  private static DataFile stats(DataFile file, Scan scan) {
+    if (scan.statsFields() == null || scan.statsFields().isEmpty()) {
+      return file.copyWithoutStats();
+    }
+    Set<Integer> ids = new TreeSet<>();
+    Schema schema = scan.metadata().schema();
+    for (String name : scan.statsFields()) {
+      Types.NestedField field = field(schema, name, scan.caseSensitive());
+      if (field != null) {
+        ids.add(field.fieldId());
+      }
+    }
+    return file.copyWithStats(ids);
+  }
+
+  // ---- planning from the tree
+
+  /** The ids of the partition nodes the filter may match, in id order. */
+  private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
+    String query = tablePrefix(scan.table()) + "/[" + partitionStep(scan, null) + "]";
+    List<String> ids = new ArrayList<>();
+    QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
+    try (QueryCursor cursor = service.openQuery(request)) {
+      while (cursor.advance()) {
+        ids.add(cursor.current().id());
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Plans the files under the partitions in [{@code from}, {@code to}] (all when null): data files
+   * only from that range, delete files also from the table's unpartitioned specs (global equality
+   * deletes apply to every partition).
+   */
+  private List<FileScanTask> fromTree(CatalogService service, Scan scan, long indexedVid, String from, String to) {
+    TableMetadata metadata = scan.metadata();
+    Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
+    Map<Integer, InclusiveMetricsEvaluator> metricsEvaluators = new HashMap<>();
+    List<DataFile> dataFiles = new ArrayList<>();
+    List<DeleteFile> deleteFiles = new ArrayList<>();
+    String query = tablePrefix(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
+    QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.LEAVES).withLimit(QueryRequest.MAX_LIMIT);
+    try (QueryCursor cursor = service.openQuery(request)) {
+      while (cursor.advance()) {
+        CatalogObject row = cursor.current();
+        // One pass over the stored bytes: a raw document looks every field up from its start.
+        BsonDocument value = row.value() instanceof RawBsonDocument raw ? raw.decode(DOCUMENT_CODEC) : row.value();
+        int specId = FileLeaves.specId(value);
+        PartitionSpec spec = metadata.spec(specId);
+        boolean data = FileLeaves.isData(value);
+        if (data && from != null && !inRange(row.path().parent().id(), from, to)) {
+          continue;
+        }
+        Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(specId, id -> new Evaluator(spec.partitionType(),
+            Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter()), scan.caseSensitive()));
+        InclusiveMetricsEvaluator metricsEvaluator = metricsEvaluators.computeIfAbsent(specId,
+            id -> new InclusiveMetricsEvaluator(spec.schema(), scan.filter(), scan.caseSensitive()));
+        if (data) {
+          DataFile file = FileLeaves.dataFile(value, spec);
+          if (partitionEvaluator.eval(file.partition()) && metricsEvaluator.eval(file)) {
+            dataFiles.add(file);
+          }
+        } else {
+          DeleteFile file = FileLeaves.deleteFile(value, spec, metadata.sortOrdersById());
+          if (partitionEvaluator.eval(file.partition()) && metricsEvaluator.eval(file)) {
+            deleteFiles.add(file);
+          }
+        }
+      }
+    }
+    TreeCatIcebergAccess.DeleteMatcher deletes = TreeCatIcebergAccess.deleteMatcher(deleteFiles, metadata.specsById(), scan.caseSensitive());
+    TaskFactory factory = new TaskFactory(scan);
+    List<FileScanTask> tasks = new ArrayList<>(dataFiles.size());
+    for (DataFile file : dataFiles) {
+      DeleteFile[] applied = deletes.isEmpty() ? new DeleteFile[0] : deletes.forDataFile(file);
+      tasks.add(factory.task(stats(file, scan), applied, metadata.spec(file.specId())));
+    }
+    return tasks;
+  }
+
+  private static boolean inRange(String id, String from, String to) {
+    return IdOrder.compare(id, from) >= 0 && IdOrder.compare(id, to) <= 0;
+  }
+
+  private static String tablePrefix(ObjectPath table) {
+    StringBuilder query = new StringBuilder();
+    for (String id : table.ids()) {
+      query.append("/[obj_id='").append(quote(id)).append("']");
+    }
+    return query.toString();
+  }
+
+  static String quote(String text) {
+    return text.replace("\\", "\\\\").replace("'", "\\'");
+  }
+
+  /**
+   * The predicate on partition nodes: for each spec, {@code spec_id = N and} the inclusive
+   * projection of the filter, translated where the tree's comparison semantics agree with Iceberg's
+   * (and widened to "anything" where not); optionally limited to a range of ids, plus the
+   * unpartitioned specs' nodes.
+   */
+  private static String partitionStep(Scan scan, String[] range) {
+    StringBuilder step = new StringBuilder("obj_type='").append(FileLeaves.OBJ_TYPE_PARTITION).append("'");
+    if (range != null) {
+      step.append(" and ((obj_id >= '").append(quote(range[0])).append("' and obj_id <= '").append(quote(range[1])).append("')");
+      for (PartitionSpec spec : scan.metadata().specs()) {
+        if (spec.isUnpartitioned()) {
+          step.append(" or obj_id = '").append(spec.specId()).append(":'");
+        }
+      }
+      step.append(")");
+    }
+    List<String> perSpec = new ArrayList<>();
+    boolean unconstrained = false;
+    for (PartitionSpec spec : scan.metadata().specs()) {
+      Expression projected = Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter());
+      String predicate = PartitionPredicates.translate(projected, spec);
+      String ids = PartitionPredicates.idConstraint(projected, spec);
+      if (ids != null && !PartitionPredicates.FALSE.equals(predicate)) {
+        predicate = predicate == null ? ids : ids + " and " + predicate;
+      }
+      if (predicate == null) {
+        perSpec.add("spec_id = " + spec.specId());
+      } else if (!predicate.equals(PartitionPredicates.FALSE)) {
+        perSpec.add("(spec_id = " + spec.specId() + " and " + predicate + ")");
+      }
+    }
+    if (perSpec.isEmpty()) {
+      step.append(" and ").append(PartitionPredicates.FALSE);
+    } else if (perSpec.size() < scan.metadata().specs().size() || perSpec.stream().anyMatch(p -> p.startsWith("("))) {
+      step.append(" and (").append(String.join(" or ", perSpec)).append(")");
+    }
+    return step.toString();
+  }
+
+  // ---- plan tasks
+
+  private static String planTask(Scan scan, String from, String to) {
+    ObjectNode token = JSON.createObjectNode();
+    token.put("vid", scan.vid());
+    token.put("snapshot-id", scan.snapshotId());
+    token.set("filter", parse(ExpressionParser.toJson(scan.filter())));
+    token.put("case-sensitive", scan.caseSensitive());
+    if (scan.statsFields() != null) {
+      ArrayNode fields = token.putArray("stats-fields");
+      scan.statsFields().forEach(fields::add);
+    }
+    token.put("from", from);
+    token.put("to", to);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(token.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Plans one plan task: the same read vid, snapshot and filter as its plan, one range of partitions. */
+  public FetchScanTasksResponse tasks(String prefix, TableIdentifier identifier, FetchScanTasksRequest request) {
+    JsonNode token;
+    try {
+      token = JSON.readTree(Base64.getUrlDecoder().decode(request.planTask()));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
+    }
+    if (token == null || !token.hasNonNull("vid") || !token.hasNonNull("snapshot-id") || !token.hasNonNull("from") || !token.hasNonNull("to")) {
+      throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
+    }
+    CatalogService service = catalog.get();
+    ObjectPath table = IcebergCatalog.tablePath(prefix, identifier);
+    long vid = token.get("vid").asLong();
+    TableMetadata metadata = metadataAt(service, table, vid, identifier);
+    long snapshotId = token.get("snapshot-id").asLong();
+    List<String> statsFields = null;
+    if (token.has("stats-fields")) {
+      statsFields = new ArrayList<>();
+      for (JsonNode field : token.get("stats-fields")) {
+        statsFields.add(field.asText());
+      }
+    }
+    Expression filter = token.has("filter") ? ExpressionParser.fromJson(token.get("filter")) : Expressions.alwaysTrue();
+    Scan scan = new Scan(table, vid, metadata, snapshotId, filter, token.path("case-sensitive").asBoolean(true), statsFields);
+    OptionalLong indexed = indexedVid(service, table, vid, snapshotId);
+    if (indexed.isEmpty()) {
+      throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", request.planTask());
+    }
+    List<FileScanTask> tasks = fromTree(service, scan, indexed.getAsLong(), token.get("from").asText(), token.get("to").asText());
+    return FetchScanTasksResponse.builder().withFileScanTasks(tasks).withDeleteFiles(deleteFiles(tasks)).withSpecsById(metadata.specsById()).build();
+  }
+
+  /** Every plan is answered when it is submitted and none is kept, so there is never a plan to fetch. */
+  public void fetch(String planId) {
+    throw new NoSuchPlanIdException("No such plan: %s (TreeCat answers every plan when it is submitted)", planId);
+  }
+}
