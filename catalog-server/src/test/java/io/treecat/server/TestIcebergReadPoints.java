@@ -13,12 +13,15 @@ import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -55,11 +58,17 @@ class TestIcebergReadPoints {
   }
 
   private RESTCatalog client(String warehouse) {
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", Map.of(
+    return client(warehouse, Map.of());
+  }
+
+  private RESTCatalog client(String warehouse, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>(Map.of(
         CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
         CatalogProperties.WAREHOUSE_LOCATION, warehouse,
         CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
+    properties.putAll(extra);
+    RESTCatalog client = new RESTCatalog();
+    client.initialize("treecat", properties);
     return client;
   }
 
@@ -118,6 +127,12 @@ class TestIcebergReadPoints {
           Table old = past.loadTable(orders);
           assertThat(old.currentSnapshot().snapshotId()).isEqualTo(oldSnapshot);
           assertThat(old.snapshots()).hasSize(1);
+
+          try (RESTCatalog planned = client(prefix, Map.of(RESTCatalogProperties.SCAN_PLANNING_MODE, RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
+              CloseableIterable<FileScanTask> tasks = planned.loadTable(orders).newScan().planFiles()) {
+            // Planned on the server at the prefix's version: only the file appended before it.
+            assertThat(tasks).extracting(task -> task.file().location()).singleElement().asString().endsWith("/f1.parquet");
+          }
 
           assertThatThrownBy(() -> past.createNamespace(Namespace.of("x")))
               .isInstanceOf(ForbiddenException.class).hasMessageContaining("REST prefix " + prefix + " is read-only");

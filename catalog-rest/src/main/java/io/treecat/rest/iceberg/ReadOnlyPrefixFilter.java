@@ -11,7 +11,8 @@ import java.util.List;
  * {@code <catalog>@snapshot=<name>}) before any route runs: 403 with Iceberg's
  * {@code ForbiddenException}, which the Iceberg client rethrows with the message. One gate for
  * all write routes, so none of them has to know about read points. Only reads pass: GET, HEAD and
- * a client's metrics report (it changes nothing, and a client posts it after every scan). It runs at
+ * a client's metrics report (it changes nothing, and a client posts it after every scan) and scan
+ * planning ({@code plan}, {@code tasks}), which reads the table at the prefix's version. It runs at
  * the default priority ({@code Priorities.USER}), before the idempotency filter ({@code USER + 100}),
  * so a refused write never takes an idempotency key.
  */
@@ -28,7 +29,7 @@ final class ReadOnlyPrefixFilter implements ContainerRequestFilter {
       return;
     }
     String prefix = segments.get(first + 1).getPath();
-    if (prefix.indexOf(CatalogPrefix.AT) < 0 || segments.get(segments.size() - 1).getPath().equals("metrics")) {
+    if (prefix.indexOf(CatalogPrefix.AT) < 0 || isTableRead(segments.subList(first, segments.size()))) {
       return;
     }
     try {
@@ -40,5 +41,14 @@ final class ReadOnlyPrefixFilter implements ContainerRequestFilter {
     } catch (RuntimeException e) {
       request.abortWith(IcebergErrors.toIceberg(e));
     }
+  }
+
+  /** {@code v1/{prefix}/namespaces/{ns}/tables/{table}/(metrics|plan|tasks)}: POSTs that only read (not a table named so). */
+  private static boolean isTableRead(List<PathSegment> segments) {
+    if (segments.size() != 7 || !segments.get(2).getPath().equals("namespaces") || !segments.get(4).getPath().equals("tables")) {
+      return false;
+    }
+    String last = segments.get(6).getPath();
+    return last.equals("metrics") || last.equals("plan") || last.equals("tasks");
   }
 }
