@@ -262,24 +262,27 @@ public final class IcebergCatalog {
    * {@code stage-create}), then refuses the table because its location already holds the metadata file.
    */
   public Map<String, String> loadNamespace(String prefix, Namespace namespace) {
-    Optional<CatalogObject> object = catalog.get().get(namespacePath(prefix, namespace), ReadPoint.LATEST);
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    Optional<CatalogObject> object = catalog.get().get(namespacePath(at.catalog(), namespace), at.point());
     if (!isType(object, NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
     Map<String, String> properties = properties(object.get());
-    properties.putIfAbsent("location", namespaceLocation(prefix, namespace, properties));
+    properties.putIfAbsent("location", namespaceLocation(at.catalog(), namespace, properties));
     return properties;
   }
 
   /** One page of the namespaces or tables directly under {@code parent}, and the next page's token. */
   public Page list(String prefix, Namespace parent, String type, String pageToken, Integer pageSize) {
     CatalogService service = catalog.get();
-    ObjectPath parentPath = namespacePath(prefix, parent);
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    ReadPoint point = at.pinned(service);
+    ObjectPath parentPath = namespacePath(at.catalog(), parent);
     if (parent.isEmpty()) {
-      if (service.get(parentPath, ReadPoint.LATEST).isEmpty()) {
+      if (service.get(parentPath, point).isEmpty()) {
         return new Page(List.of(), null);
       }
-    } else if (!isType(service.get(parentPath, ReadPoint.LATEST), NAMESPACE)) {
+    } else if (!isType(service.get(parentPath, point), NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
     }
     StringBuilder query = new StringBuilder();
@@ -287,7 +290,7 @@ public final class IcebergCatalog {
       query.append("/[obj_id='").append(quote(id)).append("']");
     }
     query.append("/[obj_type='").append(type).append("']");
-    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER);
+    QueryRequest request = QueryRequest.of(query.toString()).at(point).withResults(ChildKinds.INNER);
     if (pageSize != null) {
       if (pageSize < 1) {
         throw new IllegalArgumentException("Invalid pageSize: " + pageSize);
@@ -363,7 +366,7 @@ public final class IcebergCatalog {
   // ---- tables
 
   public TableMetadata loadTable(String prefix, TableIdentifier identifier) {
-    Optional<CatalogObject> object = catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST);
+    Optional<CatalogObject> object = readAt(prefix, identifier);
     if (!isType(object, TABLE)) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
@@ -372,7 +375,7 @@ public final class IcebergCatalog {
 
   /** The location of a table's current metadata file, without reading it (for ETags). */
   public String metadataLocation(String prefix, TableIdentifier identifier) {
-    Optional<CatalogObject> object = catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST);
+    Optional<CatalogObject> object = readAt(prefix, identifier);
     if (!isType(object, TABLE)) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
@@ -495,7 +498,22 @@ public final class IcebergCatalog {
   }
 
   public boolean tableExists(String prefix, TableIdentifier identifier) {
-    return isType(catalog.get().get(tablePath(prefix, identifier), ReadPoint.LATEST), TABLE);
+    return isType(readAt(prefix, identifier), TABLE);
+  }
+
+  /**
+   * The object a table or view identifier names, read at the prefix's read point: the newest, or
+   * the vid or named snapshot of a read-only prefix (metadata files are immutable, so the location
+   * read there still loads that version of the table).
+   */
+  Optional<CatalogObject> readAt(String prefix, TableIdentifier identifier) {
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return catalog.get().get(tablePath(at.catalog(), identifier), at.point());
+  }
+
+  /** Checks a client's prefix when it configures itself: its syntax, and that its vid or snapshot exists. */
+  public void checkPrefix(String prefix) {
+    CatalogPrefix.parse(prefix).pinned(catalog.get());
   }
 
   // ---- commits

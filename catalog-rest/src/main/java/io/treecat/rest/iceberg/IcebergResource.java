@@ -103,6 +103,7 @@ public final class IcebergResource {
     if (prefix.contains("/")) {
       throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
     }
+    catalog.checkPrefix(prefix);
     List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
     endpoints.addAll(IcebergViewResource.ENDPOINTS);
     return ok(ConfigResponse.builder()

@@ -50,6 +50,7 @@ public final class IcebergRest {
     return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports, planner),
         new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
         idempotency.feature(),
+        new ReadOnlyPrefixFilter(),
         new IcebergErrors(otherPaths));
   }
 

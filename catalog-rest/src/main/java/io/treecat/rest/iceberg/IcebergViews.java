@@ -12,7 +12,6 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.service.ReadPoint;
 import io.treecat.core.txn.Transaction;
 import io.treecat.core.version.WriteOp;
 import java.util.ArrayList;
@@ -86,7 +85,7 @@ public final class IcebergViews {
   }
 
   public ViewMetadata load(String prefix, TableIdentifier identifier) {
-    Optional<CatalogObject> object = catalog.service().get(IcebergCatalog.tablePath(prefix, identifier), ReadPoint.LATEST);
+    Optional<CatalogObject> object = catalog.readAt(prefix, identifier);
     if (!isType(object, VIEW)) {
       throw noSuchView(identifier);
     }
@@ -94,7 +93,7 @@ public final class IcebergViews {
   }
 
   public boolean exists(String prefix, TableIdentifier identifier) {
-    return isType(catalog.service().get(IcebergCatalog.tablePath(prefix, identifier), ReadPoint.LATEST), VIEW);
+    return isType(catalog.readAt(prefix, identifier), VIEW);
   }
 
   // ---- changes

@@ -127,8 +127,10 @@ public final class ScanPlanner {
 
   public PlanTableScanResponse plan(String prefix, TableIdentifier identifier, PlanTableScanRequest request) {
     CatalogService service = catalog.get();
-    ObjectPath table = IcebergCatalog.tablePath(prefix, identifier);
-    long vid = service.resolve(ReadPoint.LATEST);
+    // A read-only prefix (<catalog>@<vid>, @snapshot=<name>) plans the table as it was there.
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    ObjectPath table = IcebergCatalog.tablePath(at.catalog(), identifier);
+    long vid = service.resolve(at.point());
     TableMetadata metadata = metadataAt(service, table, vid, identifier);
     Expression filter = request.filter() == null ? Expressions.alwaysTrue() : request.filter();
     boolean caseSensitive = request.caseSensitive();
@@ -477,7 +479,7 @@ public final class ScanPlanner {
       throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
     }
     CatalogService service = catalog.get();
-    ObjectPath table = IcebergCatalog.tablePath(prefix, identifier);
+    ObjectPath table = IcebergCatalog.tablePath(CatalogPrefix.parse(prefix).catalog(), identifier);
     long vid = token.get("vid").asLong();
     TableMetadata metadata = metadataAt(service, table, vid, identifier);
     long snapshotId = token.get("snapshot-id").asLong();
