@@ -4,7 +4,6 @@ import static io.treecat.server.TreeCatTestServer.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.rest.iceberg.LocalFileIO;
 import io.treecat.server.TreeCatTestServer.Reply;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -62,14 +61,9 @@ class TestIcebergReadPoints {
   }
 
   private RESTCatalog client(String warehouse, Map<String, String> extra) {
-    Map<String, String> properties = new HashMap<>(Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.WAREHOUSE_LOCATION, warehouse,
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    properties.putAll(extra);
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", properties);
-    return client;
+    Map<String, String> properties = new HashMap<>(extra);
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
+    return server.icebergClient("treecat", properties);
   }
 
   private static DataFile file(Table table, String name, String day) {

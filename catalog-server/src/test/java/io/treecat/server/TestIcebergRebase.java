@@ -3,7 +3,6 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.rest.iceberg.LocalFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -68,11 +66,7 @@ class TestIcebergRebase {
   }
 
   private RESTCatalog client() {
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    return client;
+    return server.icebergClient();
   }
 
   private static Map<String, String> tableProperties(boolean rebase) {

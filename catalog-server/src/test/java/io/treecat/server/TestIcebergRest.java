@@ -3,7 +3,6 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.rest.iceberg.LocalFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -63,11 +61,7 @@ class TestIcebergRest {
   }
 
   private RESTCatalog client() {
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    return client;
+    return server.icebergClient();
   }
 
   private static DataFile file(Table table, String name, String day) {
@@ -214,11 +208,7 @@ class TestIcebergRest {
         catalog.createNamespace(Namespace.of("paged", "n" + name));
       }
     }
-    RESTCatalog small = new RESTCatalog();
-    small.initialize("treecat", Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
-        "rest-page-size", "1"));
+    RESTCatalog small = server.icebergClient("treecat", Map.of("rest-page-size", "1"));
     try (small) {
       assertThat(small.listTables(paged)).extracting(TableIdentifier::name).containsExactly("t1", "t2", "t3");
       assertThat(small.listNamespaces(paged)).hasSize(3);

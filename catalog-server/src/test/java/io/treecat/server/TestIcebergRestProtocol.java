@@ -4,11 +4,9 @@ import static io.treecat.server.TestIcebergViews.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.treecat.rest.iceberg.LocalFileIO;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileScanTask;
@@ -66,13 +63,7 @@ class TestIcebergRestProtocol {
   }
 
   private RESTCatalog client(Map<String, String> extra) {
-    Map<String, String> properties = new HashMap<>(Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    properties.putAll(extra);
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", properties);
-    return client;
+    return server.icebergClient("treecat", extra);
   }
 
   private static void append(Table table, String name) {

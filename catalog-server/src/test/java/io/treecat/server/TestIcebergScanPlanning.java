@@ -1,9 +1,7 @@
 package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.rest.iceberg.LocalFileIO;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -15,7 +13,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -78,15 +75,10 @@ class TestIcebergScanPlanning {
   }
 
   private RESTCatalog client(boolean serverPlanning) {
-    Map<String, String> properties = new HashMap<>(Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    if (serverPlanning) {
-      properties.put(RESTCatalogProperties.SCAN_PLANNING_MODE, RESTCatalogProperties.ScanPlanningMode.SERVER.modeName());
-    }
-    RESTCatalog client = new RESTCatalog();
-    client.initialize(serverPlanning ? "server-planning" : "client-planning", properties);
-    return client;
+    return serverPlanning
+        ? server.icebergClient("server-planning",
+            Map.of(RESTCatalogProperties.SCAN_PLANNING_MODE, RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()))
+        : server.icebergClient("client-planning", Map.of());
   }
 
   // ---- random files

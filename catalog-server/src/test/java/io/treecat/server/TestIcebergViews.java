@@ -3,11 +3,8 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.rest.iceberg.LocalFileIO;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -53,11 +50,7 @@ class TestIcebergViews {
   }
 
   private RESTCatalog client() {
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("treecat", Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + server.port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    return client;
+    return server.icebergClient();
   }
 
   private static View createView(RESTCatalog catalog, TableIdentifier identifier, String sql) {

@@ -1,11 +1,12 @@
 package io.treecat.server;
 
-import io.treecat.server.config.TreeCatConfiguration;
-import io.treecat.server.config.TreeCatConfigurationSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.TreeCatConfigurationSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,9 +18,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.rest.RESTCatalog;
 
 /**
  * A real TreeCat server on loopback (Jetty, Jersey, RocksDB in a temporary directory) started from
@@ -56,6 +60,24 @@ final class TreeCatTestServer implements AutoCloseable {
   }
 
   /** The application (HTTP) port the server bound. */
+  /**
+   * Iceberg's own REST client on this server, with {@link LocalFileIO} for the {@code file:} warehouse
+   * (no Hadoop on the class path) and the given extra catalog properties.
+   */
+  RESTCatalog icebergClient(String name, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>(Map.of(
+        CatalogProperties.URI, "http://127.0.0.1:" + port(),
+        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
+    properties.putAll(extra);
+    RESTCatalog client = new RESTCatalog();
+    client.initialize(name, properties);
+    return client;
+  }
+
+  RESTCatalog icebergClient() {
+    return icebergClient("treecat", Map.of());
+  }
+
   int port() {
     return support.getLocalPort();
   }
