@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 
 /**
@@ -120,6 +122,41 @@ final class HiveFilter {
   }
 
   /** Parses {@code filter}; null or blank is {@link All}. */
+  /** Checks one key of a parsed filter against what the caller can filter on. */
+  @FunctionalInterface
+  interface KeyCheck {
+    void check(String key) throws MetaException;
+  }
+
+  /**
+   * Checks a parsed filter before it is used: every key passes {@code keys}, every {@code like}
+   * pattern compiles (else a MetaException "Error parsing {@code what}: …" naming the pattern).
+   */
+  static void validate(Node node, String what, KeyCheck keys) throws MetaException {
+    if (node instanceof And and) {
+      validate(and.left(), what, keys);
+      validate(and.right(), what, keys);
+    } else if (node instanceof Or or) {
+      validate(or.left(), what, keys);
+      validate(or.right(), what, keys);
+    } else if (node instanceof Not not) {
+      validate(not.operand(), what, keys);
+    } else if (node instanceof Compare compare) {
+      keys.check(compare.key());
+      if (compare.operator() == Operator.LIKE) {
+        try {
+          Pattern.compile(compare.value().text());
+        } catch (PatternSyntaxException e) {
+          throw new MetaException("Error parsing " + what + ": invalid like pattern '" + compare.value().text() + "': " + e.getDescription());
+        }
+      }
+    } else if (node instanceof In in) {
+      keys.check(in.key());
+    } else if (node instanceof Between between) {
+      keys.check(between.key());
+    }
+  }
+
   static Node parse(String filter) throws MetaException {
     if (filter == null || filter.isBlank()) {
       return new All();

@@ -27,33 +27,8 @@ final class HmsTableFilter {
 
   static HmsTableFilter parse(String text) throws MetaException {
     HiveFilter.Node filter = HiveFilter.parse(text);
-    check(filter);
+    HiveFilter.validate(filter, "filter", HmsTableFilter::checkKey);
     return new HmsTableFilter(filter);
-  }
-
-  private static void check(HiveFilter.Node node) throws MetaException {
-    if (node instanceof HiveFilter.And and) {
-      check(and.left());
-      check(and.right());
-    } else if (node instanceof HiveFilter.Or or) {
-      check(or.left());
-      check(or.right());
-    } else if (node instanceof HiveFilter.Not not) {
-      check(not.operand());
-    } else if (node instanceof HiveFilter.Compare compare) {
-      checkKey(compare.key());
-      if (compare.operator() == HiveFilter.Operator.LIKE) {
-        try {
-          java.util.regex.Pattern.compile(compare.value().text());
-        } catch (java.util.regex.PatternSyntaxException e) {
-          throw new MetaException("Error parsing filter: invalid like pattern '" + compare.value().text() + "': " + e.getDescription());
-        }
-      }
-    } else if (node instanceof HiveFilter.In in) {
-      checkKey(in.key());
-    } else if (node instanceof HiveFilter.Between between) {
-      checkKey(between.key());
-    }
   }
 
   private static void checkKey(String key) throws MetaException {

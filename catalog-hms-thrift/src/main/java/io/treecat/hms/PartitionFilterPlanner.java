@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 
@@ -63,33 +61,8 @@ final class PartitionFilterPlanner {
       integral.add(isIntegral(key));
     }
     PartitionFilterPlanner planner = new PartitionFilterPlanner(filter, keys, integral);
-    planner.check(filter);
+    HiveFilter.validate(filter, "partition filter", planner::level);
     return planner;
-  }
-
-  private void check(HiveFilter.Node node) throws MetaException {
-    if (node instanceof HiveFilter.And and) {
-      check(and.left());
-      check(and.right());
-    } else if (node instanceof HiveFilter.Or or) {
-      check(or.left());
-      check(or.right());
-    } else if (node instanceof HiveFilter.Not not) {
-      check(not.operand());
-    } else if (node instanceof HiveFilter.Compare compare) {
-      level(compare.key());
-      if (compare.operator() == HiveFilter.Operator.LIKE) {
-        try {
-          Pattern.compile(compare.value().text());
-        } catch (PatternSyntaxException e) {
-          throw new MetaException("Error parsing partition filter: invalid like pattern '" + compare.value().text() + "': " + e.getDescription());
-        }
-      }
-    } else if (node instanceof HiveFilter.In in) {
-      level(in.key());
-    } else if (node instanceof HiveFilter.Between between) {
-      level(between.key());
-    }
   }
 
   private int level(String key) throws MetaException {
