@@ -17,6 +17,7 @@ import java.util.function.Function;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -136,7 +137,15 @@ class TestIcebergRebase {
           .containsEntry(REBASED_FROM, String.valueOf(late.snapshot().parentId()))
           .containsEntry("total-data-files", "3")
           .containsEntry("total-records", "30")
-          .containsEntry("added-data-files", "1");
+          .containsEntry("total-files-size", "300")
+          .containsEntry("added-data-files", "1")
+          .containsEntry("added-files-size", "100")
+          .containsEntry("changed-partition-count", "1");
+      // The client's manifest is taken over as it is, not rewritten: one new file, the manifest list.
+      assertThat(adopted.dataManifests(late.ops().io())).filteredOn(m -> m.snapshotId() == adopted.snapshotId())
+          .extracting(ManifestFile::path)
+          .containsExactlyElementsOf(late.snapshot().dataManifests(late.ops().io()).stream()
+              .filter(m -> m.snapshotId() == late.snapshot().snapshotId()).map(ManifestFile::path).toList());
 
       Table result = one.loadTable(id);
       List<Snapshot> history = mainHistory(result);
@@ -147,6 +156,34 @@ class TestIcebergRebase {
           .singleElement()
           .satisfies(f -> assertThat(f.dataSequenceNumber()).isEqualTo(adopted.sequenceNumber()));
       assertThat(adopted.sequenceNumber()).isGreaterThan(late.snapshot().sequenceNumber());
+      assertThat(countFiles(result)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void formatOneTablesAreRebasedByCopyingTheManifest() throws Exception {
+    // Format 1 manifests cannot inherit a snapshot id, so Iceberg's append copies them; that copy is the rebase's own.
+    TableIdentifier id = TableIdentifier.of(Namespace.of("rebase5"), "v1");
+    try (RESTCatalog one = client(); RESTCatalog two = client()) {
+      one.createNamespace(id.namespace());
+      Map<String, String> properties = tableProperties(true);
+      properties.put("format-version", "1");
+      Table created = one.createTable(id, SCHEMA, SPEC, properties);
+      created.newFastAppend().appendFile(file(created, "first", "2025-05-01")).commit();
+
+      Stale late = staleAppend(two.loadTable(id), file(created, "late", "2025-05-02"));
+      Table winner = one.loadTable(id);
+      winner.newFastAppend().appendFile(file(winner, "winner", "2025-05-03")).commit();
+      late.commit();
+
+      Table result = one.loadTable(id);
+      Snapshot adopted = result.snapshot(late.snapshot().snapshotId());
+      assertThat(adopted.summary()).containsKey(REBASED_FROM).containsEntry("total-data-files", "3");
+      assertThat(adopted.dataManifests(result.io())).filteredOn(m -> m.snapshotId() == adopted.snapshotId())
+          .singleElement()
+          .satisfies(m -> assertThat(m.path()).isNotEqualTo(late.snapshot().dataManifests(result.io()).get(0).path()));
+      assertThat(adopted.addedDataFiles(result.io())).singleElement()
+          .satisfies(f -> assertThat(f.location()).endsWith("late.parquet"));
       assertThat(countFiles(result)).isEqualTo(3);
     }
   }

@@ -316,9 +316,15 @@ public final class IcebergCommitBenchmark {
       try (ServerSocket socket = new ServerSocket(0)) {
         port = socket.getLocalPort();
       }
-      List<String> command = List.of(
+      List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          System.getProperty("treecat.server.xmx", "-Xmx1g"),
+          System.getProperty("treecat.server.xmx", "-Xmx1g")));
+      // Extra server JVM options, space-separated: a profiler, say (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
+      String extra = System.getProperty("treecat.server.jvm-args", "").trim();
+      if (!extra.isEmpty()) {
+        command.addAll(Arrays.asList(extra.split("\\s+")));
+      }
+      command.addAll(List.of(
           "-Ddw.server.applicationConnectors[0].port=" + port,
           "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
           "-Ddw.server.adminConnectors[0].port=0",
@@ -328,7 +334,7 @@ public final class IcebergCommitBenchmark {
           "-Ddw.storage.data-dir=" + directory.resolve("data"),
           "-Ddw.warehouse.location=" + directory.resolve("warehouse"),
           "-Ddw.logging.level=WARN",
-          "-jar", jar.toAbsolutePath().toString(), "server");
+          "-jar", jar.toAbsolutePath().toString(), "server"));
       Process process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(directory.resolve("server.log").toFile())

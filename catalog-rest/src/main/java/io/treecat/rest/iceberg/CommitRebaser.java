@@ -2,25 +2,23 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.EnvironmentContext;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -59,12 +57,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The rebase is what the client's own retry of a {@code FastAppend} would do, run by Iceberg's
  * own {@code FastAppend} over a {@link TableOperations} that holds the current metadata: the files
- * the client's snapshot added are appended to the branch head, with a fresh sequence number (the
- * data files inherit it: manifests written by an append leave it unassigned), a new manifest and
- * manifest list, and the totals recomputed. The new snapshot keeps the client's snapshot id, so the
- * client finds its commit when it refreshes and cleans up the manifest list it wrote and no longer
- * needs. Its summary keeps the client's own properties and records the parent the client saw in
- * {@value #REBASED_FROM}.
+ * the client's snapshot added are appended to the branch head with a fresh sequence number, and the
+ * totals recomputed. The client's manifests are reused as they are (their entries inherit snapshot id
+ * and sequence numbers from the manifest list: format 2 and later), so a rebase writes one new file,
+ * the manifest list, and reads no manifest. The new snapshot keeps the client's snapshot id, so the
+ * client finds its commit when it refreshes: it then keeps its manifests (they are in the committed
+ * snapshot) and deletes only the manifest list it wrote and no longer needs. The summary keeps the
+ * client's own properties and records the parent the client saw in {@value #REBASED_FROM}.
  */
 final class CommitRebaser {
   private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
@@ -74,8 +73,15 @@ final class CommitRebaser {
   /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
   static final String REBASED_FROM = "treecat.rebased-from";
 
-  /** Summary keys Iceberg computes itself; setting one of them too would clash when the summary is built. */
-  private static final Set<String> COMPUTED_SUMMARY_KEYS = computedSummaryKeys();
+  /**
+   * Summary keys the rebased append computes again: the totals (from the new parent's), the file and
+   * record counts it takes from the appended manifests, and the manifest counts. Setting one of them
+   * too would clash when the summary is built. The client's other keys stay as it wrote them: the
+   * added size and the per-partition summaries describe the same files, wherever they land.
+   */
+  private static final Set<String> RECOMPUTED_SUMMARY_KEYS = recomputedSummaryKeys();
+  /** Every summary key Iceberg computes (SnapshotSummary's constants): all recomputed when a manifest is copied. */
+  private static final Set<String> ALL_COMPUTED_SUMMARY_KEYS = summaryConstants(name -> true);
 
   private final FileIO io;
 
@@ -83,8 +89,11 @@ final class CommitRebaser {
     this.io = requireNonNull(io, "io is null");
   }
 
-  /** A rebased change: the table's new metadata (with its changes) and the snapshot written for it. */
-  record Rebased(TableMetadata metadata, Snapshot snapshot) {}
+  /**
+   * A rebased change: the table's new metadata (with its changes), the snapshot written for it, and
+   * the paths of the client's manifests it took over (the client's, never deleted here).
+   */
+  record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
 
   static boolean enabled(TableMetadata metadata) {
     return metadata != null && Boolean.parseBoolean(metadata.properties().getOrDefault(PROPERTY, "false"));
@@ -132,7 +141,7 @@ final class CommitRebaser {
     if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
       return refuse(incoming, "the schema changed");
     }
-    List<DataFile> files = new ArrayList<>();
+    List<ManifestFile> added = new ArrayList<>();
     try {
       // Only manifests this snapshot wrote can hold its changes; each must hold only added data files.
       for (ManifestFile manifest : incoming.allManifests(io)) {
@@ -145,28 +154,34 @@ final class CommitRebaser {
         if (!current.specsById().containsKey(manifest.partitionSpecId())) {
           return refuse(incoming, "partition spec " + manifest.partitionSpecId() + " no longer exists");
         }
-        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, current.specsById())) {
-          reader.forEach(file -> files.add(file.copy()));
-        }
+        added.add(new UnassignedManifest(manifest));
       }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("Cannot read the manifests of snapshot {}", incoming.snapshotId(), e);
-      return refuse(incoming, "its manifests cannot be read");
+    } catch (RuntimeException e) {
+      LOG.debug("Cannot read the manifest list of snapshot {}", incoming.snapshotId(), e);
+      return refuse(incoming, "its manifest list cannot be read");
     }
 
     RebaseOperations ops = new RebaseOperations(current, io, incoming.snapshotId());
     AppendFiles rebasedAppend = new BaseTable(ops, "rebase", report -> { }).newFastAppend().toBranch(branch);
-    files.forEach(rebasedAppend::appendFile);
+    // The client's manifests are appended as they are, not rewritten: their entries leave snapshot id
+    // and sequence numbers to be inherited from the manifest list (format 2 and later), so the new
+    // list assigns them the rebased snapshot's. Format 1 cannot inherit, and Iceberg copies them.
+    added.forEach(rebasedAppend::appendManifest);
+    // A copied manifest's files are counted again, sizes and partitions too; a reused one's are not.
+    boolean copies = current.formatVersion() == 1
+        && !current.propertyAsBoolean(TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED, TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED_DEFAULT);
     incoming.summary().forEach((key, value) -> {
-      if (!COMPUTED_SUMMARY_KEYS.contains(key) && !key.startsWith(SnapshotSummary.CHANGED_PARTITION_PREFIX)
-          && !EnvironmentContext.get().containsKey(key) && !key.equals(REBASED_FROM)) {
+      boolean recomputed = copies
+          ? ALL_COMPUTED_SUMMARY_KEYS.contains(key) || key.startsWith(SnapshotSummary.CHANGED_PARTITION_PREFIX)
+          : RECOMPUTED_SUMMARY_KEYS.contains(key);
+      if (!recomputed && !EnvironmentContext.get().containsKey(key) && !key.equals(REBASED_FROM)) {
         rebasedAppend.set(key, value);
       }
     });
     rebasedAppend.set(REBASED_FROM, incoming.parentId() == null ? "none" : String.valueOf(incoming.parentId()));
     Snapshot snapshot = rebasedAppend.apply();
     TableMetadata updated = TableMetadata.buildFrom(current).setBranchSnapshot(snapshot, branch).build();
-    return Optional.of(new Rebased(updated, snapshot));
+    return Optional.of(new Rebased(updated, snapshot, Set.copyOf(added.stream().map(ManifestFile::path).toList())));
   }
 
   /** Notes a rebase whose metadata was committed. */
@@ -174,12 +189,15 @@ final class CommitRebaser {
     LOG.debug("Rebased snapshot {} onto {}", rebase.snapshot().snapshotId(), rebase.snapshot().parentId());
   }
 
-  /** Deletes what a rebase wrote (its manifest list and new manifests) when its commit did not happen. */
+  /**
+   * Deletes what a rebase wrote (its manifest list, and the manifests it copied for a format 1 table)
+   * when its commit did not happen. The client's manifests stay: the client may send them again.
+   */
   void discard(Rebased rebase) {
     Snapshot snapshot = rebase.snapshot();
     try {
       for (ManifestFile manifest : snapshot.allManifests(io)) {
-        if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
+        if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId()) && !rebase.clientManifests().contains(manifest.path())) {
           io.deleteFile(manifest.path());
         }
       }
@@ -219,11 +237,22 @@ final class CommitRebaser {
     return Optional.of(new Append(add.snapshot(), ref.name()));
   }
 
-  private static Set<String> computedSummaryKeys() {
-    // SnapshotSummary names every key its builder and SnapshotProducer compute as a public constant.
+  private static Set<String> recomputedSummaryKeys() {
+    Set<String> keys = new HashSet<>(List.of(
+        SnapshotSummary.ADDED_FILES_PROP, SnapshotSummary.DELETED_FILES_PROP,
+        SnapshotSummary.ADDED_RECORDS_PROP, SnapshotSummary.DELETED_RECORDS_PROP,
+        SnapshotSummary.ADDED_DELETE_FILES_PROP, SnapshotSummary.REMOVED_DELETE_FILES_PROP,
+        SnapshotSummary.CREATED_MANIFESTS_COUNT, SnapshotSummary.KEPT_MANIFESTS_COUNT,
+        SnapshotSummary.REPLACED_MANIFESTS_COUNT, SnapshotSummary.PROCESSED_MANIFEST_ENTRY_COUNT));
+    keys.addAll(summaryConstants(name -> name.startsWith("TOTAL_")));
+    return Set.copyOf(keys);
+  }
+
+  /** The values of SnapshotSummary's public String constants whose field names match. */
+  private static Set<String> summaryConstants(Predicate<String> fieldName) {
     Set<String> keys = new HashSet<>();
     for (Field field : SnapshotSummary.class.getFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class && fieldName.test(field.getName())) {
         try {
           keys.add((String) field.get(null));
         } catch (IllegalAccessException e) {
@@ -232,6 +261,101 @@ final class CommitRebaser {
       }
     }
     return Set.copyOf(keys);
+  }
+
+  /**
+   * A manifest the client wrote for its snapshot, as it was before the client's manifest list
+   * assigned it a snapshot id, sequence numbers and a first row id: so that Iceberg's append takes
+   * it as it is, and the rebased snapshot's manifest list assigns them afresh.
+   */
+  private record UnassignedManifest(ManifestFile written) implements ManifestFile {
+    /** Iceberg's {@code ManifestWriter.UNASSIGNED_SEQ} (package-private there): "assign at commit". */
+    private static final long UNASSIGNED = -1L;
+
+    @Override
+    public String path() {
+      return written.path();
+    }
+
+    @Override
+    public long length() {
+      return written.length();
+    }
+
+    @Override
+    public int partitionSpecId() {
+      return written.partitionSpecId();
+    }
+
+    @Override
+    public ManifestContent content() {
+      return written.content();
+    }
+
+    @Override
+    public long sequenceNumber() {
+      return UNASSIGNED;
+    }
+
+    @Override
+    public long minSequenceNumber() {
+      return UNASSIGNED;
+    }
+
+    @Override
+    public Long snapshotId() {
+      return null;
+    }
+
+    @Override
+    public Integer addedFilesCount() {
+      return written.addedFilesCount();
+    }
+
+    @Override
+    public Long addedRowsCount() {
+      return written.addedRowsCount();
+    }
+
+    @Override
+    public Integer existingFilesCount() {
+      return written.existingFilesCount();
+    }
+
+    @Override
+    public Long existingRowsCount() {
+      return written.existingRowsCount();
+    }
+
+    @Override
+    public Integer deletedFilesCount() {
+      return written.deletedFilesCount();
+    }
+
+    @Override
+    public Long deletedRowsCount() {
+      return written.deletedRowsCount();
+    }
+
+    @Override
+    public List<PartitionFieldSummary> partitions() {
+      return written.partitions();
+    }
+
+    @Override
+    public ByteBuffer keyMetadata() {
+      return written.keyMetadata();
+    }
+
+    @Override
+    public Long firstRowId() {
+      return null;
+    }
+
+    @Override
+    public ManifestFile copy() {
+      return new UnassignedManifest(written.copy());
+    }
   }
 
   /**
