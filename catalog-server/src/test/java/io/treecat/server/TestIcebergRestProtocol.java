@@ -113,14 +113,32 @@ class TestIcebergRestProtocol {
     TreeCatTestServer.Reply committed = server.post(path, "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}");
     assertThat(committed.status()).isEqualTo(200);
     assertThat(committed.header("ETag")).isNotEqualTo(changed.header("ETag")).isEqualTo(server.get(path).header("ETag"));
+    // The load that follows a commit answers the committed metadata, byte for byte.
+    assertThat(server.get(path).body()).isEqualTo(committed.body());
+
+    // A metadata file that vanished fails the load, though its answer was served (and kept) before.
+    String location = committed.json().get("metadata-location").asText();
+    java.nio.file.Files.delete(java.nio.file.Path.of(java.net.URI.create(location)));
+    TreeCatTestServer.Reply vanished = server.get(path);
+    assertThat(vanished.status()).isEqualTo(404);
+    assertThat(vanished.json().get("error").get("type").asText()).isEqualTo("NotFoundException");
+    assertThat(server.send("GET", path, null, "If-None-Match", committed.header("ETag")).status()).isEqualTo(404);
 
     // Iceberg's client in refs mode loads the rest of the snapshots lazily, with snapshots=all.
+    try (RESTCatalog writer = client(Map.of())) {
+      // (a new table: this one's metadata file is gone)
+      Table table = writer.createTable(TableIdentifier.of("proto", "lazy"), SCHEMA);
+      append(table, "a");
+      append(table, "b");
+      append(table, "c");
+      table.updateProperties().set("k", "v").commit();
+    }
     try (RESTCatalog lazy = client(Map.of(RESTCatalogProperties.SNAPSHOT_LOADING_MODE, "refs"))) {
-      Table table = lazy.loadTable(TableIdentifier.of("proto", "tagged"));
+      Table table = lazy.loadTable(TableIdentifier.of("proto", "lazy"));
       assertThat(table.snapshots()).hasSize(3);
       assertThat(table.properties()).containsEntry("k", "v");
       // A second load of the same table revalidates with If-None-Match and keeps working on a 304.
-      assertThat(lazy.loadTable(TableIdentifier.of("proto", "tagged")).currentSnapshot().snapshotId())
+      assertThat(lazy.loadTable(TableIdentifier.of("proto", "lazy")).currentSnapshot().snapshotId())
           .isEqualTo(table.currentSnapshot().snapshotId());
     }
   }

@@ -2,6 +2,7 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Predicate;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
@@ -82,6 +84,8 @@ final class CommitRebaser {
   private static final Set<String> RECOMPUTED_SUMMARY_KEYS = recomputedSummaryKeys();
   /** Every summary key Iceberg computes (SnapshotSummary's constants): all recomputed when a manifest is copied. */
   private static final Set<String> ALL_COMPUTED_SUMMARY_KEYS = summaryConstants(name -> true);
+
+  private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
   private final FileIO io;
 
@@ -163,6 +167,9 @@ final class CommitRebaser {
 
     RebaseOperations ops = new RebaseOperations(current, io, incoming.snapshotId());
     AppendFiles rebasedAppend = new BaseTable(ops, "rebase", report -> { }).newFastAppend().toBranch(branch);
+    // Its few small tasks run on this thread: on Iceberg's worker pool, the append would poll for
+    // their end in 10 ms sleeps (Tasks.waitFor), while the table's commit queue waits behind it.
+    rebasedAppend.scanManifestsWith(DIRECT);
     // The client's manifests are appended as they are, not rewritten: their entries leave snapshot id
     // and sequence numbers to be inherited from the manifest list (format 2 and later), so the new
     // list assigns them the rebased snapshot's. Format 1 cannot inherit, and Iceberg copies them.

@@ -388,7 +388,7 @@ public final class IcebergCatalog {
   }
 
   public TableMetadata readMetadata(String metadataLocation) {
-    return TableMetadataParser.read(io, metadataLocation);
+    return metadataFiles.read(metadataLocation);
   }
 
   /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */

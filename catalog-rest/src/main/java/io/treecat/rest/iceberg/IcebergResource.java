@@ -80,6 +80,7 @@ public final class IcebergResource {
 
   private final IcebergCatalog catalog;
   private final IcebergBodies bodies;
+  private final LoadTableBodies loadBodies = new LoadTableBodies();
   private final String defaultCatalog;
   private final MetricsReportListener reports;
   private final ScanPlanner planner;
@@ -219,11 +220,18 @@ public final class IcebergResource {
     if (IcebergETags.matches(ifNoneMatch, etag) && catalog.metadataFileExists(location)) {
       return Response.notModified().header(HttpHeaders.ETAG, etag).build();
     }
-    TableMetadata metadata = catalog.readMetadata(location);
-    if (mode.equals(REF_SNAPSHOTS)) {
-      metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location).suppressHistoricalSnapshots().build();
+    if (!catalog.metadataFileExists(location)) {
+      // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
+      catalog.readMetadata(location);
     }
-    return withETag(metadata, mode);
+    String body = loadBodies.get(etag, () -> {
+      TableMetadata metadata = catalog.readMetadata(location);
+      if (mode.equals(REF_SNAPSHOTS)) {
+        metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location).suppressHistoricalSnapshots().build();
+      }
+      return loadTableJson(metadata);
+    });
+    return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.ETAG, etag).build();
   }
 
   @HEAD
@@ -349,9 +357,14 @@ public final class IcebergResource {
 
   /** A table response with the ETag of its metadata file and snapshot mode. */
   private Response withETag(TableMetadata metadata, String mode) {
-    return Response.ok(bodies.json(LoadTableResponse.builder().withTableMetadata(metadata).build()), MediaType.APPLICATION_JSON_TYPE)
-        .header(HttpHeaders.ETAG, IcebergETags.of(metadata.metadataFileLocation(), mode))
-        .build();
+    String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
+    // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one).
+    String body = loadBodies.put(etag, loadTableJson(metadata));
+    return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.ETAG, etag).build();
+  }
+
+  private String loadTableJson(TableMetadata metadata) {
+    return bodies.json(LoadTableResponse.builder().withTableMetadata(metadata).build());
   }
 
   /**
