@@ -102,7 +102,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
     // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind: iceberg.metrics-reports.<kind>.
     IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, NativeApi.errors(),
-        (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType)).mark())
+        (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType)).mark(),
+        new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
         .forEach(environment.jersey()::register);
 
     GrpcConfig grpcConfig = configuration.grpc();

@@ -3,6 +3,7 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -279,6 +280,37 @@ class TestIcebergRebase {
       plainNow.newFastAppend().appendFile(file(plainNow, "b", "2025-03-01")).commit();
       assertThatThrownBy(late::commit).isInstanceOf(CommitFailedException.class).hasMessageContaining("Requirement failed: branch main has changed");
       assertThat(countFiles(one.loadTable(plain))).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void theServerDefaultRebasesTablesWithoutThePropertyAndTheirPropertyStillWins(@TempDir Path other) throws Exception {
+    try (TreeCatTestServer rebasing = new TreeCatTestServer(other, ConfigOverride.config("iceberg.rebase-appends", "true"));
+        RESTCatalog one = rebasing.icebergClient();
+        RESTCatalog two = rebasing.icebergClient()) {
+      Namespace ns = Namespace.of("rebase6");
+      one.createNamespace(ns);
+      Map<String, String> noRebaseProperty = new HashMap<>(Map.of("commit.retry.num-retries", "0"));
+      for (String name : List.of("defaulted", "opted-out")) {
+        TableIdentifier id = TableIdentifier.of(ns, name);
+        Map<String, String> properties = new HashMap<>(noRebaseProperty);
+        if (name.equals("opted-out")) {
+          properties.put("treecat.rebase-appends", "false");
+        }
+        Table table = one.createTable(id, SCHEMA, SPEC, properties);
+        table.newFastAppend().appendFile(file(table, "first", "2025-06-01")).commit();
+        Stale late = staleAppend(two.loadTable(id), file(table, "late", "2025-06-02"));
+        Table now = one.loadTable(id);
+        now.newFastAppend().appendFile(file(now, "winner", "2025-06-03")).commit();
+        if (name.equals("defaulted")) {
+          late.commit();
+          assertThat(one.loadTable(id).currentSnapshot().summary()).containsKey(REBASED_FROM);
+          assertThat(countFiles(one.loadTable(id))).isEqualTo(3);
+        } else {
+          assertThatThrownBy(late::commit).isInstanceOf(CommitFailedException.class).hasMessageContaining("branch main has changed");
+          assertThat(countFiles(one.loadTable(id))).isEqualTo(2);
+        }
+      }
     }
   }
 

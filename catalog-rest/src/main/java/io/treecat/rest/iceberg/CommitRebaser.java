@@ -43,11 +43,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
- *   <li>the table opted in with the property {@value #PROPERTY} = {@code true}: the table's owner
- *       says its {@code append} snapshots are blind (Iceberg's {@code AppendFiles}). Iceberg's REST
+ *   <li>the table opted in with the property {@value #PROPERTY} = {@code true}, or has no such
+ *       property and the server's {@code iceberg.rebase-appends} is on: whoever sets it says the
+ *       table's {@code append} snapshots are blind (Iceberg's {@code AppendFiles}). Iceberg's REST
  *       protocol cannot tell a blind append from a {@code RowDelta} that only adds rows but validated
- *       a conflict filter (its snapshot is an {@code append} too), and rebasing the latter would skip
- *       its validation, so rebase is never the default;</li>
+ *       a conflict filter (a MERGE whose rows all turned out to be new, under serializable isolation:
+ *       its snapshot is an {@code append} too), and rebasing that one would skip its check and could
+ *       insert a key twice. So it is off unless someone who knows the writers turns it on;</li>
  *   <li>the updates are exactly one {@code add-snapshot} of an {@code append} snapshot and one
  *       {@code set-snapshot-ref} of a branch to it;</li>
  *   <li>the only requirement that fails is {@code assert-ref-snapshot-id} on that branch, naming the
@@ -88,9 +90,15 @@ final class CommitRebaser {
   private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
   private final FileIO io;
+  private final boolean enabledByDefault;
 
-  CommitRebaser(FileIO io) {
+  /**
+   * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
+   *     server's {@code iceberg.rebase-appends})
+   */
+  CommitRebaser(FileIO io, boolean enabledByDefault) {
     this.io = requireNonNull(io, "io is null");
+    this.enabledByDefault = enabledByDefault;
   }
 
   /**
@@ -99,8 +107,13 @@ final class CommitRebaser {
    */
   record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
 
-  static boolean enabled(TableMetadata metadata) {
-    return metadata != null && Boolean.parseBoolean(metadata.properties().getOrDefault(PROPERTY, "false"));
+  /** The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the server's default. */
+  boolean enabled(TableMetadata metadata) {
+    if (metadata == null) {
+      return false;
+    }
+    String own = metadata.properties().get(PROPERTY);
+    return own == null ? enabledByDefault : Boolean.parseBoolean(own.trim());
   }
 
   /**

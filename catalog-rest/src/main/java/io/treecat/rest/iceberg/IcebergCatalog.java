@@ -89,11 +89,18 @@ public final class IcebergCatalog {
    * @param warehouse where default locations go, with a scheme ({@code file:/…})
    */
   public IcebergCatalog(Supplier<CatalogService> catalog, String warehouse, FileIO io) {
+    this(catalog, warehouse, io, false);
+  }
+
+  /**
+   * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property
+   */
+  public IcebergCatalog(Supplier<CatalogService> catalog, String warehouse, FileIO io, boolean rebaseAppends) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.warehouse = stripSlash(requireNonNull(warehouse, "warehouse is null"));
     this.io = requireNonNull(io, "io is null");
     this.files = new FileIndex(catalog, io);
-    this.rebaser = new CommitRebaser(io);
+    this.rebaser = new CommitRebaser(io, rebaseAppends);
     this.metadataFiles = new MetadataFileCache(io);
   }
 

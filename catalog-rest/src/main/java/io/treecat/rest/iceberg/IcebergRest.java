@@ -33,16 +33,26 @@ public final class IcebergRest {
    */
   public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
       ExceptionMapper<Throwable> otherPaths) {
-    return components(catalog, warehouse, defaultCatalog, otherPaths, MetricsReportListener.NONE);
+    return components(catalog, warehouse, defaultCatalog, otherPaths, MetricsReportListener.NONE, Options.DEFAULTS);
+  }
+
+  /**
+   * How the catalog commits.
+   *
+   * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
+   *     do not set {@code treecat.rebase-appends} themselves ({@link CommitRebaser})
+   */
+  public record Options(boolean rebaseAppends) {
+    public static final Options DEFAULTS = new Options(false);
   }
 
   /**
    * @param reports receives the metrics reports clients post, for the server's registry
    */
   public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
-      ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports) {
+      ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports, Options options) {
     LocalFileIO io = new LocalFileIO();
-    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, io);
+    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, io, options.rebaseAppends());
     ScanPlanner planner = new ScanPlanner(catalog, io, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
     ObjectMapper mapper = mapper();
     IcebergIdempotency idempotency = new IcebergIdempotency(

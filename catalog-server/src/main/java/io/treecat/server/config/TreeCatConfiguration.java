@@ -31,6 +31,11 @@ public final class TreeCatConfiguration extends Configuration {
 
   @Valid
   @NotNull
+  @JsonProperty("iceberg")
+  private IcebergConfig iceberg = new IcebergConfig();
+
+  @Valid
+  @NotNull
   @JsonProperty("transactions")
   private TransactionsConfig transactions = new TransactionsConfig();
 
@@ -70,6 +75,10 @@ public final class TreeCatConfiguration extends Configuration {
 
   public WarehouseConfig warehouse() {
     return warehouse;
+  }
+
+  public IcebergConfig iceberg() {
+    return iceberg;
   }
 
   public TransactionsConfig transactions() {
