@@ -106,6 +106,19 @@ class TestIcebergRebase {
     return stale(table, t -> t.newFastAppend().appendFile(file));
   }
 
+  /**
+   * The race, made deterministic: {@code first} lands, client {@code two} builds an append of
+   * {@code late} on that state, then {@code one} lands {@code winner}. Answers the late append, not yet sent.
+   */
+  private static Stale lostRace(RESTCatalog one, RESTCatalog two, TableIdentifier id, String month) {
+    Table table = one.loadTable(id);
+    table.newFastAppend().appendFile(file(table, "first", month + "-01")).commit();
+    Stale late = staleAppend(two.loadTable(id), file(table, "late", month + "-02"));
+    Table winner = one.loadTable(id);
+    winner.newFastAppend().appendFile(file(winner, "winner", month + "-03")).commit();
+    return late;
+  }
+
   private static List<Snapshot> mainHistory(Table table) {
     List<Snapshot> history = new ArrayList<>();
     for (Snapshot s = table.currentSnapshot(); s != null; s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
@@ -119,13 +132,8 @@ class TestIcebergRebase {
     TableIdentifier id = TableIdentifier.of(Namespace.of("rebase1"), "t");
     try (RESTCatalog one = client(); RESTCatalog two = client()) {
       one.createNamespace(id.namespace());
-      Table created = one.createTable(id, SCHEMA, SPEC, tableProperties(true));
-      created.newFastAppend().appendFile(file(created, "first", "2025-01-01")).commit();
-
-      Table second = two.loadTable(id);
-      Stale late = staleAppend(second, file(second, "late", "2025-01-02"));
-      Table winner = one.loadTable(id);
-      winner.newFastAppend().appendFile(file(winner, "winner", "2025-01-03")).commit();
+      one.createTable(id, SCHEMA, SPEC, tableProperties(true));
+      Stale late = lostRace(one, two, id, "2025-01");
       long winnerId = one.loadTable(id).currentSnapshot().snapshotId();
 
       late.commit();
@@ -169,12 +177,8 @@ class TestIcebergRebase {
       one.createNamespace(id.namespace());
       Map<String, String> properties = tableProperties(true);
       properties.put("format-version", "1");
-      Table created = one.createTable(id, SCHEMA, SPEC, properties);
-      created.newFastAppend().appendFile(file(created, "first", "2025-05-01")).commit();
-
-      Stale late = staleAppend(two.loadTable(id), file(created, "late", "2025-05-02"));
-      Table winner = one.loadTable(id);
-      winner.newFastAppend().appendFile(file(winner, "winner", "2025-05-03")).commit();
+      one.createTable(id, SCHEMA, SPEC, properties);
+      Stale late = lostRace(one, two, id, "2025-05");
       late.commit();
 
       Table result = one.loadTable(id);
@@ -297,11 +301,8 @@ class TestIcebergRebase {
         if (name.equals("opted-out")) {
           properties.put("treecat.rebase-appends", "false");
         }
-        Table table = one.createTable(id, SCHEMA, SPEC, properties);
-        table.newFastAppend().appendFile(file(table, "first", "2025-06-01")).commit();
-        Stale late = staleAppend(two.loadTable(id), file(table, "late", "2025-06-02"));
-        Table now = one.loadTable(id);
-        now.newFastAppend().appendFile(file(now, "winner", "2025-06-03")).commit();
+        one.createTable(id, SCHEMA, SPEC, properties);
+        Stale late = lostRace(one, two, id, "2025-06");
         if (name.equals("defaulted")) {
           late.commit();
           assertThat(one.loadTable(id).currentSnapshot().summary()).containsKey(REBASED_FROM);
