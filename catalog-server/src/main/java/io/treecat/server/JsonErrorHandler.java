@@ -100,6 +100,10 @@ final class JsonErrorHandler extends ErrorHandler {
     Connector connector = request.getHttpChannel() == null ? null : request.getHttpChannel().getConnector();
     boolean application = connector == null || APPLICATION_CONNECTOR.equals(connector.getName());
     HttpURI uri = request.getHttpURI();
+    if (uri == null && request.getMetaData() != null) {
+      // An ambiguous path fails Request.setMetaData after it kept the metadata but before it kept the URI.
+      uri = request.getMetaData().getURI();
+    }
     // A request line Jetty could not read (bad percent-encoding, too long) leaves the path at "/":
     // better no path in the message than a wrong one.
     String path = uri == null || "/".equals(uri.getPath()) ? null : uri.getPath();

@@ -92,7 +92,6 @@ class TestJettyErrors {
       "POST /v1/config HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc",
       "POST /v1/warehouse/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2",
       "FOO /v1/warehouse/namespaces HTTP/1.1\r\nHost: 127.0.0.1",
-      "GET /treecat/v1/%2E%2E/objects HTTP/1.1\r\nHost: 127.0.0.1",
   })
   void malformedRequestsAnswerIcebergJson(String head) throws IOException {
     Raw raw = send(head);
@@ -120,6 +119,20 @@ class TestJettyErrors {
 
   @ParameterizedTest
   @ValueSource(strings = {
+      "/v1/warehouse/namespaces/%2E%2E/tables|Ambiguous URI path segment: GET /v1/warehouse/namespaces/%2E%2E/tables",
+      "/v1/warehouse/namespaces//tables|Ambiguous URI empty segment: GET /v1/warehouse/namespaces//tables",
+      "/v1/warehouse/namespaces/..;/tables|Ambiguous URI path parameter: GET /v1/warehouse/namespaces/..;/tables",
+  })
+  void ambiguousPathsAreQuotedInTheMessage(String row) throws IOException {
+    String[] parts = row.split("\\|");
+    Raw raw = send("GET " + parts[0] + " HTTP/1.1\r\nHost: 127.0.0.1");
+
+    assertThat(raw.status()).isEqualTo(400);
+    assertThat(ErrorResponseParser.fromJson(raw.body()).message()).isEqualTo(parts[1]);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
       "GET /v1/config HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {LONG}|431|RequestTooLargeException|Request Header Fields Too Large: GET /v1/config",
       "FOO /v1/warehouse/namespaces HTTP/1.1\r\nHost: 127.0.0.1|405|MethodNotAllowedException|Method Not Allowed: FOO /v1/warehouse/namespaces",
       "POST /v1/config HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc|400|BadRequestException|Invalid Content-Length Value: POST /v1/config",
@@ -137,6 +150,7 @@ class TestJettyErrors {
   @ParameterizedTest
   @ValueSource(strings = {
       "FOO /treecat/v1/objects HTTP/1.1\r\nHost: 127.0.0.1|405|METHOD_NOT_ALLOWED",
+      "GET /treecat/v1/%2E%2E/objects HTTP/1.1\r\nHost: 127.0.0.1|400|BAD_REQUEST",
       "GET /treecat/v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {LONG}|431|REQUEST_HEADER_FIELDS_TOO_LARGE",
   })
   void nativePathsAnswerTheNativeShape(String row) throws IOException {
