@@ -134,7 +134,8 @@ final class JsonErrorHandler extends ErrorHandler {
       String message) throws IOException {
     Object original = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
     String path = original instanceof String uri ? uri : request.getRequestURI();
-    byte[] body = body(code, message, request.getMethod(), path);
+    // A failure that escaped Jersey's mappers is a bug: its message may hold internals, so it says only the status.
+    byte[] body = body(code, code >= 500 ? null : message, request.getMethod(), path);
     baseRequest.setHandled(true);
     response.setContentType("application/json");
     response.setContentLength(body.length);
