@@ -88,6 +88,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
       // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
       server.setRegisterDefaultExceptionMappers(false);
     }
+    // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON too.
+    JsonErrorHandler.install(environment);
     MetricRegistry metrics = environment.metrics();
     CatalogLifecycle catalog = new CatalogLifecycle(
         configuration.storage().dataDir(),

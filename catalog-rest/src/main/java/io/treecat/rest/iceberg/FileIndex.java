@@ -59,8 +59,9 @@ import org.bson.BsonValue;
  *
  * <p>When the new current snapshot descends from the head, the write set applies each snapshot's
  * own manifest entries (ADDED: add a leaf, DELETED: remove it), oldest first. Otherwise (a rollback,
- * a table without an index yet: registered, created before indexing, renamed) every partition
- * node is removed and the live files of the current snapshot are indexed from its manifests.
+ * a table without an index yet: registered, created before indexing) every partition node is
+ * removed and the live files of the current snapshot are indexed from its manifests. A rename
+ * moves the whole subtree with the table ({@link #movedValue}).
  */
 final class FileIndex {
   static final String INDEX_ID = "_files";
@@ -169,6 +170,22 @@ final class FileIndex {
     return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_INDEX))
         .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
         .append(SNAPSHOTS, snapshots);
+  }
+
+  /**
+   * The index node of a table that moved (a rename): the same head, no older snapshots. The
+   * rename's write set makes the node's own version the rename's vid, at which the leaves under the
+   * new path are the head's files, so the head stays served from the tree. The vids of older
+   * snapshots name versions of the tree in which the leaves were under the old path (and the new
+   * path did not exist, or held something else), so they are dropped: planning an older snapshot of
+   * a renamed table reads its manifests, as for a snapshot that was never indexed. Keeping them
+   * would need the old path beside each vid, and the old path may since name another table.
+   */
+  static BsonDocument movedValue(CatalogObject node) {
+    BsonValue head = node.value().get(HEAD);
+    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_INDEX))
+        .append(HEAD, head == null ? BsonNull.VALUE : head)
+        .append(SNAPSHOTS, new BsonDocument());
   }
 
   /**

@@ -149,6 +149,19 @@ public final class IcebergCatalog {
     return new BsonDocument(OBJ_TYPE, new BsonString(NAMESPACE)).append(PROPERTIES, properties(properties));
   }
 
+  /**
+   * The table object's value after a commit: the stored value ({@code previous}, empty for a new
+   * table) with the keys this catalog owns replaced. Keys it does not own stay, so a table the Hive
+   * Metastore interface created keeps its {@code hms_table} struct and {@code table_type}
+   * (catalog-hms-thrift's HmsTables) through REST commits.
+   */
+  private static BsonDocument tableValue(TableMetadata metadata, Optional<CatalogObject> previous) {
+    BsonDocument value = new BsonDocument();
+    previous.ifPresent(object -> value.putAll(object.value())); // stored values are immutable RawBsonDocuments
+    value.putAll(tableValue(metadata));
+    return value;
+  }
+
   private static BsonDocument tableValue(TableMetadata metadata) {
     Snapshot current = metadata.currentSnapshot();
     return new BsonDocument(OBJ_TYPE, new BsonString(TABLE))
@@ -441,7 +454,7 @@ public final class IcebergCatalog {
       }
       List<WriteOp> writes = new ArrayList<>();
       writes.add(replace
-          ? new WriteOp.Update(path, ObjectKind.INNER, tableValue(metadata))
+          ? new WriteOp.Update(path, ObjectKind.INNER, tableValue(metadata, existing))
           : new WriteOp.Add(path, ObjectKind.INNER, tableValue(metadata)));
       // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
       writes.addAll(files.writes(txn.id(), path, metadata));
@@ -481,7 +494,16 @@ public final class IcebergCatalog {
       if (existing.isPresent()) {
         throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", source, destination, kindName(existing));
       }
-      return new Result<>(null, List.of(new WriteOp.Remove(from), new WriteOp.Add(to, ObjectKind.INNER, object.get().value())));
+      // The whole subtree moves: the file index (FileIndex) and its leaves, shared, not rewritten.
+      // The index node is read through the transaction, so a commit that changes the index
+      // between this read and the rename's commit fails the rename's validation instead of
+      // being lost; the table object's read covers the table itself.
+      Optional<CatalogObject> index = read(txn, FileIndex.indexPath(from));
+      List<WriteOp> writes = new ArrayList<>();
+      writes.add(new WriteOp.Clone(from, to, txn.readVid()));
+      index.ifPresent(node -> writes.add(new WriteOp.Update(FileIndex.indexPath(to), ObjectKind.INNER, FileIndex.movedValue(node))));
+      writes.add(new WriteOp.Remove(from));
+      return new Result<>(null, writes);
     });
   }
 
@@ -654,7 +676,7 @@ public final class IcebergCatalog {
           TableMetadata committed = TableMetadata.buildFrom(staged.updated()).discardChanges().withMetadataLocation(location).build();
           metadataFiles.written(committed);
           results.add(committed);
-          BsonDocument value = tableValue(committed);
+          BsonDocument value = tableValue(committed, staged.base() == null ? Optional.empty() : read(txn, staged.path()));
           writes.add(staged.base() == null
               ? new WriteOp.Add(staged.path(), ObjectKind.INNER, value)
               : new WriteOp.Update(staged.path(), ObjectKind.INNER, value));
