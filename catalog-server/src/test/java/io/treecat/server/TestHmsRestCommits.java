@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.iceberg.CatalogProperties;
@@ -154,5 +159,35 @@ class TestHmsRestCommits {
     assertHiveFieldsKept(before, after);
     assertThat(after.getParameters()).containsEntry("metadata_location", first);
     assertThat(rest.loadTable(TABLE).currentSnapshot()).isNull();
+  }
+
+  @Test
+  void restRenameOfAHivePartitionedTableMovesItsPartitions() throws Exception {
+    thrift.create_database(new Database("hivedb", "", directory.resolve("hivedb").toUri().toString(), new HashMap<>()));
+    StorageDescriptor sd = new StorageDescriptor();
+    sd.setCols(List.of(new FieldSchema("id", "bigint", null)));
+    sd.setLocation(directory.resolve("hivedb/events").toUri().toString());
+    sd.setInputFormat("org.apache.hadoop.mapred.TextInputFormat");
+    sd.setOutputFormat("org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat");
+    sd.setSerdeInfo(new SerDeInfo("events", "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
+    Table table = new Table();
+    table.setDbName("hivedb");
+    table.setTableName("events");
+    table.setTableType("MANAGED_TABLE");
+    table.setSd(sd);
+    table.setParameters(new HashMap<>());
+    table.setPartitionKeys(List.of(
+        new FieldSchema("day", "string", null),
+        new FieldSchema("hour", "int", null)));
+    thrift.create_table(table);
+    for (String[] values : new String[][] {{"2025-01-01", "1"}, {"2025-01-01", "2"}, {"2025-01-02", "1"}}) {
+      thrift.append_partition("hivedb", "events", List.of(values));
+    }
+
+    rest.renameTable(TableIdentifier.of("hivedb", "events"), TableIdentifier.of("hivedb", "renamed"));
+
+    assertThat(thrift.get_partition_names("hivedb", "renamed", (short) -1))
+        .containsExactlyInAnyOrder("day=2025-01-01/hour=1", "day=2025-01-01/hour=2", "day=2025-01-02/hour=1");
+    assertThat(thrift.get_all_tables("hivedb")).containsExactly("renamed");
   }
 }

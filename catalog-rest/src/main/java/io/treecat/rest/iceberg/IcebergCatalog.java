@@ -499,12 +499,41 @@ public final class IcebergCatalog {
       // between this read and the rename's commit fails the rename's validation instead of
       // being lost; the table object's read covers the table itself.
       Optional<CatalogObject> index = read(txn, FileIndex.indexPath(from));
+      if (index.isEmpty()) {
+        // No file index: the children are someone else's (a Hive table's partition levels, written
+        // over HMS), which no node read here guards. Scanning every level makes a partition added
+        // or dropped concurrently conflict with the rename instead of being lost in the move.
+        scanSubtree(txn, from);
+      }
       List<WriteOp> writes = new ArrayList<>();
       writes.add(new WriteOp.Clone(from, to, txn.readVid()));
       index.ifPresent(node -> writes.add(new WriteOp.Update(FileIndex.indexPath(to), ObjectKind.INNER, FileIndex.movedValue(node))));
       writes.add(new WriteOp.Remove(from));
       return new Result<>(null, writes);
     });
+  }
+
+  /** Reads every level below {@code path} in the transaction (ids and types only), so its scan ranges cover them. */
+  private void scanSubtree(Transaction txn, ObjectPath path) {
+    StringBuilder query = new StringBuilder();
+    for (String id : path.ids()) {
+      query.append("/[obj_id='").append(quote(id)).append("']");
+    }
+    boolean more = true;
+    while (more) {
+      query.append("/*");
+      QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.BOTH)
+          .withProjection(List.of(OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
+      more = false;
+      while (true) {
+        QueryPage page = catalog.get().query(txn.id(), request);
+        more |= !page.rows().isEmpty();
+        if (page.continuation().isEmpty()) {
+          break;
+        }
+        request = request.withPageToken(page.continuation().get());
+      }
+    }
   }
 
   /**
