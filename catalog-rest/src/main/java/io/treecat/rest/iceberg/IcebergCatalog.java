@@ -587,6 +587,7 @@ public final class IcebergCatalog {
     if (new HashSet<>(identifiers).size() != identifiers.size()) {
       throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
     }
+    readManifestLists(changes);
     // Commits to one table queue here, and a commit that still loses a race on a table pointer
     // (another server, a create or rename) is run again: it re-reads and re-checks everything.
     try (TableCommitLocks.Held ignored = commitLocks.lock(identifiers.stream().map(id -> tablePath(prefix, id)).toList())) {
@@ -611,6 +612,25 @@ public final class IcebergCatalog {
             throw e;
           }
           LOG.debug("Commit to {} lost a race (attempt {}), running it again", identifiers, attempt);
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads the manifest lists of the snapshots a change adds before its table's queue: the snapshot
+   * objects keep them, so the file index and a rebase, which need them while the table's other
+   * commits wait, find them read. A list that cannot be read fails there, as it would without this.
+   */
+  private void readManifestLists(List<UpdateTableRequest> changes) {
+    for (UpdateTableRequest change : changes) {
+      for (MetadataUpdate update : change.updates()) {
+        if (update instanceof MetadataUpdate.AddSnapshot add) {
+          try {
+            add.snapshot().allManifests(io);
+          } catch (RuntimeException e) {
+            LOG.debug("Manifest list of snapshot {} not read ahead", add.snapshot().snapshotId(), e);
+          }
         }
       }
     }
