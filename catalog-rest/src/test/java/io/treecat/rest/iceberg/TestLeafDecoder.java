@@ -17,7 +17,9 @@ import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.TreeCatIcebergAccess;
+import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.bson.BsonDocument;
@@ -166,5 +168,44 @@ class TestLeafDecoder {
     assertThat(decoded.location()).isEqualTo(fullDataFile().location());
     assertThat(decoded.partition()).isEqualTo(fullDataFile().partition());
     assertThat(decoded.recordCount()).isEqualTo(100);
+  }
+
+  @Test
+  void partitionValuesOfEveryIdentityTypeAndNullsSurviveTheLeaf() {
+    Schema schema = new Schema(
+        Types.NestedField.optional(1, "b", Types.BooleanType.get()),
+        Types.NestedField.optional(2, "i", Types.IntegerType.get()),
+        Types.NestedField.optional(3, "l", Types.LongType.get()),
+        Types.NestedField.optional(4, "f", Types.FloatType.get()),
+        Types.NestedField.optional(5, "d", Types.DoubleType.get()),
+        Types.NestedField.optional(6, "s", Types.StringType.get()),
+        Types.NestedField.optional(7, "u", Types.UUIDType.get()),
+        Types.NestedField.optional(8, "dec", Types.DecimalType.of(9, 2)),
+        Types.NestedField.optional(9, "fx", Types.FixedType.ofLength(3)),
+        Types.NestedField.optional(10, "bin", Types.BinaryType.get()),
+        Types.NestedField.optional(11, "ts", Types.TimestampType.withZone()),
+        Types.NestedField.optional(12, "day", Types.DateType.get()));
+    PartitionSpec.Builder builder = PartitionSpec.builderFor(schema).withSpecId(5);
+    schema.columns().forEach(column -> builder.identity(column.name()));
+    PartitionSpec spec = builder.build();
+    PartitionData values = new PartitionData(spec.partitionType());
+    Object[] row = {true, 7, 8L, 1.5f, 2.25, "é/x", java.util.UUID.randomUUID(), new java.math.BigDecimal("12.34"),
+        ByteBuffer.wrap(new byte[] {1, 2, 3}), ByteBuffer.wrap(new byte[] {9}), 1_700_000_000_000_000L, 20089};
+    for (int i = 0; i < row.length; i++) {
+      values.set(i, row[i]);
+    }
+    PartitionData nulls = new PartitionData(spec.partitionType());
+    LeafDecoder decoder = new LeafDecoder(Map.of(5, spec), Map.of(), null);
+    for (PartitionData partition : List.of(values, nulls, values)) {
+      DataFile file = DataFiles.builder(spec).withPath("s3://b/t/" + partition.hashCode()).withFormat(FileFormat.ORC).withPartition(partition)
+          .withRecordCount(1).withFileSizeInBytes(1).build();
+      BsonDocument leaf = new RawBsonDocument(FileLeaves.fileValue(file, spec, schema, 1L), new BsonDocumentCodec());
+      // PartitionData.equals compares fixed and binary values by identity: compare as Iceberg orders structs.
+      StructLike decoded = decoder.decode(leaf).partition();
+      assertThat(Comparators.forType(spec.partitionType()).compare(decoded, partition)).as("%s vs %s", decoded, partition).isZero();
+      for (int i = 0; i < row.length; i++) {
+        assertThat(decoded.get(i, Object.class) == null).isEqualTo(partition.get(i, Object.class) == null);
+      }
+    }
   }
 }
