@@ -35,16 +35,17 @@ import org.bson.codecs.BsonDocumentCodec;
 import org.bson.types.Decimal128;
 
 /**
- * Turns the file leaves of one scan back into Iceberg data and delete files, in one streaming pass
- * over each leaf's stored bytes (no intermediate {@link BsonDocument}).
+ * Turns the file leaves of one scan back into Iceberg data and delete files, reading each leaf's
+ * stored BSON bytes once, in place (no intermediate {@link BsonDocument}, no {@code BsonReader}).
  *
  * <p>Planning reads every leaf a wide filter matches, so the per-file cost is what a whole-table
- * plan costs. Three things make it small: the leaf is read field by field from its bytes, skipping
- * the readable bounds ({@code lower}, {@code upper}) that only path queries use; column stats are
- * kept only for the field ids the caller names (the filter's columns and the requested {@code
- * stats-fields}), which are the only ones the metrics evaluator and the answer look at; and one
- * {@link DataFiles.Builder} and one {@link PartitionData} per spec are reused, because a new {@code
- * PartitionData} builds its Avro schema (then most of the cost of a file).
+ * plan costs. What keeps it small: field names are matched as bytes, first against the field
+ * {@link FileLeaves#fileValue} writes next; the readable bounds ({@code lower}, {@code upper}),
+ * which only path queries use, are skipped by their length; column stats are kept only for the
+ * field ids the caller names (the filter's columns and the requested {@code stats-fields}), the
+ * only ones the metrics evaluator and the answer look at; and one {@link DataFiles.Builder} and one
+ * {@link PartitionData} per spec are reused, because a new {@code PartitionData} builds its Avro
+ * schema (a third of a whole-table plan before).
  *
  * <p>Not thread-safe: one decoder per plan or plan task.
  */

@@ -30,6 +30,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ContentFile;
@@ -38,12 +39,14 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -83,7 +86,10 @@ import org.bson.BsonDocument;
  * every candidate file goes through exactly the checks Iceberg's {@code ManifestReader} makes
  * (the projected partition {@link Evaluator}, then {@link InclusiveMetricsEvaluator} on its
  * stats), for data and delete files alike, and delete files are attached by Iceberg's own
- * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}.
+ * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}. The per-file
+ * work is kept to what Iceberg's checks need: {@link LeafDecoder} reads each leaf's bytes once, the
+ * partition test is made once per partition node (every file of a node has its values) and the
+ * residual once per distinct values of the partition fields the filter references, and a snapshot without delete files decodes only the stats of the filter's columns.
  *
  * <p>A snapshot with no indexed vid (never indexed, or reached through a branch) and incremental
  * scans are planned by Iceberg's own scan over the manifests, on the server: slower, never wrong.
@@ -374,7 +380,7 @@ public final class ScanPlanner {
     LeafDecoder decoder = new LeafDecoder(metadata.specsById(), metadata.sortOrdersById(), statsToRead(scan));
     Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
     Map<Integer, InclusiveMetricsEvaluator> metricsEvaluators = new HashMap<>();
-    Map<Integer, ResidualEvaluator> residualEvaluators = new HashMap<>();
+    Residuals residuals = new Residuals(scan);
     List<DataFile> dataFiles = new ArrayList<>();
     List<ResidualEvaluator> dataResiduals = new ArrayList<>();
     List<DeleteFile> deleteFiles = new ArrayList<>();
@@ -412,9 +418,7 @@ public final class ScanPlanner {
         }
         if (data) {
           if (residual == null) {
-            // The residual of a partition, as an evaluator that gives it for any file of that partition.
-            residual = ResidualEvaluator.unpartitioned(residualEvaluators.computeIfAbsent(spec.specId(),
-                id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive())).residualFor(file.partition()));
+            residual = residuals.of(spec, file.partition());
           }
           dataFiles.add((DataFile) file);
           dataResiduals.add(residual);
@@ -432,6 +436,46 @@ public final class ScanPlanner {
       tasks.add(factory.task(file, applied, metadata.spec(file.specId()), dataResiduals.get(i)));
     }
     return tasks;
+  }
+
+  /**
+   * The residual of a partition, as an evaluator that gives it for any file of that partition.
+   * Iceberg's {@link ResidualEvaluator} tests each predicate of the filter only on the partition
+   * fields derived from that predicate's column, so a residual depends only on the values of the
+   * fields whose source column the filter references: partitions that agree on those share it (a
+   * day filter over day × bucket partitions computes it once per day, not once per bucket).
+   */
+  private static final class Residuals {
+    private final Scan scan;
+    private final Map<Integer, ResidualEvaluator> evaluators = new HashMap<>();
+    private final Map<Integer, int[]> referencedFields = new HashMap<>();
+    private final Map<List<Object>, ResidualEvaluator> byValues = new HashMap<>();
+
+    Residuals(Scan scan) {
+      this.scan = scan;
+    }
+
+    ResidualEvaluator of(PartitionSpec spec, StructLike partition) {
+      int[] positions = referencedFields.computeIfAbsent(spec.specId(), id -> referencedFields(spec));
+      List<Object> key = new ArrayList<>(positions.length + 1);
+      key.add(spec.specId());
+      for (int position : positions) {
+        key.add(partition.get(position, Object.class));
+      }
+      ResidualEvaluator residual = byValues.get(key);
+      if (residual == null) {
+        ResidualEvaluator evaluator = evaluators.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+        residual = ResidualEvaluator.unpartitioned(evaluator.residualFor(partition));
+        byValues.put(key, residual);
+      }
+      return residual;
+    }
+
+    private int[] referencedFields(PartitionSpec spec) {
+      Set<Integer> columns = Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive());
+      List<PartitionField> fields = spec.fields();
+      return IntStream.range(0, fields.size()).filter(i -> columns.contains(fields.get(i).sourceId())).toArray();
+    }
   }
 
   private static boolean inRange(String id, String from, String to) {
