@@ -46,8 +46,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -87,9 +87,10 @@ import org.bson.BsonDocument;
  * (the projected partition {@link Evaluator}, then {@link InclusiveMetricsEvaluator} on its
  * stats), for data and delete files alike, and delete files are attached by Iceberg's own
  * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}. The per-file
- * work is kept to what Iceberg's checks need: {@link LeafDecoder} reads each leaf's bytes once, the
- * partition test is made once per partition node (every file of a node has its values) and the
- * residual once per distinct values of the partition fields the filter references, and a snapshot without delete files decodes only the stats of the filter's columns.
+ * work is kept to what Iceberg's checks need: {@link LeafDecoder} reads each leaf's bytes once;
+ * the partition test is made once per partition node (every file of a node has its values) and
+ * the residual once per distinct values of the partition fields the filter references; and a
+ * snapshot without delete files decodes only the stats of the filter's columns.
  *
  * <p>A snapshot with no indexed vid (never indexed, or reached through a branch) and incremental
  * scans are planned by Iceberg's own scan over the manifests, on the server: slower, never wrong.
