@@ -119,6 +119,9 @@ final class LeafDecoder {
       buffer.duplicate().get(copy);
       read(copy, 0);
     }
+    if (content == null || path == null || format == null) {
+      throw new IllegalStateException("Corrupt file leaf: no content, file_path or file_format (" + path + ")");
+    }
     PerSpec spec = perSpec.computeIfAbsent(specId, id -> {
       PartitionSpec partitionSpec = specs.get(id);
       if (partitionSpec == null) {

@@ -1,6 +1,7 @@
 package io.treecat.rest.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -207,5 +208,14 @@ class TestLeafDecoder {
         assertThat(decoded.get(i, Object.class) == null).isEqualTo(partition.get(i, Object.class) == null);
       }
     }
+  }
+
+  @Test
+  void aLeafWithoutItsRequiredFieldsIsAClearError() {
+    BsonDocument leaf = leaf(fullDataFile(), false);
+    leaf.remove(FileLeaves.FILE_PATH);
+    assertThatThrownBy(() -> new LeafDecoder(SPECS, Map.of(), null).decode(leaf))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Corrupt file leaf: no content, file_path or file_format");
   }
 }
