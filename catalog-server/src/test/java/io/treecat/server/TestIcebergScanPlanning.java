@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -23,12 +24,14 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -220,19 +223,33 @@ class TestIcebergScanPlanning {
     };
   }
 
-  /** Each planned data file with the sorted paths of the delete files attached to it. */
-  private static Map<String, Set<String>> plan(Table table, long snapshotId, Expression filter) {
-    Map<String, Set<String>> plan = new TreeMap<>();
+  /**
+   * What a plan says about one data file: the delete files attached to it (sorted descriptions) and
+   * the task's own fields a reader uses (the file's fields but column stats, and the residual).
+   */
+  private record Planned(Set<String> deletes, String file) {}
+
+  /** Each planned data file, by location. */
+  private static Map<String, Planned> plan(Table table, long snapshotId, Expression filter) {
+    Map<String, Planned> plan = new TreeMap<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).filter(filter).planFiles()) {
       for (FileScanTask task : tasks) {
         Set<String> deletes = new TreeSet<>();
-        task.deletes().forEach(delete -> deletes.add(delete.location()));
-        assertThat(plan.put(task.file().location(), deletes)).as("file planned twice: %s", task.file().location()).isNull();
+        task.deletes().forEach(delete -> deletes.add(describe(table, delete)
+            + " equality " + delete.equalityFieldIds() + " references " + delete.referencedDataFile()));
+        String file = describe(table, task.file()) + " residual " + ExpressionParser.toJson(task.residual());
+        assertThat(plan.put(task.file().location(), new Planned(deletes, file))).as("file planned twice: %s", task.file().location()).isNull();
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
     return plan;
+  }
+
+  private static String describe(Table table, ContentFile<?> file) {
+    return file.location() + " " + file.content() + " " + file.format() + " spec " + file.specId() + " "
+        + table.specs().get(file.specId()).partitionToPath(file.partition()) + " records " + file.recordCount() + " size "
+        + file.fileSizeInBytes() + " sort " + file.sortOrderId() + " splits " + file.splitOffsets() + " key " + file.keyMetadata();
   }
 
   // ---- the tests
@@ -298,14 +315,19 @@ class TestIcebergScanPlanning {
       assertThat(snapshots).hasSizeGreaterThan(40);
       int compared = 0;
       int nonEmpty = 0;
+      int withoutDeleteFiles = 0;
       for (Snapshot snapshot : snapshots) {
+        // Snapshots with no delete file take the planner's path that decodes only the stats the filter needs.
+        if ("0".equals(snapshot.summary().get(SnapshotSummary.TOTAL_DELETE_FILES_PROP))) {
+          withoutDeleteFiles++;
+        }
         for (int i = 0; i < 12; i++) {
           Expression filter = i == 0 ? Expressions.alwaysTrue() : randomFilter(random, 3);
-          Map<String, Set<String>> expected = plan(clientTable, snapshot.snapshotId(), filter);
-          Map<String, Set<String>> actual = plan(serverTable, snapshot.snapshotId(), filter);
+          Map<String, Planned> expected = plan(clientTable, snapshot.snapshotId(), filter);
+          Map<String, Planned> actual = plan(serverTable, snapshot.snapshotId(), filter);
           assertThat(actual).as("snapshot %s, filter %s", snapshot.snapshotId(), filter).isEqualTo(expected);
           compared++;
-          if (!expected.isEmpty() && expected.values().stream().anyMatch(d -> !d.isEmpty())) {
+          if (!expected.isEmpty() && expected.values().stream().anyMatch(p -> !p.deletes().isEmpty())) {
             nonEmpty++;
           }
         }
@@ -313,6 +335,7 @@ class TestIcebergScanPlanning {
       assertThat(compared).isGreaterThan(400);
       // The comparison is not vacuous: many plans carry files with deletes attached.
       assertThat(nonEmpty).isGreaterThan(50);
+      assertThat(withoutDeleteFiles).isBetween(3, snapshots.size() - 10);
     }
   }
 
@@ -325,12 +348,33 @@ class TestIcebergScanPlanning {
       TableIdentifier identifier = TableIdentifier.of(namespace, "events");
       Table table = clientSide.createTable(identifier, SCHEMA, SPEC, Map.of(TableProperties.FORMAT_VERSION, "2"));
       var append = table.newAppend();
+      Map<String, DataFile> appended = new HashMap<>();
       for (int i = 0; i < 400; i++) {
-        append.appendFile(dataFile(table, random));
+        DataFile file = dataFile(table, random);
+        appended.put(file.location(), file);
+        append.appendFile(file);
       }
       append.commit();
       table.refresh();
       List<DataFile> live = liveDataFiles(table);
+
+      // stats-fields on a snapshot without delete files (where the planner decodes only the stats of
+      // the filter's and the asked columns): the answer carries exactly the asked column's stats.
+      Expression someIds = Expressions.and(Expressions.equal("day", EPOCH_DAY.plusDays(3).toString()), Expressions.greaterThan("id", 2000L));
+      TreeCatTestServer.Reply withStats = server.post("/v1/warehouse/namespaces/wide/tables/events/plan",
+          "{\"stats-fields\": [\"category\"], \"filter\": " + ExpressionParser.toJson(someIds) + "}");
+      assertThat(withStats.status()).isEqualTo(200);
+      Set<String> withStatsFiles = new TreeSet<>();
+      for (var task : withStats.json().get("file-scan-tasks")) {
+        var file = task.get("data-file");
+        DataFile original = appended.get(file.get("file-path").asText());
+        withStatsFiles.add(original.location());
+        assertThat(file.get("value-counts").get("keys").toString()).isEqualTo("[3]");
+        assertThat(file.get("value-counts").get("values").get(0).asLong()).isEqualTo(original.valueCounts().get(3));
+        assertThat(file.get("null-value-counts").get("values").get(0).asLong()).isEqualTo(original.nullValueCounts().get(3));
+        assertThat(file.get("lower-bounds").get("keys").toString()).isEqualTo(original.lowerBounds().containsKey(3) ? "[3]" : "[]");
+      }
+      assertThat(withStatsFiles).isNotEmpty().isEqualTo(plan(table, table.currentSnapshot().snapshotId(), someIds).keySet());
       table.newRowDelta().addDeletes(positionDeletes(table, live.get(0), false)).addDeletes(equalityDeletes(table, live.get(1), random)).commit();
 
       // The leaves under the table are the live data and delete files.

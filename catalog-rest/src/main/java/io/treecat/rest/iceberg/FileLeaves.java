@@ -4,25 +4,16 @@ import java.math.BigDecimal;
 import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileMetadata;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -105,15 +96,6 @@ final class FileLeaves {
     return values;
   }
 
-  private static PartitionData partitionData(PartitionSpec spec, BsonDocument values) {
-    PartitionData data = new PartitionData(spec.partitionType());
-    List<Types.NestedField> fields = spec.partitionType().fields();
-    for (int i = 0; i < fields.size(); i++) {
-      data.set(i, fromBson(fields.get(i).type(), values.get(fields.get(i).name())));
-    }
-    return data;
-  }
-
   // ---- values
 
   /** A partition or bound value as BSON: numbers stay numbers, so tree predicates compare them. */
@@ -135,7 +117,8 @@ final class FileLeaves {
     };
   }
 
-  private static Object fromBson(Type type, BsonValue value) {
+  /** A stored partition value back in Iceberg's internal form. */
+  static Object fromBson(Type type, BsonValue value) {
     if (value == null || value.isNull()) {
       return null;
     }
@@ -270,111 +253,5 @@ final class FileLeaves {
       case BOOLEAN, INTEGER, DATE, LONG, TIME, TIMESTAMP, TIMESTAMP_NANO, FLOAT, DOUBLE, STRING, DECIMAL -> true;
       default -> false;
     };
-  }
-
-  private static Map<Integer, Long> counts(BsonDocument value, String name) {
-    BsonValue document = value.get(name);
-    if (document == null || !document.isDocument()) {
-      return null;
-    }
-    Map<Integer, Long> counts = new HashMap<>();
-    document.asDocument().forEach((id, count) -> counts.put(Integer.valueOf(id), count.asInt64().getValue()));
-    return counts;
-  }
-
-  private static Map<Integer, ByteBuffer> bounds(BsonDocument value, String name) {
-    BsonValue document = value.get(name);
-    if (document == null || !document.isDocument()) {
-      return null;
-    }
-    Map<Integer, ByteBuffer> bounds = new HashMap<>();
-    document.asDocument().forEach((id, bytes) -> bounds.put(Integer.valueOf(id), ByteBuffer.wrap(bytes.asBinary().getData())));
-    return bounds;
-  }
-
-  private static List<Long> splitOffsets(BsonDocument value) {
-    BsonValue array = value.get("split_offsets");
-    if (array == null || !array.isArray()) {
-      return null;
-    }
-    List<Long> offsets = new ArrayList<>();
-    array.asArray().forEach(v -> offsets.add(v.asInt64().getValue()));
-    return offsets;
-  }
-
-  private static Long longValue(BsonDocument value, String name) {
-    BsonValue v = value.get(name);
-    return v == null || v.isNull() ? null : v.asInt64().getValue();
-  }
-
-  static boolean isData(BsonDocument value) {
-    return DATA.equals(value.getString(CONTENT).getValue());
-  }
-
-  static int specId(BsonDocument value) {
-    return value.getInt32(SPEC_ID).getValue();
-  }
-
-  /** The data file a leaf describes, with its sequence numbers. */
-  static DataFile dataFile(BsonDocument value, PartitionSpec spec) {
-    long recordCount = value.getInt64("record_count").getValue();
-    DataFiles.Builder builder = DataFiles.builder(spec)
-        .withPath(value.getString(FILE_PATH).getValue())
-        .withFormat(FileFormat.valueOf(value.getString("file_format").getValue()))
-        .withPartition(partitionData(spec, value.getDocument(PART_VAL)))
-        .withRecordCount(recordCount)
-        .withFileSizeInBytes(value.getInt64("file_size_in_bytes").getValue())
-        .withMetrics(metrics(value, recordCount))
-        .withSplitOffsets(splitOffsets(value));
-    if (value.containsKey("key_metadata")) {
-      builder.withEncryptionKeyMetadata(ByteBuffer.wrap(value.getBinary("key_metadata").getData()));
-    }
-    if (value.containsKey("sort_order_id")) {
-      builder.withSortOrderId(value.getInt32("sort_order_id").getValue());
-    }
-    if (value.containsKey("first_row_id")) {
-      builder.withFirstRowId(value.getInt64("first_row_id").getValue());
-    }
-    return TreeCatIcebergAccess.withSequenceNumbers(builder.build(), longValue(value, "data_sequence_number"), longValue(value, "file_sequence_number"));
-  }
-
-  /** The delete file a leaf describes, with its sequence numbers. */
-  static DeleteFile deleteFile(BsonDocument value, PartitionSpec spec, Map<Integer, org.apache.iceberg.SortOrder> sortOrders) {
-    long recordCount = value.getInt64("record_count").getValue();
-    FileMetadata.Builder builder = FileMetadata.deleteFileBuilder(spec);
-    if (EQUALITY_DELETES.equals(value.getString(CONTENT).getValue())) {
-      BsonArray ids = value.getArray("equality_ids");
-      builder.ofEqualityDeletes(ids.stream().mapToInt(id -> id.asInt32().getValue()).toArray());
-    } else {
-      builder.ofPositionDeletes();
-    }
-    builder.withPath(value.getString(FILE_PATH).getValue())
-        .withFormat(FileFormat.valueOf(value.getString("file_format").getValue()))
-        .withPartition(partitionData(spec, value.getDocument(PART_VAL)))
-        .withRecordCount(recordCount)
-        .withFileSizeInBytes(value.getInt64("file_size_in_bytes").getValue())
-        .withMetrics(metrics(value, recordCount))
-        .withSplitOffsets(splitOffsets(value));
-    if (value.containsKey("key_metadata")) {
-      builder.withEncryptionKeyMetadata(ByteBuffer.wrap(value.getBinary("key_metadata").getData()));
-    }
-    if (value.containsKey("sort_order_id") && sortOrders.containsKey(value.getInt32("sort_order_id").getValue())) {
-      builder.withSortOrder(sortOrders.get(value.getInt32("sort_order_id").getValue()));
-    }
-    if (value.containsKey("referenced_data_file")) {
-      builder.withReferencedDataFile(value.getString("referenced_data_file").getValue());
-    }
-    if (value.containsKey("content_offset")) {
-      builder.withContentOffset(value.getInt64("content_offset").getValue());
-    }
-    if (value.containsKey("content_size_in_bytes")) {
-      builder.withContentSizeInBytes(value.getInt64("content_size_in_bytes").getValue());
-    }
-    return TreeCatIcebergAccess.withSequenceNumbers(builder.build(), longValue(value, "data_sequence_number"), longValue(value, "file_sequence_number"));
-  }
-
-  private static Metrics metrics(BsonDocument value, long recordCount) {
-    return new Metrics(recordCount, counts(value, "column_sizes"), counts(value, "value_counts"), counts(value, "null_value_counts"),
-        counts(value, "nan_value_counts"), bounds(value, "lower_bounds"), bounds(value, "upper_bounds"));
   }
 }

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,18 +30,24 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -68,8 +75,6 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Types;
 import org.bson.BsonDocument;
-import org.bson.RawBsonDocument;
-import org.bson.codecs.BsonDocumentCodec;
 
 /**
  * Server-side scan planning (the REST spec's {@code planTableScan} and {@code fetchScanTasks})
@@ -81,7 +86,11 @@ import org.bson.codecs.BsonDocumentCodec;
  * every candidate file goes through exactly the checks Iceberg's {@code ManifestReader} makes
  * (the projected partition {@link Evaluator}, then {@link InclusiveMetricsEvaluator} on its
  * stats), for data and delete files alike, and delete files are attached by Iceberg's own
- * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}.
+ * {@code DeleteFileIndex}. So the answer equals the client-side {@code planFiles}. The per-file
+ * work is kept to what Iceberg's checks need: {@link LeafDecoder} reads each leaf's bytes once;
+ * the partition test is made once per partition node (every file of a node has its values) and
+ * the residual once per distinct values of the partition fields the filter references; and a
+ * snapshot without delete files decodes only the stats of the filter's columns.
  *
  * <p>A snapshot with no indexed vid (never indexed, or reached through a branch) and incremental
  * scans are planned by Iceberg's own scan over the manifests, on the server: slower, never wrong.
@@ -96,7 +105,6 @@ public final class ScanPlanner {
   public static final int DEFAULT_PARTITIONS_PER_TASK = 100;
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final BsonDocumentCodec DOCUMENT_CODEC = new BsonDocumentCodec();
   /** Metadata files never change once written: the last few parsed, by location. */
   private static final int METADATA_CACHE_SIZE = 32;
 
@@ -277,7 +285,7 @@ public final class ScanPlanner {
     TaskFactory factory = new TaskFactory(scan);
     try (CloseableIterable<FileScanTask> closing = planned) {
       for (FileScanTask task : closing) {
-        tasks.add(factory.task(stats(task.file(), scan), task.deletes().toArray(DeleteFile[]::new), task.spec()));
+        tasks.add(factory.task(task.file(), task.deletes().toArray(DeleteFile[]::new), task.spec(), factory.residuals(task.spec())));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -285,39 +293,67 @@ public final class ScanPlanner {
     return tasks;
   }
 
-  /** Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual evaluator made once per spec. */
+  /**
+   * Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual
+   * evaluator made once per spec, and the data file cut down to the column stats the client asked
+   * for ({@code stats-fields}), none otherwise.
+   */
   private static final class TaskFactory {
     private final Scan scan;
+    private final Set<Integer> statsFieldIds;
     private final Map<Integer, String> schemas = new HashMap<>();
     private final Map<Integer, String> specs = new HashMap<>();
     private final Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
 
     TaskFactory(Scan scan) {
       this.scan = scan;
+      this.statsFieldIds = statsFieldIds(scan);
     }
 
-    FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec) {
-      return new BaseFileScanTask(file, deletes,
+    ResidualEvaluator residuals(PartitionSpec spec) {
+      return residuals.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+    }
+
+    FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec, ResidualEvaluator residual) {
+      DataFile withStats = statsFieldIds.isEmpty() ? file.copyWithoutStats() : file.copyWithStats(statsFieldIds);
+      return new BaseFileScanTask(withStats, deletes,
           schemas.computeIfAbsent(spec.specId(), id -> SchemaParser.toJson(spec.schema())),
           specs.computeIfAbsent(spec.specId(), id -> PartitionSpecParser.toJson(spec)),
-          residuals.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive())));
+          residual);
     }
   }
 
-  /** The data file with the column stats the client asked for ({@code stats-fields}), none otherwise. */
-  private static DataFile stats(DataFile file, Scan scan) {
-    if (scan.statsFields() == null || scan.statsFields().isEmpty()) {
-      return file.copyWithoutStats();
-    }
+  /** The ids of the {@code stats-fields} columns (of the table's schema). */
+  private static Set<Integer> statsFieldIds(Scan scan) {
     Set<Integer> ids = new TreeSet<>();
-    Schema schema = scan.metadata().schema();
-    for (String name : scan.statsFields()) {
-      Types.NestedField field = field(schema, name, scan.caseSensitive());
-      if (field != null) {
-        ids.add(field.fieldId());
+    if (scan.statsFields() != null) {
+      Schema schema = scan.metadata().schema();
+      for (String name : scan.statsFields()) {
+        Types.NestedField field = field(schema, name, scan.caseSensitive());
+        if (field != null) {
+          ids.add(field.fieldId());
+        }
       }
     }
-    return file.copyWithStats(ids);
+    return ids;
+  }
+
+  /**
+   * The columns whose stats planning reads from the leaves: those the filter references (all the
+   * metrics evaluator looks at) and the {@code stats-fields}; null (all) when the snapshot may hold
+   * delete files, as {@code DeleteFileIndex} compares equality deletes with the data files' bounds.
+   */
+  private static Set<Integer> statsToRead(Scan scan) {
+    Snapshot snapshot = scan.metadata().snapshot(scan.snapshotId());
+    Map<String, String> summary = snapshot == null ? null : snapshot.summary();
+    if (summary == null || !"0".equals(summary.get(SnapshotSummary.TOTAL_DELETE_FILES_PROP))) {
+      return null;
+    }
+    Set<Integer> ids = new HashSet<>(statsFieldIds(scan));
+    for (PartitionSpec spec : scan.metadata().specs()) {
+      ids.addAll(Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive()));
+    }
+    return ids;
   }
 
   // ---- planning from the tree
@@ -342,48 +378,105 @@ public final class ScanPlanner {
    */
   private List<FileScanTask> fromTree(CatalogService service, Scan scan, long indexedVid, String from, String to) {
     TableMetadata metadata = scan.metadata();
+    LeafDecoder decoder = new LeafDecoder(metadata.specsById(), metadata.sortOrdersById(), statsToRead(scan));
     Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
     Map<Integer, InclusiveMetricsEvaluator> metricsEvaluators = new HashMap<>();
+    Residuals residuals = new Residuals(scan);
     List<DataFile> dataFiles = new ArrayList<>();
+    List<ResidualEvaluator> dataResiduals = new ArrayList<>();
     List<DeleteFile> deleteFiles = new ArrayList<>();
+    // The leaves come partition by partition, and every file of a partition node has its spec and
+    // values: the partition test and the residual are made once per node, not once per file.
+    String partitionId = null;
+    boolean partitionMatches = false;
+    ResidualEvaluator residual = null;
     String query = tablePrefix(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
     QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.LEAVES).withLimit(QueryRequest.MAX_LIMIT);
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
         CatalogObject row = cursor.current();
-        // One pass over the stored bytes: a raw document looks every field up from its start.
-        BsonDocument value = row.value() instanceof RawBsonDocument raw ? raw.decode(DOCUMENT_CODEC) : row.value();
-        int specId = FileLeaves.specId(value);
-        PartitionSpec spec = metadata.spec(specId);
-        boolean data = FileLeaves.isData(value);
-        if (data && from != null && !inRange(row.path().parent().id(), from, to)) {
+        String parent = row.path().parent().id();
+        ContentFile<?> file = decoder.decode(row.value());
+        boolean data = file.content() == FileContent.DATA;
+        if (data && from != null && !inRange(parent, from, to)) {
           continue;
         }
-        Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(specId, id -> new Evaluator(spec.partitionType(),
-            Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter()), scan.caseSensitive()));
-        InclusiveMetricsEvaluator metricsEvaluator = metricsEvaluators.computeIfAbsent(specId,
+        PartitionSpec spec = metadata.spec(file.specId());
+        if (!parent.equals(partitionId)) {
+          partitionId = parent;
+          Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(spec.specId(), id -> new Evaluator(spec.partitionType(),
+              Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter()), scan.caseSensitive()));
+          partitionMatches = partitionEvaluator.eval(file.partition());
+          residual = null;
+        }
+        if (!partitionMatches) {
+          continue;
+        }
+        InclusiveMetricsEvaluator metricsEvaluator = metricsEvaluators.computeIfAbsent(spec.specId(),
             id -> new InclusiveMetricsEvaluator(spec.schema(), scan.filter(), scan.caseSensitive()));
+        if (!metricsEvaluator.eval(file)) {
+          continue;
+        }
         if (data) {
-          DataFile file = FileLeaves.dataFile(value, spec);
-          if (partitionEvaluator.eval(file.partition()) && metricsEvaluator.eval(file)) {
-            dataFiles.add(file);
+          if (residual == null) {
+            residual = residuals.of(spec, file.partition());
           }
+          dataFiles.add((DataFile) file);
+          dataResiduals.add(residual);
         } else {
-          DeleteFile file = FileLeaves.deleteFile(value, spec, metadata.sortOrdersById());
-          if (partitionEvaluator.eval(file.partition()) && metricsEvaluator.eval(file)) {
-            deleteFiles.add(file);
-          }
+          deleteFiles.add((DeleteFile) file);
         }
       }
     }
     TreeCatIcebergAccess.DeleteMatcher deletes = TreeCatIcebergAccess.deleteMatcher(deleteFiles, metadata.specsById(), scan.caseSensitive());
     TaskFactory factory = new TaskFactory(scan);
     List<FileScanTask> tasks = new ArrayList<>(dataFiles.size());
-    for (DataFile file : dataFiles) {
+    for (int i = 0; i < dataFiles.size(); i++) {
+      DataFile file = dataFiles.get(i);
       DeleteFile[] applied = deletes.isEmpty() ? new DeleteFile[0] : deletes.forDataFile(file);
-      tasks.add(factory.task(stats(file, scan), applied, metadata.spec(file.specId())));
+      tasks.add(factory.task(file, applied, metadata.spec(file.specId()), dataResiduals.get(i)));
     }
     return tasks;
+  }
+
+  /**
+   * The residual of a partition, as an evaluator that gives it for any file of that partition.
+   * Iceberg's {@link ResidualEvaluator} tests each predicate of the filter only on the partition
+   * fields derived from that predicate's column, so a residual depends only on the values of the
+   * fields whose source column the filter references: partitions that agree on those share it (a
+   * day filter over day × bucket partitions computes it once per day, not once per bucket).
+   */
+  private static final class Residuals {
+    private final Scan scan;
+    private final Map<Integer, ResidualEvaluator> evaluators = new HashMap<>();
+    private final Map<Integer, int[]> referencedFields = new HashMap<>();
+    private final Map<List<Object>, ResidualEvaluator> byValues = new HashMap<>();
+
+    Residuals(Scan scan) {
+      this.scan = scan;
+    }
+
+    ResidualEvaluator of(PartitionSpec spec, StructLike partition) {
+      int[] positions = referencedFields.computeIfAbsent(spec.specId(), id -> referencedFields(spec));
+      List<Object> key = new ArrayList<>(positions.length + 1);
+      key.add(spec.specId());
+      for (int position : positions) {
+        key.add(partition.get(position, Object.class));
+      }
+      ResidualEvaluator residual = byValues.get(key);
+      if (residual == null) {
+        ResidualEvaluator evaluator = evaluators.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+        residual = ResidualEvaluator.unpartitioned(evaluator.residualFor(partition));
+        byValues.put(key, residual);
+      }
+      return residual;
+    }
+
+    private int[] referencedFields(PartitionSpec spec) {
+      Set<Integer> columns = Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive());
+      List<PartitionField> fields = spec.fields();
+      return IntStream.range(0, fields.size()).filter(i -> columns.contains(fields.get(i).sourceId())).toArray();
+    }
   }
 
   private static boolean inRange(String id, String from, String to) {
