@@ -441,35 +441,34 @@ final class LeafDecoder {
   }
 
   private Map<Integer, Long> counts(byte type) {
-    expectDocument(type, DOCUMENT);
-    Map<Integer, Long> counts = new HashMap<>();
-    byte entry;
-    while ((entry = bytes[position++]) != END) {
-      int start = position;
-      int id = fieldId(start, cstringEnd());
-      if (statsIds == null || statsIds.contains(id)) {
-        counts.put(id, int64(entry));
-      } else {
-        skip(entry);
-      }
-    }
-    return counts;
+    return statsMap(type, this::int64);
   }
 
   private Map<Integer, ByteBuffer> bounds(byte type) {
+    return statsMap(type, entry -> ByteBuffer.wrap(binary(entry)));
+  }
+
+  /** A per-column statistics document ({@code {"<field id>": value}}), only the columns asked for; the rest skipped unread. */
+  private <V> Map<Integer, V> statsMap(byte type, EntryReader<V> value) {
     expectDocument(type, DOCUMENT);
-    Map<Integer, ByteBuffer> bounds = new HashMap<>();
+    Map<Integer, V> values = new HashMap<>();
     byte entry;
     while ((entry = bytes[position++]) != END) {
       int start = position;
       int id = fieldId(start, cstringEnd());
       if (statsIds == null || statsIds.contains(id)) {
-        bounds.put(id, ByteBuffer.wrap(binary(entry)));
+        values.put(id, value.read(entry));
       } else {
         skip(entry);
       }
     }
-    return bounds;
+    return values;
+  }
+
+  /** Reads the value of an entry of BSON type {@code type} at the current position. */
+  @FunctionalInterface
+  private interface EntryReader<V> {
+    V read(byte type);
   }
 
   private List<Long> longs(byte type) {
