@@ -15,6 +15,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -48,6 +51,7 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ThreadPools;
 
 /**
  * Scan planning latency on one Iceberg table of N files over 365 days (identity day + bucket(16,
@@ -136,17 +140,34 @@ public final class ScanPlanningBenchmark {
 
   private static String lastTasks = "";
 
-  /** One plan as a client would get it: the plan, then every plan task, each response written as JSON. */
+  /**
+   * Fetches plan tasks as Iceberg's REST client does ({@code ScanTaskIterable}): on as many workers as
+   * its worker pool has ({@code ThreadPools.WORKER_THREAD_POOL_SIZE}, the number of cores by default).
+   */
+  private static final ExecutorService TASK_FETCHERS = Executors.newFixedThreadPool(ThreadPools.WORKER_THREAD_POOL_SIZE, runnable -> {
+    Thread thread = new Thread(runnable, "plan-task-fetcher");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  /** One plan as a client would get it: the plan, then every plan task (fetched in parallel), each response written as JSON. */
   private static int planOnServer(ScanPlanner planner, ObjectMapper mapper, TableIdentifier identifier, Expression filter) throws Exception {
     PlanTableScanResponse response = planner.plan(PREFIX, identifier, PlanTableScanRequest.builder().withFilter(filter).build());
     long bytes = mapper.writeValueAsString(response).length();
     int files = response.fileScanTasks() == null ? 0 : response.fileScanTasks().size();
     int tasks = response.planTasks() == null ? 0 : response.planTasks().size();
     if (response.planTasks() != null) {
+      List<Future<long[]>> fetches = new ArrayList<>();
       for (String task : response.planTasks()) {
-        FetchScanTasksResponse fetched = planner.tasks(PREFIX, identifier, new FetchScanTasksRequest(task));
-        bytes += mapper.writeValueAsString(fetched).length();
-        files += fetched.fileScanTasks().size();
+        fetches.add(TASK_FETCHERS.submit(() -> {
+          FetchScanTasksResponse fetched = planner.tasks(PREFIX, identifier, new FetchScanTasksRequest(task));
+          return new long[] {mapper.writeValueAsString(fetched).length(), fetched.fileScanTasks().size()};
+        }));
+      }
+      for (Future<long[]> fetch : fetches) {
+        long[] fetched = fetch.get();
+        bytes += fetched[0];
+        files += (int) fetched[1];
       }
     }
     lastTasks = tasks == 0 ? "0" : String.format("%d (%,d KB of JSON in all)", tasks, bytes / 1024);
