@@ -208,12 +208,8 @@ final class FileIndex {
   }
 
   private static List<String> partitionIds(CatalogService service, TransactionId txn, ObjectPath table) {
-    StringBuilder query = new StringBuilder();
-    for (String id : table.ids()) {
-      query.append("/[obj_id='").append(ScanPlanner.quote(id)).append("']");
-    }
-    query.append("/[obj_type='").append(FileLeaves.OBJ_TYPE_PARTITION).append("']");
-    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
+    String query = PathQueries.steps(table) + "/[obj_type='" + FileLeaves.OBJ_TYPE_PARTITION + "']";
+    QueryRequest request = QueryRequest.of(query).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
     List<String> ids = new ArrayList<>();
     while (true) {
       QueryPage page = service.query(txn, request);

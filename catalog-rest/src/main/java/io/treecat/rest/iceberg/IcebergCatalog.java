@@ -305,10 +305,7 @@ public final class IcebergCatalog {
     } else if (!isType(service.get(parentPath, point), NAMESPACE)) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
     }
-    StringBuilder query = new StringBuilder();
-    for (String id : parentPath.ids()) {
-      query.append("/[obj_id='").append(quote(id)).append("']");
-    }
+    StringBuilder query = new StringBuilder(PathQueries.steps(parentPath));
     query.append("/[obj_type='").append(type).append("']");
     QueryRequest request = QueryRequest.of(query.toString()).at(point).withResults(ChildKinds.INNER);
     if (pageSize != null) {
@@ -333,22 +330,14 @@ public final class IcebergCatalog {
 
   public record Page(List<String> names, String nextPageToken) {}
 
-  private static String quote(String id) {
-    return id.replace("\\", "\\\\").replace("'", "\\'");
-  }
-
   public void dropNamespace(String prefix, Namespace namespace) {
     inTransaction(txn -> {
       ObjectPath path = namespacePath(prefix, namespace);
       if (namespace.isEmpty() || !isType(read(txn, path), NAMESPACE)) {
         throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
       }
-      StringBuilder query = new StringBuilder();
-      for (String id : path.ids()) {
-        query.append("/[obj_id='").append(quote(id)).append("']");
-      }
-      query.append("/*");
-      QueryPage children = catalog.get().query(txn.id(), QueryRequest.of(query.toString()).withLimit(1));
+      String query = PathQueries.steps(path) + "/*";
+      QueryPage children = catalog.get().query(txn.id(), QueryRequest.of(query).withLimit(1));
       if (!children.rows().isEmpty()) {
         throw new NamespaceNotEmptyException("Namespace is not empty: %s", namespace);
       }
@@ -515,10 +504,7 @@ public final class IcebergCatalog {
 
   /** Reads every level below {@code path} in the transaction (ids and types only), so its scan ranges cover them. */
   private void scanSubtree(Transaction txn, ObjectPath path) {
-    StringBuilder query = new StringBuilder();
-    for (String id : path.ids()) {
-      query.append("/[obj_id='").append(quote(id)).append("']");
-    }
+    StringBuilder query = new StringBuilder(PathQueries.steps(path));
     boolean more = true;
     while (more) {
       query.append("/*");

@@ -360,7 +360,7 @@ public final class ScanPlanner {
 
   /** The ids of the partition nodes the filter may match, in id order. */
   private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
-    String query = tablePrefix(scan.table()) + "/[" + partitionStep(scan, null) + "]";
+    String query = PathQueries.steps(scan.table()) + "/[" + partitionStep(scan, null) + "]";
     List<String> ids = new ArrayList<>();
     QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
     try (QueryCursor cursor = service.openQuery(request)) {
@@ -390,7 +390,7 @@ public final class ScanPlanner {
     String partitionId = null;
     boolean partitionMatches = false;
     ResidualEvaluator residual = null;
-    String query = tablePrefix(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
+    String query = PathQueries.steps(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
     QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.LEAVES).withLimit(QueryRequest.MAX_LIMIT);
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
@@ -483,17 +483,6 @@ public final class ScanPlanner {
     return IdOrder.compare(id, from) >= 0 && IdOrder.compare(id, to) <= 0;
   }
 
-  private static String tablePrefix(ObjectPath table) {
-    StringBuilder query = new StringBuilder();
-    for (String id : table.ids()) {
-      query.append("/[obj_id='").append(quote(id)).append("']");
-    }
-    return query.toString();
-  }
-
-  static String quote(String text) {
-    return text.replace("\\", "\\\\").replace("'", "\\'");
-  }
 
   /**
    * The predicate on partition nodes: for each spec, {@code spec_id = N and} the inclusive
@@ -504,7 +493,7 @@ public final class ScanPlanner {
   private static String partitionStep(Scan scan, String[] range) {
     StringBuilder step = new StringBuilder("obj_type='").append(FileLeaves.OBJ_TYPE_PARTITION).append("'");
     if (range != null) {
-      step.append(" and ((obj_id >= '").append(quote(range[0])).append("' and obj_id <= '").append(quote(range[1])).append("')");
+      step.append(" and ((obj_id >= '").append(PathQueries.quote(range[0])).append("' and obj_id <= '").append(PathQueries.quote(range[1])).append("')");
       for (PartitionSpec spec : scan.metadata().specs()) {
         if (spec.isUnpartitioned()) {
           step.append(" or obj_id = '").append(spec.specId()).append(":'");
