@@ -1,5 +1,6 @@
 package io.treecat.benchmarks.hms;
 
+import io.treecat.benchmarks.ServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,15 +1,10 @@
 package io.treecat.benchmarks.iceberg;
 
+import io.treecat.benchmarks.ServerProcess;
 import io.treecat.rest.iceberg.LocalFileIO;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -74,9 +69,9 @@ public final class IcebergCommitBenchmark {
     }
     String serverJar = System.getProperty("treecat.server.jar", "catalog-server/target/treecat-server.jar");
     Path work = Files.createTempDirectory("iceberg-commit-bench");
-    try (TreeCatProcess server = TreeCatProcess.start(Path.of(serverJar), work.resolve("treecat"))) {
+    try (ServerProcess server = startTreeCat(Path.of(serverJar), work.resolve("treecat"))) {
       List<Peer> peers = new ArrayList<>(List.of(
-          new Peer("TreeCat REST (rebase)", treecat(server.uri())),
+          new Peer("TreeCat REST (rebase)", treecat("http://127.0.0.1:" + server.port())),
           new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc")))));
       // -Dpeers=treecat or -Dpeers=jdbc runs one side alone (to profile it); the comparison needs both.
       String only = System.getProperty("peers", "").toLowerCase(Locale.ROOT);
@@ -299,83 +294,35 @@ public final class IcebergCommitBenchmark {
     return nanos / 1e6;
   }
 
-  /** A TreeCat server in its own JVM, on loopback, with a fresh data directory and warehouse. */
-  private static final class TreeCatProcess implements AutoCloseable {
-    private final Process process;
-    private final int port;
-
-    private TreeCatProcess(Process process, int port) {
-      this.process = process;
-      this.port = port;
+  /**
+   * A TreeCat server in its own JVM ({@link ServerProcess}), on loopback, with a fresh data directory
+   * and warehouse; its REST port is chosen here, the others by the server.
+   */
+  private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalArgumentException("No server jar at " + jar.toAbsolutePath()
+          + ": build it with ./mvnw -B -q -DskipTests -pl catalog-server -am package, or set -Dtreecat.server.jar");
     }
-
-    static TreeCatProcess start(Path jar, Path directory) throws Exception {
-      if (!Files.isRegularFile(jar)) {
-        throw new IllegalArgumentException("No server jar at " + jar.toAbsolutePath()
-            + ": build it with ./mvnw -B -q -DskipTests -pl catalog-server -am package, or set -Dtreecat.server.jar");
-      }
-      Files.createDirectories(directory);
-      int port;
-      try (ServerSocket socket = new ServerSocket(0)) {
-        port = socket.getLocalPort();
-      }
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          System.getProperty("treecat.server.xmx", "-Xmx1g")));
-      // Extra server JVM options, space-separated: a profiler, say (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
-      String extra = System.getProperty("treecat.server.jvm-args", "").trim();
-      if (!extra.isEmpty()) {
-        command.addAll(Arrays.asList(extra.split("\\s+")));
-      }
-      command.addAll(List.of(
-          "-Ddw.server.applicationConnectors[0].port=" + port,
-          "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
-          "-Ddw.server.adminConnectors[0].port=0",
-          "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-          "-Ddw.grpc.port=0", "-Ddw.grpc.host=127.0.0.1",
-          "-Ddw.hms.port=0", "-Ddw.hms.host=127.0.0.1",
-          "-Ddw.storage.data-dir=" + directory.resolve("data"),
-          "-Ddw.warehouse.location=" + directory.resolve("warehouse"),
-          "-Ddw.logging.level=WARN",
-          "-jar", jar.toAbsolutePath().toString(), "server"));
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(directory.resolve("server.log").toFile())
-          .start();
-      TreeCatProcess server = new TreeCatProcess(process, port);
-      // An interrupted run must not leave the server behind.
-      Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
-      HttpClient http = HttpClient.newHttpClient();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (System.nanoTime() < deadline) {
-        if (!process.isAlive()) {
-          throw new IllegalStateException("TreeCat exited; see " + directory.resolve("server.log"));
-        }
-        try {
-          HttpResponse<Void> reply = http.send(HttpRequest.newBuilder(URI.create(server.uri() + "/v1/config"))
-              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
-          if (reply.statusCode() == 200) {
-            return server;
-          }
-        } catch (IOException e) {
-          // not listening yet
-        }
-        Thread.sleep(200);
-      }
-      server.close();
-      throw new IllegalStateException("TreeCat did not answer within 60 s; see " + directory.resolve("server.log"));
+    Files.createDirectories(directory);
+    int port = ServerProcess.freePort();
+    List<String> command = new ArrayList<>(List.of(ServerProcess.javaBinary(), System.getProperty("treecat.server.xmx", "-Xmx1g")));
+    // Extra server JVM options, space-separated: a profiler, say (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
+    String extra = System.getProperty("treecat.server.jvm-args", "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(Arrays.asList(extra.split("\\s+")));
     }
-
-    String uri() {
-      return "http://127.0.0.1:" + port;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      process.destroy();
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    }
+    command.addAll(List.of(
+        "-Ddw.server.applicationConnectors[0].port=" + port,
+        "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+        "-Ddw.server.adminConnectors[0].port=0",
+        "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
+        "-Ddw.grpc.port=0", "-Ddw.grpc.host=127.0.0.1",
+        "-Ddw.hms.port=0", "-Ddw.hms.host=127.0.0.1",
+        "-Ddw.storage.data-dir=" + directory.resolve("data"),
+        "-Ddw.warehouse.location=" + directory.resolve("warehouse"),
+        "-Ddw.logging.level=WARN",
+        "-jar", jar.toAbsolutePath().toString(), "server"));
+    // Jetty opens its connector once the application is set up: a connection means it serves.
+    return ServerProcess.start("TreeCat", command, Map.of(), directory, port, null, directory.resolve("server.log"), 60);
   }
 }

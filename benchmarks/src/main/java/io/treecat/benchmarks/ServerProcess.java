@@ -1,4 +1,4 @@
-package io.treecat.benchmarks.hms;
+package io.treecat.benchmarks;
 
 import static java.util.Objects.requireNonNull;
 
@@ -17,11 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * A metastore server in its own JVM, started by the benchmark: its output goes to a log file in its
+ * A server in its own JVM, started by a benchmark (TreeCat, or a peer such as Hive's metastore): its output goes to a log file in its
  * run directory, it is killed when closed or when the driver exits, and {@link #startedMillis()} says
  * how long it took from launch to answering on its port.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path log;
@@ -37,19 +37,19 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The java binary this driver runs on, so both servers and the driver share one JDK. */
-  static String javaBinary() {
+  public static String javaBinary() {
     return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 
   /** A free loopback port for a server that cannot bind port 0 and tell us (the Hive peer). */
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }
 
   /** Runs a JVM to completion (the schema tool); its output goes to {@code log}. */
-  static void runToCompletion(List<String> command, Map<String, String> environment, Path directory, Path log, long timeoutSeconds)
+  public static void runToCompletion(List<String> command, Map<String, String> environment, Path directory, Path log, long timeoutSeconds)
       throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(environment);
@@ -67,7 +67,7 @@ final class ServerProcess implements AutoCloseable {
    * Launches a server JVM and waits until it answers on its port. {@code portFromLog}, when the port is
    * not known in advance, reads it from the log (TreeCat prints it); otherwise {@code fixedPort} is used.
    */
-  static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path directory, int fixedPort,
+  public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path directory, int fixedPort,
       Supplier<Optional<Integer>> portFromLog, Path log, long timeoutSeconds) throws IOException, InterruptedException {
     requireNonNull(name, "name is null");
     long begin = System.nanoTime();
@@ -103,7 +103,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The last lines of a log, for error messages. */
-  static String tail(Path log) {
+  public static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", new ArrayList<>(lines.subList(Math.max(0, lines.size() - 40), lines.size())));
@@ -112,23 +112,23 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  long startedMillis() {
+  public long startedMillis() {
     return startedMillis;
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
@@ -137,7 +137,7 @@ final class ServerProcess implements AutoCloseable {
    * /proc in clock ticks of 10 ms). On a shared machine this is steadier than wall time: waiting for
    * a core does not count.
    */
-  long cpuNanos() {
+  public long cpuNanos() {
     return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
   }
 
