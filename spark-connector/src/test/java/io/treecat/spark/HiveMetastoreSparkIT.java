@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.apache.spark.metrics.source.HiveCatalogMetrics;
 import org.apache.spark.sql.SparkSession;
@@ -58,17 +57,7 @@ class HiveMetastoreSparkIT {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      if (spark != null) {
-        spark.stop();
-      }
-    } finally {
-      if (server != null) {
-        Duration serverCpu = server.cpuTime();
-        server.close();
-        SparkSessions.printCost("HiveMetastoreSparkIT", serverCpu);
-      }
-    }
+    SparkSessions.stop("HiveMetastoreSparkIT", spark, server);
   }
 
   @AfterEach

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -61,17 +60,7 @@ class IcebergRestSparkIT {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      if (spark != null) {
-        spark.stop();
-      }
-    } finally {
-      if (server != null) {
-        Duration serverCpu = server.cpuTime();
-        server.close();
-        SparkSessions.printCost("IcebergRestSparkIT", serverCpu);
-      }
-    }
+    SparkSessions.stop("IcebergRestSparkIT", spark, server);
   }
 
   @AfterEach

@@ -28,6 +28,24 @@ final class SparkSessions {
   }
 
   /**
+   * Ends a suite: stops its Spark session, then (even if that failed) its TreeCat server, and prints
+   * what the suite cost ({@link #printCost}). Either may be null when the suite's set-up failed.
+   */
+  static void stop(String suite, SparkSession spark, TreeCatServerProcess server) throws Exception {
+    try {
+      if (spark != null) {
+        spark.stop();
+      }
+    } finally {
+      if (server != null) {
+        Duration serverCpu = server.cpuTime();
+        server.close();
+        printCost(suite, serverCpu);
+      }
+    }
+  }
+
+  /**
    * Prints this test JVM's CPU time and uptime (to the class's failsafe output file): on a shared
    * machine the wall time of a run says little, the CPU time is what the suite itself costs.
    */
