@@ -3,7 +3,7 @@ package io.treecat.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.core.service.CatalogService;
 import io.treecat.rest.iceberg.IcebergCatalog;
-import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.rest.iceberg.ScanPlanner;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

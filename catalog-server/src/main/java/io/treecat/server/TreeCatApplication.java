@@ -24,7 +24,7 @@ import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.rest.iceberg.IcebergRest;
-import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.cli.RemoteCommands;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package io.treecat.server;
 
-import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.TreeCatConfigurationSource;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.treecat.benchmarks.iceberg;
 
 import io.treecat.benchmarks.ServerProcess;
-import io.treecat.rest.iceberg.LocalFileIO;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,6 +13,7 @@ import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionMode;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;

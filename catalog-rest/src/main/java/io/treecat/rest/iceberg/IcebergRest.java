@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.core.service.CatalogService;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.storage;
 
 import java.io.File;
 import java.io.IOException;

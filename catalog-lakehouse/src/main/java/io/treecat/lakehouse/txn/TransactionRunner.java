@@ -1,0 +1,165 @@
+package io.treecat.lakehouse.txn;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.txn.Transaction;
+import io.treecat.core.txn.TransactionMode;
+import io.treecat.core.version.WriteSet;
+import io.treecat.lakehouse.auth.Access;
+import io.treecat.lakehouse.auth.Authorizer;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every lake operation of every adapter: checks it with the {@link Authorizer}, then runs its
+ * body in one TreeCat transaction and commits what the body staged, all or nothing. A read-write
+ * transaction that loses a race ({@code COMMIT_CONFLICT}, {@code LOCK_TIMEOUT}) is run again, body
+ * and all, after a jittered backoff ({@link RetryPolicy}): the body re-reads and re-decides, so a
+ * retry is as serializable as the first attempt. What is left after the last attempt reaches the
+ * adapter as the core's {@link CatalogException}, which it maps in its one error table.
+ *
+ * <p>Outcomes, and what runs of the body's outside effects ({@link LakeTransaction}):
+ * <ul>
+ *   <li>committed: the {@code afterCommit} actions run;</li>
+ *   <li>failed with a known outcome (anything else): nothing was written, the {@code onAbandon}
+ *       cleanups run, and the transaction is aborted now rather than at its idle timeout;</li>
+ *   <li>{@code COMMIT_STATE_UNKNOWN}: neither runs, the error is passed on.</li>
+ * </ul>
+ */
+public final class TransactionRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
+
+  /** How the runner waits between attempts; tests pass one that records instead. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(Duration duration) throws InterruptedException;
+  }
+
+  private final Supplier<CatalogService> service;
+  private final Authorizer authorizer;
+  private final RetryPolicy defaultPolicy;
+  private final Sleeper sleeper;
+
+  public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer) {
+    this(service, authorizer, RetryPolicy.DEFAULT, duration -> Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000));
+  }
+
+  public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer, RetryPolicy defaultPolicy, Sleeper sleeper) {
+    this.service = requireNonNull(service, "service is null");
+    this.authorizer = requireNonNull(authorizer, "authorizer is null");
+    this.defaultPolicy = requireNonNull(defaultPolicy, "defaultPolicy is null");
+    this.sleeper = requireNonNull(sleeper, "sleeper is null");
+  }
+
+  /** The service operations run on (the current one: a restore may replace it). */
+  public CatalogService service() {
+    return service.get();
+  }
+
+  /** Runs a read-only body at the newest vid: it never conflicts and commits nothing. */
+  public <T, E extends Exception> T read(Access access, Work<T, E> work) throws E {
+    return read(access, ReadPoint.LATEST, work);
+  }
+
+  /** Runs a read-only body at {@code point} (a vid or a named snapshot). */
+  public <T, E extends Exception> T read(Access access, ReadPoint point, Work<T, E> work) throws E {
+    authorizer.check(access);
+    CatalogService catalog = service.get();
+    Transaction transaction = catalog.begin(TransactionMode.READ_ONLY, point);
+    try {
+      return work.run(new LakeTransaction(catalog, transaction));
+    } finally {
+      abortQuietly(catalog, transaction);
+    }
+  }
+
+  /** Runs a read-write body with the default retry policy. */
+  public <T, E extends Exception> T write(Access access, Work<T, E> work) throws E {
+    return write(access, defaultPolicy, work);
+  }
+
+  /** Runs a read-write body, again after each lost race while {@code policy} allows. */
+  public <T, E extends Exception> T write(Access access, RetryPolicy policy, Work<T, E> work) throws E {
+    authorizer.check(access);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return attempt(work);
+      } catch (CatalogException e) {
+        if (!isLostRace(e) || attempt >= policy.maxAttempts()) {
+          throw e;
+        }
+        Duration backoff = policy.backoff(attempt);
+        LOG.debug("{} on {} lost a race (attempt {} of {}), running it again in {}", access.action(), access.target(), attempt,
+            policy.maxAttempts(), backoff);
+        pause(backoff, e);
+      }
+    }
+  }
+
+  private <T, E extends Exception> T attempt(Work<T, E> work) throws E {
+    CatalogService catalog = service.get();
+    Transaction transaction = catalog.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
+    LakeTransaction txn = new LakeTransaction(catalog, transaction);
+    boolean committed = false;
+    boolean unknown = false;
+    try {
+      T result = work.run(txn);
+      if (!txn.writes().isEmpty()) {
+        catalog.commit(transaction.id(), new WriteSet(txn.writes()));
+      } else {
+        abortQuietly(catalog, transaction);
+      }
+      committed = true;
+      txn.afterCommitActions().forEach(TransactionRunner::runLogged);
+      return result;
+    } catch (CatalogException e) {
+      unknown = e.code() == ErrorCode.COMMIT_STATE_UNKNOWN;
+      throw e;
+    } finally {
+      if (!committed) {
+        abortQuietly(catalog, transaction);
+        if (!unknown) {
+          txn.abandonActions().forEach(TransactionRunner::runLogged);
+        }
+      }
+    }
+  }
+
+  private static boolean isLostRace(CatalogException e) {
+    return e.code() == ErrorCode.COMMIT_CONFLICT || e.code() == ErrorCode.LOCK_TIMEOUT;
+  }
+
+  private void pause(Duration backoff, CatalogException lost) {
+    if (backoff.isZero()) {
+      return;
+    }
+    try {
+      sleeper.sleep(backoff);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw lost;
+    }
+  }
+
+  private static void runLogged(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      LOG.warn("An action outside the tree failed; the transaction's outcome stands", e);
+    }
+  }
+
+  private static void abortQuietly(CatalogService catalog, Transaction transaction) {
+    try {
+      catalog.abort(transaction.id());
+    } catch (RuntimeException e) {
+      LOG.debug("Abort of {} failed", transaction.id(), e);
+    }
+  }
+}
