@@ -48,6 +48,18 @@ public enum ErrorCode {
   // Bulk load
   INVALID_LOAD_RECORD(80, INVALID_ARGUMENT),
 
+  // Lake objects (catalog-lakehouse): context names the object ("catalog", "namespace", "table", "view")
+  NAMESPACE_NOT_FOUND(120, NOT_FOUND),
+  TABLE_NOT_FOUND(121, NOT_FOUND),
+  VIEW_NOT_FOUND(122, NOT_FOUND),
+  /** The name is taken; context "existing" says by what (namespace, table, view). */
+  NAME_ALREADY_EXISTS(123, ALREADY_EXISTS),
+  NAMESPACE_NOT_EMPTY(124, CONFLICT),
+  /** A compare-and-set of a table's metadata pointer found another pointer; context "actual" and "expected". */
+  METADATA_LOCATION_MISMATCH(125, CONFLICT),
+  /** The first id of a lake path names an object that is not a catalog. */
+  NOT_A_CATALOG(126, INVALID_ARGUMENT),
+
   // Storage
   STORAGE_FAILURE(100, INTERNAL),
   STORAGE_CORRUPTION(101, INTERNAL),

@@ -1,0 +1,32 @@
+package io.treecat.lakehouse.catalog;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.version.WriteOp;
+import io.treecat.lakehouse.model.CatalogEntry;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.lakehouse.txn.LakeTransaction;
+import java.util.Optional;
+
+/** Catalog objects ({@code /<catalog>}): made on first use by whichever interface writes there first. */
+public final class Catalogs {
+  private Catalogs() {}
+
+  /**
+   * Stages the catalog object of {@code warehouse} if it does not exist yet (with the warehouse's
+   * location); refuses a first path id that names something else.
+   */
+  public static void ensure(LakeTransaction txn, Warehouse warehouse) {
+    ObjectPath path = ObjectPath.of(warehouse.catalog());
+    Optional<CatalogObject> object = txn.read(path);
+    if (object.isEmpty()) {
+      txn.write(new WriteOp.Add(path, ObjectKind.INNER, CatalogEntry.of(warehouse.location()).encode()));
+    } else if (!ObjectType.CATALOG.isTypeOf(object)) {
+      throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + warehouse.catalog()).with("catalog", warehouse.catalog());
+    }
+  }
+}
