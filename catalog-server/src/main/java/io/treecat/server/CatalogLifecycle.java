@@ -11,6 +11,7 @@ import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.TransactionConfig;
 import io.treecat.core.version.VersionedTree;
+import io.treecat.lakehouse.model.LakeObjectValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,7 +47,9 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
   public void start() throws Exception {
     Files.createDirectories(dataDir);
     Files.createDirectories(warehouse);
-    catalog = new CatalogService(VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)), transactionConfig, Clock.systemUTC(), metrics);
+    // Every commit, native ones included, passes the lake model's codecs: no interface can leave a table another cannot read.
+    catalog = new CatalogService(VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)), transactionConfig, Clock.systemUTC(), metrics,
+        new LakeObjectValidator());
     LOG.info("Opened the catalog at {} (newest version {}, protocol {})", dataDir.toAbsolutePath(), catalog.lastVid(), transactionConfig.protocol());
   }
 

@@ -45,12 +45,19 @@ public final class CatalogService implements AutoCloseable {
   private final TransactionManager transactions;
   private final QueryExecutor executor;
   private final CatalogMetrics metrics;
+  private final WriteValidator validator;
 
   public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
     this(tree, config, clock, CatalogMetrics.NONE);
   }
 
   public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics) {
+    this(tree, config, clock, metrics, WriteValidator.NONE);
+  }
+
+  /** @param validator checks every write set before it commits (transactions, single commits and bulk-load chunks) */
+  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics, WriteValidator validator) {
+    this.validator = requireNonNull(validator, "validator is null");
     this.tree = requireNonNull(tree, "tree is null");
     this.transactions = new TransactionManager(tree, config, clock);
     this.executor = new QueryExecutor(tree);
@@ -153,7 +160,12 @@ public final class CatalogService implements AutoCloseable {
 
   /** Commits writes on their own, outside any transaction; durable when this returns. */
   public CommitResult commit(WriteSet writes) {
+    validate(writes);
     return measureCommit(() -> transactions.commit(writes));
+  }
+
+  private void validate(WriteSet writes) {
+    validator.validate(writes, path -> tree.read(path, lastVid()));
   }
 
   private CommitResult measureCommit(Supplier<CommitResult> commit) {
@@ -180,6 +192,17 @@ public final class CatalogService implements AutoCloseable {
   }
 
   public CommitResult commit(TransactionId id, WriteSet writes) {
+    try {
+      validate(writes);
+    } catch (CatalogException e) {
+      // A refused write set ends its transaction, as a failed commit does.
+      try {
+        transactions.abort(id);
+      } catch (CatalogException ignored) {
+        // Already gone: the refusal is what the caller needs to hear.
+      }
+      throw e;
+    }
     return measureCommit(() -> transactions.commit(id, writes));
   }
 
