@@ -93,6 +93,43 @@ public final class ServerProcess implements AutoCloseable {
     throw new IllegalStateException(name + " did not serve within " + timeoutSeconds + " s\n" + tail(log));
   }
 
+  /** Where {@code ./mvnw -B -q -DskipTests -pl catalog-server -am package} leaves the server jar; {@code -Dtreecat.server.jar} overrides. */
+  public static Path treecatJar() {
+    return Path.of(System.getProperty("treecat.server.jar", "catalog-server/target/treecat-server.jar"));
+  }
+
+  /**
+   * The one way a benchmark starts TreeCat: the packaged server ({@code java -jar treecat-server.jar
+   * server}, the same wiring as {@code bin/treecat}) in its own JVM on loopback, with a fresh data
+   * directory and warehouse under {@code directory}. Listeners given port 0 bind a port of their own.
+   * Waits until the REST port answers, or the HMS port when {@code restPort} is 0; Dropwizard opens
+   * its connectors after every other listener has started, so either means the server serves.
+   */
+  public static ServerProcess startTreeCat(Path jar, Path directory, List<String> jvmOptions, int restPort, int hmsPort)
+      throws IOException, InterruptedException {
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalArgumentException("No server jar at " + jar.toAbsolutePath()
+          + ": build it with ./mvnw -B -q -DskipTests -pl catalog-server -am package, or set -Dtreecat.server.jar");
+    }
+    Path home = Files.createDirectories(directory).toAbsolutePath();
+    List<String> command = new ArrayList<>();
+    command.add(javaBinary());
+    command.addAll(jvmOptions);
+    command.addAll(List.of(
+        "-Ddw.server.applicationConnectors[0].port=" + restPort,
+        "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+        "-Ddw.server.adminConnectors[0].port=0",
+        "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
+        "-Ddw.grpc.port=0", "-Ddw.grpc.host=127.0.0.1",
+        "-Ddw.hms.port=" + hmsPort, "-Ddw.hms.host=127.0.0.1",
+        "-Ddw.storage.data-dir=" + home.resolve("data"),
+        "-Ddw.warehouse.location=" + home.resolve("warehouse"),
+        "-Ddw.logging.level=WARN",
+        "-jar", jar.toAbsolutePath().toString(), "server"));
+    int waitFor = restPort > 0 ? restPort : hmsPort;
+    return start("TreeCat", command, Map.of(), home, waitFor, null, home.resolve("server.log"), 60);
+  }
+
   private static boolean answers(int port) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 500);

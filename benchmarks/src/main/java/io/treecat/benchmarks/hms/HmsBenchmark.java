@@ -25,7 +25,8 @@ import org.apache.thrift.transport.TTransportException;
  * Metastore").
  *
  * <p>Both servers run in their own JVMs with the same options ({@code --server-jvm}, default
- * {@code -Xmx2g}), started here; the driver talks to both over loopback with Hive's generated
+ * {@code -Xmx2g}), started here: TreeCat as the packaged server ({@code ServerProcess.startTreeCat},
+ * {@code -Dtreecat.server.jar}, default {@code catalog-server/target/treecat-server.jar}); the driver talks to both over loopback with Hive's generated
  * {@code ThriftHiveMetastore.Client} (binary protocol, unframed), one connection each. Every
  * measurement interleaves the servers: rounds of calls, the server that goes first alternating, so
  * drift on this shared machine hits both alike; the spread of the per-round medians says how noisy

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Starts the two servers of the benchmark, each in its own JVM with the same JVM options: TreeCat's
- * HMS Thrift server ({@link TreeCatHmsMain}, from this jar) and a real Apache Hive standalone
+ * HMS Thrift server (the packaged TreeCat server, {@link ServerProcess#startTreeCat}) and a real Apache Hive standalone
  * metastore 4.0.1 on embedded Derby, from the jars that {@code benchmarks/hms-peer/pom.xml} resolves
  * through Maven (PEERS.md, "Apache Hive Metastore 4.0.1").
  */
@@ -23,41 +23,12 @@ final class Servers {
 
   private Servers() {}
 
+  /**
+   * TreeCat as {@code bin/treecat} runs it ({@link ServerProcess#startTreeCat}): the whole server, its
+   * HMS Thrift listener on a port chosen here; the answer's {@code port()} is that HMS port.
+   */
   static ServerProcess startTreeCat(Path runDirectory, List<String> jvmOptions) throws IOException, InterruptedException {
-    Path home = Files.createDirectories(runDirectory.resolve("treecat"));
-    Path warehouse = Files.createDirectories(home.resolve("warehouse"));
-    Path log = home.resolve("server.log");
-    List<String> command = new ArrayList<>();
-    command.add(ServerProcess.javaBinary());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(absoluteClasspath());
-    command.add(TreeCatHmsMain.class.getName());
-    command.add(home.resolve("data").toString());
-    command.add(warehouse.toUri().toString());
-    return ServerProcess.start("TreeCat", command, Map.of(), home, 0, () -> portFromLog(log), log, 60);
-  }
-
-  /** This JVM's classpath with absolute entries: the child runs in its own directory. */
-  private static String absoluteClasspath() {
-    List<String> entries = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      entries.add(Path.of(entry).toAbsolutePath().toString());
-    }
-    return String.join(java.io.File.pathSeparator, entries);
-  }
-
-  private static Optional<Integer> portFromLog(Path log) {
-    try {
-      for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-        if (line.startsWith(TreeCatHmsMain.PORT_PREFIX)) {
-          return Optional.of(Integer.parseInt(line.substring(TreeCatHmsMain.PORT_PREFIX.length()).trim()));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not written yet
-    }
-    return Optional.empty();
+    return ServerProcess.startTreeCat(ServerProcess.treecatJar(), runDirectory.resolve("treecat"), jvmOptions, 0, ServerProcess.freePort());
   }
 
   /**

@@ -67,9 +67,8 @@ public final class IcebergCommitBenchmark {
       System.err.println("usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
       System.exit(2);
     }
-    String serverJar = System.getProperty("treecat.server.jar", "catalog-server/target/treecat-server.jar");
     Path work = Files.createTempDirectory("iceberg-commit-bench");
-    try (ServerProcess server = startTreeCat(Path.of(serverJar), work.resolve("treecat"))) {
+    try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
       List<Peer> peers = new ArrayList<>(List.of(
           new Peer("TreeCat REST (rebase)", treecat("http://127.0.0.1:" + server.port())),
           new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc")))));
@@ -294,35 +293,14 @@ public final class IcebergCommitBenchmark {
     return nanos / 1e6;
   }
 
-  /**
-   * A TreeCat server in its own JVM ({@link ServerProcess}), on loopback, with a fresh data directory
-   * and warehouse; its REST port is chosen here, the others by the server.
-   */
+  /** A TreeCat server in its own JVM ({@link ServerProcess#startTreeCat}); its REST port is chosen here, the others by the server. */
   private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalArgumentException("No server jar at " + jar.toAbsolutePath()
-          + ": build it with ./mvnw -B -q -DskipTests -pl catalog-server -am package, or set -Dtreecat.server.jar");
-    }
-    Files.createDirectories(directory);
-    int port = ServerProcess.freePort();
-    List<String> command = new ArrayList<>(List.of(ServerProcess.javaBinary(), System.getProperty("treecat.server.xmx", "-Xmx1g")));
+    List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
     // Extra server JVM options, space-separated: a profiler, say (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
     String extra = System.getProperty("treecat.server.jvm-args", "").trim();
     if (!extra.isEmpty()) {
-      command.addAll(Arrays.asList(extra.split("\\s+")));
+      jvm.addAll(Arrays.asList(extra.split("\\s+")));
     }
-    command.addAll(List.of(
-        "-Ddw.server.applicationConnectors[0].port=" + port,
-        "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
-        "-Ddw.server.adminConnectors[0].port=0",
-        "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-        "-Ddw.grpc.port=0", "-Ddw.grpc.host=127.0.0.1",
-        "-Ddw.hms.port=0", "-Ddw.hms.host=127.0.0.1",
-        "-Ddw.storage.data-dir=" + directory.resolve("data"),
-        "-Ddw.warehouse.location=" + directory.resolve("warehouse"),
-        "-Ddw.logging.level=WARN",
-        "-jar", jar.toAbsolutePath().toString(), "server"));
-    // Jetty opens its connector once the application is set up: a connection means it serves.
-    return ServerProcess.start("TreeCat", command, Map.of(), directory, port, null, directory.resolve("server.log"), 60);
+    return ServerProcess.startTreeCat(jar, directory, jvm, ServerProcess.freePort(), 0);
   }
 }
