@@ -282,7 +282,7 @@ final class TreeCatHmsHandler {
       database.setOwnerName(owner);
     }
     String ownerType = parameters.remove(OWNER_TYPE);
-    if (ownerType != null && PrincipalType.valueOf(ownerType) != null) {
+    if (ownerType != null) {
       database.setOwnerType(PrincipalType.valueOf(ownerType));
     }
     database.setParameters(parameters);
