@@ -21,7 +21,7 @@ import org.apache.iceberg.io.SeekableInputStream;
  * location they were opened with (scheme included), so metadata read back names the same location
  * that was written. Public with a no-argument constructor so clients can name it in {@code io-impl}.
  */
-public final class LocalFileIO implements FileIO {
+public class LocalFileIO implements FileIO {
   @Override
   public InputFile newInputFile(String location) {
     return new LocatedInput(location, org.apache.iceberg.Files.localInput(file(location)));
