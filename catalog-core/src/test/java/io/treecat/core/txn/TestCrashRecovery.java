@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.query.exec.QueryPage;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -51,10 +52,10 @@ class TestCrashRecovery {
         lastVid = catalog.lastVid();
 
         Map<String, List<String>> children = new HashMap<>();
-        for (CatalogObject row : catalog.query(QueryRequest.of("/[obj_id='crash']/*/*").withLimit(QueryRequest.MAX_LIMIT)).rows()) {
+        for (CatalogObject row : all(catalog, "/[obj_id='crash']/*/*")) {
           children.computeIfAbsent(row.path().parent().id(), k -> new ArrayList<>()).add(row.id());
         }
-        List<CatalogObject> keys = catalog.query(QueryRequest.of("/[obj_id='crash']/*").withLimit(QueryRequest.MAX_LIMIT)).rows();
+        List<CatalogObject> keys = all(catalog, "/[obj_id='crash']/*");
         for (String key : acknowledged.keySet()) {
           assertThat(children.get(key)).as("acknowledged commit %s after run %d", key, run).containsExactly("a", "b");
         }
@@ -71,6 +72,20 @@ class TestCrashRecovery {
       assertThat(next).as("the vid counter resumes after the last commit").isEqualTo(before + 1);
     }
     assertThat(acknowledged.size()).isGreaterThan(KILLS);
+  }
+
+  /** Every row of a query, page by page: after a few fast runs there are more than one page's worth. */
+  private static List<CatalogObject> all(CatalogService catalog, String query) {
+    List<CatalogObject> rows = new ArrayList<>();
+    QueryRequest request = QueryRequest.of(query).withLimit(QueryRequest.MAX_LIMIT);
+    while (true) {
+      QueryPage page = catalog.query(request);
+      rows.addAll(page.rows());
+      if (page.continuation().isEmpty()) {
+        return rows;
+      }
+      request = request.withPageToken(page.continuation().get());
+    }
   }
 
   /** Starts the workload, lets it commit for {@code millis} after it is ready, then kills it with SIGKILL. */
