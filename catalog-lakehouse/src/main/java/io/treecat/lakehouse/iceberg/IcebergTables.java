@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * by the client. A table and a namespace share one level of the tree, so they cannot have the same
  * name in one parent.
  */
-public final class IcebergCatalog {
+public final class IcebergTables {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergCatalog.class);
 
   static final String OBJ_TYPE = "obj_type";

@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import java.math.BigDecimal;
 import java.net.URLEncoder;

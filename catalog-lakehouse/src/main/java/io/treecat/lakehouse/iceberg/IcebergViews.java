@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import static io.treecat.rest.iceberg.IcebergCatalog.METADATA_LOCATION;
 import static io.treecat.rest.iceberg.IcebergCatalog.OBJ_TYPE;
