@@ -1,33 +1,32 @@
 package io.treecat.lakehouse.iceberg;
 
-import static io.treecat.rest.iceberg.IcebergCatalog.METADATA_LOCATION;
-import static io.treecat.rest.iceberg.IcebergCatalog.OBJ_TYPE;
-import static io.treecat.rest.iceberg.IcebergCatalog.PROPERTIES;
-import static io.treecat.rest.iceberg.IcebergCatalog.TABLE;
-import static io.treecat.rest.iceberg.IcebergCatalog.VIEW;
-import static io.treecat.rest.iceberg.IcebergCatalog.isType;
-import static io.treecat.rest.iceberg.IcebergCatalog.kindName;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.txn.Transaction;
+import io.treecat.core.service.ReadPoint;
 import io.treecat.core.version.WriteOp;
-import java.util.ArrayList;
-import java.util.List;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Access;
+import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.model.IcebergPointer;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.model.ViewEntry;
+import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.view.SQLViewRepresentation;
@@ -35,71 +34,61 @@ import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 import org.apache.iceberg.view.ViewProperties;
 import org.apache.iceberg.view.ViewRepresentation;
-import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonString;
 
 /**
- * Iceberg views on the tree: {@code /<catalog>/<ns…>/<view>} (obj_type=view: format_version,
- * metadata_location, uuid, current_version_id, location, properties). The view's metadata is
- * Iceberg's view-metadata JSON file, written through the catalog's {@code FileIO} at
- * {@code <view location>/metadata/<NNNNN>-<uuid>.metadata.json}; the tree holds its location.
+ * Iceberg views on the tree: {@code /<catalog>/<ns…>/<view>}, a {@link ViewEntry} whose pointer names
+ * the view's metadata, Iceberg's view-metadata JSON file, written through the catalog's
+ * {@link Warehouse} {@code FileIO} at {@code <view location>/metadata/<NNNNN>-<uuid>.metadata.json}.
  *
  * <p>A view shares its level with tables and namespaces, so a name is held by at most one of them:
- * a create of either kind over the other is 409, and a load of the other kind is 404 for the kind
- * asked for. Every change is one TreeCat read-write transaction that reads the view object through
- * the transaction ({@link IcebergCatalog#inTransaction}), so two concurrent replaces of one view
- * cannot both commit: the loser gets 409 {@code CommitFailedException} and its client retries.
+ * a create of either kind over the other is NAME_ALREADY_EXISTS, and a load of the other kind is
+ * not found for the kind asked for. Every change is one transaction of the
+ * {@link io.treecat.lakehouse.txn.TransactionRunner} that reads the view object through the
+ * transaction, so two concurrent replaces of one view cannot both commit: the loser's conflict is
+ * not run again ({@link RetryPolicy#NONE}), its client retries.
  */
 public final class IcebergViews {
-  static final String CURRENT_VERSION_ID = "current_version_id";
+  private final Lakehouse lake;
 
-  private final IcebergCatalog catalog;
-
-  public IcebergViews(IcebergCatalog catalog) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
+  public IcebergViews(Lakehouse lake) {
+    this.lake = requireNonNull(lake, "lake is null");
   }
 
-  private static BsonDocument viewValue(ViewMetadata metadata) {
-    return new BsonDocument(OBJ_TYPE, new BsonString(VIEW))
-        .append("format_version", new BsonInt32(metadata.formatVersion()))
-        .append(METADATA_LOCATION, new BsonString(metadata.metadataFileLocation()))
-        .append("uuid", new BsonString(metadata.uuid()))
-        .append(CURRENT_VERSION_ID, new BsonInt32(metadata.currentVersionId()))
-        .append("location", new BsonString(metadata.location()))
-        .append(PROPERTIES, IcebergCatalog.properties(metadata.properties()));
+  private static ViewEntry entry(ViewMetadata metadata) {
+    return ViewEntry.of(new IcebergPointer(metadata.metadataFileLocation(), metadata.formatVersion(), metadata.uuid(),
+        (long) metadata.currentVersionId(), metadata.location(), metadata.properties()));
   }
 
-  private static String metadataLocation(CatalogObject object) {
-    return object.value().getString(METADATA_LOCATION).getValue();
+  /** The view at {@code path} read in {@code txn}; VIEW_NOT_FOUND if there is none (or something else is there). */
+  private static ViewEntry find(LakeTransaction txn, ObjectPath path, TableIdentifier identifier) {
+    Optional<CatalogObject> object = txn.read(path);
+    if (!ObjectType.VIEW.isTypeOf(object)) {
+      throw IcebergNames.noSuchView(identifier);
+    }
+    return ViewEntry.decode(object.get().value());
   }
 
-  private static NoSuchViewException noSuchView(TableIdentifier identifier) {
-    return new NoSuchViewException("View does not exist: %s", identifier);
+  private FileIO io(String catalog) {
+    return lake.warehouses().forCatalog(catalog).io();
   }
 
   // ---- reads
 
-  public IcebergCatalog.Page list(String prefix, Namespace namespace, String pageToken, Integer pageSize) {
-    return catalog.list(prefix, namespace, VIEW, pageToken, pageSize);
+  public ViewMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    ViewEntry view = lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> find(txn, path, identifier));
+    return ViewMetadataParser.read(io(catalog), view.pointer().metadataLocation());
   }
 
-  public ViewMetadata load(String prefix, TableIdentifier identifier) {
-    Optional<CatalogObject> object = catalog.readAt(prefix, identifier);
-    if (!isType(object, VIEW)) {
-      throw noSuchView(identifier);
-    }
-    return ViewMetadataParser.read(catalog.io(), metadataLocation(object.get()));
-  }
-
-  public boolean exists(String prefix, TableIdentifier identifier) {
-    return isType(catalog.readAt(prefix, identifier), VIEW);
+  public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    return lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> ObjectType.VIEW.isTypeOf(txn.read(path)));
   }
 
   // ---- changes
 
   /** Creates a view from the client's first version; its location is the client's, else {@code <namespace location>/<view>}. */
-  public ViewMetadata create(String prefix, Namespace namespace, CreateViewRequest request) {
+  public ViewMetadata create(Principal who, String catalog, Namespace namespace, CreateViewRequest request) {
     request.validate();
     Set<String> unsupported = request.viewVersion().representations().stream()
         .filter(representation -> !(representation instanceof SQLViewRepresentation))
@@ -109,37 +98,39 @@ public final class IcebergViews {
       throw new BadRequestException("Unsupported view representations: %s", unsupported);
     }
     TableIdentifier identifier = TableIdentifier.of(namespace, request.name());
-    return writeAndSwap(txn -> {
-      catalog.requireNamespace(txn, prefix, namespace);
-      ObjectPath path = IcebergCatalog.tablePath(prefix, identifier);
-      Optional<CatalogObject> existing = catalog.read(txn, path);
+    Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    return lake.runner().write(Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
+      IcebergNamespaces.require(txn, catalog, namespace);
+      Optional<CatalogObject> existing = txn.read(path);
       if (existing.isPresent()) {
-        throw alreadyExists(existing, identifier);
+        throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
       }
       String location = request.location() != null && !request.location().isBlank()
-          ? IcebergCatalog.stripSlash(request.location())
-          : catalog.namespaceLocation(prefix, namespace, catalog.loadNamespaceIn(txn, prefix, namespace)) + "/" + request.name();
+          ? Locations.stripSlash(request.location())
+          : IcebergNamespaces.childLocation(txn, warehouse, namespace, request.name());
       ViewMetadata metadata = ViewMetadata.builder()
           .setProperties(request.properties())
           .setLocation(location)
           .setCurrentVersion(request.viewVersion(), request.schema())
           .build();
-      return new Staged(path, null, metadata);
+      return writeAndSwap(txn, warehouse.io(), path, null, metadata);
     });
   }
 
   /** Adds a view for an existing view-metadata file, which is read (and so checked) first. */
-  public ViewMetadata register(String prefix, Namespace namespace, String name, String metadataLocation) {
+  public ViewMetadata register(Principal who, String catalog, Namespace namespace, String name, String metadataLocation) {
     TableIdentifier identifier = TableIdentifier.of(namespace, name);
-    ViewMetadata metadata = ViewMetadataParser.read(catalog.io(), metadataLocation);
-    catalog.inTransaction(txn -> {
-      catalog.requireNamespace(txn, prefix, namespace);
-      ObjectPath path = IcebergCatalog.tablePath(prefix, identifier);
-      Optional<CatalogObject> existing = catalog.read(txn, path);
+    ViewMetadata metadata = ViewMetadataParser.read(io(catalog), metadataLocation);
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    lake.runner().write(Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
+      IcebergNamespaces.require(txn, catalog, namespace);
+      Optional<CatalogObject> existing = txn.read(path);
       if (existing.isPresent()) {
-        throw alreadyExists(existing, identifier);
+        throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
       }
-      return new IcebergCatalog.Result<>(null, List.of(new WriteOp.Add(path, ObjectKind.INNER, viewValue(metadata))));
+      txn.write(new WriteOp.Add(path, ObjectKind.INNER, entry(metadata).encode()));
+      return null;
     });
     return metadata;
   }
@@ -151,21 +142,18 @@ public final class IcebergViews {
    * nothing. The requirements of a view commit only assert its UUID, so a replace based on an older
    * version applies to the newest one (the server-side retry of the RCK).
    */
-  public ViewMetadata commit(String prefix, TableIdentifier identifier, UpdateTableRequest request) {
-    return writeAndSwap(txn -> {
-      ObjectPath path = IcebergCatalog.tablePath(prefix, identifier);
-      Optional<CatalogObject> object = catalog.read(txn, path);
-      if (!isType(object, VIEW)) {
-        throw noSuchView(identifier);
-      }
-      ViewMetadata base = ViewMetadataParser.read(catalog.io(), metadataLocation(object.get()));
+  public ViewMetadata commit(Principal who, String catalog, TableIdentifier identifier, UpdateTableRequest request) {
+    FileIO io = io(catalog);
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
+      ViewMetadata base = ViewMetadataParser.read(io, find(txn, path, identifier).pointer().metadataLocation());
       request.requirements().forEach(requirement -> requirement.validate(base));
       ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
       for (MetadataUpdate update : request.updates()) {
         applyTo(update, builder);
       }
       ViewMetadata updated = builder.build();
-      return new Staged(path, base, updated.changes().isEmpty() ? base : updated);
+      return updated.changes().isEmpty() ? base : writeAndSwap(txn, io, path, base, updated);
     });
   }
 
@@ -179,83 +167,48 @@ public final class IcebergViews {
   }
 
   /** Removes the view object; its metadata files stay, as with Iceberg's catalogs (views own no data). */
-  public void drop(String prefix, TableIdentifier identifier) {
-    catalog.inTransaction(txn -> {
-      ObjectPath path = IcebergCatalog.tablePath(prefix, identifier);
-      if (!isType(catalog.read(txn, path), VIEW)) {
-        throw noSuchView(identifier);
-      }
-      return new IcebergCatalog.Result<>(null, List.of(new WriteOp.Remove(path)));
+  public void drop(Principal who, String catalog, TableIdentifier identifier) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    lake.runner().write(Access.of(who, Action.DROP_VIEW, path), RetryPolicy.NONE, txn -> {
+      find(txn, path, identifier);
+      txn.write(new WriteOp.Remove(path));
+      return null;
     });
   }
 
   /** A remove plus an add in one transaction; the metadata files do not move. */
-  public void rename(String prefix, TableIdentifier source, TableIdentifier destination) {
-    catalog.inTransaction(txn -> {
-      ObjectPath from = IcebergCatalog.tablePath(prefix, source);
-      Optional<CatalogObject> object = catalog.read(txn, from);
-      if (!isType(object, VIEW)) {
-        throw noSuchView(source);
-      }
-      catalog.requireNamespace(txn, prefix, destination.namespace());
-      ObjectPath to = IcebergCatalog.tablePath(prefix, destination);
-      Optional<CatalogObject> existing = catalog.read(txn, to);
+  public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+    ObjectPath from = IcebergNames.tablePath(catalog, source);
+    ObjectPath to = IcebergNames.tablePath(catalog, destination);
+    lake.runner().write(Access.of(who, Action.RENAME_VIEW, from), RetryPolicy.NONE, txn -> {
+      ViewEntry view = find(txn, from, source);
+      IcebergNamespaces.require(txn, catalog, destination.namespace());
+      Optional<CatalogObject> existing = txn.read(to);
       if (existing.isPresent()) {
-        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", source, destination, kindName(existing));
+        throw IcebergNames.renameTargetTaken(IcebergNames.VIEW, source, destination, existing);
       }
-      return new IcebergCatalog.Result<>(null, List.of(new WriteOp.Remove(from), new WriteOp.Add(to, ObjectKind.INNER, object.get().value())));
+      txn.write(new WriteOp.Remove(from));
+      txn.write(new WriteOp.Add(to, ObjectKind.INNER, view.encode()));
+      return null;
     });
-  }
-
-  /** The messages Iceberg's own catalogs use, which clients and the RCK check. */
-  private static AlreadyExistsException alreadyExists(Optional<CatalogObject> existing, TableIdentifier identifier) {
-    if (isType(existing, VIEW)) {
-      return new AlreadyExistsException("View already exists: %s", identifier);
-    }
-    if (isType(existing, TABLE)) {
-      return new AlreadyExistsException("Table with same name already exists: %s", identifier);
-    }
-    return new AlreadyExistsException("A namespace already has this name: %s", identifier);
   }
 
   // ---- writing
 
-  /** A view's base (null when created) and its metadata after the change. */
-  private record Staged(ObjectPath path, ViewMetadata base, ViewMetadata updated) {
-    boolean changed() {
-      return base != updated;
-    }
-  }
-
   /**
-   * Stages the change in a transaction, writes the new metadata file, then commits the view object
-   * pointing at it. The file of a transaction that does not commit is deleted, unless the outcome is
-   * unknown (then the object may reference it).
+   * Writes the new metadata file and stages the view object pointing at it (added when {@code base}
+   * is null). The file is deleted if the attempt does not commit, unless the outcome is unknown
+   * (then the object may reference it).
    */
-  private ViewMetadata writeAndSwap(Function<Transaction, Staged> stage) {
-    List<String> written = new ArrayList<>();
-    try {
-      return catalog.inTransaction(txn -> {
-        Staged staged = stage.apply(txn);
-        if (!staged.changed()) {
-          return new IcebergCatalog.Result<>(staged.base(), List.of());
-        }
-        String location = newMetadataLocation(staged.updated(), staged.base());
-        ViewMetadataParser.write(staged.updated(), catalog.io().newOutputFile(location));
-        written.add(location);
-        ViewMetadata committed = ViewMetadata.buildFrom(staged.updated()).setMetadataLocation(location).build();
-        BsonDocument value = viewValue(committed);
-        WriteOp write = staged.base() == null
-            ? new WriteOp.Add(staged.path(), ObjectKind.INNER, value)
-            : new WriteOp.Update(staged.path(), ObjectKind.INNER, value);
-        return new IcebergCatalog.Result<>(committed, List.of(write));
-      });
-    } catch (CommitStateUnknownException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      written.forEach(catalog::deleteQuietly);
-      throw e;
-    }
+  private static ViewMetadata writeAndSwap(LakeTransaction txn, FileIO io, ObjectPath path, ViewMetadata base, ViewMetadata updated) {
+    String location = newMetadataLocation(updated, base);
+    txn.onAbandon(() -> TableCommits.deleteQuietly(io, location));
+    ViewMetadataParser.write(updated, io.newOutputFile(location));
+    ViewMetadata committed = ViewMetadata.buildFrom(updated).setMetadataLocation(location).build();
+    txn.write(base == null
+        ? new WriteOp.Add(path, ObjectKind.INNER, entry(committed).encode())
+        : new WriteOp.Update(path, ObjectKind.INNER, entry(committed).encode()));
+    return committed;
   }
 
   /**
@@ -266,8 +219,8 @@ public final class IcebergViews {
     int version = base == null ? 0 : sequence(base.metadataFileLocation()) + 1;
     String custom = updated.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
     String directory = custom != null && !custom.isBlank()
-        ? IcebergCatalog.stripSlash(custom)
-        : IcebergCatalog.stripSlash(updated.location()) + "/metadata";
+        ? Locations.stripSlash(custom)
+        : Locations.stripSlash(updated.location()) + "/metadata";
     return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
   }
 
