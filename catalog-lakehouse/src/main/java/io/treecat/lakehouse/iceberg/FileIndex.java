@@ -253,10 +253,7 @@ final class FileIndex {
   /** One snapshot's own manifest entries: what it added and what it deleted. */
   private static void applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
     Schema schema = metadata.schema();
-    List<ManifestFile> manifests = new ArrayList<>();
-    manifests.addAll(snapshot.dataManifests(io));
-    manifests.addAll(snapshot.deleteManifests(io));
-    for (ManifestFile manifest : manifests) {
+    for (ManifestFile manifest : manifests(io, snapshot)) {
       if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
         continue;
       }
@@ -273,12 +270,16 @@ final class FileIndex {
   /** Every live file of a snapshot, from all its manifests. */
   private static void indexAll(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
     Schema schema = metadata.schema();
-    List<ManifestFile> manifests = new ArrayList<>();
-    manifests.addAll(snapshot.dataManifests(io));
-    manifests.addAll(snapshot.deleteManifests(io));
-    for (ManifestFile manifest : manifests) {
+    for (ManifestFile manifest : manifests(io, snapshot)) {
       TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), true,
           (status, file, snapshotId) -> changes.add(file, snapshotId, schema));
     }
+  }
+
+  /** A snapshot's data manifests, then its delete manifests. */
+  private static List<ManifestFile> manifests(FileIO io, Snapshot snapshot) {
+    List<ManifestFile> manifests = new ArrayList<>(snapshot.dataManifests(io));
+    manifests.addAll(snapshot.deleteManifests(io));
+    return manifests;
   }
 }
