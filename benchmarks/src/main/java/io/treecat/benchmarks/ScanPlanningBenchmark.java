@@ -2,9 +2,15 @@ package io.treecat.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.core.service.CatalogService;
-import io.treecat.rest.iceberg.IcebergCatalog;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.iceberg.IcebergNamespaces;
+import io.treecat.lakehouse.iceberg.IcebergTables;
+import io.treecat.lakehouse.iceberg.ScanPlanner;
 import io.treecat.lakehouse.storage.LocalFileIO;
-import io.treecat.rest.iceberg.ScanPlanner;
+import io.treecat.lakehouse.storage.Warehouses;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +66,7 @@ import org.apache.iceberg.util.ThreadPools;
  * JSON of every response, as the wire would carry it) against Iceberg's client-side {@code
  * planFiles} over the manifests of the same metadata, both in this process on the same local disk.
  *
- * <p>The table is filled through {@link IcebergCatalog#commit} (the REST commit path, so every
+ * <p>The table is filled through {@link IcebergTables#commit} (the REST commit path, so every
  * append is indexed in its own write set) by time-ordered appends of {@code N/100} files each, with
  * Iceberg's default manifest merging; every file has bounds for 4 columns.
  *
@@ -75,6 +81,7 @@ public final class ScanPlanningBenchmark {
   private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").bucket("id", 16).build();
   private static final LocalDate FIRST_DAY = LocalDate.of(2025, 1, 1);
   private static final String PREFIX = "bench";
+  private static final Principal WHO = Principal.ANONYMOUS;
   private static final int WARMUP = 2;
   private static final int RUNS = 5;
 
@@ -93,12 +100,14 @@ public final class ScanPlanningBenchmark {
     Path directory = Files.createTempDirectory("treecat-plan-bench");
     LocalFileIO io = new LocalFileIO();
     try (CatalogService service = CatalogService.open(directory.resolve("catalog"))) {
-      IcebergCatalog catalog = new IcebergCatalog(() -> service, directory.resolve("warehouse").toUri().toString(), io);
-      ScanPlanner planner = new ScanPlanner(() -> service, io, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
+      Lakehouse lake = Lakehouse.of(() -> service, Warehouses.underRoot(directory.resolve("warehouse").toUri().toString(), io),
+          Authorizer.allowAll());
+      IcebergTables catalog = new IcebergTables(lake, false);
+      ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
       Namespace namespace = Namespace.of("db");
-      catalog.createNamespace(PREFIX, namespace, Map.of());
+      new IcebergNamespaces(lake).create(WHO, PREFIX, namespace, Map.of());
       TableIdentifier identifier = TableIdentifier.of(namespace, "events");
-      catalog.createTable(PREFIX, namespace, CreateTableRequest.builder().withName("events").withSchema(SCHEMA).withPartitionSpec(SPEC)
+      catalog.create(WHO, PREFIX, namespace, CreateTableRequest.builder().withName("events").withSchema(SCHEMA).withPartitionSpec(SPEC)
           .setProperties(new HashMap<>(Map.of(TableProperties.FORMAT_VERSION, "2"))).build());
       Table table = new BaseTable(new CommittingOperations(catalog, identifier, io), identifier.toString());
       long start = System.nanoTime();
@@ -106,7 +115,7 @@ public final class ScanPlanningBenchmark {
       double loadSeconds = (System.nanoTime() - start) / 1e9;
       System.err.printf("loaded %,d files in %.1f s%n", files, loadSeconds);
 
-      TableMetadata metadata = catalog.loadTable(PREFIX, identifier);
+      TableMetadata metadata = catalog.load(WHO, PREFIX, ReadPoint.LATEST, identifier);
       Table clientTable = new BaseTable(new StaticTableOperations(metadata, io), identifier.toString());
       ObjectMapper mapper = mapper();
       Expression oneDay = Expressions.equal("day", FIRST_DAY.plusDays(180).toString());
@@ -152,7 +161,7 @@ public final class ScanPlanningBenchmark {
 
   /** One plan as a client would get it: the plan, then every plan task (fetched in parallel), each response written as JSON. */
   private static int planOnServer(ScanPlanner planner, ObjectMapper mapper, TableIdentifier identifier, Expression filter) throws Exception {
-    PlanTableScanResponse response = planner.plan(PREFIX, identifier, PlanTableScanRequest.builder().withFilter(filter).build());
+    PlanTableScanResponse response = planner.plan(WHO, PREFIX, ReadPoint.LATEST, identifier, PlanTableScanRequest.builder().withFilter(filter).build());
     long bytes = mapper.writeValueAsString(response).length();
     int files = response.fileScanTasks() == null ? 0 : response.fileScanTasks().size();
     int tasks = response.planTasks() == null ? 0 : response.planTasks().size();
@@ -160,7 +169,7 @@ public final class ScanPlanningBenchmark {
       List<Future<long[]>> fetches = new ArrayList<>();
       for (String task : response.planTasks()) {
         fetches.add(TASK_FETCHERS.submit(() -> {
-          FetchScanTasksResponse fetched = planner.tasks(PREFIX, identifier, new FetchScanTasksRequest(task));
+          FetchScanTasksResponse fetched = planner.tasks(WHO, PREFIX, identifier, new FetchScanTasksRequest(task));
           return new long[] {mapper.writeValueAsString(fetched).length(), fetched.fileScanTasks().size()};
         }));
       }
@@ -243,16 +252,16 @@ public final class ScanPlanningBenchmark {
 
   /** Iceberg's table operations over TreeCat's REST commit path, in process: what {@code RESTTableOperations} does over HTTP. */
   private static final class CommittingOperations implements TableOperations {
-    private final IcebergCatalog catalog;
+    private final IcebergTables catalog;
     private final TableIdentifier identifier;
     private final FileIO io;
     private TableMetadata current;
 
-    CommittingOperations(IcebergCatalog catalog, TableIdentifier identifier, FileIO io) {
+    CommittingOperations(IcebergTables catalog, TableIdentifier identifier, FileIO io) {
       this.catalog = catalog;
       this.identifier = identifier;
       this.io = io;
-      this.current = catalog.loadTable(PREFIX, identifier);
+      this.current = catalog.load(WHO, PREFIX, ReadPoint.LATEST, identifier);
     }
 
     @Override
@@ -262,7 +271,7 @@ public final class ScanPlanningBenchmark {
 
     @Override
     public TableMetadata refresh() {
-      current = catalog.loadTable(PREFIX, identifier);
+      current = catalog.load(WHO, PREFIX, ReadPoint.LATEST, identifier);
       return current;
     }
 
@@ -270,7 +279,7 @@ public final class ScanPlanningBenchmark {
     public void commit(TableMetadata base, TableMetadata metadata) {
       UpdateTableRequest request = UpdateTableRequest.create(identifier, UpdateRequirements.forUpdateTable(base, metadata.changes()),
           metadata.changes());
-      current = catalog.commit(PREFIX, List.of(request)).get(0);
+      current = catalog.commit(WHO, PREFIX, List.of(request)).get(0);
     }
 
     @Override

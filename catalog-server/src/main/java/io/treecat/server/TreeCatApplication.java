@@ -24,7 +24,10 @@ import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.rest.iceberg.IcebergRest;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.cli.RemoteCommands;
 import java.io.OutputStream;
@@ -98,12 +101,16 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         configuration.transactions().toTransactionConfig(),
         new RegistryCatalogMetrics(metrics));
     environment.lifecycle().manage(catalog);
+    // The one lakehouse every adapter's lake operations run on: one transaction runner, one warehouse
+    // root (a catalog's files under <root>/<catalog>), one authorizer.
+    String warehouse = LocalFileIO.location(Path.of(configuration.warehouse().location()));
+    Lakehouse lake = Lakehouse.of(catalog, Warehouses.underRoot(warehouse, new LocalFileIO()), Authorizer.allowAll());
 
     // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
     // other path to the native API's error table.
     NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
     // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind: iceberg.metrics-reports.<kind>.
-    IcebergRest.components(catalog, LocalFileIO.location(Path.of(configuration.warehouse().location())), IcebergRest.DEFAULT_CATALOG, NativeApi.errors(),
+    IcebergRest.components(lake, IcebergRest.DEFAULT_CATALOG, NativeApi.errors(),
         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType)).mark(),
         new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
         .forEach(environment.jersey()::register);
@@ -119,7 +126,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
 
     HmsConfig hmsConfig = configuration.hms();
     HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
-        LocalFileIO.location(Path.of(configuration.warehouse().location()))).withLockTimeout(hmsConfig.lockTimeout()));
+        warehouse).withLockTimeout(hmsConfig.lockTimeout()));
     environment.lifecycle().manage(hms);
     this.hms = hms;
 

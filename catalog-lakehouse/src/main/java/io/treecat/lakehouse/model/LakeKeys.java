@@ -95,4 +95,15 @@ public final class LakeKeys {
   public static final String REFERENCED_DATA_FILE = "referenced_data_file";
   public static final String CONTENT_OFFSET = "content_offset";
   public static final String CONTENT_SIZE_IN_BYTES = "content_size_in_bytes";
+  /** Column id → size, value, null and NaN counts of a file leaf. */
+  public static final String COLUMN_SIZES = "column_sizes";
+  public static final String VALUE_COUNTS = "value_counts";
+  public static final String NULL_VALUE_COUNTS = "null_value_counts";
+  public static final String NAN_VALUE_COUNTS = "nan_value_counts";
+  /** Column id → serialized lower and upper bound of a file leaf (exact, Iceberg's single-value form). */
+  public static final String LOWER_BOUNDS = "lower_bounds";
+  public static final String UPPER_BOUNDS = "upper_bounds";
+  /** Column name → readable lower and upper bound of a file leaf's primitive columns, for path queries only. */
+  public static final String LOWER = "lower";
+  public static final String UPPER = "upper";
 }

@@ -12,6 +12,7 @@ import io.treecat.core.version.WriteSet;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Authorizer;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,22 @@ public final class TransactionRunner {
   /** Runs a read-write body, again after each lost race while {@code policy} allows. */
   public <T, E extends Exception> T write(Access access, RetryPolicy policy, Work<T, E> work) throws E {
     authorizer.check(access);
+    return retrying(access, policy, work);
+  }
+
+  /**
+   * Runs a read-write body that acts on several objects at once (a multi-table commit): every access
+   * is checked before the transaction starts; retries as {@link #write(Access, RetryPolicy, Work)}.
+   */
+  public <T, E extends Exception> T write(List<Access> accesses, RetryPolicy policy, Work<T, E> work) throws E {
+    if (accesses.isEmpty()) {
+      throw new IllegalArgumentException("A write names at least one access");
+    }
+    accesses.forEach(authorizer::check);
+    return retrying(accesses.get(0), policy, work);
+  }
+
+  private <T, E extends Exception> T retrying(Access access, RetryPolicy policy, Work<T, E> work) throws E {
     for (int attempt = 1; ; attempt++) {
       try {
         return attempt(work);

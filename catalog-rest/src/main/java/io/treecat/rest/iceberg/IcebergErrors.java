@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.treecat.core.error.CatalogException;
+import io.treecat.lakehouse.iceberg.IcebergNames;
+import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.rest.nativeapi.ApiException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
@@ -13,6 +15,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -74,6 +77,10 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
       return builder.build();
     }
     if (failure instanceof CatalogException e) {
+      RuntimeException translated = translate(e);
+      if (translated != null) {
+        return toIceberg(translated);
+      }
       return switch (e.category()) {
         case NOT_FOUND -> response(404, "NotFoundException", e.getMessage()).build();
         case ALREADY_EXISTS -> response(409, "AlreadyExistsException", e.getMessage()).build();
@@ -97,6 +104,54 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
       return response(status, "ServiceUnavailableException", failure.getMessage()).build();
     }
     return response(status, type(failure, status), String.valueOf(failure.getMessage())).build();
+  }
+
+  /**
+   * The Iceberg exception a lake error stands for, with the message Iceberg's own catalogs give
+   * (clients and the REST Compatibility Kit check them), built from the error's context
+   * ({@link IcebergNames}); null for the codes answered by their category. A lost race that the
+   * server did not run again (or ran again too often) is Iceberg's 409, which clients retry.
+   */
+  static RuntimeException translate(CatalogException e) {
+    Map<String, Object> context = e.context();
+    return switch (e.code()) {
+      case NAMESPACE_NOT_FOUND -> new NoSuchNamespaceException("Namespace does not exist: %s", context.get(IcebergNames.NAMESPACE));
+      case TABLE_NOT_FOUND -> new NoSuchTableException("Table does not exist: %s", context.get(IcebergNames.TABLE));
+      case VIEW_NOT_FOUND -> new NoSuchViewException("View does not exist: %s", context.get(IcebergNames.VIEW));
+      case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("Namespace is not empty: %s", context.get(IcebergNames.NAMESPACE));
+      case NAME_ALREADY_EXISTS -> alreadyExists(context);
+      case COMMIT_CONFLICT, LOCK_TIMEOUT, METADATA_LOCATION_MISMATCH -> new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
+      case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+      case NOT_A_CATALOG -> new IllegalArgumentException("Not an Iceberg catalog: " + context.get("catalog"));
+      default -> null;
+    };
+  }
+
+  /** A name is taken: the message depends on what was asked for (the context key naming it) and what holds it. */
+  private static AlreadyExistsException alreadyExists(Map<String, Object> context) {
+    Object existing = context.get(IcebergNames.EXISTING);
+    boolean view = ObjectType.VIEW.storedName().equals(existing);
+    boolean table = ObjectType.TABLE.storedName().equals(existing);
+    if (context.containsKey(IcebergNames.SOURCE)) {
+      Object destination = context.containsKey(IcebergNames.VIEW) ? context.get(IcebergNames.VIEW) : context.get(IcebergNames.TABLE);
+      return new AlreadyExistsException("Cannot rename %s to %s. %s already exists", context.get(IcebergNames.SOURCE), destination,
+          view ? "View" : table ? "Table" : "Namespace");
+    }
+    if (context.containsKey(IcebergNames.NAMESPACE)) {
+      boolean namespace = ObjectType.NAMESPACE.storedName().equals(existing);
+      return new AlreadyExistsException(namespace ? "Namespace already exists: %s" : "A table or view already has this name: %s",
+          context.get(IcebergNames.NAMESPACE));
+    }
+    if (context.containsKey(IcebergNames.VIEW)) {
+      Object name = context.get(IcebergNames.VIEW);
+      return view ? new AlreadyExistsException("View already exists: %s", name)
+          : table ? new AlreadyExistsException("Table with same name already exists: %s", name)
+          : new AlreadyExistsException("A namespace already has this name: %s", name);
+    }
+    Object name = context.get(IcebergNames.TABLE);
+    return view ? new AlreadyExistsException("View with same name already exists: %s", name)
+        : table ? new AlreadyExistsException("Table already exists: %s", name)
+        : new AlreadyExistsException("A namespace already has this name: %s", name);
   }
 
   /** The exception's simple name, which Iceberg's client turns back into that exception; other 400s are BadRequestException. */

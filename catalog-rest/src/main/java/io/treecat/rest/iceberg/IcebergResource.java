@@ -3,6 +3,11 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.iceberg.IcebergNamespaces;
+import io.treecat.lakehouse.iceberg.IcebergTables;
+import io.treecat.lakehouse.iceberg.ScanPlanner;
+import io.treecat.lakehouse.model.ObjectType;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -77,17 +82,21 @@ public final class IcebergResource {
       Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS);
 
   private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
+  /** Who calls: every caller until authentication exists. */
+  static final Principal WHO = Principal.ANONYMOUS;
 
-  private final IcebergCatalog catalog;
+  private final IcebergNamespaces namespaces;
+  private final IcebergTables tables;
   private final IcebergBodies bodies;
   private final LoadTableBodies loadBodies = new LoadTableBodies();
   private final String defaultCatalog;
   private final MetricsReportListener reports;
   private final ScanPlanner planner;
 
-  IcebergResource(IcebergCatalog catalog, ObjectMapper mapper, String defaultCatalog, MetricsReportListener reports,
-      ScanPlanner planner) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
+  IcebergResource(IcebergNamespaces namespaces, IcebergTables tables, ScanPlanner planner, ObjectMapper mapper, String defaultCatalog,
+      MetricsReportListener reports) {
+    this.namespaces = requireNonNull(namespaces, "namespaces is null");
+    this.tables = requireNonNull(tables, "tables is null");
     this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
     this.planner = requireNonNull(planner, "planner is null");
     this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
@@ -104,7 +113,8 @@ public final class IcebergResource {
     if (prefix.contains("/")) {
       throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
     }
-    catalog.checkPrefix(prefix);
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    namespaces.checkReadable(WHO, at.catalog(), at.point());
     List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
     endpoints.addAll(IcebergViewResource.ENDPOINTS);
     return ok(ConfigResponse.builder()
@@ -122,7 +132,8 @@ public final class IcebergResource {
   public Response listNamespaces(@PathParam("prefix") String prefix, @QueryParam("parent") String parent,
       @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
     Namespace parentNamespace = parent == null || parent.isEmpty() ? Namespace.empty() : Namespace.of(parent.split("\u001f", -1));
-    IcebergCatalog.Page page = catalog.list(prefix, parentNamespace, IcebergCatalog.NAMESPACE, pageToken, pageSize(pageSize));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), parentNamespace, ObjectType.NAMESPACE, pageToken, pageSize(pageSize));
     ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().nextPageToken(page.nextPageToken());
     page.names().forEach(name -> response.add(child(parentNamespace, name)));
     return ok(response.build());
@@ -133,7 +144,7 @@ public final class IcebergResource {
   public Response createNamespace(@PathParam("prefix") String prefix, String body) {
     CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
     List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
-    Map<String, String> properties = catalog.createNamespace(prefix, request.namespace(), request.properties());
+    Map<String, String> properties = namespaces.create(WHO, catalog(prefix), request.namespace(), request.properties());
     return ok(CreateNamespaceResponse.builder().withNamespace(request.namespace()).setProperties(properties).build());
   }
 
@@ -141,20 +152,22 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}")
   public Response loadNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
     Namespace ns = namespace(namespace);
-    return ok(GetNamespaceResponse.builder().withNamespace(ns).setProperties(catalog.loadNamespace(prefix, ns)).build());
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return ok(GetNamespaceResponse.builder().withNamespace(ns).setProperties(namespaces.load(WHO, at.catalog(), at.point(), ns)).build());
   }
 
   @HEAD
   @Path("{prefix}/namespaces/{namespace}")
   public Response namespaceExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-    catalog.loadNamespace(prefix, namespace(namespace));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    namespaces.load(WHO, at.catalog(), at.point(), namespace(namespace));
     return Response.noContent().build();
   }
 
   @DELETE
   @Path("{prefix}/namespaces/{namespace}")
   public Response dropNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-    catalog.dropNamespace(prefix, namespace(namespace));
+    namespaces.drop(WHO, catalog(prefix), namespace(namespace));
     return Response.noContent().build();
   }
 
@@ -162,8 +175,10 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/properties")
   public Response updateNamespaceProperties(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     UpdateNamespacePropertiesRequest request = read(body, UpdateNamespacePropertiesRequest.class);
-    List<List<String>> result = catalog.updateNamespaceProperties(prefix, namespace(namespace), request.removals(), request.updates());
-    return ok(UpdateNamespacePropertiesResponse.builder().addUpdated(result.get(0)).addRemoved(result.get(1)).addMissing(result.get(2)).build());
+    IcebergNamespaces.PropertyChanges result = namespaces.updateProperties(WHO, catalog(prefix), namespace(namespace), request.removals(),
+        request.updates());
+    return ok(UpdateNamespacePropertiesResponse.builder().addUpdated(result.updated()).addRemoved(result.removed()).addMissing(result.missing())
+        .build());
   }
 
   // ---- tables
@@ -173,7 +188,8 @@ public final class IcebergResource {
   public Response listTables(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
     Namespace ns = namespace(namespace);
-    IcebergCatalog.Page page = catalog.list(prefix, ns, IcebergCatalog.TABLE, pageToken, pageSize(pageSize));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.TABLE, pageToken, pageSize(pageSize));
     ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
     page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
     return ok(response.build());
@@ -186,9 +202,9 @@ public final class IcebergResource {
     requireAddressable(request.name());
     Namespace ns = namespace(namespace);
     if (request.stageCreate()) {
-      return ok(LoadTableResponse.builder().withTableMetadata(catalog.newTable(prefix, ns, request)).build());
+      return ok(LoadTableResponse.builder().withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, request)).build());
     }
-    return withETag(catalog.createTable(prefix, ns, request), ALL_SNAPSHOTS);
+    return withETag(tables.create(WHO, catalog(prefix), ns, request), ALL_SNAPSHOTS);
   }
 
   @POST
@@ -196,7 +212,8 @@ public final class IcebergResource {
   public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterTableRequest request = read(body, RegisterTableRequest.class);
     requireAddressable(request.name());
-    TableMetadata metadata = catalog.registerTable(prefix, namespace(namespace), request.name(), request.metadataLocation(), request.overwrite());
+    TableMetadata metadata = tables.register(WHO, catalog(prefix), namespace(namespace), request.name(), request.metadataLocation(),
+        request.overwrite());
     return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
   }
 
@@ -215,17 +232,18 @@ public final class IcebergResource {
     if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
       throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
     }
-    String location = catalog.metadataLocation(prefix, identifier(namespace, table));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    String location = tables.metadataLocation(WHO, at.catalog(), at.point(), identifier(namespace, table));
     String etag = IcebergETags.of(location, mode);
-    if (IcebergETags.matches(ifNoneMatch, etag) && catalog.metadataFileExists(location)) {
+    if (IcebergETags.matches(ifNoneMatch, etag) && tables.metadataFileExists(at.catalog(), location)) {
       return Response.notModified().header(HttpHeaders.ETAG, etag).build();
     }
-    if (!catalog.metadataFileExists(location)) {
+    if (!tables.metadataFileExists(at.catalog(), location)) {
       // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
-      catalog.readMetadata(location);
+      tables.readMetadata(at.catalog(), location);
     }
     String body = loadBodies.get(etag, () -> {
-      TableMetadata metadata = catalog.readMetadata(location);
+      TableMetadata metadata = tables.readMetadata(at.catalog(), location);
       if (mode.equals(REF_SNAPSHOTS)) {
         metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location).suppressHistoricalSnapshots().build();
       }
@@ -238,7 +256,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response tableExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("table") String table) {
-    return Response.status(catalog.tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
+    return Response.status(tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
   }
 
   @POST
@@ -252,7 +270,7 @@ public final class IcebergResource {
     }
     requireTableUpdates(parsed);
     UpdateTableRequest request = UpdateTableRequest.create(identifier, parsed.requirements(), parsed.updates());
-    TableMetadata metadata = catalog.commit(prefix, List.of(request)).get(0);
+    TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(request)).get(0);
     return withETag(metadata, ALL_SNAPSHOTS);
   }
 
@@ -260,7 +278,7 @@ public final class IcebergResource {
   @Path("{prefix}/namespaces/{namespace}/tables/{table}")
   public Response dropTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
-    catalog.dropTable(prefix, identifier(namespace, table), Boolean.parseBoolean(purge));
+    tables.drop(WHO, catalog(prefix), identifier(namespace, table), Boolean.parseBoolean(purge));
     return Response.noContent().build();
   }
 
@@ -269,7 +287,7 @@ public final class IcebergResource {
   public Response renameTable(@PathParam("prefix") String prefix, String body) {
     RenameTableRequest request = read(body, RenameTableRequest.class);
     requireAddressable(request.destination().name());
-    catalog.renameTable(prefix, request.source(), request.destination());
+    tables.rename(WHO, catalog(prefix), request.source(), request.destination());
     return Response.noContent().build();
   }
 
@@ -278,7 +296,7 @@ public final class IcebergResource {
   public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
     CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
     request.tableChanges().forEach(IcebergResource::requireTableUpdates);
-    catalog.commit(prefix, request.tableChanges());
+    tables.commit(WHO, catalog(prefix), request.tableChanges());
     return Response.noContent().build();
   }
 
@@ -292,9 +310,7 @@ public final class IcebergResource {
       @Encoded @PathParam("table") String table, String body) {
     ReportMetricsRequest request = read(body, ReportMetricsRequest.class);
     TableIdentifier identifier = identifier(namespace, table);
-    if (!catalog.tableExists(prefix, identifier)) {
-      throw new NoSuchTableException("Table does not exist: %s", identifier);
-    }
+    requireTable(prefix, identifier);
     String type = request.reportType().name().toLowerCase(Locale.ROOT).replace('_', '-');
     LOG.debug("Metrics report for {}.{}: {}", prefix, identifier, request.report());
     reports.reported(identifier, type);
@@ -310,9 +326,7 @@ public final class IcebergResource {
   public Response loadCredentials(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("table") String table) {
     TableIdentifier identifier = identifier(namespace, table);
-    if (!catalog.tableExists(prefix, identifier)) {
-      throw new NoSuchTableException("Table does not exist: %s", identifier);
-    }
+    requireTable(prefix, identifier);
     return ok(ImmutableLoadCredentialsResponse.builder().build());
   }
 
@@ -323,7 +337,8 @@ public final class IcebergResource {
   public Response planTableScan(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @PathParam("table") String table, String body) {
     PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
-    return ok(planner.plan(prefix, identifier(namespace, table), request));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return ok(planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), request));
   }
 
   @POST
@@ -331,7 +346,7 @@ public final class IcebergResource {
   public Response fetchScanTasks(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @PathParam("table") String table, String body) {
     FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
-    return ok(planner.tasks(prefix, identifier(namespace, table), request));
+    return ok(planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request));
   }
 
   /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */
@@ -350,6 +365,22 @@ public final class IcebergResource {
   }
 
   // ---- helpers
+
+  private boolean tableExists(String prefix, TableIdentifier identifier) {
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return tables.exists(WHO, at.catalog(), at.point(), identifier);
+  }
+
+  private void requireTable(String prefix, TableIdentifier identifier) {
+    if (!tableExists(prefix, identifier)) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+  }
+
+  /** The catalog a prefix names (a write's prefix never has a read point: {@link ReadOnlyPrefixFilter} refuses those). */
+  static String catalog(String prefix) {
+    return CatalogPrefix.parse(prefix).catalog();
+  }
 
   private Response ok(Object response) {
     return bodies.ok(response);

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import io.treecat.lakehouse.storage.LocalFileIO;
-import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.iceberg.IcebergNamespaces;
+import io.treecat.lakehouse.iceberg.IcebergTables;
+import io.treecat.lakehouse.iceberg.IcebergViews;
+import io.treecat.lakehouse.iceberg.ScanPlanner;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;
 import java.util.List;
-import java.util.function.Supplier;
 import org.apache.iceberg.rest.RESTSerializers;
 
 /**
@@ -27,21 +29,19 @@ public final class IcebergRest {
   private IcebergRest() {}
 
   /**
-   * @param catalog the catalog, looked up per request (the server opens it after registration)
-   * @param warehouse the warehouse location with its scheme, e.g. {@code file:/var/treecat/warehouse}
+   * @param lake the lakehouse every route's operation runs on (its runner, and each catalog's warehouse)
    * @param defaultCatalog the catalog (REST prefix) a client gets when it names no warehouse
    * @param otherPaths the mapper that answers failures outside {@code /v1} (the native API's)
    */
-  public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
-      ExceptionMapper<Throwable> otherPaths) {
-    return components(catalog, warehouse, defaultCatalog, otherPaths, MetricsReportListener.NONE, Options.DEFAULTS);
+  public static List<Object> components(Lakehouse lake, String defaultCatalog, ExceptionMapper<Throwable> otherPaths) {
+    return components(lake, defaultCatalog, otherPaths, MetricsReportListener.NONE, Options.DEFAULTS);
   }
 
   /**
    * How the catalog commits.
    *
    * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
-   *     do not set {@code treecat.rebase-appends} themselves ({@link CommitRebaser})
+   *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
    */
   public record Options(boolean rebaseAppends) {
     public static final Options DEFAULTS = new Options(false);
@@ -50,16 +50,16 @@ public final class IcebergRest {
   /**
    * @param reports receives the metrics reports clients post, for the server's registry
    */
-  public static List<Object> components(Supplier<CatalogService> catalog, String warehouse, String defaultCatalog,
-      ExceptionMapper<Throwable> otherPaths, MetricsReportListener reports, Options options) {
-    LocalFileIO io = new LocalFileIO();
-    IcebergCatalog tables = new IcebergCatalog(catalog, warehouse, io, options.rebaseAppends());
-    ScanPlanner planner = new ScanPlanner(catalog, io, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
+  public static List<Object> components(Lakehouse lake, String defaultCatalog, ExceptionMapper<Throwable> otherPaths,
+      MetricsReportListener reports, Options options) {
+    IcebergNamespaces namespaces = new IcebergNamespaces(lake);
+    IcebergTables tables = new IcebergTables(lake, options.rebaseAppends());
+    ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
     ObjectMapper mapper = mapper();
     IcebergIdempotency idempotency = new IcebergIdempotency(
         new IdempotencyKeys(Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
-    return List.of(new IcebergResource(tables, mapper, defaultCatalog, reports, planner),
-        new IcebergViewResource(new IcebergViews(tables), new IcebergBodies(mapper)),
+    return List.of(new IcebergResource(namespaces, tables, planner, mapper, defaultCatalog, reports),
+        new IcebergViewResource(namespaces, new IcebergViews(lake), new IcebergBodies(mapper)),
         idempotency.feature(),
         new ReadOnlyPrefixFilter(),
         new IcebergErrors(otherPaths));

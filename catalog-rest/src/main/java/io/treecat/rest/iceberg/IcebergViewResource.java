@@ -1,7 +1,11 @@
 package io.treecat.rest.iceberg;
 
+import static io.treecat.rest.iceberg.IcebergResource.WHO;
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.lakehouse.iceberg.IcebergNamespaces;
+import io.treecat.lakehouse.iceberg.IcebergViews;
+import io.treecat.lakehouse.model.ObjectType;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -38,10 +42,12 @@ public final class IcebergViewResource {
       Endpoint.V1_LIST_VIEWS, Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW, Endpoint.V1_UPDATE_VIEW,
       Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW, Endpoint.V1_REGISTER_VIEW);
 
+  private final IcebergNamespaces namespaces;
   private final IcebergViews views;
   private final IcebergBodies bodies;
 
-  IcebergViewResource(IcebergViews views, IcebergBodies bodies) {
+  IcebergViewResource(IcebergNamespaces namespaces, IcebergViews views, IcebergBodies bodies) {
+    this.namespaces = requireNonNull(namespaces, "namespaces is null");
     this.views = requireNonNull(views, "views is null");
     this.bodies = requireNonNull(bodies, "bodies is null");
   }
@@ -51,7 +57,8 @@ public final class IcebergViewResource {
   public Response listViews(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
     Namespace ns = IcebergResource.namespace(namespace);
-    IcebergCatalog.Page page = views.list(prefix, ns, pageToken, IcebergResource.pageSize(pageSize));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.VIEW, pageToken, IcebergResource.pageSize(pageSize));
     ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
     page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
     return bodies.ok(response.build());
@@ -62,7 +69,7 @@ public final class IcebergViewResource {
   public Response createView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
     IcebergResource.requireAddressable(request.name());
-    return loaded(views.create(prefix, IcebergResource.namespace(namespace), request));
+    return loaded(views.create(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), request));
   }
 
   @POST
@@ -70,21 +77,24 @@ public final class IcebergViewResource {
   public Response registerView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
     IcebergResource.requireAddressable(request.name());
-    return loaded(views.register(prefix, IcebergResource.namespace(namespace), request.name(), request.metadataLocation()));
+    return loaded(views.register(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), request.name(),
+        request.metadataLocation()));
   }
 
   @GET
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response loadView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("view") String view) {
-    return loaded(views.load(prefix, identifier(namespace, view)));
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return loaded(views.load(WHO, at.catalog(), at.point(), identifier(namespace, view)));
   }
 
   @HEAD
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response viewExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("view") String view) {
-    return Response.status(views.exists(prefix, identifier(namespace, view)) ? 204 : 404).build();
+    CatalogPrefix at = CatalogPrefix.parse(prefix);
+    return Response.status(views.exists(WHO, at.catalog(), at.point(), identifier(namespace, view)) ? 204 : 404).build();
   }
 
   /** Replace: an {@code UpdateTableRequest} whose requirements and updates are the view kinds ({@code assert-view-uuid}, {@code add-view-version}, …). */
@@ -97,14 +107,14 @@ public final class IcebergViewResource {
     if (request.identifier() != null && !request.identifier().equals(identifier)) {
       throw new BadRequestException("The body names another view than the path: %s", request.identifier());
     }
-    return loaded(views.commit(prefix, identifier, request));
+    return loaded(views.commit(WHO, IcebergResource.catalog(prefix), identifier, request));
   }
 
   @DELETE
   @Path("{prefix}/namespaces/{namespace}/views/{view}")
   public Response dropView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @Encoded @PathParam("view") String view) {
-    views.drop(prefix, identifier(namespace, view));
+    views.drop(WHO, IcebergResource.catalog(prefix), identifier(namespace, view));
     return Response.noContent().build();
   }
 
@@ -113,7 +123,7 @@ public final class IcebergViewResource {
   public Response renameView(@PathParam("prefix") String prefix, String body) {
     RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
     IcebergResource.requireAddressable(request.destination().name());
-    views.rename(prefix, request.source(), request.destination());
+    views.rename(WHO, IcebergResource.catalog(prefix), request.source(), request.destination());
     return Response.noContent().build();
   }
 

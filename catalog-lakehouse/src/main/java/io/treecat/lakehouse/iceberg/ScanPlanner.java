@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,6 +12,15 @@ import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Access;
+import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.PathSteps;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.core.version.ChildKinds;
@@ -29,7 +38,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.BaseTable;
@@ -57,7 +65,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
@@ -74,7 +81,6 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Types;
-import org.bson.BsonDocument;
 
 /**
  * Server-side scan planning (the REST spec's {@code planTableScan} and {@code fetchScanTasks})
@@ -108,8 +114,7 @@ public final class ScanPlanner {
   /** Metadata files never change once written: the last few parsed, by location. */
   private static final int METADATA_CACHE_SIZE = 32;
 
-  private final Supplier<CatalogService> catalog;
-  private final FileIO io;
+  private final Lakehouse lake;
   private final int partitionsPerTask;
   private final Map<String, TableMetadata> metadataCache = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -118,9 +123,8 @@ public final class ScanPlanner {
     }
   };
 
-  public ScanPlanner(Supplier<CatalogService> catalog, FileIO io, int partitionsPerTask) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.io = requireNonNull(io, "io is null");
+  public ScanPlanner(Lakehouse lake, int partitionsPerTask) {
+    this.lake = requireNonNull(lake, "lake is null");
     if (partitionsPerTask < 1) {
       throw new IllegalArgumentException("partitionsPerTask must be positive: " + partitionsPerTask);
     }
@@ -133,17 +137,21 @@ public final class ScanPlanner {
 
   // ---- planTableScan
 
-  public PlanTableScanResponse plan(String prefix, TableIdentifier identifier, PlanTableScanRequest request) {
-    CatalogService service = catalog.get();
-    // A read-only prefix (<catalog>@<vid>, @snapshot=<name>) plans the table as it was there.
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    ObjectPath table = IcebergCatalog.tablePath(at.catalog(), identifier);
-    long vid = service.resolve(at.point());
-    TableMetadata metadata = metadataAt(service, table, vid, identifier);
+  /** Plans a scan of the table as of {@code point} (a past vid or named snapshot plans the table as it was there). */
+  public PlanTableScanResponse plan(Principal who, String catalog, ReadPoint point, TableIdentifier identifier, PlanTableScanRequest request) {
+    ObjectPath table = IcebergNames.tablePath(catalog, identifier);
+    FileIO io = lake.warehouses().forCatalog(catalog).io();
+    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), point, txn -> plan(txn, io, table, identifier, request));
+  }
+
+  private PlanTableScanResponse plan(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, PlanTableScanRequest request) {
+    CatalogService service = txn.service();
+    long vid = txn.readVid();
+    TableMetadata metadata = metadataAt(txn, io, table, identifier);
     Expression filter = request.filter() == null ? Expressions.alwaysTrue() : request.filter();
     boolean caseSensitive = request.caseSensitive();
     if (request.startSnapshotId() != null || request.endSnapshotId() != null) {
-      return incremental(identifier, metadata, request, filter);
+      return incremental(io, identifier, metadata, request, filter);
     }
     Long snapshotId = request.snapshotId();
     if (snapshotId == null) {
@@ -161,9 +169,9 @@ public final class ScanPlanner {
         : metadata.schema();
     validate(schema, filter, caseSensitive, request.select(), request.statsFields());
     Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
-    OptionalLong indexed = indexedVid(service, table, vid, snapshotId);
+    OptionalLong indexed = indexedVid(txn, table, snapshotId);
     if (indexed.isEmpty()) {
-      return completed(throughManifests(identifier, scan), metadata);
+      return completed(throughManifests(io, identifier, scan), metadata);
     }
     List<String> partitions = matchingPartitions(service, scan, indexed.getAsLong());
     if (partitions.size() <= partitionsPerTask) {
@@ -220,13 +228,8 @@ public final class ScanPlanner {
     return caseSensitive ? schema.findField(name) : schema.caseInsensitiveFindField(name);
   }
 
-  private TableMetadata metadataAt(CatalogService service, ObjectPath table, long vid, TableIdentifier identifier) {
-    Optional<CatalogObject> object = service.get(table, ReadPoint.vid(vid));
-    BsonDocument value = object.map(CatalogObject::value).orElse(null);
-    if (value == null || !value.isString(IcebergCatalog.OBJ_TYPE) || !IcebergCatalog.TABLE.equals(value.getString(IcebergCatalog.OBJ_TYPE).getValue())) {
-      throw new NoSuchTableException("Table does not exist: %s", identifier);
-    }
-    String location = value.getString(IcebergCatalog.METADATA_LOCATION).getValue();
+  private TableMetadata metadataAt(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier) {
+    String location = IcebergTables.pointer(Tables.find(txn, table).orElseThrow(() -> IcebergNames.noSuchTable(identifier)), identifier);
     synchronized (metadataCache) {
       TableMetadata cached = metadataCache.get(location);
       if (cached != null) {
@@ -241,8 +244,8 @@ public final class ScanPlanner {
   }
 
   /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
-  private static OptionalLong indexedVid(CatalogService service, ObjectPath table, long vid, long snapshotId) {
-    Optional<CatalogObject> node = service.get(FileIndex.indexPath(table), ReadPoint.vid(vid));
+  private static OptionalLong indexedVid(LakeTransaction txn, ObjectPath table, long snapshotId) {
+    Optional<CatalogObject> node = txn.read(FileIndex.indexPath(table));
     if (node.isEmpty()) {
       return OptionalLong.empty();
     }
@@ -250,7 +253,7 @@ public final class ScanPlanner {
     if (indexed.isPresent()) {
       try {
         // A vid older than the tree's retention cannot be read: plan through the manifests instead.
-        service.get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
+        txn.service().get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
       } catch (CatalogException e) {
         return OptionalLong.empty();
       }
@@ -260,13 +263,13 @@ public final class ScanPlanner {
 
   // ---- planning through Iceberg's own scan (no index, incremental)
 
-  private List<FileScanTask> throughManifests(TableIdentifier identifier, Scan scan) {
+  private static List<FileScanTask> throughManifests(FileIO io, TableIdentifier identifier, Scan scan) {
     Table table = new BaseTable(new StaticTableOperations(scan.metadata(), io), identifier.toString());
     TableScan tableScan = table.newScan().useSnapshot(scan.snapshotId()).filter(scan.filter()).caseSensitive(scan.caseSensitive());
     return collect(tableScan.planFiles(), scan);
   }
 
-  private PlanTableScanResponse incremental(TableIdentifier identifier, TableMetadata metadata, PlanTableScanRequest request, Expression filter) {
+  private static PlanTableScanResponse incremental(FileIO io, TableIdentifier identifier, TableMetadata metadata, PlanTableScanRequest request, Expression filter) {
     if (request.startSnapshotId() == null || request.endSnapshotId() == null) {
       throw new BadRequestException("An incremental scan needs both start-snapshot-id and end-snapshot-id");
     }
@@ -360,7 +363,7 @@ public final class ScanPlanner {
 
   /** The ids of the partition nodes the filter may match, in id order. */
   private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
-    String query = PathQueries.steps(scan.table()) + "/[" + partitionStep(scan, null) + "]";
+    String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, null) + "]";
     List<String> ids = new ArrayList<>();
     QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
     try (QueryCursor cursor = service.openQuery(request)) {
@@ -390,7 +393,7 @@ public final class ScanPlanner {
     String partitionId = null;
     boolean partitionMatches = false;
     ResidualEvaluator residual = null;
-    String query = PathQueries.steps(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
+    String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
     QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.LEAVES).withLimit(QueryRequest.MAX_LIMIT);
     try (QueryCursor cursor = service.openQuery(request)) {
       while (cursor.advance()) {
@@ -491,9 +494,9 @@ public final class ScanPlanner {
    * unpartitioned specs' nodes.
    */
   private static String partitionStep(Scan scan, String[] range) {
-    StringBuilder step = new StringBuilder("obj_type='").append(FileLeaves.OBJ_TYPE_PARTITION).append("'");
+    StringBuilder step = new StringBuilder(LakeKeys.OBJ_TYPE).append(" = ").append(PathSteps.literal(ObjectType.PARTITION.storedName()));
     if (range != null) {
-      step.append(" and ((obj_id >= '").append(PathQueries.quote(range[0])).append("' and obj_id <= '").append(PathQueries.quote(range[1])).append("')");
+      step.append(" and ((obj_id >= ").append(PathSteps.literal(range[0])).append(" and obj_id <= ").append(PathSteps.literal(range[1])).append(")");
       for (PartitionSpec spec : scan.metadata().specs()) {
         if (spec.isUnpartitioned()) {
           step.append(" or obj_id = '").append(spec.specId()).append(":'");
@@ -511,9 +514,9 @@ public final class ScanPlanner {
         predicate = predicate == null ? ids : ids + " and " + predicate;
       }
       if (predicate == null) {
-        perSpec.add("spec_id = " + spec.specId());
+        perSpec.add(LakeKeys.SPEC_ID + " = " + spec.specId());
       } else if (!predicate.equals(PartitionPredicates.FALSE)) {
-        perSpec.add("(spec_id = " + spec.specId() + " and " + predicate + ")");
+        perSpec.add("(" + LakeKeys.SPEC_ID + " = " + spec.specId() + " and " + predicate + ")");
       }
     }
     if (perSpec.isEmpty()) {
@@ -550,7 +553,7 @@ public final class ScanPlanner {
   }
 
   /** Plans one plan task: the same read vid, snapshot and filter as its plan, one range of partitions. */
-  public FetchScanTasksResponse tasks(String prefix, TableIdentifier identifier, FetchScanTasksRequest request) {
+  public FetchScanTasksResponse tasks(Principal who, String catalog, TableIdentifier identifier, FetchScanTasksRequest request) {
     JsonNode token;
     try {
       token = JSON.readTree(Base64.getUrlDecoder().decode(request.planTask()));
@@ -560,10 +563,18 @@ public final class ScanPlanner {
     if (token == null || !token.hasNonNull("vid") || !token.hasNonNull("snapshot-id") || !token.hasNonNull("from") || !token.hasNonNull("to")) {
       throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
     }
-    CatalogService service = catalog.get();
-    ObjectPath table = IcebergCatalog.tablePath(CatalogPrefix.parse(prefix).catalog(), identifier);
+    ObjectPath table = IcebergNames.tablePath(catalog, identifier);
+    FileIO io = lake.warehouses().forCatalog(catalog).io();
     long vid = token.get("vid").asLong();
-    TableMetadata metadata = metadataAt(service, table, vid, identifier);
+    JsonNode plan = token;
+    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), ReadPoint.vid(vid), txn -> tasks(txn, io, table, identifier, plan, request));
+  }
+
+  private FetchScanTasksResponse tasks(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, JsonNode token,
+      FetchScanTasksRequest request) {
+    CatalogService service = txn.service();
+    long vid = txn.readVid();
+    TableMetadata metadata = metadataAt(txn, io, table, identifier);
     long snapshotId = token.get("snapshot-id").asLong();
     List<String> statsFields = null;
     if (token.has("stats-fields")) {
@@ -574,7 +585,7 @@ public final class ScanPlanner {
     }
     Expression filter = token.has("filter") ? ExpressionParser.fromJson(token.get("filter")) : Expressions.alwaysTrue();
     Scan scan = new Scan(table, vid, metadata, snapshotId, filter, token.path("case-sensitive").asBoolean(true), statsFields);
-    OptionalLong indexed = indexedVid(service, table, vid, snapshotId);
+    OptionalLong indexed = indexedVid(txn, table, snapshotId);
     if (indexed.isEmpty()) {
       throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", request.planTask());
     }

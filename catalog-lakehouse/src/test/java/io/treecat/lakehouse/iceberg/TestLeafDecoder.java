@@ -1,8 +1,9 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.lakehouse.model.LakeKeys;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -213,7 +214,7 @@ class TestLeafDecoder {
   @Test
   void aLeafWithoutItsRequiredFieldsIsAClearError() {
     BsonDocument leaf = leaf(fullDataFile(), false);
-    leaf.remove(FileLeaves.FILE_PATH);
+    leaf.remove(LakeKeys.FILE_PATH);
     assertThatThrownBy(() -> new LeafDecoder(SPECS, Map.of(), null).decode(leaf))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Corrupt file leaf: no content, file_path or file_format");

@@ -1,5 +1,7 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.PartitionSpec;
@@ -75,7 +77,7 @@ final class PartitionPredicates {
     if (field == null) {
       return null;
     }
-    String name = "part_val." + quoteName(field.name());
+    String name = LakeKeys.PART_VAL + "." + quoteName(field.name());
     Type type = field.type();
     switch (predicate.op()) {
       case IS_NULL:
@@ -153,8 +155,7 @@ final class PartitionPredicates {
   }
 
   private static String idForm(String id, boolean single) {
-    String quoted = id.replace("\\", "\\\\").replace("'", "\\'");
-    return single ? "obj_id = '" + quoted + "'" : "startswith(obj_id, '" + quoted + "/')";
+    return single ? "obj_id = " + PathSteps.literal(id) : "startswith(obj_id, " + PathSteps.literal(id + "/") + ")";
   }
 
   private static String operator(Expression.Operation op) {

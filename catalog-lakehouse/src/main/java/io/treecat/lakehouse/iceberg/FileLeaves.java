@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import java.math.BigDecimal;
 import java.net.URLEncoder;
@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.model.PartitionEntry;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -39,14 +42,7 @@ import org.bson.types.Decimal128;
  * and the referenced data file of a position delete or deletion vector.
  */
 final class FileLeaves {
-  static final String OBJ_TYPE_FILE = "file";
-  static final String OBJ_TYPE_PARTITION = "partition";
-  static final String CONTENT = "content";
-  static final String FILE_PATH = "file_path";
-  static final String SPEC_ID = "spec_id";
-  static final String PART_VAL = "part_val";
-  static final String PARTITION_PATH = "partition_path";
-
+  /** The stored {@link LakeKeys#FILE_CONTENT} values. */
   static final String DATA = "data";
   static final String POSITION_DELETES = "position_deletes";
   static final String EQUALITY_DELETES = "equality_deletes";
@@ -80,10 +76,8 @@ final class FileLeaves {
   }
 
   static BsonDocument partitionValue(PartitionSpec spec, StructLike partition) {
-    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_PARTITION))
-        .append(SPEC_ID, new BsonInt32(spec.specId()))
-        .append(PART_VAL, partitionValues(spec, partition))
-        .append(PARTITION_PATH, new BsonString(spec.isUnpartitioned() ? "" : spec.partitionToPath(partition)));
+    return PartitionEntry.icebergPartition(spec.specId(), partitionValues(spec, partition),
+        spec.isUnpartitioned() ? "" : spec.partitionToPath(partition)).encode();
   }
 
   /** Partition values by partition field name, in their stored (transformed) form. */
@@ -160,49 +154,49 @@ final class FileLeaves {
    * manifest entry do).
    */
   static BsonDocument fileValue(ContentFile<?> file, PartitionSpec spec, Schema schema, long addedSnapshotId) {
-    BsonDocument value = new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_FILE))
-        .append(CONTENT, new BsonString(content(file.content())))
-        .append(FILE_PATH, new BsonString(file.location()))
-        .append("file_format", new BsonString(file.format().name()))
-        .append(SPEC_ID, new BsonInt32(file.specId()))
-        .append(PART_VAL, partitionValues(spec, file.partition()))
-        .append("record_count", new BsonInt64(file.recordCount()))
-        .append("file_size_in_bytes", new BsonInt64(file.fileSizeInBytes()))
-        .append("data_sequence_number", longOrNull(file.dataSequenceNumber()))
-        .append("file_sequence_number", longOrNull(file.fileSequenceNumber()))
-        .append("snapshot_id", new BsonInt64(addedSnapshotId));
-    putCounts(value, "column_sizes", file.columnSizes());
-    putCounts(value, "value_counts", file.valueCounts());
-    putCounts(value, "null_value_counts", file.nullValueCounts());
-    putCounts(value, "nan_value_counts", file.nanValueCounts());
-    putBounds(value, "lower_bounds", "lower", file.lowerBounds(), schema);
-    putBounds(value, "upper_bounds", "upper", file.upperBounds(), schema);
+    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE.bson())
+        .append(LakeKeys.FILE_CONTENT, new BsonString(content(file.content())))
+        .append(LakeKeys.FILE_PATH, new BsonString(file.location()))
+        .append(LakeKeys.FILE_FORMAT, new BsonString(file.format().name()))
+        .append(LakeKeys.SPEC_ID, new BsonInt32(file.specId()))
+        .append(LakeKeys.PART_VAL, partitionValues(spec, file.partition()))
+        .append(LakeKeys.RECORD_COUNT, new BsonInt64(file.recordCount()))
+        .append(LakeKeys.FILE_SIZE_IN_BYTES, new BsonInt64(file.fileSizeInBytes()))
+        .append(LakeKeys.DATA_SEQUENCE_NUMBER, longOrNull(file.dataSequenceNumber()))
+        .append(LakeKeys.FILE_SEQUENCE_NUMBER, longOrNull(file.fileSequenceNumber()))
+        .append(LakeKeys.SNAPSHOT_ID, new BsonInt64(addedSnapshotId));
+    putCounts(value, LakeKeys.COLUMN_SIZES, file.columnSizes());
+    putCounts(value, LakeKeys.VALUE_COUNTS, file.valueCounts());
+    putCounts(value, LakeKeys.NULL_VALUE_COUNTS, file.nullValueCounts());
+    putCounts(value, LakeKeys.NAN_VALUE_COUNTS, file.nanValueCounts());
+    putBounds(value, LakeKeys.LOWER_BOUNDS, LakeKeys.LOWER, file.lowerBounds(), schema);
+    putBounds(value, LakeKeys.UPPER_BOUNDS, LakeKeys.UPPER, file.upperBounds(), schema);
     if (file.splitOffsets() != null) {
-      value.append("split_offsets", longs(file.splitOffsets()));
+      value.append(LakeKeys.SPLIT_OFFSETS, longs(file.splitOffsets()));
     }
     if (file.keyMetadata() != null) {
-      value.append("key_metadata", new BsonBinary(bytes(file.keyMetadata())));
+      value.append(LakeKeys.KEY_METADATA, new BsonBinary(bytes(file.keyMetadata())));
     }
     if (file.sortOrderId() != null) {
-      value.append("sort_order_id", new BsonInt32(file.sortOrderId()));
+      value.append(LakeKeys.SORT_ORDER_ID, new BsonInt32(file.sortOrderId()));
     }
     if (file.firstRowId() != null) {
-      value.append("first_row_id", new BsonInt64(file.firstRowId()));
+      value.append(LakeKeys.FIRST_ROW_ID, new BsonInt64(file.firstRowId()));
     }
     if (file instanceof DeleteFile delete) {
       if (delete.equalityFieldIds() != null) {
         BsonArray ids = new BsonArray();
         delete.equalityFieldIds().forEach(id -> ids.add(new BsonInt32(id)));
-        value.append("equality_ids", ids);
+        value.append(LakeKeys.EQUALITY_IDS, ids);
       }
       if (delete.referencedDataFile() != null) {
-        value.append("referenced_data_file", new BsonString(delete.referencedDataFile()));
+        value.append(LakeKeys.REFERENCED_DATA_FILE, new BsonString(delete.referencedDataFile()));
       }
       if (delete.contentOffset() != null) {
-        value.append("content_offset", new BsonInt64(delete.contentOffset()));
+        value.append(LakeKeys.CONTENT_OFFSET, new BsonInt64(delete.contentOffset()));
       }
       if (delete.contentSizeInBytes() != null) {
-        value.append("content_size_in_bytes", new BsonInt64(delete.contentSizeInBytes()));
+        value.append(LakeKeys.CONTENT_SIZE_IN_BYTES, new BsonInt64(delete.contentSizeInBytes()));
       }
     }
     return value;

@@ -1,7 +1,8 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.lakehouse.model.LakeKeys;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -246,11 +247,11 @@ final class LeafDecoder {
 
   /** The leaf's field names (see {@link FileLeaves#fileValue}), in the order they are written: a field is first looked for after the last. */
   private static final String[] NAMES = {
-      IcebergCatalog.OBJ_TYPE, FileLeaves.CONTENT, FileLeaves.FILE_PATH, "file_format", FileLeaves.SPEC_ID, FileLeaves.PART_VAL,
-      "record_count", "file_size_in_bytes", "data_sequence_number", "file_sequence_number", "snapshot_id", "column_sizes",
-      "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "lower", "upper_bounds", "upper", "split_offsets",
-      "key_metadata", "sort_order_id", "first_row_id", "equality_ids", "referenced_data_file", "content_offset",
-      "content_size_in_bytes"};
+      LakeKeys.OBJ_TYPE, LakeKeys.FILE_CONTENT, LakeKeys.FILE_PATH, LakeKeys.FILE_FORMAT, LakeKeys.SPEC_ID, LakeKeys.PART_VAL,
+      LakeKeys.RECORD_COUNT, LakeKeys.FILE_SIZE_IN_BYTES, LakeKeys.DATA_SEQUENCE_NUMBER, LakeKeys.FILE_SEQUENCE_NUMBER, LakeKeys.SNAPSHOT_ID, LakeKeys.COLUMN_SIZES,
+      LakeKeys.VALUE_COUNTS, LakeKeys.NULL_VALUE_COUNTS, LakeKeys.NAN_VALUE_COUNTS, LakeKeys.LOWER_BOUNDS, LakeKeys.LOWER, LakeKeys.UPPER_BOUNDS, LakeKeys.UPPER, LakeKeys.SPLIT_OFFSETS,
+      LakeKeys.KEY_METADATA, LakeKeys.SORT_ORDER_ID, LakeKeys.FIRST_ROW_ID, LakeKeys.EQUALITY_IDS, LakeKeys.REFERENCED_DATA_FILE, LakeKeys.CONTENT_OFFSET,
+      LakeKeys.CONTENT_SIZE_IN_BYTES};
   private static final byte[][] NAME_BYTES = new byte[NAMES.length][];
 
   static {
@@ -290,29 +291,29 @@ final class LeafDecoder {
         continue;
       }
       switch (NAMES[field]) {
-        case FileLeaves.CONTENT -> content = string(type);
-        case FileLeaves.FILE_PATH -> path = string(type);
-        case "file_format" -> format = string(type);
-        case FileLeaves.SPEC_ID -> specId = int32(type);
-        case FileLeaves.PART_VAL -> partitionValues(type);
-        case "record_count" -> recordCount = int64(type);
-        case "file_size_in_bytes" -> fileSize = int64(type);
-        case "data_sequence_number" -> dataSequenceNumber = int64(type);
-        case "file_sequence_number" -> fileSequenceNumber = int64(type);
-        case "column_sizes" -> columnSizes = counts(type);
-        case "value_counts" -> valueCounts = counts(type);
-        case "null_value_counts" -> nullValueCounts = counts(type);
-        case "nan_value_counts" -> nanValueCounts = counts(type);
-        case "lower_bounds" -> lowerBounds = bounds(type);
-        case "upper_bounds" -> upperBounds = bounds(type);
-        case "split_offsets" -> splitOffsets = longs(type);
-        case "key_metadata" -> keyMetadata = ByteBuffer.wrap(binary(type));
-        case "sort_order_id" -> sortOrderId = int32(type);
-        case "first_row_id" -> firstRowId = int64(type);
-        case "equality_ids" -> equalityIds = ints(type);
-        case "referenced_data_file" -> referencedDataFile = string(type);
-        case "content_offset" -> contentOffset = int64(type);
-        case "content_size_in_bytes" -> contentSize = int64(type);
+        case LakeKeys.FILE_CONTENT -> content = string(type);
+        case LakeKeys.FILE_PATH -> path = string(type);
+        case LakeKeys.FILE_FORMAT -> format = string(type);
+        case LakeKeys.SPEC_ID -> specId = int32(type);
+        case LakeKeys.PART_VAL -> partitionValues(type);
+        case LakeKeys.RECORD_COUNT -> recordCount = int64(type);
+        case LakeKeys.FILE_SIZE_IN_BYTES -> fileSize = int64(type);
+        case LakeKeys.DATA_SEQUENCE_NUMBER -> dataSequenceNumber = int64(type);
+        case LakeKeys.FILE_SEQUENCE_NUMBER -> fileSequenceNumber = int64(type);
+        case LakeKeys.COLUMN_SIZES -> columnSizes = counts(type);
+        case LakeKeys.VALUE_COUNTS -> valueCounts = counts(type);
+        case LakeKeys.NULL_VALUE_COUNTS -> nullValueCounts = counts(type);
+        case LakeKeys.NAN_VALUE_COUNTS -> nanValueCounts = counts(type);
+        case LakeKeys.LOWER_BOUNDS -> lowerBounds = bounds(type);
+        case LakeKeys.UPPER_BOUNDS -> upperBounds = bounds(type);
+        case LakeKeys.SPLIT_OFFSETS -> splitOffsets = longs(type);
+        case LakeKeys.KEY_METADATA -> keyMetadata = ByteBuffer.wrap(binary(type));
+        case LakeKeys.SORT_ORDER_ID -> sortOrderId = int32(type);
+        case LakeKeys.FIRST_ROW_ID -> firstRowId = int64(type);
+        case LakeKeys.EQUALITY_IDS -> equalityIds = ints(type);
+        case LakeKeys.REFERENCED_DATA_FILE -> referencedDataFile = string(type);
+        case LakeKeys.CONTENT_OFFSET -> contentOffset = int64(type);
+        case LakeKeys.CONTENT_SIZE_IN_BYTES -> contentSize = int64(type);
         // obj_type, snapshot_id, and the readable bounds (lower, upper) are not part of an Iceberg file.
         default -> skip(type);
       }

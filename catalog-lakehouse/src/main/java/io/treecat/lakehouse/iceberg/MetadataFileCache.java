@@ -1,6 +1,4 @@
-package io.treecat.rest.iceberg;
-
-import static java.util.Objects.requireNonNull;
+package io.treecat.lakehouse.iceberg;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +15,6 @@ import org.apache.iceberg.io.FileIO;
 final class MetadataFileCache {
   private static final int CAPACITY = 64;
 
-  private final FileIO io;
   private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
@@ -25,15 +22,12 @@ final class MetadataFileCache {
     }
   };
 
-  MetadataFileCache(FileIO io) {
-    this.io = requireNonNull(io, "io is null");
-  }
-
   /**
    * The metadata in the file at {@code location}, parsed once. The file must still exist: a table
    * whose metadata file went missing fails to load as it would without the cache (one stat call).
+   * Locations are URIs with a scheme, so one cache serves the {@code FileIO}s of every warehouse.
    */
-  TableMetadata read(String location) {
+  TableMetadata read(FileIO io, String location) {
     TableMetadata cached;
     synchronized (entries) {
       cached = entries.get(location);

@@ -1,4 +1,4 @@
-package io.treecat.rest.iceberg;
+package io.treecat.lakehouse.iceberg;
 
 import io.treecat.core.model.ObjectPath;
 import java.util.ArrayList;

@@ -1,6 +1,4 @@
-package io.treecat.rest.iceberg;
-
-import static java.util.Objects.requireNonNull;
+package io.treecat.lakehouse.iceberg;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import java.lang.reflect.Field;
@@ -89,15 +87,13 @@ final class CommitRebaser {
 
   private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
-  private final FileIO io;
   private final boolean enabledByDefault;
 
   /**
    * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
    *     server's {@code iceberg.rebase-appends})
    */
-  CommitRebaser(FileIO io, boolean enabledByDefault) {
-    this.io = requireNonNull(io, "io is null");
+  CommitRebaser(boolean enabledByDefault) {
     this.enabledByDefault = enabledByDefault;
   }
 
@@ -120,7 +116,7 @@ final class CommitRebaser {
    * The change rebased onto {@code current}, or empty when it does not clearly commute with what
    * happened since the client read the table (the caller then answers the original failure).
    */
-  Optional<Rebased> rebase(TableMetadata current, UpdateTableRequest change) {
+  Optional<Rebased> rebase(FileIO io, TableMetadata current, UpdateTableRequest change) {
     if (!enabled(current)) {
       return Optional.empty();
     }
@@ -213,7 +209,7 @@ final class CommitRebaser {
    * Deletes what a rebase wrote (its manifest list, and the manifests it copied for a format 1 table)
    * when its commit did not happen. The client's manifests stay: the client may send them again.
    */
-  void discard(Rebased rebase) {
+  void discard(FileIO io, Rebased rebase) {
     Snapshot snapshot = rebase.snapshot();
     try {
       for (ManifestFile manifest : snapshot.allManifests(io)) {

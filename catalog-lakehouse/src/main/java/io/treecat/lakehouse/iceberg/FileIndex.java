@@ -1,16 +1,12 @@
-package io.treecat.rest.iceberg;
-
-import static java.util.Objects.requireNonNull;
+package io.treecat.lakehouse.iceberg;
 
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.query.exec.QueryPage;
-import io.treecat.core.service.CatalogService;
-import io.treecat.core.service.QueryRequest;
-import io.treecat.core.txn.TransactionId;
-import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.WriteOp;
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
@@ -33,7 +28,6 @@ import org.apache.iceberg.io.FileIO;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
-import org.bson.BsonString;
 import org.bson.BsonValue;
 
 /**
@@ -64,23 +58,15 @@ import org.bson.BsonValue;
  * moves the whole subtree with the table ({@link #movedValue}).
  */
 final class FileIndex {
-  static final String INDEX_ID = "_files";
-  static final String OBJ_TYPE_INDEX = "file_index";
-  private static final String HEAD = "head";
-  private static final String SNAPSHOTS = "snapshots";
+  private static final String HEAD = LakeKeys.FILE_INDEX_HEAD;
+  private static final String SNAPSHOTS = LakeKeys.FILE_INDEX_SNAPSHOTS;
   /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
   private static final int MAX_CHAIN = 1000;
 
-  private final Supplier<CatalogService> catalog;
-  private final FileIO io;
-
-  FileIndex(Supplier<CatalogService> catalog, FileIO io) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.io = requireNonNull(io, "io is null");
-  }
+  private FileIndex() {}
 
   static ObjectPath indexPath(ObjectPath table) {
-    return table.child(INDEX_ID);
+    return table.child(LakeKeys.FILE_INDEX_ID);
   }
 
   /** The id of a file's leaf: a hash of its location, which is unique in a table. */
@@ -93,9 +79,8 @@ final class FileIndex {
    * transaction {@code txn} (so a concurrent index change fails validation with the table swap).
    * Added to the same write set as the table object's swap.
    */
-  List<WriteOp> writes(TransactionId txn, ObjectPath table, TableMetadata updated) {
-    CatalogService service = catalog.get();
-    Optional<CatalogObject> node = service.get(txn, indexPath(table));
+  static List<WriteOp> writes(LakeTransaction txn, FileIO io, ObjectPath table, TableMetadata updated) {
+    Optional<CatalogObject> node = txn.read(indexPath(table));
     Snapshot target = updated.currentSnapshot();
     Long targetId = target == null ? null : target.snapshotId();
     Long head = node.map(FileIndex::head).orElse(null);
@@ -106,14 +91,14 @@ final class FileIndex {
     List<Snapshot> chain = node.isPresent() ? chain(updated, target, head) : null;
     if (chain != null) {
       for (Snapshot snapshot : chain) {
-        applyDelta(changes, updated, snapshot);
+        applyDelta(io, changes, updated, snapshot);
       }
     } else {
-      for (String partition : partitionIds(service, txn, table)) {
-        changes.removePartition(partition);
+      for (CatalogObject partition : txn.children(table, ObjectType.PARTITION)) {
+        changes.removePartition(partition.id());
       }
       if (target != null) {
-        indexAll(changes, updated, target);
+        indexAll(io, changes, updated, target);
       }
     }
     List<WriteOp> writes = new ArrayList<>();
@@ -167,7 +152,7 @@ final class FileIndex {
         snapshots.append(Long.toString(head), new BsonInt64(node.get().version()));
       }
     }
-    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_INDEX))
+    return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
         .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
         .append(SNAPSHOTS, snapshots);
   }
@@ -183,7 +168,7 @@ final class FileIndex {
    */
   static BsonDocument movedValue(CatalogObject node) {
     BsonValue head = node.value().get(HEAD);
-    return new BsonDocument(IcebergCatalog.OBJ_TYPE, new BsonString(OBJ_TYPE_INDEX))
+    return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
         .append(HEAD, head == null ? BsonNull.VALUE : head)
         .append(SNAPSHOTS, new BsonDocument());
   }
@@ -205,20 +190,6 @@ final class FileIndex {
       }
     }
     return OptionalLong.empty();
-  }
-
-  private static List<String> partitionIds(CatalogService service, TransactionId txn, ObjectPath table) {
-    String query = PathQueries.steps(table) + "/[obj_type='" + FileLeaves.OBJ_TYPE_PARTITION + "']";
-    QueryRequest request = QueryRequest.of(query).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
-    List<String> ids = new ArrayList<>();
-    while (true) {
-      QueryPage page = service.query(txn, request);
-      page.rows().forEach(row -> ids.add(row.id()));
-      if (page.continuation().isEmpty()) {
-        return ids;
-      }
-      request = request.withPageToken(page.continuation().get());
-    }
   }
 
   /**
@@ -280,12 +251,9 @@ final class FileIndex {
   }
 
   /** One snapshot's own manifest entries: what it added and what it deleted. */
-  private void applyDelta(Changes changes, TableMetadata metadata, Snapshot snapshot) {
+  private static void applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
     Schema schema = metadata.schema();
-    List<ManifestFile> manifests = new ArrayList<>();
-    manifests.addAll(snapshot.dataManifests(io));
-    manifests.addAll(snapshot.deleteManifests(io));
-    for (ManifestFile manifest : manifests) {
+    for (ManifestFile manifest : manifests(io, snapshot)) {
       if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
         continue;
       }
@@ -300,14 +268,18 @@ final class FileIndex {
   }
 
   /** Every live file of a snapshot, from all its manifests. */
-  private void indexAll(Changes changes, TableMetadata metadata, Snapshot snapshot) {
+  private static void indexAll(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
     Schema schema = metadata.schema();
-    List<ManifestFile> manifests = new ArrayList<>();
-    manifests.addAll(snapshot.dataManifests(io));
-    manifests.addAll(snapshot.deleteManifests(io));
-    for (ManifestFile manifest : manifests) {
+    for (ManifestFile manifest : manifests(io, snapshot)) {
       TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), true,
           (status, file, snapshotId) -> changes.add(file, snapshotId, schema));
     }
+  }
+
+  /** A snapshot's data manifests, then its delete manifests. */
+  private static List<ManifestFile> manifests(FileIO io, Snapshot snapshot) {
+    List<ManifestFile> manifests = new ArrayList<>(snapshot.dataManifests(io));
+    manifests.addAll(snapshot.deleteManifests(io));
+    return manifests;
   }
 }

@@ -1,0 +1,213 @@
+package io.treecat.lakehouse.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.version.WriteOp;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Access;
+import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.lakehouse.txn.RetryPolicy;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Iceberg tables on the tree (DESIGN §6): {@code /<catalog>/<ns…>/<table>}, a {@link TableEntry}
+ * whose pointer names the table's current metadata file, written through the catalog's
+ * {@link Warehouse} {@code FileIO}; below it the table's file index ({@link FileIndex}).
+ *
+ * <p>Every operation is one transaction of the {@link io.treecat.lakehouse.txn.TransactionRunner},
+ * which reads what it depends on through the transaction, so a concurrent writer of the same objects
+ * makes one of the two fail validation (COMMIT_CONFLICT). Commits are run again on the server after
+ * a lost race ({@link TableCommits}); every other change answers the conflict and its client retries.
+ */
+public final class IcebergTables {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergTables.class);
+
+  private final Lakehouse lake;
+  private final IcebergNamespaces namespaces;
+  private final MetadataFileCache metadataFiles = new MetadataFileCache();
+  private final TableCommits commits;
+
+  /**
+   * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
+   */
+  public IcebergTables(Lakehouse lake, boolean rebaseAppends) {
+    this.lake = requireNonNull(lake, "lake is null");
+    this.namespaces = new IcebergNamespaces(lake);
+    this.commits = new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends));
+  }
+
+  // ---- reads
+
+  /** The table's current metadata, read at {@code point} (metadata files are immutable, so a past pointer still loads that version). */
+  public TableMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+    return readMetadata(catalog, metadataLocation(who, catalog, point, identifier));
+  }
+
+  /** The location of a table's current metadata file, without reading it (for ETags). */
+  public String metadataLocation(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    return lake.runner().read(Access.of(who, Action.LOAD_TABLE, path), point,
+        txn -> pointer(Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier)), identifier));
+  }
+
+  public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    return lake.runner().read(Access.of(who, Action.LOAD_TABLE, path), point, txn -> ObjectType.TABLE.isTypeOf(txn.read(path)));
+  }
+
+  /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
+  public boolean metadataFileExists(String catalog, String metadataLocation) {
+    return io(catalog).newInputFile(metadataLocation).exists();
+  }
+
+  public TableMetadata readMetadata(String catalog, String metadataLocation) {
+    return metadataFiles.read(io(catalog), metadataLocation);
+  }
+
+  // ---- creating
+
+  /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
+  public TableMetadata newTable(Principal who, String catalog, Namespace namespace, CreateTableRequest request) {
+    request.validate();
+    // The namespace is loaded even for a table with its own location: a missing one fails here.
+    Map<String, String> properties = namespace.isEmpty() ? Map.of() : namespaces.load(who, catalog, ReadPoint.LATEST, namespace);
+    String location = request.location() != null && !request.location().isBlank()
+        ? Locations.stripSlash(request.location())
+        : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/" + request.name();
+    PartitionSpec spec = request.spec() == null ? PartitionSpec.unpartitioned() : request.spec();
+    SortOrder order = request.writeOrder() == null ? SortOrder.unsorted() : request.writeOrder();
+    return TableMetadata.newTableMetadata(request.schema(), spec, order, location, request.properties());
+  }
+
+  public TableMetadata create(Principal who, String catalog, Namespace namespace, CreateTableRequest request) {
+    TableMetadata metadata = newTable(who, catalog, namespace, request);
+    return commits.create(who, catalog, TableIdentifier.of(namespace, request.name()), metadata);
+  }
+
+  /**
+   * Registers an existing metadata file as a table. With {@code overwrite} an existing table of that
+   * name is pointed at the file instead (its file index is rebuilt from the file's manifests, as after
+   * a rollback); a view or a namespace of that name is never overwritten.
+   */
+  public TableMetadata register(Principal who, String catalog, Namespace namespace, String name, String metadataLocation, boolean overwrite) {
+    TableIdentifier identifier = TableIdentifier.of(namespace, name);
+    FileIO io = io(catalog);
+    TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    lake.runner().write(Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
+      IcebergNamespaces.require(txn, catalog, namespace);
+      Optional<CatalogObject> existing = txn.read(path);
+      boolean replace = overwrite && ObjectType.TABLE.isTypeOf(existing);
+      if (existing.isPresent() && !replace) {
+        throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
+      }
+      if (replace) {
+        TableEntry current = TableEntry.decode(existing.get().value());
+        Tables.swapMetadataLocation(txn, path, current.metadataLocation(), entry -> entry.withIceberg(TableCommits.pointer(metadata)));
+      } else {
+        txn.write(new WriteOp.Add(path, ObjectKind.INNER, TableEntry.iceberg(TableCommits.pointer(metadata)).encode()));
+      }
+      // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
+      txn.writeAll(FileIndex.writes(txn, io, path, metadata));
+      return null;
+    });
+    return metadata;
+  }
+
+  // ---- changing
+
+  /**
+   * Commits changes to one or more tables atomically ({@link TableCommits}). Answers the new
+   * metadata of each table, in request order.
+   */
+  public List<TableMetadata> commit(Principal who, String catalog, List<UpdateTableRequest> changes) {
+    return commits.commit(who, catalog, changes);
+  }
+
+  /** Drops a table; with {@code purge}, its files too, once the drop has committed. */
+  public void drop(Principal who, String catalog, TableIdentifier identifier, boolean purge) {
+    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+    FileIO io = io(catalog);
+    lake.runner().write(Access.of(who, Action.DROP_TABLE, path), RetryPolicy.NONE, txn -> {
+      TableEntry table = Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier));
+      String metadataLocation = pointer(table, identifier);
+      txn.write(new WriteOp.Remove(path));
+      if (purge) {
+        txn.afterCommit(() -> purge(io, identifier, metadataLocation));
+      }
+      return null;
+    });
+  }
+
+  private static void purge(FileIO io, TableIdentifier identifier, String metadataLocation) {
+    try {
+      CatalogUtil.dropTableData(io, TableMetadataParser.read(io, metadataLocation));
+    } catch (RuntimeException e) {
+      LOG.warn("Dropped {} but could not purge all of its files", identifier, e);
+    }
+  }
+
+  /**
+   * Renames a table: its whole subtree moves ({@link Tables#move}), the file index and its leaves
+   * shared, not rewritten. The index node is read through the transaction and rewritten, so a commit
+   * that changes the index between this read and the rename's commit fails the rename's validation
+   * instead of being lost; a table without an index (a Hive table's partition levels below it) has
+   * every level below read instead.
+   */
+  public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+    ObjectPath from = IcebergNames.tablePath(catalog, source);
+    ObjectPath to = IcebergNames.tablePath(catalog, destination);
+    lake.runner().write(Access.of(who, Action.RENAME_TABLE, from), RetryPolicy.NONE, txn -> {
+      if (!ObjectType.TABLE.isTypeOf(txn.read(from))) {
+        throw IcebergNames.noSuchTable(source);
+      }
+      IcebergNamespaces.require(txn, catalog, destination.namespace());
+      Optional<CatalogObject> existing = txn.read(to);
+      if (existing.isPresent()) {
+        throw IcebergNames.renameTargetTaken(IcebergNames.TABLE, source, destination, existing);
+      }
+      Optional<CatalogObject> index = txn.read(FileIndex.indexPath(from));
+      Tables.move(txn, from, to, index.isPresent());
+      index.ifPresent(node -> txn.write(new WriteOp.Update(FileIndex.indexPath(to), ObjectKind.INNER, FileIndex.movedValue(node))));
+      return null;
+    });
+  }
+
+  // ---- helpers
+
+  private FileIO io(String catalog) {
+    return lake.warehouses().forCatalog(catalog).io();
+  }
+
+  /** The table's metadata pointer; a table without one (made over HMS as a Hive table) has no Iceberg metadata to serve. */
+  static String pointer(TableEntry table, TableIdentifier identifier) {
+    if (table.metadataLocation() == null) {
+      throw new IllegalStateException("Not an Iceberg table, it has no metadata location: " + identifier);
+    }
+    return table.metadataLocation();
+  }
+}
