@@ -24,7 +24,10 @@ import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.rest.iceberg.IcebergRest;
+import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.cli.RemoteCommands;
 import java.io.OutputStream;
@@ -118,8 +121,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     this.grpc = grpc;
 
     HmsConfig hmsConfig = configuration.hms();
-    HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
-        LocalFileIO.location(Path.of(configuration.warehouse().location()))).withLockTimeout(hmsConfig.lockTimeout()));
+    String warehouseRoot = LocalFileIO.location(Path.of(configuration.warehouse().location()));
+    HmsLifecycle hms = new HmsLifecycle(new TransactionRunner(catalog, Authorizer.allowAll()), Warehouses.underRoot(warehouseRoot, new LocalFileIO()),
+        HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouseRoot).withLockTimeout(hmsConfig.lockTimeout()));
     environment.lifecycle().manage(hms);
     this.hms = hms;
 

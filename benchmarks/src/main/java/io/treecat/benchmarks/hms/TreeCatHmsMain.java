@@ -3,6 +3,10 @@ package io.treecat.benchmarks.hms;
 import io.treecat.core.service.CatalogService;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.TreeCatHmsServer;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,7 +35,9 @@ public final class TreeCatHmsMain {
     Path data = Path.of(args[0]);
     Files.createDirectories(data);
     try (CatalogService catalog = CatalogService.open(data)) {
-      TreeCatHmsServer server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, HmsServerConfig.DEFAULT_CATALOG, args[1]));
+      // As `treecat server` wires it: the lake's transaction runner and the warehouse root for every catalog.
+      TreeCatHmsServer server = new TreeCatHmsServer(new TransactionRunner(() -> catalog, Authorizer.allowAll()),
+          Warehouses.underRoot(args[1], new LocalFileIO()), HmsServerConfig.of("127.0.0.1", 0, HmsServerConfig.DEFAULT_CATALOG, args[1]));
       server.start();
       System.out.println(PORT_PREFIX + server.port());
       System.out.flush();
