@@ -9,6 +9,7 @@ import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -417,11 +418,11 @@ final class HmsPartitionCalls {
   // ---- names
 
   public List<String> partition_name_to_vals(String partitionName) throws TException {
-    return HmsPartitions.nameToValues(partitionName);
+    return new ArrayList<>(HivePartitionNames.spec(partitionName).values());
   }
 
   public Map<String, String> partition_name_to_spec(String partitionName) throws TException {
-    return HmsPartitions.nameToSpec(partitionName);
+    return new LinkedHashMap<>(HivePartitionNames.spec(partitionName));
   }
 
   /** Hive's default (no {@code metastore.partition.name.whitelist.pattern}) accepts every name. */

@@ -17,7 +17,6 @@ import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -504,15 +503,5 @@ final class HmsPartitions {
     }
     List<Partition> all = partitionKeys(table).isEmpty() ? List.of() : partitions(table, all(txn, table, -1));
     return HmsDataFiles.table(table, all);
-  }
-
-  // ---- names
-
-  static List<String> nameToValues(String name) throws MetaException {
-    return new ArrayList<>(HivePartitionNames.spec(name).values());
-  }
-
-  static Map<String, String> nameToSpec(String name) throws MetaException {
-    return new LinkedHashMap<>(HivePartitionNames.spec(name));
   }
 }

@@ -81,12 +81,7 @@ final class LegacyCalls implements TProcessor {
     try {
       table = tables.legacyGetTable(db, name);
     } catch (Exception e) {
-      TException failure = HmsErrors.map("get_table_req", e);
-      if (failure instanceof NoSuchObjectException missing) {
-        reply(message, out, new TField("o2", TType.STRUCT, (short) 2), missing);
-      } else {
-        reply(message, out, new TField("o1", TType.STRUCT, (short) 1), meta(failure));
-      }
+      fail(message, out, HmsErrors.map("get_table_req", e), List.of(MetaException.class, NoSuchObjectException.class));
       return;
     }
     reply(message, out, new TField("success", TType.STRUCT, (short) 0), table);
@@ -116,14 +111,8 @@ final class LegacyCalls implements TProcessor {
     try {
       found = tables.legacyGetTableObjectsByName(db, names);
     } catch (Exception e) {
-      TException failure = HmsErrors.map("get_table_objects_by_name_req", e);
-      if (failure instanceof UnknownDBException unknown) {
-        reply(message, out, new TField("o3", TType.STRUCT, (short) 3), unknown);
-      } else if (failure instanceof InvalidOperationException invalid) {
-        reply(message, out, new TField("o2", TType.STRUCT, (short) 2), invalid);
-      } else {
-        reply(message, out, new TField("o1", TType.STRUCT, (short) 1), meta(failure));
-      }
+      fail(message, out, HmsErrors.map("get_table_objects_by_name_req", e),
+          List.of(MetaException.class, InvalidOperationException.class, UnknownDBException.class));
       return;
     }
     out.writeMessageBegin(new TMessage(message.name, TMessageType.REPLY, message.seqid));
@@ -141,8 +130,18 @@ final class LegacyCalls implements TProcessor {
     out.getTransport().flush();
   }
 
-  private static MetaException meta(TException failure) {
-    return failure instanceof MetaException meta ? meta : new MetaException(failure.getMessage());
+  /**
+   * Answers a failure (mapped by {@link HmsErrors}) as the exception field {@code o<n>} it is of the
+   * call's {@code declared} exceptions (o1 first), anything else as o1, a MetaException.
+   */
+  private static void fail(TMessage message, TProtocol out, TException failure, List<Class<? extends TException>> declared) throws TException {
+    for (int i = 1; i < declared.size(); i++) {
+      if (declared.get(i).isInstance(failure)) {
+        reply(message, out, new TField("o" + (i + 1), TType.STRUCT, (short) (i + 1)), (TBase<?, ?>) failure);
+        return;
+      }
+    }
+    reply(message, out, new TField("o1", TType.STRUCT, (short) 1), failure instanceof MetaException meta ? meta : new MetaException(failure.getMessage()));
   }
 
   /** A result struct with one field set: the value, or one declared exception. */
