@@ -1,6 +1,5 @@
 package io.treecat.hms;
 
-import io.treecat.core.model.CatalogObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -26,20 +25,16 @@ import org.apache.hadoop.hive.metastore.api.StringColumnStatsData;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.Timestamp;
 import org.apache.hadoop.hive.metastore.api.TimestampColumnStatsData;
-import org.apache.thrift.TDeserializer;
-import org.apache.thrift.TException;
-import org.apache.thrift.TSerializer;
-import org.apache.thrift.protocol.TBinaryProtocol;
 import org.bson.BsonBinary;
 import org.bson.BsonDocument;
-import org.bson.BsonInt64;
 import org.bson.BsonValue;
 
 /**
- * Column statistics on the tree: a table or partition object keeps {@code col_stats}, a document
- * from the lower-cased column name to that column's {@link ColumnStatisticsObj}, Thrift-binary, and
- * {@code col_stats_analyzed}, the {@code lastAnalyzed} of the last update. An update replaces the
- * statistics of the columns it names and keeps the others, as Hive's store does.
+ * Column statistics in the lake model: a table's or partition's {@code columnStatistics}
+ * ({@code TableEntry}, {@code PartitionEntry}) is a document from the lower-cased column name to that
+ * column's {@link ColumnStatisticsObj}, Thrift-binary, with {@code statisticsAnalyzed}, the
+ * {@code lastAnalyzed} of the last update. An update replaces the statistics of the columns it names
+ * and keeps the others, as Hive's store does.
  *
  * <p>{@link #aggregate} merges partitions' statistics for {@code get_aggr_stats_for} the way Hive does
  * without bit vectors and with its default {@code ndvTuner} of 0: minimum of the lows, maximum of the
@@ -48,75 +43,42 @@ import org.bson.BsonValue;
  * out (Hive would extrapolate; TreeCat answers only what it knows).
  */
 final class HmsColumnStats {
-  static final String COL_STATS = "col_stats";
-  static final String ANALYZED = "col_stats_analyzed";
-
   private HmsColumnStats() {}
 
-  static byte[] encode(ColumnStatisticsObj statistics) throws MetaException {
-    try {
-      return new TSerializer(new TBinaryProtocol.Factory()).serialize(statistics);
-    } catch (TException e) {
-      throw new MetaException("Cannot encode column statistics of " + statistics.getColName() + ": " + e.getMessage());
-    }
-  }
-
-  static ColumnStatisticsObj decode(byte[] bytes) throws MetaException {
-    ColumnStatisticsObj statistics = new ColumnStatisticsObj();
-    try {
-      new TDeserializer(new TBinaryProtocol.Factory()).deserialize(statistics, bytes);
-    } catch (TException e) {
-      throw new MetaException("Cannot decode stored column statistics: " + e.getMessage());
-    }
-    return statistics;
-  }
-
-  /** The statistics an object keeps, by column, in stored order. */
-  static Map<String, ColumnStatisticsObj> read(BsonDocument value) throws MetaException {
+  /** The statistics of an entry ({@code statistics} may be null: none), by column, in stored order. */
+  static Map<String, ColumnStatisticsObj> read(BsonDocument statistics) throws MetaException {
     Map<String, ColumnStatisticsObj> result = new LinkedHashMap<>();
-    BsonValue stats = value.get(COL_STATS);
-    if (stats != null && stats.isDocument()) {
-      for (Map.Entry<String, BsonValue> entry : stats.asDocument().entrySet()) {
+    if (statistics != null) {
+      for (Map.Entry<String, BsonValue> entry : statistics.entrySet()) {
         if (entry.getValue().isBinary()) {
-          result.put(entry.getKey(), decode(entry.getValue().asBinary().getData()));
+          result.put(entry.getKey(), HmsStructs.decode(new ColumnStatisticsObj(), entry.getValue().asBinary().getData(), "stored column statistics"));
         }
       }
     }
     return result;
   }
 
-  static long analyzed(BsonDocument value) {
-    BsonValue analyzed = value.get(ANALYZED);
-    return analyzed != null && analyzed.isNumber() ? analyzed.asNumber().longValue() : 0;
-  }
-
-  /** {@code value} with {@code statistics} set per column (replacing those columns' statistics). */
-  static BsonDocument withStatistics(BsonDocument value, List<ColumnStatisticsObj> statistics, long analyzed) throws MetaException {
-    BsonDocument updated = new BsonDocument();
-    updated.putAll(value);
+  /** {@code existing} (null: none) with {@code statistics} set per column (replacing those columns' statistics). */
+  static BsonDocument withStatistics(BsonDocument existing, List<ColumnStatisticsObj> statistics) throws MetaException {
     BsonDocument stats = new BsonDocument();
-    BsonValue existing = value.get(COL_STATS);
-    if (existing != null && existing.isDocument()) {
-      stats.putAll(existing.asDocument());
+    if (existing != null) {
+      stats.putAll(existing);
     }
     for (ColumnStatisticsObj column : statistics) {
       ColumnStatisticsObj stored = column.deepCopy();
       stored.setColName(column.getColName().toLowerCase(Locale.ROOT));
-      stats.put(stored.getColName(), new BsonBinary(encode(stored)));
+      stats.put(stored.getColName(), new BsonBinary(HmsStructs.encode(stored, "column statistics of " + column.getColName())));
     }
-    updated.put(COL_STATS, stats);
-    updated.put(ANALYZED, new BsonInt64(analyzed));
-    return updated;
+    return stats;
   }
 
-  /** {@code value} without the statistics of these columns (null: all); null if none of them had any. */
-  static BsonDocument withoutStatistics(BsonDocument value, List<String> columns) {
-    BsonValue existing = value.get(COL_STATS);
-    if (existing == null || !existing.isDocument() || existing.asDocument().isEmpty()) {
+  /** {@code existing} without the statistics of these columns (null: all); null if none of them had any. */
+  static BsonDocument withoutStatistics(BsonDocument existing, List<String> columns) {
+    if (existing == null || existing.isEmpty()) {
       return null;
     }
     BsonDocument stats = new BsonDocument();
-    stats.putAll(existing.asDocument());
+    stats.putAll(existing);
     boolean changed = false;
     if (columns == null) {
       changed = true;
@@ -126,13 +88,7 @@ final class HmsColumnStats {
         changed |= stats.remove(column.toLowerCase(Locale.ROOT)) != null;
       }
     }
-    if (!changed) {
-      return null;
-    }
-    BsonDocument updated = new BsonDocument();
-    updated.putAll(value);
-    updated.put(COL_STATS, stats);
-    return updated;
+    return changed ? stats : null;
   }
 
   /** Checks that each column of {@code statistics} is a column of the table (partition keys excluded). */
@@ -159,14 +115,13 @@ final class HmsColumnStats {
     return statistics;
   }
 
-  static ColumnStatisticsDesc desc(boolean tableLevel, Table table, String partitionName, CatalogObject object) {
+  static ColumnStatisticsDesc desc(boolean tableLevel, Table table, String partitionName, Long analyzed) {
     ColumnStatisticsDesc desc = new ColumnStatisticsDesc(tableLevel, table.getDbName(), table.getTableName());
     desc.setCatName(HmsNames.HIVE_CATALOG);
     if (partitionName != null) {
       desc.setPartName(partitionName);
     }
-    long analyzed = analyzed(object.value());
-    if (analyzed != 0) {
+    if (analyzed != null && analyzed != 0) {
       desc.setLastAnalyzed(analyzed);
     }
     return desc;

@@ -2,6 +2,8 @@ package io.treecat.hms;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCategory;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.lakehouse.model.LakeKeys;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
+import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
@@ -18,8 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one error table of the HMS adapter (DESIGN §9). A failure becomes the Thrift exception its
- * category names if the called method declares it, else a {@link MetaException}: an exception a
- * method does not declare would reach the client as an opaque {@code TApplicationException}.
+ * code (for the lake codes Hive has its own answer to) or else its category names, if the called
+ * method declares it, else a {@link MetaException}: an exception a method does not declare would
+ * reach the client as an opaque {@code TApplicationException}.
  */
 final class HmsErrors {
   private static final Logger LOG = LoggerFactory.getLogger(HmsErrors.class);
@@ -32,6 +36,14 @@ final class HmsErrors {
       ErrorCategory.INVALID_ARGUMENT, InvalidObjectException::new,
       ErrorCategory.UNKNOWN_OUTCOME, message -> new MetaException("Commit state unknown: " + message),
       ErrorCategory.INTERNAL, message -> new MetaException("Internal error: " + message));
+
+  /** Codes whose Hive answer is not their category's. */
+  private static final Map<ErrorCode, Function<CatalogException, TException>> BY_CODE = Map.of(
+      // Hive's message for a stale compare-and-swap: the one failure Iceberg's HiveCatalog retries.
+      ErrorCode.METADATA_LOCATION_MISMATCH, e -> HmsIcebergCommits.modified(LakeKeys.METADATA_LOCATION,
+          String.valueOf(e.context().get("actual")), String.valueOf(e.context().get("expected"))),
+      ErrorCode.NAMESPACE_NOT_EMPTY, e -> new InvalidOperationException(e.getMessage()),
+      ErrorCode.NOT_A_CATALOG, e -> new MetaException(e.getMessage()));
 
   private static final Map<String, List<Class<?>>> DECLARED = new ConcurrentHashMap<>();
 
@@ -54,6 +66,8 @@ final class HmsErrors {
     TException mapped;
     if (failure instanceof TException thrift) {
       mapped = thrift;
+    } else if (failure instanceof CatalogException catalog && BY_CODE.containsKey(catalog.code())) {
+      mapped = BY_CODE.get(catalog.code()).apply(catalog);
     } else if (failure instanceof CatalogException catalog) {
       mapped = BY_CATEGORY.get(catalog.category()).apply(catalog.getMessage());
     } else if (failure instanceof IllegalArgumentException invalid) {

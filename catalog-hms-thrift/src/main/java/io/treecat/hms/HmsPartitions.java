@@ -6,15 +6,17 @@ import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryPage;
-import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
-import io.treecat.core.txn.Transaction;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.WriteOp;
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.model.PartitionEntry;
+import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,15 +33,8 @@ import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
-import org.apache.thrift.TDeserializer;
 import org.apache.thrift.TException;
-import org.apache.thrift.TSerializer;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.bson.BsonBinary;
 import org.bson.BsonDocument;
-import org.bson.BsonInt64;
-import org.bson.BsonString;
-import org.bson.BsonValue;
 
 /**
  * Hive partitions on the tree (DESIGN §7): one tree level per partition key under the table object.
@@ -48,26 +43,21 @@ import org.bson.BsonValue;
  * {@code key=value} ({@link HivePartitionNames}), so a partition's path below the table is its Hive
  * name, and the children of one level are one contiguous key range.
  *
- * <p>Every level is an inner object {@code obj_type=partition} with {@code part_key}, {@code part_val}
- * (the value as Hive has it, a string) and, for a key of an integral type whose value is an integer,
- * {@code part_num} (int64), so a filter step can compare numerically. The last level is the partition:
- * it also keeps the whole Hive {@link Partition} struct, Thrift-binary, in {@code hms_partition} (values,
- * storage descriptor, parameters with the basic statistics, times), {@code location}, and its column
- * statistics ({@link HmsColumnStats}). A level above the last exists while some partition is below it.
+ * <p>Every level is a {@link PartitionEntry#hiveLevel Hive level} of the lake model: the key, the
+ * value as Hive has it (a string) and, for a key of an integral type whose value is an integer, the
+ * value as a number, so a filter step can compare numerically. The last level is the partition: it
+ * also keeps the whole Hive {@link Partition} struct (values, storage descriptor, parameters with the
+ * basic statistics, times), its location, and its column statistics ({@link HmsColumnStats}). A level
+ * above the last exists while some partition is below it.
  *
- * <p>Each method runs in the caller's transaction; the handler's delegating methods own the
- * transactions (one per call).
+ * <p>Each method runs in the caller's lake transaction; the call areas own the transactions (one per call).
  */
 final class HmsPartitions {
-  static final String PART_KEY = "part_key";
-  static final String HMS_PARTITION = "hms_partition";
   static final String TRANSIENT_LAST_DDL_TIME = "transient_lastDdlTime";
 
-  private final CatalogService service;
   private final String catalog;
 
-  HmsPartitions(CatalogService service, String catalog) {
-    this.service = requireNonNull(service, "service is null");
+  HmsPartitions(String catalog) {
     this.catalog = requireNonNull(catalog, "catalog is null");
   }
 
@@ -124,67 +114,49 @@ final class HmsPartitions {
     return HivePartitionNames.name(keyNames(table), values);
   }
 
-  /** The value of one level object. */
-  private static BsonDocument levelValue(FieldSchema key, String value) {
-    BsonDocument level = new BsonDocument(HmsTables.OBJ_TYPE, new BsonString(PartitionFilterPlanner.PARTITION))
-        .append(PART_KEY, new BsonString(key.getName().toLowerCase(java.util.Locale.ROOT)))
-        .append(PartitionFilterPlanner.PART_VAL, new BsonString(value == null ? "" : value));
+  /** One level of a Hive partition. */
+  private static PartitionEntry level(FieldSchema key, String value) {
     Long number = value == null ? null : PartitionFilterPlanner.parseLong(value);
-    if (PartitionFilterPlanner.isIntegral(key) && number != null) {
-      level.append(PartitionFilterPlanner.PART_NUM, new BsonInt64(number));
-    }
-    return level;
+    return PartitionEntry.hiveLevel(key.getName().toLowerCase(java.util.Locale.ROOT), value,
+        PartitionFilterPlanner.isIntegral(key) && number != null ? number : null);
   }
 
-  /** The value of the partition object: its last level plus the struct, keeping fields of {@code previous} (statistics). */
-  static BsonDocument partitionValue(Table table, Partition partition, BsonDocument previous) throws MetaException {
-    BsonDocument value = new BsonDocument();
-    if (previous != null) {
-      value.putAll(previous);
-    }
+  /** The partition's entry: its last level plus the struct and location, keeping what {@code previous} (if any) has besides (statistics). */
+  static PartitionEntry entry(Table table, Partition partition, PartitionEntry previous) throws MetaException {
     List<FieldSchema> keys = partitionKeys(table);
-    value.putAll(levelValue(keys.get(keys.size() - 1), partition.getValues().get(keys.size() - 1)));
-    if (partition.getSd() != null && partition.getSd().getLocation() != null) {
-      value.put(HmsTables.LOCATION, new BsonString(partition.getSd().getLocation()));
-    } else {
-      value.remove(HmsTables.LOCATION);
-    }
-    try {
-      value.put(HMS_PARTITION, new BsonBinary(new TSerializer(new TBinaryProtocol.Factory()).serialize(partition)));
-    } catch (TException e) {
-      throw new MetaException("Cannot encode partition " + partition.getValues() + ": " + e.getMessage());
-    }
-    return value;
+    PartitionEntry level = previous != null ? previous : level(keys.get(keys.size() - 1), partition.getValues().get(keys.size() - 1));
+    String location = partition.getSd() == null ? null : partition.getSd().getLocation();
+    return level.withHivePartition(HmsStructs.encode(partition, "partition " + partition.getValues()), location);
   }
 
   /** The Hive partition a partition object stands for, named for the table it is under now. */
   static Partition partition(String db, String table, BsonDocument value) throws MetaException {
-    BsonValue encoded = value.get(HMS_PARTITION);
-    if (encoded == null || !encoded.isBinary()) {
+    PartitionEntry entry = PartitionEntry.decode(value);
+    if (entry.hivePartition() == null) {
       throw new MetaException("Not a partition object of " + db + "." + table);
     }
-    Partition partition = new Partition();
-    try {
-      new TDeserializer(new TBinaryProtocol.Factory()).deserialize(partition, encoded.asBinary().getData());
-    } catch (TException e) {
-      throw new MetaException("Cannot decode a stored partition of " + db + "." + table + ": " + e.getMessage());
-    }
+    Partition partition = HmsStructs.decode(new Partition(), entry.hivePartition(), "a stored partition of " + db + "." + table);
     partition.setDbName(db);
     partition.setTableName(table);
     partition.setCatName(HmsNames.HIVE_CATALOG);
     return partition;
   }
 
-  static boolean isPartition(Optional<CatalogObject> object) {
-    return object.isPresent() && object.get().value().containsKey(HMS_PARTITION);
+  /** Whether an object is a Hive partition (the last level, with its struct). */
+  static boolean isPartition(CatalogObject object) {
+    return ObjectType.PARTITION.isTypeOf(object) && object.value().containsKey(LakeKeys.HMS_PARTITION);
   }
 
-  Optional<CatalogObject> find(Transaction txn, Table table, List<String> values) throws MetaException {
-    Optional<CatalogObject> object = service.get(txn.id(), path(table, values));
+  static boolean isPartition(Optional<CatalogObject> object) {
+    return object.isPresent() && isPartition(object.get());
+  }
+
+  Optional<CatalogObject> find(LakeTransaction txn, Table table, List<String> values) throws MetaException {
+    Optional<CatalogObject> object = txn.read(path(table, values));
     return isPartition(object) ? object : Optional.empty();
   }
 
-  CatalogObject require(Transaction txn, Table table, List<String> values) throws MetaException, NoSuchObjectException {
+  CatalogObject require(LakeTransaction txn, Table table, List<String> values) throws MetaException, NoSuchObjectException {
     return find(txn, table, values).orElseThrow(() -> new NoSuchObjectException(
         "Partition " + table.getDbName() + "." + table.getTableName() + " " + nameOrValues(table, values) + " does not exist"));
   }
@@ -204,7 +176,13 @@ final class HmsPartitions {
    * yet, then the partition. An existing partition fails with AlreadyExistsException unless
    * {@code ifNotExists}, which skips it. Returns the partitions added, as stored.
    */
-  List<Partition> add(Transaction txn, List<WriteOp> writes, Table table, List<Partition> partitions, boolean ifNotExists) throws TException {
+  List<Partition> add(LakeTransaction txn, Table table, List<Partition> partitions, boolean ifNotExists) throws TException {
+    return add(txn, table, partitions, ifNotExists, null);
+  }
+
+  /** {@link #add}; the partitions added take the column statistics of {@code statisticsOf} when given (a rename). */
+  private List<Partition> add(LakeTransaction txn, Table table, List<Partition> partitions, boolean ifNotExists, PartitionEntry statisticsOf)
+      throws TException {
     List<FieldSchema> keys = partitionKeys(table);
     if (keys.isEmpty()) {
       throw new MetaException("Table " + table.getDbName() + "." + table.getTableName() + " is not partitioned");
@@ -221,7 +199,7 @@ final class HmsPartitions {
       Partition partition = normalize(table, given, now);
       ObjectPath path = path(table, partition.getValues());
       // Under a level this call creates nothing can exist yet: skip the lookup (bulk adds of new days).
-      if (added.contains(path) || (!createdLevels.contains(path.parent()) && service.get(txn.id(), path).isPresent())) {
+      if (added.contains(path) || (!createdLevels.contains(path.parent()) && txn.read(path).isPresent())) {
         if (ifNotExists) {
           continue;
         }
@@ -230,12 +208,16 @@ final class HmsPartitions {
       ObjectPath level = tablePath(table.getDbName(), table.getTableName());
       for (int i = 0; i < keys.size() - 1; i++) {
         level = level.child(HivePartitionNames.component(keys.get(i).getName(), partition.getValues().get(i)));
-        if (levels.add(level) && (createdLevels.contains(level.parent()) || service.get(txn.id(), level).isEmpty())) {
-          writes.add(new WriteOp.Add(level, ObjectKind.INNER, levelValue(keys.get(i), partition.getValues().get(i))));
+        if (levels.add(level) && (createdLevels.contains(level.parent()) || txn.read(level).isEmpty())) {
+          txn.write(new WriteOp.Add(level, ObjectKind.INNER, level(keys.get(i), partition.getValues().get(i)).encode()));
           createdLevels.add(level);
         }
       }
-      writes.add(new WriteOp.Add(path, ObjectKind.INNER, partitionValue(table, partition, null)));
+      PartitionEntry entry = entry(table, partition, null);
+      if (statisticsOf != null && statisticsOf.columnStatistics() != null) {
+        entry = entry.withColumnStatistics(statisticsOf.columnStatistics(), entry.statisticsAnalyzed());
+      }
+      txn.write(new WriteOp.Add(path, ObjectKind.INNER, entry.encode()));
       added.add(path);
       result.add(partition);
     }
@@ -281,15 +263,14 @@ final class HmsPartitions {
 
   /** The levels of {@code table} as path query steps from the root. */
   private String tableSteps(Table table) {
-    return "/[obj_id=" + PartitionFilterPlanner.quote(catalog) + "]/[obj_id=" + PartitionFilterPlanner.quote(table.getDbName())
-        + "]/[obj_id=" + PartitionFilterPlanner.quote(table.getTableName()) + "]";
+    return PathSteps.of(tablePath(table.getDbName(), table.getTableName()));
   }
 
   /**
    * The partitions (last-level objects) a query with these per-level predicates returns that also
    * pass {@code test}, in path order; at most {@code max} (negative: all).
    */
-  List<CatalogObject> query(Transaction txn, Table table, List<String> levelPredicates, Predicate<CatalogObject> test, int max) {
+  List<CatalogObject> query(LakeTransaction txn, Table table, List<String> levelPredicates, Predicate<CatalogObject> test, int max) {
     StringBuilder query = new StringBuilder(tableSteps(table));
     for (String predicate : levelPredicates) {
       query.append("/[").append(predicate).append(']');
@@ -300,9 +281,9 @@ final class HmsPartitions {
       return rows;
     }
     while (true) {
-      QueryPage page = service.query(txn.id(), request);
+      QueryPage page = txn.query(request);
       for (CatalogObject row : page.rows()) {
-        if (row.value().containsKey(HMS_PARTITION) && test.test(row)) {
+        if (isPartition(row) && test.test(row)) {
           rows.add(row);
           if (max >= 0 && rows.size() >= max) {
             return rows;
@@ -317,7 +298,7 @@ final class HmsPartitions {
   }
 
   /** Every partition (or the first {@code max}). */
-  List<CatalogObject> all(Transaction txn, Table table, int max) throws MetaException {
+  List<CatalogObject> all(LakeTransaction txn, Table table, int max) throws MetaException {
     requirePartitioned(table);
     return query(txn, table, PartitionFilterPlanner.plan(new HiveFilter.All(), partitionKeys(table)).levelPredicates(), row -> true, max);
   }
@@ -326,7 +307,7 @@ final class HmsPartitions {
    * The partitions matching a partial spec: values for a prefix of the keys, an empty value matching
    * any (Hive's {@code get_partitions_ps}).
    */
-  List<CatalogObject> matching(Transaction txn, Table table, List<String> partialValues, int max) throws MetaException {
+  List<CatalogObject> matching(LakeTransaction txn, Table table, List<String> partialValues, int max) throws MetaException {
     List<String> keys = keyNames(table);
     requirePartitioned(table);
     List<String> values = partialValues == null ? List.of() : partialValues;
@@ -337,14 +318,14 @@ final class HmsPartitions {
     for (int i = 0; i < keys.size(); i++) {
       String value = i < values.size() ? values.get(i) : null;
       predicates.add(value == null || value.isEmpty()
-          ? "obj_type = '" + PartitionFilterPlanner.PARTITION + "'"
+          ? PartitionFilterPlanner.isPartition()
           : "obj_id = " + PartitionFilterPlanner.quote(HivePartitionNames.component(keys.get(i), value)));
     }
     return query(txn, table, predicates, row -> true, max);
   }
 
   /** The partitions a Hive filter selects: pushed down per level, then checked exactly. */
-  List<CatalogObject> filtered(Transaction txn, Table table, String filter, int max) throws TException {
+  List<CatalogObject> filtered(LakeTransaction txn, Table table, String filter, int max) throws TException {
     requirePartitioned(table);
     PartitionFilterPlanner plan = PartitionFilterPlanner.plan(HiveFilter.parse(filter), partitionKeys(table));
     String db = table.getDbName();
@@ -365,14 +346,14 @@ final class HmsPartitions {
   }
 
   /** The existing partitions among these names, in the order asked; a malformed name is an error. */
-  List<CatalogObject> byNames(Transaction txn, Table table, List<String> names) throws MetaException {
+  List<CatalogObject> byNames(LakeTransaction txn, Table table, List<String> names) throws MetaException {
     requirePartitioned(table);
     List<CatalogObject> rows = new ArrayList<>();
     Set<ObjectPath> seen = new HashSet<>();
     for (String name : names == null ? List.<String>of() : names) {
       ObjectPath path = path(table, HivePartitionNames.values(keyNames(table), name));
       if (seen.add(path)) {
-        Optional<CatalogObject> object = service.get(txn.id(), path);
+        Optional<CatalogObject> object = txn.read(path);
         if (isPartition(object)) {
           rows.add(object.get());
         }
@@ -407,7 +388,7 @@ final class HmsPartitions {
   // ---- altering
 
   /** Replaces a partition's struct (found by its values); its statistics stay. */
-  void alter(Transaction txn, List<WriteOp> writes, Table table, Partition given) throws TException {
+  void alter(LakeTransaction txn, Table table, Partition given) throws TException {
     if (given == null || given.getValues() == null) {
       throw new InvalidOperationException("alter is not possible: no partition values given");
     }
@@ -420,11 +401,12 @@ final class HmsPartitions {
     if (given.getCreateTime() == 0) {
       altered.setCreateTime(old.getCreateTime());
     }
-    writes.add(new WriteOp.Update(existing.get().path(), ObjectKind.INNER, partitionValue(table, altered, existing.get().value())));
+    PartitionEntry entry = entry(table, altered, PartitionEntry.decode(existing.get().value()));
+    txn.write(new WriteOp.Update(existing.get().path(), ObjectKind.INNER, entry.encode()));
   }
 
   /** Moves the partition with {@code oldValues} to the values of {@code renamed}. */
-  Partition rename(Transaction txn, List<WriteOp> writes, Table table, List<String> oldValues, Partition renamed) throws TException {
+  Partition rename(LakeTransaction txn, Table table, List<String> oldValues, Partition renamed) throws TException {
     if (renamed == null || renamed.getValues() == null) {
       throw new InvalidOperationException("rename is not possible: no new partition values given");
     }
@@ -433,10 +415,10 @@ final class HmsPartitions {
       throw new InvalidOperationException("rename is not possible: partition " + table.getDbName() + "." + table.getTableName() + " " + nameOrValues(table, oldValues) + " does not exist");
     }
     if (path(table, renamed.getValues()).equals(existing.get().path())) {
-      alter(txn, writes, table, renamed);
+      alter(txn, table, renamed);
       return renamed;
     }
-    if (service.get(txn.id(), path(table, renamed.getValues())).isPresent()) {
+    if (txn.read(path(table, renamed.getValues())).isPresent()) {
       throw new InvalidOperationException("rename is not possible: partition " + name(table, renamed.getValues()) + " already exists");
     }
     Partition old = partition(table.getDbName(), table.getTableName(), existing.get().value());
@@ -448,21 +430,9 @@ final class HmsPartitions {
     if (moved.getCreateTime() == 0) {
       moved.setCreateTime(old.getCreateTime());
     }
-    ObjectPath target = path(table, moved.getValues());
-    List<Partition> added = add(txn, writes, table, List.of(moved), false);
-    BsonValue stats = existing.get().value().get(HmsColumnStats.COL_STATS);
-    if (stats != null) {
-      // The column statistics move with the partition.
-      for (int i = writes.size() - 1; i >= 0; i--) {
-        if (writes.get(i) instanceof WriteOp.Add add && add.path().equals(target)) {
-          BsonDocument value = add.value().clone();
-          value.put(HmsColumnStats.COL_STATS, stats);
-          writes.set(i, new WriteOp.Add(target, ObjectKind.INNER, value));
-          break;
-        }
-      }
-    }
-    drop(txn, writes, table, List.of(existing.get().path()));
+    // The column statistics move with the partition.
+    List<Partition> added = add(txn, table, List.of(moved), false, PartitionEntry.decode(existing.get().value()));
+    drop(txn, table, List.of(existing.get().path()));
     return added.get(0);
   }
 
@@ -472,10 +442,10 @@ final class HmsPartitions {
    * Removes these partition objects, and every level above them that has no other child left, in
    * this transaction. Files are kept (deleteData is not acted on).
    */
-  void drop(Transaction txn, List<WriteOp> writes, Table table, List<ObjectPath> paths) {
+  void drop(LakeTransaction txn, Table table, List<ObjectPath> paths) {
     Set<ObjectPath> removed = new LinkedHashSet<>(paths);
     for (ObjectPath path : paths) {
-      writes.add(new WriteOp.Remove(path));
+      txn.write(new WriteOp.Remove(path));
     }
     int tableDepth = tablePath(table.getDbName(), table.getTableName()).ids().size();
     // Walk the levels above, deepest first: a level whose children are all removed goes too.
@@ -489,8 +459,8 @@ final class HmsPartitions {
       Map.Entry<ObjectPath, Set<String>> deepest = removedChildren.entrySet().iterator().next();
       removedChildren.remove(deepest.getKey());
       ObjectPath level = deepest.getKey();
-      if (!hasPendingAdd(writes, level) && childIds(txn, level).stream().allMatch(deepest.getValue()::contains)) {
-        writes.add(new WriteOp.Remove(level));
+      if (!hasPendingAdd(txn.writes(), level) && childIds(txn, level).stream().allMatch(deepest.getValue()::contains)) {
+        txn.write(new WriteOp.Remove(level));
         if (level.ids().size() - 1 > tableDepth) {
           removedChildren.computeIfAbsent(level.parent(), parent -> new HashSet<>()).add(level.id());
         }
@@ -509,16 +479,13 @@ final class HmsPartitions {
     return false;
   }
 
-  private List<String> childIds(Transaction txn, ObjectPath parent) {
-    StringBuilder query = new StringBuilder();
-    for (String id : parent.ids()) {
-      query.append("/[obj_id=").append(PartitionFilterPlanner.quote(id)).append(']');
-    }
-    query.append("/*");
-    QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.BOTH).withProjection(List.of(HmsTables.OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
+  /** The ids of every child of {@code parent}, of any kind and type, read in {@code txn}. */
+  private static List<String> childIds(LakeTransaction txn, ObjectPath parent) {
+    QueryRequest request = QueryRequest.of(PathSteps.of(parent) + "/*").withResults(ChildKinds.BOTH)
+        .withProjection(List.of(LakeKeys.OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
     List<String> ids = new ArrayList<>();
     while (true) {
-      QueryPage page = service.query(txn.id(), request);
+      QueryPage page = txn.query(request);
       for (CatalogObject row : page.rows()) {
         ids.add(row.id());
       }
@@ -529,33 +496,12 @@ final class HmsPartitions {
     }
   }
 
-  /**
-   * Reads every level below the table in {@code txn}, so that the transaction's scan set covers the
-   * whole subtree: a concurrent add, alter or drop of any partition then fails this transaction's
-   * validation (used by a table rename, which copies the subtree as of its read vid).
-   */
-  void scanSubtree(Transaction txn, Table table) {
-    StringBuilder query = new StringBuilder(tableSteps(table));
-    for (int level = 0; level < partitionKeys(table).size(); level++) {
-      query.append("/*");
-      QueryRequest request = QueryRequest.of(query.toString()).withResults(ChildKinds.BOTH).withProjection(List.of(HmsTables.OBJ_TYPE)).withLimit(QueryRequest.MAX_LIMIT);
-      while (true) {
-        QueryPage page = service.query(txn.id(), request);
-        if (page.continuation().isEmpty()) {
-          break;
-        }
-        request = request.withPageToken(page.continuation().get());
-      }
+  /** What dropping {@code table} with deleteData removes, read in {@code txn} (its partitions' locations). */
+  HmsDataFiles.Plan dropData(LakeTransaction txn, Table table) throws MetaException {
+    if (!HmsDataFiles.deletesData(table)) {
+      return new HmsDataFiles.Plan();
     }
-  }
-
-  // ---- names
-
-  static List<String> nameToValues(String name) throws MetaException {
-    return new ArrayList<>(HivePartitionNames.spec(name).values());
-  }
-
-  static Map<String, String> nameToSpec(String name) throws MetaException {
-    return new LinkedHashMap<>(HivePartitionNames.spec(name));
+    List<Partition> all = partitionKeys(table).isEmpty() ? List.of() : partitions(table, all(txn, table, -1));
+    return HmsDataFiles.table(table, all);
   }
 }

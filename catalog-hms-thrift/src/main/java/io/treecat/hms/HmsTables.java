@@ -1,5 +1,7 @@
 package io.treecat.hms;
 
+import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.TableEntry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,102 +9,70 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
-import org.apache.thrift.TDeserializer;
-import org.apache.thrift.TException;
-import org.apache.thrift.TSerializer;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.bson.BsonBinary;
-import org.bson.BsonDocument;
-import org.bson.BsonString;
-import org.bson.BsonValue;
 
 /**
- * A Hive {@link Table} on a TreeCat table object (DESIGN §7). The object keeps {@code obj_type=table},
- * {@code table_type} (Hive's type, or {@code ICEBERG}), {@code location}, {@code metadata_location}
- * for Iceberg tables (the field the Iceberg REST side reads and swaps), and the whole Hive struct,
- * Thrift-binary encoded, in {@code hms_table}, so every field round-trips. The top-level
- * {@code metadata_location} wins over the struct's copy, so a REST commit is seen by Hive clients.
+ * The translation between a Hive {@link Table} and the lake's {@link TableEntry} (DESIGN §7). The
+ * entry keeps Hive's type (or {@value LakeKeys#ICEBERG_TABLE_TYPE}), the location, the Iceberg
+ * pointer for Iceberg tables (the field the Iceberg REST side reads and swaps), and the whole Hive
+ * struct in {@link TableEntry#hiveTable()}, so every field round-trips. The entry's pointer wins over
+ * the struct's copy, so a REST commit is seen by Hive clients.
  *
- * <p>A table object without {@code hms_table} was created over REST: Hive clients see it as Iceberg's
- * own HiveCatalog stores a table, {@code EXTERNAL_TABLE} with parameters {@code table_type=ICEBERG}
- * and {@code metadata_location}.
+ * <p>An entry without a Hive struct was created over REST: Hive clients see it as Iceberg's own
+ * HiveCatalog stores a table, {@code EXTERNAL_TABLE} with parameters {@code table_type=ICEBERG} and
+ * {@code metadata_location}.
  */
 final class HmsTables {
-  static final String OBJ_TYPE = "obj_type";
-  static final String TABLE = "table";
-  static final String TABLE_TYPE = "table_type";
-  static final String LOCATION = "location";
-  static final String METADATA_LOCATION = "metadata_location";
-  static final String HMS_TABLE = "hms_table";
-  static final String ICEBERG = "ICEBERG";
   static final String EXTERNAL_TABLE = "EXTERNAL_TABLE";
+  /** Hive's table parameter holding a table's comment. */
+  static final String COMMENT = "comment";
 
   private HmsTables() {}
 
+  /** Whether a Hive table is an Iceberg table: Iceberg's HiveCatalog marks it with a parameter. */
   static boolean isIceberg(Table table) {
-    return table.getParameters() != null && ICEBERG.equalsIgnoreCase(table.getParameters().get(TABLE_TYPE));
+    return table.getParameters() != null && LakeKeys.ICEBERG_TABLE_TYPE.equalsIgnoreCase(table.getParameters().get(LakeKeys.TABLE_TYPE));
   }
 
-  /** The object value for {@code table}, keeping fields of {@code previous} (if any) that are not Hive's. */
-  static BsonDocument value(Table table, BsonDocument previous) throws MetaException {
-    BsonDocument value = new BsonDocument();
-    if (previous != null) {
-      value.putAll(previous); // stored values are immutable RawBsonDocuments
-    }
-    value.put(OBJ_TYPE, new BsonString(TABLE));
-    value.put(TABLE_TYPE, new BsonString(isIceberg(table) ? ICEBERG : String.valueOf(table.getTableType())));
-    if (table.getSd() != null && table.getSd().getLocation() != null) {
-      value.put(LOCATION, new BsonString(table.getSd().getLocation()));
-    }
-    String metadataLocation = table.getParameters() == null ? null : table.getParameters().get(METADATA_LOCATION);
-    if (metadataLocation != null) {
-      value.put(METADATA_LOCATION, new BsonString(metadataLocation));
-    } else {
-      value.remove(METADATA_LOCATION);
-    }
-    try {
-      value.put(HMS_TABLE, new BsonBinary(new TSerializer(new TBinaryProtocol.Factory()).serialize(table)));
-    } catch (TException e) {
-      throw new MetaException("Cannot encode table " + table.getDbName() + "." + table.getTableName() + ": " + e.getMessage());
-    }
-    return value;
+  /** The Iceberg pointer a Hive table's parameters carry; null for none. */
+  static String metadataLocation(Table table) {
+    return table.getParameters() == null ? null : table.getParameters().get(LakeKeys.METADATA_LOCATION);
   }
 
-  /** The Hive table a table object stands for. */
-  static Table table(String db, String name, BsonDocument value) throws MetaException {
-    Table table;
-    BsonValue encoded = value.get(HMS_TABLE);
-    if (encoded != null && encoded.isBinary()) {
-      table = new Table();
-      try {
-        new TDeserializer(new TBinaryProtocol.Factory()).deserialize(table, encoded.asBinary().getData());
-      } catch (TException e) {
-        throw new MetaException("Cannot decode the stored table " + db + "." + name + ": " + e.getMessage());
-      }
-    } else {
-      table = icebergTable(value);
-    }
+  /** The entry for {@code table}: a new one, or {@code previous} with Hive's fields replaced and the rest (REST's, statistics) kept. */
+  static TableEntry entry(Table table, TableEntry previous) throws MetaException {
+    byte[] struct = HmsStructs.encode(table, "table " + table.getDbName() + "." + table.getTableName());
+    String type = isIceberg(table) ? LakeKeys.ICEBERG_TABLE_TYPE : String.valueOf(table.getTableType());
+    String location = table.getSd() == null ? null : table.getSd().getLocation();
+    return previous == null
+        ? TableEntry.hive(struct, type, location, metadataLocation(table))
+        : previous.withHive(struct, type, location, metadataLocation(table));
+  }
+
+  /** The Hive table an entry stands for. */
+  static Table table(String db, String name, TableEntry entry) throws MetaException {
+    Table table = entry.hiveTable() != null
+        ? HmsStructs.decode(new Table(), entry.hiveTable(), "the stored table " + db + "." + name)
+        : icebergTable(entry.location());
     table.setDbName(db);
     table.setTableName(name);
     table.setCatName(HmsNames.HIVE_CATALOG);
-    String metadataLocation = string(value, METADATA_LOCATION);
-    if (metadataLocation != null) {
+    if (entry.metadataLocation() != null) {
       if (table.getParameters() == null) {
         table.setParameters(new HashMap<>());
       }
-      table.getParameters().put(METADATA_LOCATION, metadataLocation);
+      table.getParameters().put(LakeKeys.METADATA_LOCATION, entry.metadataLocation());
     }
     return table;
   }
 
   /** A table made over REST, as Iceberg's HiveCatalog would have registered it. */
-  private static Table icebergTable(BsonDocument value) {
+  private static Table icebergTable(String location) {
     Map<String, String> parameters = new HashMap<>();
-    parameters.put(TABLE_TYPE, ICEBERG);
-    parameters.put("EXTERNAL", "TRUE");
+    parameters.put(LakeKeys.TABLE_TYPE, LakeKeys.ICEBERG_TABLE_TYPE);
+    parameters.put(HmsDataFiles.EXTERNAL, "TRUE");
     StorageDescriptor sd = new StorageDescriptor();
     sd.setCols(List.of());
-    sd.setLocation(string(value, LOCATION));
+    sd.setLocation(location);
     sd.setInputFormat("org.apache.hadoop.mapred.FileInputFormat");
     sd.setOutputFormat("org.apache.hadoop.mapred.FileOutputFormat");
     sd.setSerdeInfo(new SerDeInfo(null, "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
@@ -114,10 +84,5 @@ final class HmsTables {
     table.setPartitionKeys(List.of());
     table.setOwner("");
     return table;
-  }
-
-  static String string(BsonDocument value, String key) {
-    BsonValue v = value.get(key);
-    return v != null && v.isString() ? v.asString().getValue() : null;
   }
 }

@@ -38,11 +38,11 @@ import org.apache.thrift.protocol.TType;
 final class LegacyCalls implements TProcessor {
   static final Set<String> NAMES = Set.of("get_table", "get_table_objects_by_name");
 
-  private final TreeCatHmsHandler handler;
+  private final HmsTableCalls tables;
   private final TProcessor delegate;
 
-  LegacyCalls(TreeCatHmsHandler handler, TProcessor delegate) {
-    this.handler = requireNonNull(handler, "handler is null");
+  LegacyCalls(HmsTableCalls tables, TProcessor delegate) {
+    this.tables = requireNonNull(tables, "tables is null");
     this.delegate = requireNonNull(delegate, "delegate is null");
   }
 
@@ -77,14 +77,14 @@ final class LegacyCalls implements TProcessor {
     }
     in.readStructEnd();
     in.readMessageEnd();
+    Table table;
     try {
-      Table table = handler.legacyGetTable(db, name);
-      reply(message, out, new TField("success", TType.STRUCT, (short) 0), table);
-    } catch (NoSuchObjectException e) {
-      reply(message, out, new TField("o2", TType.STRUCT, (short) 2), e);
-    } catch (TException e) {
-      reply(message, out, new TField("o1", TType.STRUCT, (short) 1), e instanceof MetaException meta ? meta : new MetaException(e.getMessage()));
+      table = tables.legacyGetTable(db, name);
+    } catch (Exception e) {
+      fail(message, out, HmsErrors.map("get_table_req", e), List.of(MetaException.class, NoSuchObjectException.class));
+      return;
     }
+    reply(message, out, new TField("success", TType.STRUCT, (short) 0), table);
   }
 
   private void getTableObjectsByName(TMessage message, TProtocol in, TProtocol out) throws TException {
@@ -107,24 +107,19 @@ final class LegacyCalls implements TProcessor {
     }
     in.readStructEnd();
     in.readMessageEnd();
-    List<Table> tables;
+    List<Table> found;
     try {
-      tables = handler.legacyGetTableObjectsByName(db, names);
-    } catch (UnknownDBException e) {
-      reply(message, out, new TField("o3", TType.STRUCT, (short) 3), e);
-      return;
-    } catch (InvalidOperationException e) {
-      reply(message, out, new TField("o2", TType.STRUCT, (short) 2), e);
-      return;
-    } catch (TException e) {
-      reply(message, out, new TField("o1", TType.STRUCT, (short) 1), e instanceof MetaException meta ? meta : new MetaException(e.getMessage()));
+      found = tables.legacyGetTableObjectsByName(db, names);
+    } catch (Exception e) {
+      fail(message, out, HmsErrors.map("get_table_objects_by_name_req", e),
+          List.of(MetaException.class, InvalidOperationException.class, UnknownDBException.class));
       return;
     }
     out.writeMessageBegin(new TMessage(message.name, TMessageType.REPLY, message.seqid));
     out.writeStructBegin(new TStruct(message.name + "_result"));
     out.writeFieldBegin(new TField("success", TType.LIST, (short) 0));
-    out.writeListBegin(new TList(TType.STRUCT, tables.size()));
-    for (Table table : tables) {
+    out.writeListBegin(new TList(TType.STRUCT, found.size()));
+    for (Table table : found) {
       table.write(out);
     }
     out.writeListEnd();
@@ -133,6 +128,20 @@ final class LegacyCalls implements TProcessor {
     out.writeStructEnd();
     out.writeMessageEnd();
     out.getTransport().flush();
+  }
+
+  /**
+   * Answers a failure (mapped by {@link HmsErrors}) as the exception field {@code o<n>} it is of the
+   * call's {@code declared} exceptions (o1 first), anything else as o1, a MetaException.
+   */
+  private static void fail(TMessage message, TProtocol out, TException failure, List<Class<? extends TException>> declared) throws TException {
+    for (int i = 1; i < declared.size(); i++) {
+      if (declared.get(i).isInstance(failure)) {
+        reply(message, out, new TField("o" + (i + 1), TType.STRUCT, (short) (i + 1)), (TBase<?, ?>) failure);
+        return;
+      }
+    }
+    reply(message, out, new TField("o1", TType.STRUCT, (short) 1), failure instanceof MetaException meta ? meta : new MetaException(failure.getMessage()));
   }
 
   /** A result struct with one field set: the value, or one declared exception. */

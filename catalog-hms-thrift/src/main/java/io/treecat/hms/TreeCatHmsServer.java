@@ -3,20 +3,15 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.service.CatalogService;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.Proxy;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.net.InetSocketAddress;
-import java.util.Map;
+import java.time.Clock;
+import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
-import org.apache.thrift.ProcessFunction;
-import org.apache.thrift.TApplicationException;
-import org.apache.thrift.TBase;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TServer;
@@ -27,83 +22,63 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Hive Metastore Thrift listener (port 9083) on a {@link CatalogService}: binary protocol,
- * unframed, one thread per connection ({@link TThreadPoolServer} over a {@link TServerSocket}), as
- * Hive's own metastore serves.
+ * The Hive Metastore Thrift listener (port 9083) on the lake: binary protocol, unframed, one thread
+ * per connection ({@link TThreadPoolServer} over a {@link TServerSocket}), as Hive's own metastore serves.
  *
- * <p>Only the calls {@link TreeCatHmsHandler} implements are in the processor's map; for any other
- * name Thrift's {@link TBaseProcessor} answers {@code TApplicationException(UNKNOWN_METHOD)}, which
- * Spark's and Trino's fallbacks rely on. A malformed request (garbage, a truncated message) fails
- * only its own connection.
+ * <p>The calls are split by API area, as Trino's {@code ThriftHiveMetastore} is
+ * ({@link #AREAS}); {@link HmsDispatch} serves each call from the one area that has it. Only those
+ * calls are in the processor's map; for any other name Thrift's {@link TBaseProcessor} answers
+ * {@code TApplicationException(UNKNOWN_METHOD)}, which Spark's and Trino's fallbacks rely on. A
+ * malformed request (garbage, a truncated message) fails only its own connection.
+ *
+ * <p>Every call runs through the shared {@link TransactionRunner} (authorization, one lake
+ * transaction, retries of lost races); the default locations come from the shared {@link Warehouses}.
  */
 public final class TreeCatHmsServer {
   private static final Logger LOG = LoggerFactory.getLogger(TreeCatHmsServer.class);
 
-  private final CatalogService service;
+  /** The call areas: each serves its Iface calls by name; no call is served twice. */
+  static final List<Class<?>> AREAS = List.of(HmsServiceCalls.class, HmsDatabaseCalls.class, HmsTableCalls.class, HmsPartitionCalls.class,
+      HmsStatisticsCalls.class, HmsLockCalls.class, HmsFunctionCalls.class);
+
+  private final TransactionRunner runner;
   private final HmsServerConfig config;
-  private final TreeCatHmsHandler handler;
+  private final HmsLocks locks;
+  private final HmsTableCalls tableCalls;
+  private final TBaseProcessor<?> processor;
   private volatile TServerSocket socket;
   private volatile TServer server;
   private volatile Thread thread;
 
-  public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
-    this.service = requireNonNull(service, "service is null");
+  /**
+   * @param runner the lake's transaction runner, shared with the other interfaces
+   * @param warehouses where each catalog's files live (default database, table and partition locations)
+   */
+  public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+    this.runner = requireNonNull(runner, "runner is null");
     this.config = requireNonNull(config, "config is null");
-    this.handler = new TreeCatHmsHandler(service, config);
+    HmsCalls calls = new HmsCalls(runner, warehouses.forCatalog(config.catalog()));
+    HmsPartitions partitions = new HmsPartitions(config.catalog());
+    this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), calls.names());
+    this.tableCalls = new HmsTableCalls(calls, partitions);
+    List<Object> areas = List.of(new HmsServiceCalls(config.catalog()), new HmsDatabaseCalls(calls, partitions), tableCalls,
+        new HmsPartitionCalls(calls, partitions), new HmsStatisticsCalls(calls, partitions), new HmsLockCalls(locks), new HmsFunctionCalls(calls));
+    this.processor = HmsDispatch.processor(HmsDispatch.iface(areas), HmsDispatch.implementations(AREAS).keySet());
+  }
+
+  /**
+   * A server with its own runner (allow-all) and every catalog's files under {@code config.warehouse()}
+   * ({@code <warehouse>/<catalog>}), for tests and tools that run no other interface.
+   */
+  public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
+    this(new TransactionRunner(() -> service, Authorizer.allowAll()), Warehouses.underRoot(config.warehouse(), new LocalFileIO()), config);
   }
 
   /** The Thrift calls served: every other one is UNKNOWN_METHOD. */
   public static Set<String> servedCalls() {
-    Set<String> served = new TreeSet<>(implementations().keySet());
+    Set<String> served = new TreeSet<>(HmsDispatch.implementations(AREAS).keySet());
     served.addAll(LegacyCalls.NAMES);
     return served;
-  }
-
-  /** Each Iface method the handler implements (same name and parameters) → the handler's method. */
-  private static Map<String, Method> implementations() {
-    Map<String, Method> served = new TreeMap<>();
-    for (Method method : ThriftHiveMetastore.Iface.class.getMethods()) {
-      try {
-        Method implementation = TreeCatHmsHandler.class.getMethod(method.getName(), method.getParameterTypes());
-        if (!Modifier.isStatic(implementation.getModifiers())) {
-          served.put(method.getName(), implementation);
-        }
-      } catch (NoSuchMethodException e) {
-        // not served: UNKNOWN_METHOD
-      }
-    }
-    return served;
-  }
-
-  /** The handler as the generated interface; a method it lacks is never called (not in the processor map). */
-  static ThriftHiveMetastore.Iface iface(TreeCatHmsHandler handler) {
-    Map<String, Method> served = implementations();
-    InvocationHandler dispatch = (proxy, method, arguments) -> {
-      Method implementation = served.get(method.getName());
-      if (implementation == null) {
-        if (method.getDeclaringClass() == Object.class) {
-          return method.invoke(handler, arguments);
-        }
-        throw new TApplicationException(TApplicationException.UNKNOWN_METHOD, "Invalid method name: '" + method.getName() + "'");
-      }
-      try {
-        return implementation.invoke(handler, arguments);
-      } catch (InvocationTargetException e) {
-        // Only what the call declares reaches the client as itself; anything else becomes a MetaException.
-        throw HmsErrors.map(method.getName(), e.getCause());
-      }
-    };
-    return (ThriftHiveMetastore.Iface) Proxy.newProxyInstance(TreeCatHmsServer.class.getClassLoader(), new Class<?>[] {ThriftHiveMetastore.Iface.class}, dispatch);
-  }
-
-  /** The generated processor's map filtered to {@link #servedCalls()}. */
-  static TBaseProcessor<ThriftHiveMetastore.Iface> processor(ThriftHiveMetastore.Iface handler) {
-    Map<String, ProcessFunction<ThriftHiveMetastore.Iface, ? extends TBase>> all = new ThriftHiveMetastore.Processor<>(handler).getProcessMapView();
-    Map<String, ProcessFunction<ThriftHiveMetastore.Iface, ? extends TBase>> served = new TreeMap<>();
-    for (String name : implementations().keySet()) {
-      served.put(name, all.get(name));
-    }
-    return new TBaseProcessor<>(handler, served) {};
   }
 
   public synchronized void start() {
@@ -116,7 +91,7 @@ public final class TreeCatHmsServer {
       throw new IllegalStateException("Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
     }
     TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-        .processor(new LegacyCalls(handler, processor(iface(handler))))
+        .processor(new LegacyCalls(tableCalls, processor))
         .protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxMessageBytes(), config.maxMessageBytes()))
         .minWorkerThreads(config.minThreads())
         .maxWorkerThreads(config.maxThreads());
@@ -163,11 +138,11 @@ public final class TreeCatHmsServer {
   }
 
   CatalogService service() {
-    return service;
+    return runner.service();
   }
 
   /** The lock table (tests check that clients released their locks). */
   HmsLocks locks() {
-    return handler.locks();
+    return locks;
   }
 }

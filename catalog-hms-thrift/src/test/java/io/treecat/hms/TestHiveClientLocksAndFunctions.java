@@ -3,12 +3,8 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.Function;
@@ -24,40 +20,15 @@ import org.apache.hadoop.hive.metastore.api.ResourceType;
 import org.apache.hadoop.hive.metastore.api.ResourceUri;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Hive 4.1's own HiveMetaStoreClient taking locks and managing functions against the server. */
 class TestHiveClientLocksAndFunctions {
-  @TempDir Path directory;
-
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private final List<HiveMetaStoreClient> clients = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("w").toUri().toString())
-        .withLockTimeout(Duration.ofSeconds(30)));
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    clients.forEach(HiveMetaStoreClient::close);
-    server.shutdown();
-    catalog.close();
-  }
+  @RegisterExtension final HmsTestServer hms = HmsTestServer.withLockTimeout(Duration.ofSeconds(30));
 
   private HiveMetaStoreClient client() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.set("metastore.thrift.uris", "thrift://127.0.0.1:" + server.port());
-    HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
-    clients.add(client);
-    return client;
+    return hms.hiveClient();
   }
 
   private static LockRequest request(LockType type, String agent) {

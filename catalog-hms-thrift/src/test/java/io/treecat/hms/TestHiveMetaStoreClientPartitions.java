@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
 import java.nio.file.Files;
@@ -18,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.AggrStats;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
@@ -37,10 +35,9 @@ import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.StringColumnStatsData;
 import org.apache.hadoop.hive.metastore.api.Table;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Partitions, Hive filters and column statistics through Hive 4's own HiveMetaStoreClient. */
 class TestHiveMetaStoreClientPartitions {
@@ -48,29 +45,15 @@ class TestHiveMetaStoreClientPartitions {
   private static final int DAYS = 100;
   private static final int HOURS = 100;
 
-  @TempDir Path directory;
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
   private HiveMetaStoreClient client;
 
   @BeforeEach
   void start() throws Exception {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("w").toUri().toString()));
-    server.start();
-    Configuration conf = new Configuration(false);
-    conf.set("metastore.thrift.uris", "thrift://127.0.0.1:" + server.port());
-    client = new HiveMetaStoreClient(conf);
+    client = hms.hiveClient();
     Database db = new Database();
     db.setName("sales");
     client.createDatabase(db);
-  }
-
-  @AfterEach
-  void stop() {
-    client.close();
-    server.shutdown();
-    catalog.close();
   }
 
   private Table table(String name, List<FieldSchema> keys) {
@@ -207,7 +190,7 @@ class TestHiveMetaStoreClientPartitions {
 
     // Drop table removes every partition object.
     client.dropTable("sales", "events2");
-    assertThat(catalog.query(QueryRequest.of("/[obj_id='warehouse']/[obj_id='sales']/*/*").at(ReadPoint.LATEST)).rows()).isEmpty();
+    assertThat(hms.catalog().query(QueryRequest.of("/[obj_id='warehouse']/[obj_id='sales']/*/*").at(ReadPoint.LATEST)).rows()).isEmpty();
   }
 
   @Test
@@ -238,13 +221,13 @@ class TestHiveMetaStoreClientPartitions {
     client.renamePartition("sales", "logs", List.of("us/west", "1"), moved);
     assertThat(client.getPartition("sales", "logs", List.of("apac", "1")).getSd().getLocation()).endsWith("/logs/region=apac/day=1");
     assertThatThrownBy(() -> client.getPartition("sales", "logs", List.of("us/west", "1"))).isInstanceOf(NoSuchObjectException.class);
-    assertThat(catalog.get(ObjectPath.of("warehouse", "sales", "logs", "region=us%2Fwest"), ReadPoint.LATEST)).isEmpty();
+    assertThat(hms.catalog().get(ObjectPath.of("warehouse", "sales", "logs", "region=us%2Fwest"), ReadPoint.LATEST)).isEmpty();
 
     // Dropping: by values and by name; the last partition of a level takes the level with it.
     assertThat(client.dropPartition("sales", "logs", List.of("eu", "2"), false)).isTrue();
     assertThat(client.dropPartition("sales", "logs", "region=__HIVE_DEFAULT_PARTITION__/day=3", false)).isTrue();
-    assertThat(catalog.get(ObjectPath.of("warehouse", "sales", "logs", "region=__HIVE_DEFAULT_PARTITION__"), ReadPoint.LATEST)).isEmpty();
-    assertThat(catalog.get(ObjectPath.of("warehouse", "sales", "logs", "region=eu"), ReadPoint.LATEST)).isPresent();
+    assertThat(hms.catalog().get(ObjectPath.of("warehouse", "sales", "logs", "region=__HIVE_DEFAULT_PARTITION__"), ReadPoint.LATEST)).isEmpty();
+    assertThat(hms.catalog().get(ObjectPath.of("warehouse", "sales", "logs", "region=eu"), ReadPoint.LATEST)).isPresent();
     assertThatThrownBy(() -> client.dropPartition("sales", "logs", List.of("eu", "2"), false)).isInstanceOf(NoSuchObjectException.class);
     assertThat(client.listPartitionNames("sales", "logs", (short) -1)).containsExactlyInAnyOrder("region=eu/day=1", "region=eu/day=9", "region=apac/day=1");
 
@@ -266,7 +249,7 @@ class TestHiveMetaStoreClientPartitions {
 
     // Drop database cascade takes the partitioned table and its partitions.
     client.dropDatabase("sales", true, true, true);
-    assertThat(catalog.query(QueryRequest.of("/[obj_id='warehouse']/*")).rows()).isEmpty();
+    assertThat(hms.catalog().query(QueryRequest.of("/[obj_id='warehouse']/*")).rows()).isEmpty();
   }
 
   @Test

@@ -3,13 +3,9 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
@@ -23,41 +19,19 @@ import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad bytes on the socket beyond TestTreeCatHms's (an HTTP request, a truncated header, unknown
  * names): each fails its own connection or call only, and the server answers the next client.
  */
 class TestHmsBadInput {
-  @TempDir Path directory;
-
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private final List<TSocket> sockets = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("warehouse").toUri().toString()));
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    sockets.forEach(TSocket::close);
-    server.shutdown();
-    catalog.close();
-  }
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
 
   private TSocket socket() throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
+    TSocket socket = hms.socket();
     socket.setTimeout(10_000);
-    socket.open();
-    sockets.add(socket);
     return socket;
   }
 
@@ -72,12 +46,12 @@ class TestHmsBadInput {
     db.setName(name);
     client.create_database(db);
     assertThat(client.get_all_databases()).contains(name);
-    assertThat(server.isServing()).isTrue();
+    assertThat(hms.server().isServing()).isTrue();
   }
 
   /** Writes raw bytes, then expects the server to close the connection without answering. */
   private void assertClosedAfter(byte[] bytes) throws Exception {
-    try (Socket raw = new Socket("127.0.0.1", server.port())) {
+    try (Socket raw = new Socket("127.0.0.1", hms.port())) {
       raw.setSoTimeout(10_000);
       OutputStream out = raw.getOutputStream();
       out.write(bytes);
@@ -125,7 +99,7 @@ class TestHmsBadInput {
     protocol.getTransport().flush();
     socket.close();
     assertStillServing("after_cut_short");
-    assertThat(server.locks().size()).isZero();
+    assertThat(hms.server().locks().size()).isZero();
   }
 
   @Test

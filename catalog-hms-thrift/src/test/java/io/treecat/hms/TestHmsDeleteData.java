@@ -3,13 +3,11 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.DropPartitionsRequest;
@@ -26,38 +24,21 @@ import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Drops with deleteData through Hive 4's HiveMetaStoreClient: which files go, as Hive's metastore decides. */
 class TestHmsDeleteData {
-  @TempDir Path directory;
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
   private HiveMetaStoreClient client;
-  private Path warehouse;
 
   @BeforeEach
   void start() throws Exception {
-    warehouse = directory.resolve("w");
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse.toUri().toString()));
-    server.start();
-    Configuration conf = new Configuration(false);
-    conf.set("metastore.thrift.uris", "thrift://127.0.0.1:" + server.port());
-    client = new HiveMetaStoreClient(conf);
+    client = hms.hiveClient();
     Database db = new Database();
     db.setName("sales");
     client.createDatabase(db);
-  }
-
-  @AfterEach
-  void stop() {
-    client.close();
-    server.shutdown();
-    catalog.close();
   }
 
   private Path dbDir() {
@@ -148,8 +129,8 @@ class TestHmsDeleteData {
   @Test
   void tableDropDeletesPartitionsOutsideItsDirectory() throws Exception {
     Path location = create(table("events", "MANAGED_TABLE", Map.of(), List.of(new FieldSchema("ds", "string", null))));
-    Path outside = directory.resolve("elsewhere").resolve("ds=2");
-    Path sibling = directory.resolve("elsewhere").resolve("other.txt");
+    Path outside = hms.directory().resolve("elsewhere").resolve("ds=2");
+    Path sibling = hms.directory().resolve("elsewhere").resolve("other.txt");
     Files.createDirectories(sibling.getParent());
     Files.writeString(sibling, "keep\n");
     addPartition("events", null, "1");
@@ -191,7 +172,7 @@ class TestHmsDeleteData {
     addPartition("m", null, "1");
     addPartition("x", null, "1");
     // Hive 4's client sends drop_partitions_req only with expressions; the raw call carries names.
-    try (TSocket socket = new TSocket("127.0.0.1", server.port())) {
+    try (TSocket socket = new TSocket("127.0.0.1", hms.port())) {
       socket.open();
       ThriftHiveMetastore.Client raw = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
       for (String name : List.of("m", "x")) {
@@ -253,7 +234,7 @@ class TestHmsDeleteData {
 
   @Test
   void symbolicLinksAreRemovedNotFollowed() throws Exception {
-    Path target = directory.resolve("target");
+    Path target = hms.directory().resolve("target");
     Files.createDirectories(target);
     Files.writeString(target.resolve("precious.txt"), "keep\n");
     Path location = create(table("linked", "MANAGED_TABLE", Map.of(), List.of()));

@@ -3,8 +3,6 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,12 +17,8 @@ import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every failed move of an Iceberg table's {@code metadata_location} answers Hive's "The table has
@@ -33,31 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 class TestHmsIcebergCommits {
   private static final String MODIFIED = "The table has been modified. The parameter value for key 'metadata_location' is '";
 
-  @TempDir Path directory;
-
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private final List<TSocket> sockets = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("warehouse").toUri().toString()));
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    sockets.forEach(TSocket::close);
-    server.shutdown();
-    catalog.close();
-  }
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
 
   private ThriftHiveMetastore.Client client() throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
-    return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+    return hms.client();
   }
 
   private Table icebergTable(ThriftHiveMetastore.Client client) throws Exception {

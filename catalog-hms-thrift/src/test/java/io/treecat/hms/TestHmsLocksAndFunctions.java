@@ -5,8 +5,6 @@ import static io.treecat.hms.TestHmsLocks.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,43 +33,17 @@ import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TApplicationException;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Locks and functions over loopback Thrift, with Hive's generated client, on a real RocksDB tree. */
 class TestHmsLocksAndFunctions {
   private static final Duration LOCK_TIMEOUT = Duration.ofMillis(1500);
 
-  @TempDir Path directory;
-
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private final List<TSocket> sockets = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("warehouse").toUri().toString())
-        .withLockTimeout(LOCK_TIMEOUT));
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    sockets.forEach(TSocket::close);
-    server.shutdown();
-    catalog.close();
-  }
+  @RegisterExtension final HmsTestServer hms = HmsTestServer.withLockTimeout(LOCK_TIMEOUT);
 
   private ThriftHiveMetastore.Client client() throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
-    return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+    return hms.client();
   }
 
   private static LockRequest exclusive(String db, String tableName, String agent) {

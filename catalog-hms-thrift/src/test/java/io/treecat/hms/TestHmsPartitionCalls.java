@@ -3,8 +3,6 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.treecat.core.service.CatalogService;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,30 +33,21 @@ import org.apache.hadoop.hive.metastore.api.TableStatsRequest;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The partition calls in the forms Spark's Hive 2.3 client and Trino send (not the Hive 4 *_req
  * forms), through Hive's generated Thrift client.
  */
 class TestHmsPartitionCalls {
-  @TempDir Path directory;
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private TSocket socket;
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
   private ThriftHiveMetastore.Client client;
 
   @BeforeEach
   void start() throws Exception {
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", directory.resolve("w").toUri().toString()));
-    server.start();
-    socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    client = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+    client = hms.client();
     Database db = new Database();
     db.setName("db");
     client.create_database(db);
@@ -73,13 +62,6 @@ class TestHmsPartitionCalls {
     table.setPartitionKeys(List.of(new FieldSchema("day", "string", null), new FieldSchema("n", "smallint", null)));
     table.setParameters(new HashMap<>());
     client.create_table(table);
-  }
-
-  @AfterEach
-  void stop() {
-    socket.close();
-    server.shutdown();
-    catalog.close();
   }
 
   private static Partition partition(String day, String n) {
@@ -184,7 +166,7 @@ class TestHmsPartitionCalls {
   @Test
   void aTableRenameLosesNoConcurrentlyAddedPartition() throws Exception {
     client.add_partition(partition("a", "0"));
-    TSocket adderSocket = new TSocket("127.0.0.1", server.port());
+    TSocket adderSocket = new TSocket("127.0.0.1", hms.port());
     adderSocket.open();
     ThriftHiveMetastore.Client adder = new ThriftHiveMetastore.Client(new TBinaryProtocol(adderSocket));
     java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(20);

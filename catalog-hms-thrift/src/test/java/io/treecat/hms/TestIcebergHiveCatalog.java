@@ -2,8 +2,6 @@ package io.treecat.hms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.treecat.core.service.CatalogService;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,9 +40,8 @@ import org.apache.iceberg.types.Types;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -59,29 +56,15 @@ class TestIcebergHiveCatalog {
       Types.NestedField.optional(2, "day", Types.StringType.get()));
   private static final int COMMITS_EACH = 6;
 
-  @TempDir Path directory;
-
-  private CatalogService treecat;
-  private TreeCatHmsServer server;
-  private String warehouse;
+  // A short lock timeout, with Iceberg heartbeating well inside it.
+  @RegisterExtension final HmsTestServer hms = HmsTestServer.withLockTimeout(Duration.ofSeconds(3));
   private final List<HiveCatalog> catalogs = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    treecat = CatalogService.open(directory.resolve("db"));
-    warehouse = directory.resolve("warehouse").toUri().toString();
-    // A short lock timeout, with Iceberg heartbeating well inside it.
-    server = new TreeCatHmsServer(treecat, HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse).withLockTimeout(Duration.ofSeconds(3)));
-    server.start();
-  }
 
   @AfterEach
   void stop() throws Exception {
     for (HiveCatalog catalog : catalogs) {
       catalog.close();
     }
-    server.shutdown();
-    treecat.close();
   }
 
   /** A HiveCatalog of its own (own name, so Iceberg's in-JVM per-table lock does not serialize two of them). */
@@ -92,8 +75,8 @@ class TestIcebergHiveCatalog {
     HiveCatalog catalog = new HiveCatalog();
     catalog.setConf(conf);
     Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogProperties.URI, "thrift://127.0.0.1:" + server.port());
-    properties.put(CatalogProperties.WAREHOUSE_LOCATION, directory.resolve("hive-warehouse").toUri().toString());
+    properties.put(CatalogProperties.URI, "thrift://127.0.0.1:" + hms.port());
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, hms.directory().resolve("hive-warehouse").toUri().toString());
     properties.put(CatalogProperties.CLIENT_POOL_SIZE, "2");
     if (!locks) {
       properties.put("engine.hive.lock-enabled", "false");
@@ -120,9 +103,7 @@ class TestIcebergHiveCatalog {
   }
 
   private ThriftHiveMetastore.Client rawClient(List<TSocket> sockets) throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
+    TSocket socket = hms.socket();
     return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
   }
 
@@ -194,7 +175,7 @@ class TestIcebergHiveCatalog {
     }
     assertThat(snapshots).isEqualTo(2 + 2 * COMMITS_EACH);
     // Every lock was released.
-    assertThat(server.locks().size()).isZero();
+    assertThat(hms.server().locks().size()).isZero();
   }
 
   @Test
@@ -234,7 +215,7 @@ class TestIcebergHiveCatalog {
       other.unlock(new UnlockRequest(held.getLockid()));
       append.get(30, TimeUnit.SECONDS);
       assertThat(plan(catalog.loadTable(id))).extracting(task -> task.file().location()).containsExactly("/data/x.parquet");
-      assertThat(server.locks().size()).isZero();
+      assertThat(hms.server().locks().size()).isZero();
     } finally {
       sockets.forEach(TSocket::close);
     }

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.service.CatalogService;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,40 +42,15 @@ import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TSocket;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The HMS Thrift server over loopback, driven by Hive's generated client on a real RocksDB tree. */
 class TestTreeCatHms {
-  @TempDir Path directory;
-
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
-  private String warehouse;
-  private final List<TSocket> sockets = new ArrayList<>();
-
-  @BeforeEach
-  void start() throws Exception {
-    catalog = CatalogService.open(directory.resolve("db"));
-    warehouse = directory.resolve("warehouse").toUri().toString();
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse));
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    sockets.forEach(TSocket::close);
-    server.shutdown();
-    catalog.close();
-  }
+  @RegisterExtension final HmsTestServer hms = new HmsTestServer();
 
   private ThriftHiveMetastore.Client client() throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
-    return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+    return hms.client();
   }
 
   private static Database database(String name) {
@@ -115,8 +88,8 @@ class TestTreeCatHms {
     assertThat(db.getName()).isEqualTo("sales");
     assertThat(db.getDescription()).isEqualTo("a database");
     assertThat(db.getParameters()).containsEntry("k", "v");
-    assertThat(db.getLocationUri()).isEqualTo(warehouse.replaceAll("/$", "") + "/warehouse/sales");
-    assertThat(Files.isDirectory(directory.resolve("warehouse/warehouse/sales"))).isTrue();
+    assertThat(db.getLocationUri()).isEqualTo(hms.warehouse().replaceAll("/$", "") + "/warehouse/sales");
+    assertThat(Files.isDirectory(hms.directory().resolve("warehouse/warehouse/sales"))).isTrue();
     assertThat(db.getCatalogName()).isEqualTo("hive");
 
     GetDatabaseRequest request = new GetDatabaseRequest();
@@ -160,7 +133,7 @@ class TestTreeCatHms {
     assertThat(read.getSd().getSerdeInfo()).isEqualTo(created.getSd().getSerdeInfo());
     assertThat(read.getSd().getLocation()).endsWith("/warehouse/sales/orders");
     // As Hive's metastore does (Spark's INSERT into a new unpartitioned table reads the path first).
-    assertThat(directory.resolve("warehouse/warehouse/sales/orders")).isDirectory();
+    assertThat(hms.directory().resolve("warehouse/warehouse/sales/orders")).isDirectory();
     assertThat(read.getPartitionKeys()).isEqualTo(created.getPartitionKeys());
     assertThat(read.getParameters()).containsEntry("p", "1");
     assertThat(read.getCreateTime()).isPositive();
@@ -181,7 +154,7 @@ class TestTreeCatHms {
     assertThatThrownBy(() -> client.drop_database("sales", true, false)).isInstanceOf(InvalidOperationException.class).hasMessageContaining("not empty");
     client.drop_database("sales", true, true);
     assertThat(client.get_all_databases()).isEmpty();
-    assertThat(catalog.get(ObjectPath.of("warehouse", "sales", "orders"), io.treecat.core.service.ReadPoint.LATEST)).isEmpty();
+    assertThat(hms.catalog().get(ObjectPath.of("warehouse", "sales", "orders"), io.treecat.core.service.ReadPoint.LATEST)).isEmpty();
   }
 
   @Test
@@ -193,7 +166,7 @@ class TestTreeCatHms {
     table.getParameters().put("table_type", "ICEBERG");
     table.getParameters().put("metadata_location", "file:/m/v1.json");
     client.create_table(table);
-    assertThat(catalog.get(ObjectPath.of("warehouse", "db", "t"), io.treecat.core.service.ReadPoint.LATEST).orElseThrow().value().getString("metadata_location").getValue())
+    assertThat(hms.catalog().get(ObjectPath.of("warehouse", "db", "t"), io.treecat.core.service.ReadPoint.LATEST).orElseThrow().value().getString("metadata_location").getValue())
         .isEqualTo("file:/m/v1.json");
 
     Table v2 = client.get_table_req(new GetTableRequest("db", "t")).getTable();
@@ -272,7 +245,7 @@ class TestTreeCatHms {
   void aTableMadeOverRestIsAnIcebergTableToHive() throws Exception {
     ThriftHiveMetastore.Client client = client();
     // As IcebergCatalog writes them: the catalog, a namespace, a table object with metadata_location.
-    catalog.commit(new WriteSet(List.of(
+    hms.catalog().commit(new WriteSet(List.of(
         new WriteOp.Add(ObjectPath.of("warehouse"), ObjectKind.INNER, new BsonDocument("obj_type", new BsonString("catalog"))),
         new WriteOp.Add(ObjectPath.of("warehouse", "ns"), ObjectKind.INNER, new BsonDocument("obj_type", new BsonString("namespace"))
             .append("properties", new BsonDocument("owner", new BsonString("bob")))),
@@ -295,9 +268,7 @@ class TestTreeCatHms {
 
   /** Sends a Hive 2.3 call Hive 4's IDL lacks: args are (1: dbname, 2: tbl_name or tbl_names). */
   private TProtocol legacyCall(String name, String db, Object tables) throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
+    TSocket socket = hms.socket();
     TProtocol protocol = new TBinaryProtocol(socket);
     protocol.writeMessageBegin(new TMessage(name, TMessageType.CALL, 7));
     protocol.writeStructBegin(new TStruct(name + "_args"));
@@ -373,9 +344,7 @@ class TestTreeCatHms {
     assertThatThrownBy(() -> client.get_partitions_by_expr(new PartitionsByExprRequest("db", "t", java.nio.ByteBuffer.wrap(new byte[] {1}))))
         .isInstanceOfSatisfying(TApplicationException.class, e -> assertThat(e.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD));
     // A name no IDL has, sent by hand.
-    TSocket socket = new TSocket("127.0.0.1", server.port());
-    socket.open();
-    sockets.add(socket);
+    TSocket socket = hms.socket();
     TProtocol protocol = new TBinaryProtocol(socket);
     protocol.writeMessageBegin(new TMessage("no_such_call", TMessageType.CALL, 1));
     protocol.writeStructBegin(new TStruct("args"));
@@ -394,14 +363,14 @@ class TestTreeCatHms {
 
   @Test
   void badBytesFailOnlyTheirConnection() throws Exception {
-    try (Socket raw = new Socket("127.0.0.1", server.port())) {
+    try (Socket raw = new Socket("127.0.0.1", hms.port())) {
       OutputStream out = raw.getOutputStream();
       out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
       raw.setSoTimeout(5000);
       assertThat(raw.getInputStream().read()).isEqualTo(-1); // closed by the server
     }
-    try (Socket raw = new Socket("127.0.0.1", server.port())) {
+    try (Socket raw = new Socket("127.0.0.1", hms.port())) {
       // A truncated message: a strict header announcing a long name, then nothing more.
       OutputStream out = raw.getOutputStream();
       out.write(new byte[] {(byte) 0x80, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40, 'g', 'e', 't'});
@@ -411,6 +380,6 @@ class TestTreeCatHms {
     ThriftHiveMetastore.Client client = client();
     client.create_database(database("still_up"));
     assertThat(client.get_all_databases()).containsExactly("still_up");
-    assertThat(server.isServing()).isTrue();
+    assertThat(hms.server().isServing()).isTrue();
   }
 }

@@ -3,28 +3,31 @@ package io.treecat.server;
 import static java.util.Objects.requireNonNull;
 
 import io.dropwizard.lifecycle.Managed;
-import io.treecat.core.service.CatalogService;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.TreeCatHmsServer;
-import java.util.function.Supplier;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 
 /**
  * The Hive Metastore Thrift listener as a managed object. Registered after the catalog, so it starts
- * once RocksDB is open and stops before RocksDB closes.
+ * once RocksDB is open and stops before RocksDB closes. Its calls run through the lake's shared
+ * transaction runner, on the catalog's current service.
  */
 final class HmsLifecycle implements Managed {
-  private final Supplier<CatalogService> catalog;
+  private final TransactionRunner runner;
+  private final Warehouses warehouses;
   private final HmsServerConfig config;
   private volatile TreeCatHmsServer server;
 
-  HmsLifecycle(Supplier<CatalogService> catalog, HmsServerConfig config) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
+  HmsLifecycle(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+    this.runner = requireNonNull(runner, "runner is null");
+    this.warehouses = requireNonNull(warehouses, "warehouses is null");
     this.config = requireNonNull(config, "config is null");
   }
 
   @Override
   public void start() {
-    TreeCatHmsServer started = new TreeCatHmsServer(catalog.get(), config);
+    TreeCatHmsServer started = new TreeCatHmsServer(runner, warehouses, config);
     started.start();
     server = started;
   }

@@ -125,8 +125,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     this.grpc = grpc;
 
     HmsConfig hmsConfig = configuration.hms();
-    HmsLifecycle hms = new HmsLifecycle(catalog, HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(),
-        warehouse).withLockTimeout(hmsConfig.lockTimeout()));
+    HmsLifecycle hms = new HmsLifecycle(lake.runner(), lake.warehouses(),
+        HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse).withLockTimeout(hmsConfig.lockTimeout()));
     environment.lifecycle().manage(hms);
     this.hms = hms;
 

@@ -68,6 +68,8 @@ public final class LakeKeys {
   public static final String FUNCTION_CLASS_NAME = "class_name";
   public static final String FUNCTION_TYPE = "function_type";
   public static final String OWNER = "owner";
+  /** The id of a Hive database's function container ({@link ObjectType#FUNCTIONS}); never a Hive table name. */
+  public static final String FUNCTIONS_ID = ".functions";
 
   // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 

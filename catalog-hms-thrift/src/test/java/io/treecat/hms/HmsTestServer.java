@@ -1,0 +1,128 @@
+package io.treecat.hms;
+
+import io.treecat.core.service.CatalogService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The HMS tests' one fixture: per test, a fresh RocksDB tree and an HMS server on a free loopback port
+ * serving catalog {@code warehouse}, and the clients a test opens, all closed after it. Register it as
+ * a field: {@code @RegisterExtension final HmsTestServer hms = new HmsTestServer();}.
+ *
+ * <p>Layout of {@link #directory()}: {@code db/} the tree, {@code warehouse/} the warehouse root
+ * ({@link #warehouse()}), so catalog {@code warehouse}'s default locations are under {@code warehouse/warehouse/}.
+ */
+final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
+  private final Duration lockTimeout;
+  private final List<AutoCloseable> clients = new ArrayList<>();
+  private Path directory;
+  private CatalogService catalog;
+  private TreeCatHmsServer server;
+
+  HmsTestServer() {
+    this(HmsServerConfig.DEFAULT_LOCK_TIMEOUT);
+  }
+
+  private HmsTestServer(Duration lockTimeout) {
+    this.lockTimeout = lockTimeout;
+  }
+
+  /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
+  static HmsTestServer withLockTimeout(Duration timeout) {
+    return new HmsTestServer(timeout);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws IOException {
+    directory = Files.createTempDirectory("treecat-hms-");
+    catalog = CatalogService.open(directory.resolve("db"));
+    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout));
+    server.start();
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    for (int i = clients.size() - 1; i >= 0; i--) {
+      clients.get(i).close();
+    }
+    clients.clear();
+    server.shutdown();
+    catalog.close();
+    try (Stream<Path> files = Files.walk(directory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(HmsTestServer::delete);
+    }
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** This test's own directory (deleted after it). */
+  Path directory() {
+    return directory;
+  }
+
+  /** The warehouse root, a {@code file:} URI. */
+  String warehouse() {
+    return directory.resolve("warehouse").toUri().toString();
+  }
+
+  /** The tree the server serves, for reading what a call stored. */
+  CatalogService catalog() {
+    return catalog;
+  }
+
+  TreeCatHmsServer server() {
+    return server;
+  }
+
+  int port() {
+    return server.port();
+  }
+
+  /** {@code thrift://127.0.0.1:<port>}. */
+  String uri() {
+    return "thrift://127.0.0.1:" + port();
+  }
+
+  /** An open socket to the server, closed after the test. */
+  TSocket socket() throws Exception {
+    TSocket socket = new TSocket("127.0.0.1", port());
+    socket.open();
+    clients.add(socket::close);
+    return socket;
+  }
+
+  /** A new connection with Hive's generated client, closed after the test. */
+  ThriftHiveMetastore.Client client() throws Exception {
+    return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket()));
+  }
+
+  /** A new connection with Hive's own HiveMetaStoreClient, closed after the test. */
+  HiveMetaStoreClient hiveClient() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("metastore.thrift.uris", uri());
+    HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
+    clients.add(client::close);
+    return client;
+  }
+}
