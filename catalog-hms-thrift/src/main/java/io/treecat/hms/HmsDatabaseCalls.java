@@ -3,9 +3,7 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
-import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.catalog.Namespaces;
@@ -72,7 +70,7 @@ final class HmsDatabaseCalls {
       if (txn.read(path).isPresent()) {
         throw new AlreadyExistsException("Database " + db + " already exists");
       }
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, NamespaceEntry.of(HmsDatabases.properties(database, location)).encode()));
+      txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
       return null;
     });
     HmsCalls.createDirectories(location);
@@ -146,7 +144,7 @@ final class HmsDatabaseCalls {
           throw new InvalidOperationException("Database " + db + " is not empty. One or more functions exist.");
         }
       }
-      txn.write(new WriteOp.Remove(path));
+      txn.remove(path);
       if (deleteData) {
         List<HmsDataFiles.Plan> tables = new ArrayList<>();
         for (CatalogObject row : txn.children(path, ObjectType.TABLE)) {
@@ -188,7 +186,7 @@ final class HmsDatabaseCalls {
       merged.setOwnerName(changed.getOwnerName() != null ? changed.getOwnerName() : old.getOwnerName());
       merged.setOwnerType(changed.getOwnerType() != null ? changed.getOwnerType() : old.getOwnerType());
       String location = notBlank(changed.getLocationUri()) ? changed.getLocationUri() : old.getLocationUri();
-      txn.write(new WriteOp.Update(path, ObjectKind.INNER, entry.withProperties(HmsDatabases.properties(merged, location)).encode()));
+      txn.update(path, entry.withProperties(HmsDatabases.properties(merged, location)));
       return null;
     });
   }

@@ -3,10 +3,9 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
-import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.model.FunctionContainerEntry;
 import io.treecat.lakehouse.model.FunctionEntry;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
@@ -83,11 +82,11 @@ final class HmsFunctionCalls {
     calls.write(Action.MANAGE_FUNCTIONS, path(db, name), txn -> {
       calls.requireDatabase(txn, db);
       if (txn.read(container(db)).isEmpty()) {
-        txn.write(new WriteOp.Add(container(db), ObjectKind.INNER, FunctionEntry.container()));
+        txn.add(container(db), new FunctionContainerEntry());
       } else if (txn.read(path(db, name)).isPresent()) {
         throw new AlreadyExistsException("Function " + name + " already exists");
       }
-      txn.write(new WriteOp.Add(path(db, name), ObjectKind.INNER, entry(created).encode()));
+      txn.add(path(db, name), entry(created));
       return null;
     });
   }
@@ -112,7 +111,7 @@ final class HmsFunctionCalls {
     calls.write(Action.MANAGE_FUNCTIONS, path(db, name), txn -> {
       require(txn, db, name);
       // The container goes with the last function, so an emptied database can be dropped without cascade.
-      txn.write(new WriteOp.Remove(isLast(txn, db) ? container(db) : path(db, name)));
+      txn.remove(isLast(txn, db) ? container(db) : path(db, name));
       return null;
     });
   }
@@ -151,7 +150,7 @@ final class HmsFunctionCalls {
       altered.setCatName(HmsNames.HIVE_CATALOG);
       altered.setCreateTime(old.getCreateTime());
       if (newDb.equals(db) && newName.equals(name)) {
-        txn.write(new WriteOp.Update(path(db, name), ObjectKind.INNER, entry(altered).encode()));
+        txn.update(path(db, name), entry(altered));
         return null;
       }
       calls.requireDatabase(txn, newDb);
@@ -159,10 +158,10 @@ final class HmsFunctionCalls {
         throw new InvalidOperationException("Function " + newDb + "." + newName + " already exists");
       }
       if (txn.read(container(newDb)).isEmpty()) {
-        txn.write(new WriteOp.Add(container(newDb), ObjectKind.INNER, FunctionEntry.container()));
+        txn.add(container(newDb), new FunctionContainerEntry());
       }
-      txn.write(new WriteOp.Remove(!newDb.equals(db) && isLast(txn, db) ? container(db) : path(db, name)));
-      txn.write(new WriteOp.Add(path(newDb, newName), ObjectKind.INNER, entry(altered).encode()));
+      txn.remove(!newDb.equals(db) && isLast(txn, db) ? container(db) : path(db, name));
+      txn.add(path(newDb, newName), entry(altered));
       return null;
     });
   }

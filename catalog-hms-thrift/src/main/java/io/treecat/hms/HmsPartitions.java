@@ -3,12 +3,10 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
-import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryPage;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.version.ChildKinds;
-import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.PartitionEntry;
@@ -209,7 +207,7 @@ final class HmsPartitions {
       for (int i = 0; i < keys.size() - 1; i++) {
         level = level.child(HivePartitionNames.component(keys.get(i).getName(), partition.getValues().get(i)));
         if (levels.add(level) && (createdLevels.contains(level.parent()) || txn.read(level).isEmpty())) {
-          txn.write(new WriteOp.Add(level, ObjectKind.INNER, level(keys.get(i), partition.getValues().get(i)).encode()));
+          txn.add(level, level(keys.get(i), partition.getValues().get(i)));
           createdLevels.add(level);
         }
       }
@@ -217,7 +215,7 @@ final class HmsPartitions {
       if (statisticsOf != null && statisticsOf.columnStatistics() != null) {
         entry = entry.withColumnStatistics(statisticsOf.columnStatistics(), entry.statisticsAnalyzed());
       }
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, entry.encode()));
+      txn.add(path, entry);
       added.add(path);
       result.add(partition);
     }
@@ -402,7 +400,7 @@ final class HmsPartitions {
       altered.setCreateTime(old.getCreateTime());
     }
     PartitionEntry entry = entry(table, altered, PartitionEntry.decode(existing.get().value()));
-    txn.write(new WriteOp.Update(existing.get().path(), ObjectKind.INNER, entry.encode()));
+    txn.update(existing.get().path(), entry);
   }
 
   /** Moves the partition with {@code oldValues} to the values of {@code renamed}. */
@@ -445,7 +443,7 @@ final class HmsPartitions {
   void drop(LakeTransaction txn, Table table, List<ObjectPath> paths) {
     Set<ObjectPath> removed = new LinkedHashSet<>(paths);
     for (ObjectPath path : paths) {
-      txn.write(new WriteOp.Remove(path));
+      txn.remove(path);
     }
     int tableDepth = tablePath(table.getDbName(), table.getTableName()).ids().size();
     // Walk the levels above, deepest first: a level whose children are all removed goes too.
@@ -459,24 +457,13 @@ final class HmsPartitions {
       Map.Entry<ObjectPath, Set<String>> deepest = removedChildren.entrySet().iterator().next();
       removedChildren.remove(deepest.getKey());
       ObjectPath level = deepest.getKey();
-      if (!hasPendingAdd(txn.writes(), level) && childIds(txn, level).stream().allMatch(deepest.getValue()::contains)) {
-        txn.write(new WriteOp.Remove(level));
+      if (!txn.addsBelow(level) && childIds(txn, level).stream().allMatch(deepest.getValue()::contains)) {
+        txn.remove(level);
         if (level.ids().size() - 1 > tableDepth) {
           removedChildren.computeIfAbsent(level.parent(), parent -> new HashSet<>()).add(level.id());
         }
       }
     }
-  }
-
-  /** Whether this write set adds something below {@code level} (a rename into the same level). */
-  private static boolean hasPendingAdd(List<WriteOp> writes, ObjectPath level) {
-    int depth = level.ids().size();
-    for (WriteOp write : writes) {
-      if (write instanceof WriteOp.Add add && add.path().ids().size() > depth && add.path().ids().subList(0, depth).equals(level.ids())) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The ids of every child of {@code parent}, of any kind and type, read in {@code txn}. */

@@ -3,9 +3,7 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
-import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.version.WriteOp;
 import io.treecat.hms.HmsCalls.TableName;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.model.PartitionEntry;
@@ -69,8 +67,8 @@ final class HmsStatisticsCalls {
           : new Target(path, null, partition.withColumnStatistics(statistics, analyzed));
     }
 
-    WriteOp update() {
-      return new WriteOp.Update(path, ObjectKind.INNER, table != null ? table.encode() : partition.encode());
+    void stage(LakeTransaction txn) {
+      txn.update(path, table != null ? table : partition);
     }
   }
 
@@ -124,7 +122,7 @@ final class HmsStatisticsCalls {
         long analyzed = desc.isSetLastAnalyzed() ? desc.getLastAnalyzed() : System.currentTimeMillis() / 1000;
         pending.put(target.path(), current.with(HmsColumnStats.withStatistics(current.statistics(), columns), analyzed));
       }
-      pending.values().forEach(target -> txn.write(target.update()));
+      pending.values().forEach(target -> target.stage(txn));
       return true;
     });
   }
@@ -271,7 +269,7 @@ final class HmsStatisticsCalls {
       for (Target target : targets) {
         BsonDocument remaining = HmsColumnStats.withoutStatistics(target.statistics(), columns);
         if (remaining != null) {
-          txn.write(target.with(remaining, target.analyzed()).update());
+          target.with(remaining, target.analyzed()).stage(txn);
           any = true;
         }
       }

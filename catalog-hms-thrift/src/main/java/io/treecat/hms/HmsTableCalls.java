@@ -4,9 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
-import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeKeys;
@@ -227,7 +225,7 @@ final class HmsTableCalls {
       if (stored.getSd() != null && (stored.getSd().getLocation() == null || stored.getSd().getLocation().isEmpty())) {
         stored.getSd().setLocation(dbLocation + "/" + name);
       }
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, HmsTables.entry(stored, null).encode()));
+      txn.add(path, HmsTables.entry(stored, null));
       return stored;
     });
     // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
@@ -258,7 +256,7 @@ final class HmsTableCalls {
     ObjectPath path = calls.tablePath(db, name);
     calls.write(Action.DROP_TABLE, path, txn -> {
       Table table = calls.requireTable(txn, db, name);
-      txn.write(new WriteOp.Remove(path));
+      txn.remove(path);
       if (deleteData) {
         HmsDataFiles.Plan doomed = partitions.dropData(txn, table);
         // Only after the commit: a refused or failed drop deletes nothing.
@@ -352,12 +350,12 @@ final class HmsTableCalls {
     if (swap.isPresent()) {
       Tables.swapMetadataLocation(txn, path, swap.get().expected(), current -> next);
     } else if (!renamed) {
-      txn.write(new WriteOp.Update(path, ObjectKind.INNER, next.encode()));
+      txn.update(path, next);
     }
     if (renamed) {
       // The partitions below move with the table; a concurrent partition change conflicts instead of being lost.
       Tables.move(txn, path, target, false);
-      txn.write(new WriteOp.Update(target, ObjectKind.INNER, next.encode()));
+      txn.update(target, next);
     }
   }
 }

@@ -13,7 +13,7 @@ import org.bson.BsonString;
  * @param location the warehouse location of this catalog, or null when it was made without one
  * @param others fields no interface declares (a native user's annotations), kept as they are
  */
-public record CatalogEntry(String location, BsonDocument others) {
+public record CatalogEntry(String location, BsonDocument others) implements LakeObject {
   private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.LOCATION);
 
   public CatalogEntry {
@@ -29,6 +29,7 @@ public record CatalogEntry(String location, BsonDocument others) {
     return new CatalogEntry(Fields.string(value, LakeKeys.LOCATION, ObjectType.CATALOG), Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.CATALOG.bson());
     if (location != null) {

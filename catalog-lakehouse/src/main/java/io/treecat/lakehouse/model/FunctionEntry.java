@@ -18,7 +18,7 @@ import org.bson.BsonString;
  * @param hiveFunction the Hive {@code Function} struct, Thrift-binary encoded; null if never written over HMS
  * @param others fields no interface declares, kept as they are
  */
-public record FunctionEntry(String className, String functionType, String owner, byte[] hiveFunction, BsonDocument others) {
+public record FunctionEntry(String className, String functionType, String owner, byte[] hiveFunction, BsonDocument others) implements LakeObject {
   private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.FUNCTION_CLASS_NAME, LakeKeys.FUNCTION_TYPE,
       LakeKeys.OWNER, LakeKeys.HMS_FUNCTION);
 
@@ -44,6 +44,7 @@ public record FunctionEntry(String className, String functionType, String owner,
         Fields.binary(value, LakeKeys.HMS_FUNCTION, type), Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FUNCTION.bson())
         .append(LakeKeys.FUNCTION_CLASS_NAME, new BsonString(className));

@@ -17,7 +17,7 @@ import org.bson.BsonDocument;
  * @param properties string properties, in insertion order
  * @param others fields no interface declares, kept as they are
  */
-public record NamespaceEntry(Map<String, String> properties, BsonDocument others) {
+public record NamespaceEntry(Map<String, String> properties, BsonDocument others) implements LakeObject {
   /** The property a Hive database's description is kept in (Iceberg's HiveCatalog uses the same). */
   public static final String COMMENT = "comment";
   /** The property holding a namespace's location, when one was given. */
@@ -41,6 +41,7 @@ public record NamespaceEntry(Map<String, String> properties, BsonDocument others
     return new NamespaceEntry(Fields.stringMap(value, LakeKeys.PROPERTIES, ObjectType.NAMESPACE), Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.NAMESPACE.bson())
         .append(LakeKeys.PROPERTIES, Fields.stringMap(properties));

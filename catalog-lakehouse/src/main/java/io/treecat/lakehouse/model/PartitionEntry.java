@@ -32,7 +32,7 @@ public record PartitionEntry(
     byte[] hivePartition,
     BsonDocument columnStatistics,
     Long statisticsAnalyzed,
-    BsonDocument others) {
+    BsonDocument others) implements LakeObject {
   private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.PART_KEY, LakeKeys.PART_VAL, LakeKeys.PART_NUM,
       LakeKeys.SPEC_ID, LakeKeys.PARTITION_PATH, LakeKeys.LOCATION, LakeKeys.HMS_PARTITION, LakeKeys.COLUMN_STATISTICS,
       LakeKeys.COLUMN_STATISTICS_ANALYZED);
@@ -75,6 +75,7 @@ public record PartitionEntry(
         Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.PARTITION.bson());
     if (specId != null) {

@@ -43,7 +43,7 @@ public record TableEntry(
     byte[] hiveTable,
     BsonDocument columnStatistics,
     Long statisticsAnalyzed,
-    BsonDocument others) {
+    BsonDocument others) implements LakeObject {
   private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.TABLE_TYPE, LakeKeys.LOCATION,
       LakeKeys.METADATA_LOCATION, LakeKeys.FORMAT_VERSION, LakeKeys.UUID, LakeKeys.CURRENT_SNAPSHOT_ID, LakeKeys.PROPERTIES,
       LakeKeys.HMS_TABLE, LakeKeys.COLUMN_STATISTICS, LakeKeys.COLUMN_STATISTICS_ANALYZED);
@@ -81,6 +81,7 @@ public record TableEntry(
         Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.TABLE.bson());
     if (tableType != null) {

@@ -14,7 +14,7 @@ import org.bson.BsonString;
  * @param pointer the view's metadata file and its summary ({@code currentSnapshotId} holds the current version id)
  * @param others fields no interface declares, kept as they are
  */
-public record ViewEntry(IcebergPointer pointer, BsonDocument others) {
+public record ViewEntry(IcebergPointer pointer, BsonDocument others) implements LakeObject {
   private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.FORMAT_VERSION, LakeKeys.METADATA_LOCATION,
       LakeKeys.UUID, LakeKeys.CURRENT_VERSION_ID, LakeKeys.LOCATION, LakeKeys.PROPERTIES);
 
@@ -53,6 +53,7 @@ public record ViewEntry(IcebergPointer pointer, BsonDocument others) {
         Fields.others(value, DECLARED));
   }
 
+  @Override
   public BsonDocument encode() {
     BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.VIEW.bson())
         .append(LakeKeys.FORMAT_VERSION, new BsonInt32(pointer.formatVersion()))

@@ -11,7 +11,9 @@ import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionId;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.WriteOp;
+import io.treecat.core.model.ObjectKind;
 import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.LakeObject;
 import io.treecat.lakehouse.model.ObjectType;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -99,13 +101,43 @@ public final class LakeTransaction {
     }
   }
 
-  /** Stages a write; the runner commits all staged writes as one write set. */
+  /** Stages a new object at {@code path}; the commit fails if something is there already. */
+  public void add(ObjectPath path, LakeObject object) {
+    write(new WriteOp.Add(path, ObjectKind.INNER, object.encode()));
+  }
+
+  /** Stages {@code object} as the value at {@code path}, made or replaced. */
+  public void update(ObjectPath path, LakeObject object) {
+    write(new WriteOp.Update(path, ObjectKind.INNER, object.encode()));
+  }
+
+  /** Stages the removal of {@code path} and everything below it. */
+  public void remove(ObjectPath path) {
+    write(new WriteOp.Remove(path));
+  }
+
+  /**
+   * Stages a raw write: for the lakehouse's own index writers (the Iceberg file index), which write
+   * leaves and index nodes in bulk. Adapters stage lake objects through {@link #add}, {@link #update}
+   * and {@link #remove} only (TestLayering).
+   */
   public void write(WriteOp write) {
     writes.add(requireNonNull(write, "write is null"));
   }
 
   public void writeAll(Collection<? extends WriteOp> more) {
     more.forEach(this::write);
+  }
+
+  /** Whether a write staged so far adds an object below {@code level} (a rename into the same level, say). */
+  public boolean addsBelow(ObjectPath level) {
+    int depth = level.ids().size();
+    for (WriteOp write : writes) {
+      if (write instanceof WriteOp.Add add && add.path().ids().size() > depth && add.path().ids().subList(0, depth).equals(level.ids())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The writes staged so far, in order. */
