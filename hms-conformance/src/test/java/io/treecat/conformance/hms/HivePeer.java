@@ -47,7 +47,8 @@ final class HivePeer implements MetastorePeer {
     // External tables may not live under the managed root, so the two roots are separate directories.
     Path managed = Files.createDirectories(home.resolve("managed"));
     Path external = Files.createDirectories(home.resolve("external"));
-    // Hive's defaults except the store and the worker pool: its default minimum of 200 threads is too many here.
+    // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here) and
+    // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all.
     String site = """
         <?xml version="1.0"?>
         <configuration>
@@ -56,6 +57,7 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.warehouse.dir</name><value>%s</value></property>
           <property><name>metastore.warehouse.external.dir</name><value>%s</value></property>
           <property><name>metastore.server.min.threads</name><value>16</value></property>
+          <property><name>metastore.async.log.enabled</name><value>false</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
     Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
