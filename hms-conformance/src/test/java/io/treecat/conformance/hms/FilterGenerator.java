@@ -54,7 +54,24 @@ final class FilterGenerator {
         "region in ('eu', 'us')",
         "(yr) not in (9, 10)",
         "region = '" + PartitionedTable.DEFAULT_PARTITION + "'",
-        "yr <> 2024");
+        "yr <> 2024",
+        "region <> 'us_east'",
+        "(region) not in ('us_east', 'eu')",
+        "region = ''",
+        "region <> ''",
+        "'' < region",
+        "yr == 9",
+        "dt > 2023-12-31",
+        "dt = DATE '2024-02-30'",
+        "yr <= '2024'",
+        "dt > 0",
+        "'x' like region",
+        "not (region = 'eu')",
+        "region like 'us\\_east'",
+        "yr = 9 dt",
+        "yr > 2024-01",
+        "yr <=> 9",
+        "region like '__HIVE%'");
   }
 
   /** The next {@code count} random filters. */

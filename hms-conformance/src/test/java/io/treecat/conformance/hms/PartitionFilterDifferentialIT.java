@@ -118,11 +118,18 @@ class PartitionFilterDifferentialIT {
     int refusedByHive = 0;
     int emptyFromHive = 0;
     long begin = System.nanoTime();
+    int rewrittenForHive = 0;
     for (String filter : filters) {
-      Differential.Comparison partitions = differential.compare("get_partitions_by_filter: " + filter,
+      // Hive answers an equivalent filter where its <> bug would touch this one (KnownHiveDivergences).
+      String hiveFilter = KnownHiveDivergences.hiveEquivalent(filter);
+      String shown = hiveFilter.equals(filter) ? filter : filter + "  (Hive asked: " + hiveFilter + ")";
+      rewrittenForHive += hiveFilter.equals(filter) ? 0 : 1;
+      Differential.Comparison partitions = differential.compare("get_partitions_by_filter: " + shown,
+          (client, peer) -> client.get_partitions_by_filter(PartitionedTable.DATABASE, PartitionedTable.TABLE, hiveFilter, (short) -1),
           (client, peer) -> client.get_partitions_by_filter(PartitionedTable.DATABASE, PartitionedTable.TABLE, filter, (short) -1),
           PartitionedTable::names);
-      differential.compare("get_num_partitions_by_filter: " + filter,
+      differential.compare("get_num_partitions_by_filter: " + shown,
+          (client, peer) -> client.get_num_partitions_by_filter(PartitionedTable.DATABASE, PartitionedTable.TABLE, hiveFilter),
           (client, peer) -> client.get_num_partitions_by_filter(PartitionedTable.DATABASE, PartitionedTable.TABLE, filter),
           Function.identity());
       differing += partitions.agreed() ? 0 : 1;
@@ -137,6 +144,7 @@ class PartitionFilterDifferentialIT {
         + " fixed), " + PartitionedTable.regularValues().size() + " + " + defaultPartitions.size()
         + " default partitions; startup " + peers.startup().toMillis() + " ms, calls " + millis + " ms; "
         + "Hive refused " + refusedByHive + " filters and matched nothing with " + emptyFromHive + "; "
+        + rewrittenForHive + " filters Hive answered as an equivalent without its <> bug (KnownHiveDivergences); "
         + differing + " filters return different partitions\n";
     String report = summary + differential.report(mismatches, comparisons);
     Path out = Path.of("target", "hms-differential", "partition-filters.txt");
