@@ -142,6 +142,16 @@ final class Differential implements AutoCloseable {
     return new Comparison(expected, actual, agreed);
   }
 
+  /** Runs {@code call} on the reference alone (no comparison is counted). */
+  <T> Outcome reference(Call<T> call, Function<? super T, ?> normalize) {
+    return reference.run(call, normalize);
+  }
+
+  /** Runs {@code call} on the candidate alone (no comparison is counted). */
+  <T> Outcome candidate(Call<T> call, Function<? super T, ?> normalize) {
+    return candidate.run(call, normalize);
+  }
+
   /** Both answers to one call, and whether they agree. */
   record Comparison(Outcome reference, Outcome candidate, boolean agreed) {}
 

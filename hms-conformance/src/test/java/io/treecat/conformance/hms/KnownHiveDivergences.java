@@ -15,6 +15,11 @@ import java.util.regex.Pattern;
  * {@code !=}, so it has the bug too; on later keys the pattern starts with {@code %/}, and the suite's values of those
  * keys hold no wildcard.) TreeCat does not copy the bug. For such a filter the reference is Hive's answer to the filter
  * with each affected inequality {@code k <> v} written {@code (k < v or k > v)}, the same condition over a string key.
+ *
+ * <p><b>Text after a complete filter.</b> Hive's grammar ({@code PartitionFilter.g4}) has no end-of-input rule, so
+ * Hive reads {@code yr > 2024-01} as {@code yr > 2024} and {@code yr = 9 dt} as {@code yr = 9}, silently. TreeCat
+ * refuses such a filter with a MetaException, the type Hive uses for filters it cannot parse: a filter read other
+ * than written selects other data. {@link FilterGenerator#trailingText()} lists the cases the suite checks.
  */
 final class KnownHiveDivergences {
   /** The first partition key of {@link PartitionedTable}, the one whose partition-name condition Hive gets wrong. */

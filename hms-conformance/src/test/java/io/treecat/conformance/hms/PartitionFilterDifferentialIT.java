@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,6 +104,33 @@ class PartitionFilterDifferentialIT {
     assertThat(mismatches)
         .withFailMessage("%s", differential.report(mismatches, comparisons))
         .isEmpty();
+  }
+
+  /**
+   * Text after a complete filter: Hive 4.0.1 ignores it (its grammar has no end-of-input rule) and answers the part
+   * before it; TreeCat refuses the filter with Hive's exception type for bad filters, a MetaException
+   * ({@link KnownHiveDivergences}).
+   */
+  @Test
+  void trailingTextIsRefusedWhereHiveIgnoresIt() {
+    Differential differential = peers.differential();
+    List<String> failures = new ArrayList<>();
+    FilterGenerator.trailingText().forEach((filter, read) -> {
+      Differential.Outcome hive = differential.reference(byFilter(filter), PartitionedTable::names);
+      Differential.Outcome hiveRead = differential.reference(byFilter(read), PartitionedTable::names);
+      Differential.Outcome treeCat = differential.candidate(byFilter(filter), PartitionedTable::names);
+      if (!hive.agreesWith(hiveRead)) {
+        failures.add(filter + ": Hive no longer reads it as " + read + ": " + hive.describe() + " vs " + hiveRead.describe());
+      }
+      if (!MetaException.class.getName().equals(treeCat.exception())) {
+        failures.add(filter + ": TreeCat answered " + treeCat.describe() + " instead of refusing it");
+      }
+    });
+    assertThat(failures).isEmpty();
+  }
+
+  private static Differential.Call<List<Partition>> byFilter(String filter) {
+    return (client, peer) -> client.get_partitions_by_filter(PartitionedTable.DATABASE, PartitionedTable.TABLE, filter, (short) -1);
   }
 
   @Test
