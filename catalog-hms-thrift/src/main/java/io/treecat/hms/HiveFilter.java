@@ -5,43 +5,48 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 
 /**
  * Hive's metastore filter language, as {@code get_partitions_by_filter} and
- * {@code get_table_names_by_filter} take it, parsed into a small immutable tree.
+ * {@code get_table_names_by_filter} take it, parsed into a small immutable tree. The grammar is Hive
+ * 4's ({@code PartitionFilter.g4}):
  *
  * <pre>
- * filter   := (or)?                       -- empty: everything
- * or       := and ('or' and)*
- * and      := not ('and' not)*
- * not      := 'not' not | '(' or ')' | leaf
- * leaf     := key op value | value op key
- *           | key ['not'] 'between' value 'and' value
- *           | key ['not'] 'in' '(' value (',' value)* ')'
- * op       := '=' | '!=' | '&lt;&gt;' | '&lt;' | '&lt;=' | '&gt;' | '&gt;=' | 'like'
- * value    := 'text' | "text" | integer | 'date' 'text' | 'timestamp' 'text'
- * key      := [A-Za-z0-9_.$]+ (not all digits) | `any text`
+ * filter    := (or)?                          -- empty or blank: everything
+ * or        := and ('or' and)*
+ * and       := expr ('and' expr)*
+ * expr      := '(' or ')' | condition
+ * condition := key op value | value op key     -- like only as key like value
+ *            | key ['not'] 'between' value 'and' value
+ *            | '(' key ')' ['not'] 'in' '(' value (',' value)* ')'
+ * op        := '=' | '==' | '!=' | '&lt;&gt;' | '&lt;' | '&lt;=' | '&gt;' | '&gt;=' | 'like'
+ * value     := string+ | ['-'] digits | 'date' string | yyyy-mm-dd
+ *            | 'timestamp' string | yyyy-mm-dd hh:mm:ss
+ * key       := [A-Za-z0-9_]+ (not all digits, not a keyword) | `any text` (`` for `)
  * </pre>
  *
  * Keywords are case-insensitive; keys are kept as written (partition keys match case-insensitively,
- * table parameter names exactly). A leading {@code -} is part
- * of an integer; integers are 64-bit. Inside a string, a backslash takes the next character as it is.
- * {@code not} as a prefix operator is TreeCat's addition (Hive's grammar has only {@code not between}
- * and {@code not in}). A malformed filter is a {@link MetaException}
- * "Error parsing partition filter at position N: expected … but found …" (position 1-based).
+ * table parameter names exactly). A string is quoted with ' or " and keeps its backslashes: Hive
+ * passes {@code \} through to the comparison, where {@code like} reads it as its escape character.
+ * Date and timestamp literals must be valid and are then strings, as in Hive; integers are 64-bit.
+ * There is no prefix {@code not} (only {@code not between} and {@code not in}), {@code in} wants its key in
+ * parentheses, and {@code <=>} and Hive's multi-column {@code (struct(...)) in (...)} are refused. A malformed
+ * filter is a {@link MetaException} "Error parsing partition filter at position N: expected … but found …"
+ * (position 1-based), the type Hive answers with.
  */
 final class HiveFilter {
   /** A node of the filter tree. */
-  sealed interface Node permits And, Or, Not, Compare, In, Between, All {}
+  sealed interface Node permits And, Or, Compare, In, Between, All {}
 
   record And(Node left, Node right) implements Node {}
 
   record Or(Node left, Node right) implements Node {}
-
-  record Not(Node operand) implements Node {}
 
   /** The empty filter: every partition. */
   record All() implements Node {}
@@ -55,15 +60,20 @@ final class HiveFilter {
     }
   }
 
+  /** {@code (key) [not] in (values)}: Hive's or of equalities, or and of inequalities. */
   record In(String key, List<Literal> values, boolean negated) implements Node {
     In {
       values = List.copyOf(values);
     }
   }
 
+  /** {@code key [not] between low and high}: Hive's {@code >= and <=}, or {@code < or >}. */
   record Between(String key, Literal low, Literal high, boolean negated) implements Node {}
 
-  /** A literal: its text, and whether it was written as an integer. */
+  /**
+   * A literal: its text, and whether it was written as an integer (Hive's Long; every other literal,
+   * dates and timestamps included, is a String to Hive).
+   */
   record Literal(String text, boolean integer) {
     Literal {
       requireNonNull(text, "text is null");
@@ -71,6 +81,11 @@ final class HiveFilter {
 
     long number() {
       return Long.parseLong(text);
+    }
+
+    /** As written in a filter, for messages. */
+    String show() {
+      return integer ? text : "'" + text + "'";
     }
   }
 
@@ -101,15 +116,24 @@ final class HiveFilter {
 
   static final int MAX_NESTING = 100;
 
-  private enum Kind { WORD, QUOTED_KEY, STRING, INTEGER, OPERATOR, LEFT, RIGHT, COMMA, END }
+  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder().appendPattern("uuuu-MM-dd HH:mm:ss")
+      .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
+      .toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+
+  private enum Kind { KEYWORD, IDENTIFIER, QUOTED_KEY, STRING, INTEGER, DATE_VALUE, TIMESTAMP_VALUE, OPERATOR, MINUS, LEFT, RIGHT, COMMA, END }
 
   private record Token(Kind kind, String text, int position) {
     String describe() {
       return switch (kind) {
         case END -> "end of filter";
-        case STRING -> "string '" + text + "'";
+        case STRING -> "string " + text;
         default -> "'" + text + "'";
       };
+    }
+
+    boolean is(Kind expected, String word) {
+      return kind == expected && text.equalsIgnoreCase(word);
     }
   }
 
@@ -121,42 +145,37 @@ final class HiveFilter {
     this.tokens = tokenize(text);
   }
 
-  /** Parses {@code filter}; null or blank is {@link All}. */
-  /** Checks one key of a parsed filter against what the caller can filter on. */
+  /** One comparison of a key with a literal, as a check sees it. */
   @FunctionalInterface
-  interface KeyCheck {
-    void check(String key) throws MetaException;
+  interface ConditionCheck {
+    void check(String key, Operator operator, Literal value) throws MetaException;
   }
 
   /**
-   * Checks a parsed filter before it is used: every key passes {@code keys}, every {@code like}
-   * pattern compiles (else a MetaException "Error parsing {@code what}: …" naming the pattern).
+   * Runs {@code check} on every comparison the filter makes, as Hive splits it: {@code in} into one
+   * {@code =} (or, negated, {@code !=}) per value, {@code between} into {@code >=} and {@code <=} (or
+   * {@code <} and {@code >}).
    */
-  static void validate(Node node, String what, KeyCheck keys) throws MetaException {
+  static void forEachCondition(Node node, ConditionCheck check) throws MetaException {
     if (node instanceof And and) {
-      validate(and.left(), what, keys);
-      validate(and.right(), what, keys);
+      forEachCondition(and.left(), check);
+      forEachCondition(and.right(), check);
     } else if (node instanceof Or or) {
-      validate(or.left(), what, keys);
-      validate(or.right(), what, keys);
-    } else if (node instanceof Not not) {
-      validate(not.operand(), what, keys);
+      forEachCondition(or.left(), check);
+      forEachCondition(or.right(), check);
     } else if (node instanceof Compare compare) {
-      keys.check(compare.key());
-      if (compare.operator() == Operator.LIKE) {
-        try {
-          Pattern.compile(compare.value().text());
-        } catch (PatternSyntaxException e) {
-          throw new MetaException("Error parsing " + what + ": invalid like pattern '" + compare.value().text() + "': " + e.getDescription());
-        }
-      }
+      check.check(compare.key(), compare.operator(), compare.value());
     } else if (node instanceof In in) {
-      keys.check(in.key());
+      for (Literal value : in.values()) {
+        check.check(in.key(), in.negated() ? Operator.NOT_EQUALS : Operator.EQUALS, value);
+      }
     } else if (node instanceof Between between) {
-      keys.check(between.key());
+      check.check(between.key(), between.negated() ? Operator.LESS : Operator.GREATER_OR_EQUAL, between.low());
+      check.check(between.key(), between.negated() ? Operator.GREATER : Operator.LESS_OR_EQUAL, between.high());
     }
   }
 
+  /** Parses {@code filter}; null or blank is {@link All}. */
   static Node parse(String filter) throws MetaException {
     if (filter == null || filter.isBlank()) {
       return new All();
@@ -172,7 +191,11 @@ final class HiveFilter {
   }
 
   private Token peek() {
-    return tokens.get(next);
+    return peek(0);
+  }
+
+  private Token peek(int ahead) {
+    return tokens.get(Math.min(next + ahead, tokens.size() - 1));
   }
 
   private Token expect(Kind kind, String expected) throws MetaException {
@@ -185,8 +208,7 @@ final class HiveFilter {
   }
 
   private boolean keyword(String word) {
-    Token token = peek();
-    return token.kind() == Kind.WORD && token.text().equalsIgnoreCase(word);
+    return peek().is(Kind.KEYWORD, word);
   }
 
   private Node or() throws MetaException {
@@ -199,51 +221,73 @@ final class HiveFilter {
   }
 
   private Node and() throws MetaException {
-    Node node = not();
+    Node node = expression();
     while (keyword("and")) {
       next++;
-      node = new And(node, not());
+      node = new And(node, expression());
     }
     return node;
   }
 
-  private Node not() throws MetaException {
+  private Node expression() throws MetaException {
     Token token = peek();
     if (++depth > MAX_NESTING) {
       throw error(token.position(), "at most " + MAX_NESTING + " levels of nesting", token.describe());
     }
     try {
-      if (keyword("not")) {
-        next++;
-        return new Not(not());
-      }
       if (token.kind() == Kind.LEFT) {
+        if (isKey(peek(1)) && peek(2).kind() == Kind.RIGHT && (peek(3).is(Kind.KEYWORD, "in") || peek(3).is(Kind.KEYWORD, "not") && peek(4).is(Kind.KEYWORD, "in"))) {
+          return in();
+        }
+        if (peek(1).is(Kind.KEYWORD, "struct")) {
+          throw error(peek(1).position(), "a condition (multi-column in is not supported)", peek(1).describe());
+        }
         next++;
         Node inner = or();
         expect(Kind.RIGHT, "')'");
         return inner;
       }
-      return leaf();
+      return condition();
     } finally {
       depth--;
     }
   }
 
-  private Node leaf() throws MetaException {
+  /** {@code (key) [not] in (value, ...)}. */
+  private Node in() throws MetaException {
+    next++;
+    String key = key();
+    next++;
+    boolean negated = keyword("not");
+    next += negated ? 2 : 1;
+    expect(Kind.LEFT, "'('");
+    List<Literal> values = new ArrayList<>();
+    values.add(literal());
+    while (peek().kind() == Kind.COMMA) {
+      next++;
+      values.add(literal());
+    }
+    expect(Kind.RIGHT, "',' or ')'");
+    return new In(key, values, negated);
+  }
+
+  private Node condition() throws MetaException {
     Token first = peek();
     if (isValueStart(first)) {
       Literal value = literal();
+      Token operatorToken = peek();
       Operator operator = operator();
-      String key = key();
-      return new Compare(key, operator.mirrored(), value);
+      if (operator == Operator.LIKE) {
+        throw error(operatorToken.position(), "a comparison operator (the value goes on the right of like: key like 'pattern')", operatorToken.describe());
+      }
+      return new Compare(key(), operator.mirrored(), value);
     }
     String key = key();
-    boolean negated = false;
-    if (keyword("not")) {
+    boolean negated = keyword("not");
+    if (negated) {
       next++;
-      negated = true;
-      if (!keyword("between") && !keyword("in")) {
-        throw error(peek().position(), "'between' or 'in' after 'not'", peek().describe());
+      if (!keyword("between")) {
+        throw error(peek().position(), "'between' after 'not' (for in, write (" + key + ") not in (...))", peek().describe());
       }
     }
     if (keyword("between")) {
@@ -256,52 +300,41 @@ final class HiveFilter {
       return new Between(key, low, literal(), negated);
     }
     if (keyword("in")) {
-      next++;
-      expect(Kind.LEFT, "'('");
-      List<Literal> values = new ArrayList<>();
-      values.add(literal());
-      while (peek().kind() == Kind.COMMA) {
-        next++;
-        values.add(literal());
-      }
-      expect(Kind.RIGHT, "',' or ')'");
-      return new In(key, values, negated);
+      throw error(peek().position(), "an operator (Hive's grammar wants the key of in in parentheses: (" + key + ") in (...))", peek().describe());
     }
     return new Compare(key, operator(), literal());
   }
 
   private boolean isValueStart(Token token) {
-    if (token.kind() == Kind.STRING || token.kind() == Kind.INTEGER) {
-      return true;
-    }
-    return token.kind() == Kind.WORD && (keyword("date") || keyword("timestamp")) && tokens.get(next + 1).kind() == Kind.STRING;
+    return switch (token.kind()) {
+      case STRING, INTEGER, MINUS, DATE_VALUE, TIMESTAMP_VALUE -> true;
+      case KEYWORD -> (token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp")) && peek(1).kind() == Kind.STRING;
+      default -> false;
+    };
+  }
+
+  private static boolean isKey(Token token) {
+    return token.kind() == Kind.IDENTIFIER || token.kind() == Kind.QUOTED_KEY;
   }
 
   private String key() throws MetaException {
     Token token = peek();
-    if (token.kind() == Kind.QUOTED_KEY || (token.kind() == Kind.WORD && !isReserved(token.text()))) {
+    if (isKey(token)) {
       next++;
       return token.text();
     }
     throw error(token.position(), "a partition key", token.describe());
   }
 
-  private static boolean isReserved(String word) {
-    return switch (word.toLowerCase(Locale.ROOT)) {
-      case "and", "or", "not", "like", "between", "in" -> true;
-      default -> false;
-    };
-  }
-
   private Operator operator() throws MetaException {
     Token token = peek();
-    if (token.kind() == Kind.WORD && token.text().equalsIgnoreCase("like")) {
+    if (token.is(Kind.KEYWORD, "like")) {
       next++;
       return Operator.LIKE;
     }
     if (token.kind() == Kind.OPERATOR) {
       Operator operator = switch (token.text()) {
-        case "=" -> Operator.EQUALS;
+        case "=", "==" -> Operator.EQUALS;
         case "!=", "<>" -> Operator.NOT_EQUALS;
         case "<" -> Operator.LESS;
         case "<=" -> Operator.LESS_OR_EQUAL;
@@ -314,97 +347,168 @@ final class HiveFilter {
         return operator;
       }
     }
-    throw error(token.position(), "one of =, !=, <>, <, <=, >, >=, like", token.kind() == Kind.OPERATOR ? "unknown operator '" + token.text() + "'" : token.describe());
+    throw error(token.position(), "one of =, ==, !=, <>, <, <=, >, >=, like", token.kind() == Kind.OPERATOR ? "unsupported operator '" + token.text() + "'" : token.describe());
   }
 
   private Literal literal() throws MetaException {
     Token token = peek();
-    if (token.kind() == Kind.WORD && (keyword("date") || keyword("timestamp")) && tokens.get(next + 1).kind() == Kind.STRING) {
-      next += 2;
-      return new Literal(tokens.get(next - 1).text(), false);
-    }
-    if (token.kind() == Kind.STRING) {
-      next++;
-      return new Literal(token.text(), false);
-    }
-    if (token.kind() == Kind.INTEGER) {
-      next++;
-      return new Literal(token.text(), true);
+    switch (token.kind()) {
+      case STRING -> {
+        // Hive's string+: adjacent strings are one literal, the text between the outer quotes.
+        StringBuilder raw = new StringBuilder();
+        while (peek().kind() == Kind.STRING) {
+          raw.append(peek().text());
+          next++;
+        }
+        return new Literal(unquote(raw.toString()), false);
+      }
+      case MINUS, INTEGER -> {
+        boolean minus = token.kind() == Kind.MINUS;
+        next += minus ? 1 : 0;
+        Token digits = expect(Kind.INTEGER, "an integer after '-'");
+        String text = (minus ? "-" : "") + digits.text();
+        try {
+          return new Literal(Long.toString(Long.parseLong(text)), true);
+        } catch (NumberFormatException e) {
+          throw error(token.position(), "an integer between -9223372036854775808 and 9223372036854775807", "'" + text + "'");
+        }
+      }
+      case DATE_VALUE, TIMESTAMP_VALUE -> {
+        next++;
+        return temporal(token, token.text(), token.kind() == Kind.DATE_VALUE);
+      }
+      case KEYWORD -> {
+        if ((token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp")) && peek(1).kind() == Kind.STRING) {
+          next += 2;
+          return temporal(token, unquote(peek(-1).text()), token.is(Kind.KEYWORD, "date"));
+        }
+      }
+      default -> { }
     }
     throw error(token.position(), "a string or integer value", token.describe());
   }
 
-  private static boolean isWordChar(char c) {
-    return Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '$';
+  /** A date or timestamp literal, checked as Hive checks it, and then a string (as Hive's is). */
+  private static Literal temporal(Token token, String text, boolean date) throws MetaException {
+    try {
+      (date ? DATE : TIMESTAMP).parse(text);
+    } catch (DateTimeParseException e) {
+      throw error(token.position(), date ? "a valid date yyyy-mm-dd" : "a valid timestamp yyyy-mm-dd hh:mm:ss[.f]", "'" + text + "'");
+    }
+    return new Literal(text, false);
   }
 
+  /** Hive's unquoting: one quote off each end if both ends hold the same quote; backslashes stay. */
+  private static String unquote(String raw) {
+    char first = raw.charAt(0);
+    return raw.length() > 1 && (first == '\'' || first == '"') && raw.charAt(raw.length() - 1) == first ? raw.substring(1, raw.length() - 1) : raw;
+  }
+
+  private static boolean isIdentifierChar(char c) {
+    return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_';
+  }
+
+  private static boolean isDigit(String text, int i) {
+    return i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9';
+  }
+
+  /** The length of a {@code dddd-dd-dd} (and, with {@code time}, {@code dddd-dd-dd dd:dd:dd}) at {@code i}, or 0. */
+  private static int temporalLength(String text, int i, boolean time) {
+    String shape = time ? "dddd-dd-dd dd:dd:dd" : "dddd-dd-dd";
+    for (int k = 0; k < shape.length(); k++) {
+      char expected = shape.charAt(k);
+      if (expected == 'd' ? !isDigit(text, i + k) : i + k >= text.length() || text.charAt(i + k) != expected) {
+        return 0;
+      }
+    }
+    return shape.length();
+  }
+
+  private static final List<String> KEYWORDS = List.of("AND", "OR", "NOT", "BETWEEN", "IN", "STRUCT", "CONST", "DATE", "TIMESTAMP", "LIKE");
+  private static final List<String> OPERATORS = List.of("<=>", "<=", "<>", ">=", "==", "!=", "<", ">", "=");
+
+  /** Hive's lexer: the longest token wins, and of two as long the keyword or the integer. */
   private static List<Token> tokenize(String text) throws MetaException {
     List<Token> tokens = new ArrayList<>();
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
       int position = i + 1;
-      if (Character.isWhitespace(c)) {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
         i++;
-      } else if (c == '(') {
-        tokens.add(new Token(Kind.LEFT, "(", position));
+        continue;
+      }
+      Kind single = switch (c) {
+        case '(' -> Kind.LEFT;
+        case ')' -> Kind.RIGHT;
+        case ',' -> Kind.COMMA;
+        case '-' -> Kind.MINUS;
+        default -> null;
+      };
+      if (single != null) {
+        tokens.add(new Token(single, String.valueOf(c), position));
         i++;
-      } else if (c == ')') {
-        tokens.add(new Token(Kind.RIGHT, ")", position));
-        i++;
-      } else if (c == ',') {
-        tokens.add(new Token(Kind.COMMA, ",", position));
-        i++;
-      } else if (c == '\'' || c == '"' || c == '`') {
-        StringBuilder value = new StringBuilder();
+        continue;
+      }
+      String operator = null;
+      for (String candidate : OPERATORS) {
+        if (text.startsWith(candidate, i)) {
+          operator = candidate;
+          break;
+        }
+      }
+      if (operator != null) {
+        tokens.add(new Token(Kind.OPERATOR, operator, position));
+        i += operator.length();
+      } else if (c == '\'' || c == '"') {
+        int j = i + 1;
+        while (j < text.length() && text.charAt(j) != c) {
+          j += text.charAt(j) == '\\' && j + 1 < text.length() ? 2 : 1;
+        }
+        if (j >= text.length()) {
+          throw error(text.length() + 1, c + " to close the string at position " + position, "end of filter");
+        }
+        tokens.add(new Token(Kind.STRING, text.substring(i, j + 1), position));
+        i = j + 1;
+      } else if (c == '`') {
+        StringBuilder key = new StringBuilder();
         int j = i + 1;
         while (true) {
           if (j >= text.length()) {
-            throw error(text.length() + 1, c + " to close the " + (c == '`' ? "key" : "string") + " at position " + position, "end of filter");
+            throw error(text.length() + 1, "` to close the key at position " + position, "end of filter");
           }
-          char d = text.charAt(j);
-          if (d == '\\' && j + 1 < text.length()) {
-            value.append(text.charAt(j + 1));
-            j += 2;
-          } else if (d == c) {
-            j++;
+          if (text.charAt(j) == '`') {
+            if (j + 1 < text.length() && text.charAt(j + 1) == '`') {
+              key.append('`');
+              j += 2;
+              continue;
+            }
             break;
-          } else {
-            value.append(d);
-            j++;
           }
+          key.append(text.charAt(j++));
         }
-        if (c == '`' && value.length() == 0) {
+        if (key.length() == 0) {
           throw error(position, "a non-empty key", "'``'");
         }
-        tokens.add(new Token(c == '`' ? Kind.QUOTED_KEY : Kind.STRING, value.toString(), position));
-        i = j;
-      } else if ("=!<>".indexOf(c) >= 0) {
+        tokens.add(new Token(Kind.QUOTED_KEY, key.toString(), position));
+        i = j + 1;
+      } else if (isIdentifierChar(c)) {
         int j = i;
-        while (j < text.length() && "=!<>".indexOf(text.charAt(j)) >= 0) {
-          j++;
-        }
-        tokens.add(new Token(Kind.OPERATOR, text.substring(i, j), position));
-        i = j;
-      } else if (c == '-' || isWordChar(c)) {
-        int j = i + 1;
-        while (j < text.length() && isWordChar(text.charAt(j))) {
+        while (j < text.length() && isIdentifierChar(text.charAt(j))) {
           j++;
         }
         String word = text.substring(i, j);
-        String digits = c == '-' ? word.substring(1) : word;
-        if (!digits.isEmpty() && digits.chars().allMatch(d -> d >= '0' && d <= '9')) {
-          try {
-            Long.parseLong(word);
-          } catch (NumberFormatException e) {
-            throw error(position, "an integer between -9223372036854775808 and 9223372036854775807", "'" + word + "'");
-          }
-          tokens.add(new Token(Kind.INTEGER, word, position));
-        } else if (c == '-') {
-          throw error(position, "a partition key or value", "'" + word + "'");
-        } else {
-          tokens.add(new Token(Kind.WORD, word, position));
+        int timestamp = temporalLength(text, i, true);
+        int date = timestamp > 0 ? 0 : temporalLength(text, i, false);
+        if (Math.max(timestamp, date) > word.length()) {
+          int length = Math.max(timestamp, date);
+          tokens.add(new Token(timestamp > 0 ? Kind.TIMESTAMP_VALUE : Kind.DATE_VALUE, text.substring(i, i + length), position));
+          i += length;
+          continue;
         }
+        Kind kind = word.chars().allMatch(d -> d >= '0' && d <= '9') ? Kind.INTEGER
+            : KEYWORDS.contains(word.toUpperCase(Locale.ROOT)) ? Kind.KEYWORD : Kind.IDENTIFIER;
+        tokens.add(new Token(kind, word, position));
         i = j;
       } else {
         throw error(position, "a partition key, value, operator or parenthesis", "'" + c + "'");

@@ -1,116 +1,167 @@
 package io.treecat.hms;
 
+import static java.util.Objects.requireNonNull;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * The one evaluator of Hive's filter language ({@link HiveFilter} parses it), for partition filters
  * ({@link PartitionFilterPlanner}) and table filters ({@link HmsTableFilter}) alike. A {@link Row}
- * says what each key stands for in one partition or table.
+ * says what each key stands for in one partition or table, and of which {@link KeyType} it is.
  *
- * <p><b>Meaning</b> (Hive's, as its metastore evaluates filters):
+ * <p><b>Meaning</b>, Hive 4's (its metastore's direct SQL over the partition values):
  * <ul>
- *   <li>Three-valued logic, SQL's: a comparison may be unknown, and {@code not}, {@code and},
- *       {@code or}, {@code in} and {@code between} propagate it; a row matches only if the filter is
- *       true.</li>
- *   <li>A key the row says is integral ({@link Row#integral}), compared with an integer literal (or
- *       a string that is one), compares numerically; a value that is not an integer
- *       ({@code __HIVE_DEFAULT_PARTITION__}) is unknown for that comparison, as Hive's cast to a
- *       number gives NULL.</li>
- *   <li>Every other comparison compares strings by code point; an integer literal compares as its text.</li>
- *   <li>{@code like} is Java regular-expression matching of the whole value (Hive's JDO filter uses
- *       {@code String.matches}; Spark sends {@code like ".*x.*"}).</li>
- *   <li>A key the row has no value for (a table parameter it lacks) compares as Java's null does in
- *       Hive's JDO query: {@code <>} is true, every other comparison false.</li>
+ *   <li>A {@link KeyType#STRING} key compares as text, by code point; {@code like} is SQL's LIKE
+ *       ({@link LikePattern}, {@code %} and {@code _}, {@code \} escaping) on the whole value.</li>
+ *   <li>A {@link KeyType#INTEGRAL} key compared with an integer compares numerically; a value that
+ *       is no integer ({@code __HIVE_DEFAULT_PARTITION__}) is unknown, as Hive's cast gives NULL.
+ *       {@code =} also wants the value written as the integer is ({@code yr = 9} does not match
+ *       {@code 09}): Hive adds a partition-name condition {@code yr=9} to it.</li>
+ *   <li>A {@link KeyType#DATE} key compared with a date compares as dates; a value that is no date is
+ *       unknown.</li>
+ *   <li>A literal {@code '__HIVE_DEFAULT_PARTITION__'} compares as text with a key of any type.</li>
+ *   <li>Other combinations (an integral key with a string, a string key with an integer, {@code like}
+ *       on an integral or date key) are refused before evaluation, as Hive refuses them
+ *       ({@link PartitionFilterPlanner}); met here anyway, they compare as text.</li>
+ *   <li>{@code in} is an {@code or} of {@code =}, {@code not in} an {@code and} of {@code !=};
+ *       {@code between} is {@code >= and <=}, {@code not between} is {@code < or >}.</li>
+ *   <li>Three-valued logic, SQL's: {@code and} and {@code or} propagate unknown; a row matches only
+ *       if the filter is true. (Hive's grammar has no prefix {@code not}, so unknown and false select
+ *       the same rows.)</li>
+ *   <li>A key the row has no value for (a table parameter the table lacks) compares as Java's null
+ *       does in Hive's JDO query: {@code <>} is true, every other comparison false.</li>
  * </ul>
+ *
+ * <p>{@code like} patterns are compiled once per filter, in the {@link LikePattern.Syntax} the caller
+ * names (table filters use the JDOQL spelling, see {@link HmsTableFilter}).
  */
 final class HiveFilterEvaluator {
-  private HiveFilterEvaluator() {}
+  /** How a key's values compare with literals. */
+  enum KeyType { STRING, INTEGRAL, DATE }
 
   /** What the keys of a filter stand for in one row. */
   interface Row {
     /** The key's value as text; null when the row has none. */
     String value(String key);
 
-    /** Whether comparisons of the key with integer literals are numeric. */
-    boolean integral(String key);
+    /** How the key's values compare. */
+    KeyType type(String key);
   }
 
-  /** Whether {@code row} matches {@code filter} (the filter is true, not false or unknown). */
-  static boolean matches(HiveFilter.Node filter, Row row) {
-    return Boolean.TRUE.equals(evaluate(filter, row));
+  static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+
+  private final HiveFilter.Node filter;
+  private final Map<String, LikePattern> patterns = new HashMap<>();
+
+  HiveFilterEvaluator(HiveFilter.Node filter, LikePattern.Syntax syntax) {
+    this.filter = requireNonNull(filter, "filter is null");
+    requireNonNull(syntax, "syntax is null");
+    try {
+      HiveFilter.forEachCondition(filter, (key, operator, value) -> {
+        if (operator == HiveFilter.Operator.LIKE) {
+          patterns.computeIfAbsent(value.text(), text -> LikePattern.compile(text, syntax));
+        }
+      });
+    } catch (org.apache.hadoop.hive.metastore.api.MetaException e) {
+      throw new IllegalStateException(e); // the check above throws nothing
+    }
+  }
+
+  /** Whether {@code row} matches (the filter is true, not false or unknown). */
+  boolean matches(Row row) {
+    return Boolean.TRUE.equals(evaluate(row));
   }
 
   /** Three-valued: null is SQL's unknown. */
-  static Boolean evaluate(HiveFilter.Node node, Row row) {
+  Boolean evaluate(Row row) {
+    return evaluate(filter, row);
+  }
+
+  private Boolean evaluate(HiveFilter.Node node, Row row) {
     if (node instanceof HiveFilter.All) {
       return true;
     }
     if (node instanceof HiveFilter.And and) {
-      Boolean left = evaluate(and.left(), row);
-      if (Boolean.FALSE.equals(left)) {
-        return false;
-      }
-      Boolean right = evaluate(and.right(), row);
-      if (Boolean.FALSE.equals(right)) {
-        return false;
-      }
-      return left == null || right == null ? null : true;
+      return and(evaluate(and.left(), row), () -> evaluate(and.right(), row));
     }
     if (node instanceof HiveFilter.Or or) {
-      Boolean left = evaluate(or.left(), row);
-      if (Boolean.TRUE.equals(left)) {
-        return true;
-      }
-      Boolean right = evaluate(or.right(), row);
-      if (Boolean.TRUE.equals(right)) {
-        return true;
-      }
-      return left == null || right == null ? null : false;
-    }
-    if (node instanceof HiveFilter.Not not) {
-      Boolean operand = evaluate(not.operand(), row);
-      return operand == null ? null : Boolean.valueOf(!operand);
+      return or(evaluate(or.left(), row), () -> evaluate(or.right(), row));
     }
     if (node instanceof HiveFilter.Compare compare) {
       return compare(row, compare.key(), compare.operator(), compare.value());
     }
     if (node instanceof HiveFilter.In in) {
-      Boolean any = false;
+      Boolean result = in.negated();
       for (HiveFilter.Literal value : in.values()) {
-        Boolean equal = compare(row, in.key(), HiveFilter.Operator.EQUALS, value);
-        if (Boolean.TRUE.equals(equal)) {
-          any = true;
-          break;
-        }
-        if (equal == null) {
-          any = null;
-        }
+        Boolean one = compare(row, in.key(), in.negated() ? HiveFilter.Operator.NOT_EQUALS : HiveFilter.Operator.EQUALS, value);
+        result = in.negated() ? and(result, () -> one) : or(result, () -> one);
       }
-      return in.negated() && any != null ? Boolean.valueOf(!any) : any;
+      return result;
     }
     if (node instanceof HiveFilter.Between between) {
-      Boolean low = compare(row, between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
-      Boolean high = compare(row, between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high());
-      Boolean inside = Boolean.FALSE.equals(low) || Boolean.FALSE.equals(high) ? Boolean.FALSE : low == null || high == null ? null : Boolean.TRUE;
-      return between.negated() && inside != null ? Boolean.valueOf(!inside) : inside;
+      if (between.negated()) {
+        return or(compare(row, between.key(), HiveFilter.Operator.LESS, between.low()),
+            () -> compare(row, between.key(), HiveFilter.Operator.GREATER, between.high()));
+      }
+      return and(compare(row, between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low()),
+          () -> compare(row, between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high()));
     }
     throw new IllegalStateException("unknown filter node " + node);
   }
 
-  private static Boolean compare(Row row, String key, HiveFilter.Operator operator, HiveFilter.Literal literal) {
+  private static Boolean and(Boolean left, java.util.function.Supplier<Boolean> right) {
+    if (Boolean.FALSE.equals(left)) {
+      return false;
+    }
+    Boolean other = right.get();
+    if (Boolean.FALSE.equals(other)) {
+      return false;
+    }
+    return left == null || other == null ? null : Boolean.TRUE;
+  }
+
+  private static Boolean or(Boolean left, java.util.function.Supplier<Boolean> right) {
+    if (Boolean.TRUE.equals(left)) {
+      return true;
+    }
+    Boolean other = right.get();
+    if (Boolean.TRUE.equals(other)) {
+      return true;
+    }
+    return left == null || other == null ? null : Boolean.FALSE;
+  }
+
+  private Boolean compare(Row row, String key, HiveFilter.Operator operator, HiveFilter.Literal literal) {
     String value = row.value(key);
     if (value == null) {
       return operator == HiveFilter.Operator.NOT_EQUALS;
     }
+    KeyType type = row.type(key);
     if (operator == HiveFilter.Operator.LIKE) {
-      return value.matches(literal.text());
+      return patterns.get(literal.text()).matches(value);
     }
     int order;
-    Long number = row.integral(key) ? parseLong(literal.text()) : null;
-    if (number != null) {
+    if (type == KeyType.INTEGRAL && literal.integer()) {
       Long actual = parseLong(value);
       if (actual == null) {
         return null;
       }
-      order = Long.compare(actual, number);
+      order = Long.compare(actual, literal.number());
+      if (operator == HiveFilter.Operator.EQUALS) {
+        return order == 0 && value.equals(literal.text());
+      }
+    } else if (type == KeyType.DATE && !literal.integer() && parseDate(literal.text()) != null) {
+      LocalDate actual = parseDate(value);
+      if (actual == null) {
+        return null;
+      }
+      order = actual.compareTo(parseDate(literal.text()));
     } else {
       order = compareCodePoints(value, literal.text());
     }
@@ -125,11 +176,20 @@ final class HiveFilterEvaluator {
     };
   }
 
-  /** An integer as Hive's filter reads one (surrounding blanks allowed); null if it is none. */
+  /** An integer as a partition value holds one (surrounding blanks allowed); null if it is none. */
   static Long parseLong(String text) {
     try {
       return Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A date {@code yyyy-mm-dd}; null if the text is none. */
+  static LocalDate parseDate(String text) {
+    try {
+      return LocalDate.parse(text.trim(), DATE);
+    } catch (DateTimeParseException e) {
       return null;
     }
   }

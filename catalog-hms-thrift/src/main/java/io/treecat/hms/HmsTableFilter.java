@@ -15,31 +15,41 @@ import org.apache.hadoop.hive.metastore.api.hive_metastoreConstants;
  *
  * <p>Evaluated by the one {@link HiveFilterEvaluator} on each table of the database (a database's
  * tables are one bounded scan): {@code last_access} compares numerically, a parameter the table does
- * not have compares as Java's null does in Hive's JDO query.
+ * not have compares as Java's null does in Hive's JDO query. {@code like} is spelled as Hive's JDO
+ * query passes it to {@code String.matches} ({@link LikePattern.Syntax#JDOQL_MATCHES}: {@code .*} and
+ * {@code .}), which is what clients send for tables ({@code like ".*x.*"}). As Hive does, this refuses
+ * {@code like} on {@code last_access}, and on a parameter any operator but {@code =}, {@code !=},
+ * {@code <>} and {@code like}.
  */
 final class HmsTableFilter {
-  private final HiveFilter.Node filter;
+  private final HiveFilterEvaluator evaluator;
 
   private HmsTableFilter(HiveFilter.Node filter) {
-    this.filter = filter;
+    this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.JDOQL_MATCHES);
   }
 
   static HmsTableFilter parse(String text) throws MetaException {
     HiveFilter.Node filter = HiveFilter.parse(text);
-    HiveFilter.validate(filter, "filter", HmsTableFilter::checkKey);
+    HiveFilter.forEachCondition(filter, HmsTableFilter::check);
     return new HmsTableFilter(filter);
   }
 
-  private static void checkKey(String key) throws MetaException {
+  private static void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value) throws MetaException {
+    boolean parameter = key.startsWith(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS) && key.length() > hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length();
     if (!(key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_OWNER) || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)
-        || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME) || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE)
-        || (key.startsWith(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS) && key.length() > hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length()))) {
+        || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME) || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE) || parameter)) {
       throw new MetaException("Invalid key name in filter: '" + key + "'. Use constants from org.apache.hadoop.hive.metastore.api.hive_metastoreConstants");
+    }
+    if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS) && operator == HiveFilter.Operator.LIKE) {
+      throw new MetaException("Like is not supported for HIVE_FILTER_FIELD_LAST_ACCESS: " + key + " like " + value.show());
+    }
+    if (parameter && !(operator == HiveFilter.Operator.EQUALS || operator == HiveFilter.Operator.NOT_EQUALS || operator == HiveFilter.Operator.LIKE)) {
+      throw new MetaException("Only =, !=, <> and like are supported operators for HIVE_FILTER_FIELD_PARAMS: " + key + " " + operator.symbol() + " " + value.show());
     }
   }
 
   boolean test(Table table) {
-    return HiveFilterEvaluator.matches(filter, new HiveFilterEvaluator.Row() {
+    return evaluator.matches(new HiveFilterEvaluator.Row() {
       @Override
       public String value(String key) {
         if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)) {
@@ -59,8 +69,8 @@ final class HmsTableFilter {
       }
 
       @Override
-      public boolean integral(String key) {
-        return key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS);
+      public HiveFilterEvaluator.KeyType type(String key) {
+        return key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS) ? HiveFilterEvaluator.KeyType.INTEGRAL : HiveFilterEvaluator.KeyType.STRING;
       }
     });
   }

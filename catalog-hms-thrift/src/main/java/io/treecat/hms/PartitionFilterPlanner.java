@@ -4,6 +4,7 @@ import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -13,53 +14,95 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
 /**
  * A {@link HiveFilter} bound to a table's partition keys: a path query predicate per partition level
  * (pushed down to the tree) and an exact evaluation of what the tree returned by the one
- * {@link HiveFilterEvaluator}, in which a key of an integral type ({@code tinyint smallint int integer
- * bigint}) compares numerically with an integer ({@code date} keys' ISO dates order correctly as strings).
+ * {@link HiveFilterEvaluator}.
+ *
+ * <p><b>Binding</b> refuses what Hive 4 refuses, with a {@link MetaException} as Hive throws: a key
+ * the table does not have; a key whose type Hive's filter cannot compare (only {@code string},
+ * {@code char}, {@code varchar}, the integral types and {@code date}); an integral key with a string
+ * or {@code like}, a string key with an integer, a date key with anything but a date or {@code like}
+ * (a literal {@code '__HIVE_DEFAULT_PARTITION__'} goes with every key type).
  *
  * <p><b>Pushdown.</b> For each level {@code i} the planner derives a predicate that every partition the
  * filter accepts satisfies at level {@code i} (a superset): {@code k = 'v'} becomes {@code obj_id =
  * 'k=v'} (a bounded seek), {@code k in (...)} an {@code obj_id in (...)}, other string comparisons
- * {@code part_val op 'v'}, numeric ones {@code part_num op n}; {@code and} intersects, {@code or}
- * unites per level, and {@code not}, {@code like}, {@code not in}, {@code not between} push nothing.
- * The Java evaluation then runs on every row the query returns, so a filter the tree cannot express
- * exactly still gets the exact answer.
+ * {@code part_val op 'v'}, numeric ones {@code part_num op n}, a {@code like} without wildcards an
+ * {@code obj_id =}, a {@code like} with a literal prefix {@code part_val >= 'prefix'}; {@code and}
+ * intersects, {@code or} unites per level, and date keys, other {@code like}s, {@code not in} and
+ * {@code not between} push nothing. The exact evaluation then runs on every row the query returns,
+ * so a filter the tree cannot express exactly still gets the exact answer.
  */
 final class PartitionFilterPlanner {
   private static final Set<String> INTEGRAL = Set.of("tinyint", "smallint", "int", "integer", "bigint");
+  private static final Set<String> STRING = Set.of("string", "char", "varchar");
 
   private final HiveFilter.Node filter;
   private final List<String> keys;
-  private final List<Boolean> integral;
+  private final List<HiveFilterEvaluator.KeyType> types;
+  private final HiveFilterEvaluator evaluator;
 
-  private PartitionFilterPlanner(HiveFilter.Node filter, List<String> keys, List<Boolean> integral) {
+  private PartitionFilterPlanner(HiveFilter.Node filter, List<String> keys, List<HiveFilterEvaluator.KeyType> types) {
     this.filter = filter;
     this.keys = keys;
-    this.integral = integral;
+    this.types = types;
+    this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.SQL);
   }
 
   static boolean isIntegral(FieldSchema key) {
-    return key.getType() != null && INTEGRAL.contains(key.getType().toLowerCase(Locale.ROOT).trim());
+    return keyType(key) == HiveFilterEvaluator.KeyType.INTEGRAL;
   }
 
-  /** Binds {@code filter} to {@code partitionKeys}; a key the table does not have is an error. */
+  /** How Hive's filter compares the key's values; null for a type it cannot filter on. */
+  static HiveFilterEvaluator.KeyType keyType(FieldSchema key) {
+    String type = key.getType() == null ? "" : key.getType().toLowerCase(Locale.ROOT).trim();
+    int parameters = type.indexOf('(');
+    String name = (parameters < 0 ? type : type.substring(0, parameters)).trim();
+    if (INTEGRAL.contains(name)) {
+      return HiveFilterEvaluator.KeyType.INTEGRAL;
+    }
+    if (STRING.contains(name)) {
+      return HiveFilterEvaluator.KeyType.STRING;
+    }
+    return name.equals("date") ? HiveFilterEvaluator.KeyType.DATE : null;
+  }
+
+  /** Binds {@code filter} to {@code partitionKeys}, refusing what Hive refuses (see the class comment). */
   static PartitionFilterPlanner plan(HiveFilter.Node filter, List<FieldSchema> partitionKeys) throws MetaException {
     List<String> keys = new ArrayList<>();
-    List<Boolean> integral = new ArrayList<>();
+    List<HiveFilterEvaluator.KeyType> types = new ArrayList<>();
+    List<String> typeNames = new ArrayList<>();
     for (FieldSchema key : partitionKeys) {
       keys.add(key.getName().toLowerCase(Locale.ROOT));
-      integral.add(isIntegral(key));
+      types.add(keyType(key));
+      typeNames.add(key.getType());
     }
-    PartitionFilterPlanner planner = new PartitionFilterPlanner(filter, keys, integral);
-    HiveFilter.validate(filter, "partition filter", planner::level);
+    PartitionFilterPlanner planner = new PartitionFilterPlanner(filter, keys, Collections.unmodifiableList(types));
+    HiveFilter.forEachCondition(filter, (key, operator, value) -> planner.check(key, operator, value, typeNames));
     return planner;
   }
 
-  private int level(String key) throws MetaException {
+  private void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value, List<String> typeNames) throws MetaException {
     int level = levelOf(key);
     if (level < 0) {
       throw new MetaException("Error parsing partition filter: '" + key + "' is not a partition key of the table (its keys are " + keys + ")");
     }
-    return level;
+    HiveFilterEvaluator.KeyType type = types.get(level);
+    boolean defaultPartition = !value.integer() && value.text().equals(HivePartitionNames.DEFAULT_PARTITION);
+    String refusal = null;
+    if (type == null) {
+      refusal = "key " + key + " is of type " + typeNames.get(level);
+    } else if (!defaultPartition) {
+      refusal = switch (type) {
+        case STRING -> value.integer() ? "it compares string key " + key + " with an integer" : null;
+        case INTEGRAL -> !value.integer() ? "it compares integral key " + key + " with a string"
+            : operator == HiveFilter.Operator.LIKE ? "like does not apply to integral key " + key : null;
+        case DATE -> value.integer() || HiveFilterEvaluator.parseDate(value.text()) == null ? "it compares date key " + key + " with no date"
+            : operator == HiveFilter.Operator.LIKE ? "like does not apply to date key " + key : null;
+      };
+    }
+    if (refusal != null) {
+      throw new MetaException("Filtering is supported only on partition keys of type string, integral keys with integers and date keys with dates: "
+          + key + " " + operator.symbol() + " " + value.show() + ": " + refusal);
+    }
   }
 
   private int levelOf(String key) {
@@ -90,17 +133,11 @@ final class PartitionFilterPlanner {
       String right = push(or.right(), level);
       return left == null || right == null ? null : "(" + left + ") or (" + right + ")";
     }
+    if (types.get(level) == HiveFilterEvaluator.KeyType.DATE) {
+      return null; // dates compare as dates, which the tree's string and number order do not know
+    }
     if (node instanceof HiveFilter.Compare compare && levelOf(compare.key()) == level) {
-      if (compare.operator() == HiveFilter.Operator.LIKE) {
-        return null;
-      }
-      if (numeric(level, compare.value())) {
-        return LakeKeys.PART_NUM + " " + compare.operator().symbol() + " " + Long.parseLong(compare.value().text().trim());
-      }
-      if (compare.operator() == HiveFilter.Operator.EQUALS) {
-        return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), compare.value().text()));
-      }
-      return LakeKeys.PART_VAL + " " + compare.operator().symbol() + " " + quote(compare.value().text());
+      return push(level, compare.operator(), compare.value());
     }
     if (node instanceof HiveFilter.In in && levelOf(in.key()) == level && !in.negated()) {
       List<String> items = new ArrayList<>();
@@ -110,16 +147,34 @@ final class PartitionFilterPlanner {
         return null;
       }
       for (HiveFilter.Literal value : in.values()) {
-        items.add(allNumeric ? Long.toString(Long.parseLong(value.text().trim())) : quote(HivePartitionNames.component(keys.get(level), value.text())));
+        items.add(allNumeric ? Long.toString(value.number()) : quote(HivePartitionNames.component(keys.get(level), value.text())));
       }
       return (allNumeric ? LakeKeys.PART_NUM : "obj_id") + " in (" + String.join(", ", items) + ")";
     }
     if (node instanceof HiveFilter.Between between && levelOf(between.key()) == level && !between.negated()) {
-      String low = push(new HiveFilter.Compare(between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low()), level);
-      String high = push(new HiveFilter.Compare(between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high()), level);
+      String low = push(level, HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
+      String high = push(level, HiveFilter.Operator.LESS_OR_EQUAL, between.high());
       return "(" + low + ") and (" + high + ")";
     }
     return null;
+  }
+
+  private String push(int level, HiveFilter.Operator operator, HiveFilter.Literal value) {
+    if (operator == HiveFilter.Operator.LIKE) {
+      LikePattern pattern = LikePattern.compile(value.text(), LikePattern.Syntax.SQL);
+      if (pattern.isLiteral() && !pattern.literalPrefix().isEmpty()) {
+        return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), pattern.literalPrefix()));
+      }
+      String prefix = pattern.literalPrefix();
+      return prefix.isEmpty() ? null : LakeKeys.PART_VAL + " >= " + quote(prefix);
+    }
+    if (numeric(level, value)) {
+      return LakeKeys.PART_NUM + " " + operator.symbol() + " " + value.number();
+    }
+    if (operator == HiveFilter.Operator.EQUALS) {
+      return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), value.text()));
+    }
+    return LakeKeys.PART_VAL + " " + operator.symbol() + " " + quote(value.text());
   }
 
   /** The predicate of a partition level (of any value). */
@@ -133,7 +188,7 @@ final class PartitionFilterPlanner {
 
   /** Whether a comparison of {@code level} with {@code value} is numeric. */
   private boolean numeric(int level, HiveFilter.Literal value) {
-    return integral.get(level) && parseLong(value.text()) != null;
+    return types.get(level) == HiveFilterEvaluator.KeyType.INTEGRAL && value.integer();
   }
 
   static Long parseLong(String text) {
@@ -144,15 +199,15 @@ final class PartitionFilterPlanner {
 
   /** Whether the partition with these values (one per key, in key order) matches. */
   boolean test(List<String> values) {
-    return HiveFilterEvaluator.matches(filter, new HiveFilterEvaluator.Row() {
+    return evaluator.matches(new HiveFilterEvaluator.Row() {
       @Override
       public String value(String key) {
         return values.get(levelOf(key));
       }
 
       @Override
-      public boolean integral(String key) {
-        return integral.get(levelOf(key));
+      public HiveFilterEvaluator.KeyType type(String key) {
+        return types.get(levelOf(key));
       }
     });
   }

@@ -132,12 +132,13 @@ class TestHiveMetaStoreClientPartitions {
         new Case("ds >= '2025-03-01' and hr < 10", (ds, hr) -> ds.compareTo("2025-03-01") >= 0 && hr < 10),
         new Case("hr = 7", (ds, hr) -> hr == 7),
         new Case("hr > 95 or ds < '2025-01-03'", (ds, hr) -> hr > 95 || ds.compareTo("2025-01-03") < 0),
-        new Case("not (hr >= 5)", (ds, hr) -> hr < 5),
+        new Case("hr not between 5 and 99", (ds, hr) -> hr < 5),
         new Case("hr between 10 and 12 and ds = '2025-02-01'", (ds, hr) -> hr >= 10 && hr <= 12 && ds.equals("2025-02-01")),
-        new Case("ds like '2025-01-1.*'", (ds, hr) -> ds.startsWith("2025-01-1")),
-        new Case("hr in (1, 2, 3) and ds in ('2025-01-01', '2025-04-10')", (ds, hr) -> (hr >= 1 && hr <= 3) && (ds.equals("2025-01-01") || ds.equals("2025-04-10"))),
-        new Case("hr not in (1, 2) and ds = '2025-01-01'", (ds, hr) -> hr != 1 && hr != 2 && ds.equals("2025-01-01")),
-        new Case("hr < '10' AND ds = '2025-01-07'", (ds, hr) -> hr < 10 && ds.equals("2025-01-07")),
+        new Case("ds like '2025-01-1%'", (ds, hr) -> ds.startsWith("2025-01-1")),
+        new Case("ds like '2025-0_-_5'", (ds, hr) -> ds.startsWith("2025-0") && ds.endsWith("5")),
+        new Case("(hr) in (1, 2, 3) and (ds) in ('2025-01-01', '2025-04-10')", (ds, hr) -> (hr >= 1 && hr <= 3) && (ds.equals("2025-01-01") || ds.equals("2025-04-10"))),
+        new Case("(hr) not in (1, 2) and ds = '2025-01-01'", (ds, hr) -> hr != 1 && hr != 2 && ds.equals("2025-01-01")),
+        new Case("hr < 10 AND ds = '2025-01-07'", (ds, hr) -> hr < 10 && ds.equals("2025-01-07")),
         new Case("(ds = '2025-01-01' or ds = '2025-01-02') and (hr = 1 or hr = 99)", (ds, hr) -> (ds.equals("2025-01-01") || ds.equals("2025-01-02")) && (hr == 1 || hr == 99)),
         new Case("hr <> 50 and ds > '2025-04-08'", (ds, hr) -> hr != 50 && ds.compareTo("2025-04-08") > 0),
         new Case("5 > hr and ds = '2025-01-09'", (ds, hr) -> hr < 5 && ds.equals("2025-01-09")),
@@ -179,6 +180,11 @@ class TestHiveMetaStoreClientPartitions {
     assertThatThrownBy(() -> client.getNumPartitionsByFilter("sales", "events", "ds = '1"))
         .isInstanceOf(MetaException.class).hasMessageContaining("Error parsing partition filter");
     assertThat(client.getNumPartitionsByFilter("sales", "events", "hr = 0")).isEqualTo(DAYS);
+    // As Hive: an integral key compares with integers only, and in wants its key in parentheses.
+    assertThatThrownBy(() -> client.listPartitionsByFilter("sales", "events", "hr < '10'", (short) -1))
+        .isInstanceOf(MetaException.class).hasMessageContaining("Filtering is supported only on partition keys of type string");
+    assertThatThrownBy(() -> client.listPartitionsByFilter("sales", "events", "hr in (1, 2)", (short) -1))
+        .isInstanceOf(MetaException.class).hasMessageContaining("Error parsing partition filter at position 4");
 
     // Table rename moves the partitions with it.
     Table renamed = client.getTable("sales", "events");
@@ -262,11 +268,12 @@ class TestHiveMetaStoreClientPartitions {
     assertThat(values(client.listPartitionsByFilter("sales", "nums", "n > 9", (short) -1))).containsExactlyInAnyOrder("10", "100");
     assertThat(values(client.listPartitionsByFilter("sales", "nums", "n < 10", (short) -1))).containsExactlyInAnyOrder("9", "-3");
     // The default partition is no number: unknown for every numeric comparison and its negation.
-    assertThat(values(client.listPartitionsByFilter("sales", "nums", "not (n = 9)", (short) -1))).containsExactlyInAnyOrder("10", "100", "-3");
+    assertThat(values(client.listPartitionsByFilter("sales", "nums", "(n) not in (9)", (short) -1))).containsExactlyInAnyOrder("10", "100", "-3");
     assertThat(values(client.listPartitionsByFilter("sales", "nums", "n != 9", (short) -1))).containsExactlyInAnyOrder("10", "100", "-3");
-    // A string that is no number compares as a string, as Hive's JDO fallback does.
+    // The default partition's name compares as a string; any other string, and like, Hive refuses on an integral key.
     assertThat(values(client.listPartitionsByFilter("sales", "nums", "n = '__HIVE_DEFAULT_PARTITION__'", (short) -1))).containsExactly("__HIVE_DEFAULT_PARTITION__");
-    assertThat(values(client.listPartitionsByFilter("sales", "nums", "n like '1.*'", (short) -1))).containsExactlyInAnyOrder("10", "100");
+    assertThatThrownBy(() -> client.listPartitionsByFilter("sales", "nums", "n like '1%'", (short) -1)).isInstanceOf(MetaException.class)
+        .hasMessageContaining("Filtering is supported only on partition keys of type string");
   }
 
   private static List<String> values(List<Partition> partitions) {
