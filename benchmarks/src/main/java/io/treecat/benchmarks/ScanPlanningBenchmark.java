@@ -8,9 +8,13 @@ import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
+import io.treecat.lakehouse.iceberg.NewTable;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
+import io.treecat.lakehouse.iceberg.ScanRequest;
+import io.treecat.lakehouse.iceberg.TableChange;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.rest.iceberg.IcebergWire;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,10 +53,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.rest.RESTSerializers;
-import org.apache.iceberg.rest.requests.CreateTableRequest;
-import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
-import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Conversions;
@@ -107,8 +107,7 @@ public final class ScanPlanningBenchmark {
       Namespace namespace = Namespace.of("db");
       new IcebergNamespaces(lake).create(WHO, PREFIX, namespace, Map.of());
       TableIdentifier identifier = TableIdentifier.of(namespace, "events");
-      catalog.create(WHO, PREFIX, namespace, CreateTableRequest.builder().withName("events").withSchema(SCHEMA).withPartitionSpec(SPEC)
-          .setProperties(new HashMap<>(Map.of(TableProperties.FORMAT_VERSION, "2"))).build());
+      catalog.create(WHO, PREFIX, namespace, new NewTable("events", SCHEMA, SPEC, null, null, Map.of(TableProperties.FORMAT_VERSION, "2")));
       Table table = new BaseTable(new CommittingOperations(catalog, identifier, io), identifier.toString());
       long start = System.nanoTime();
       fill(table, files);
@@ -161,7 +160,7 @@ public final class ScanPlanningBenchmark {
 
   /** One plan as a client would get it: the plan, then every plan task (fetched in parallel), each response written as JSON. */
   private static int planOnServer(ScanPlanner planner, ObjectMapper mapper, TableIdentifier identifier, Expression filter) throws Exception {
-    PlanTableScanResponse response = planner.plan(WHO, PREFIX, ReadPoint.LATEST, identifier, PlanTableScanRequest.builder().withFilter(filter).build());
+    PlanTableScanResponse response = IcebergWire.response(planner.plan(WHO, PREFIX, ReadPoint.LATEST, identifier, ScanRequest.of(filter)));
     long bytes = mapper.writeValueAsString(response).length();
     int files = response.fileScanTasks() == null ? 0 : response.fileScanTasks().size();
     int tasks = response.planTasks() == null ? 0 : response.planTasks().size();
@@ -169,7 +168,7 @@ public final class ScanPlanningBenchmark {
       List<Future<long[]>> fetches = new ArrayList<>();
       for (String task : response.planTasks()) {
         fetches.add(TASK_FETCHERS.submit(() -> {
-          FetchScanTasksResponse fetched = planner.tasks(WHO, PREFIX, identifier, new FetchScanTasksRequest(task));
+          FetchScanTasksResponse fetched = IcebergWire.response(planner.tasks(WHO, PREFIX, identifier, task));
           return new long[] {mapper.writeValueAsString(fetched).length(), fetched.fileScanTasks().size()};
         }));
       }
@@ -277,9 +276,8 @@ public final class ScanPlanningBenchmark {
 
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
-      UpdateTableRequest request = UpdateTableRequest.create(identifier, UpdateRequirements.forUpdateTable(base, metadata.changes()),
-          metadata.changes());
-      current = catalog.commit(WHO, PREFIX, List.of(request)).get(0);
+      TableChange change = new TableChange(identifier, UpdateRequirements.forUpdateTable(base, metadata.changes()), metadata.changes());
+      current = catalog.commit(WHO, PREFIX, List.of(change)).get(0);
     }
 
     @Override

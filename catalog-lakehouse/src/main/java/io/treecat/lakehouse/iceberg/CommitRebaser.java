@@ -30,7 +30,6 @@ import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,7 +115,7 @@ final class CommitRebaser {
    * The change rebased onto {@code current}, or empty when it does not clearly commute with what
    * happened since the client read the table (the caller then answers the original failure).
    */
-  Optional<Rebased> rebase(FileIO io, TableMetadata current, UpdateTableRequest change) {
+  Optional<Rebased> rebase(FileIO io, TableMetadata current, TableChange change) {
     if (!enabled(current)) {
       return Optional.empty();
     }

@@ -21,15 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.rest.requests.CreateTableRequest;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,21 +87,18 @@ public final class IcebergTables {
   // ---- creating
 
   /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
-  public TableMetadata newTable(Principal who, String catalog, Namespace namespace, CreateTableRequest request) {
-    request.validate();
+  public TableMetadata newTable(Principal who, String catalog, Namespace namespace, NewTable table) {
     // The namespace is loaded even for a table with its own location: a missing one fails here.
     Map<String, String> properties = namespace.isEmpty() ? Map.of() : namespaces.load(who, catalog, ReadPoint.LATEST, namespace);
-    String location = request.location() != null && !request.location().isBlank()
-        ? Locations.stripSlash(request.location())
-        : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/" + request.name();
-    PartitionSpec spec = request.spec() == null ? PartitionSpec.unpartitioned() : request.spec();
-    SortOrder order = request.writeOrder() == null ? SortOrder.unsorted() : request.writeOrder();
-    return TableMetadata.newTableMetadata(request.schema(), spec, order, location, request.properties());
+    String location = table.hasLocation()
+        ? Locations.stripSlash(table.location())
+        : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/" + table.name();
+    return TableMetadata.newTableMetadata(table.schema(), table.spec(), table.writeOrder(), location, table.properties());
   }
 
-  public TableMetadata create(Principal who, String catalog, Namespace namespace, CreateTableRequest request) {
-    TableMetadata metadata = newTable(who, catalog, namespace, request);
-    return commits.create(who, catalog, TableIdentifier.of(namespace, request.name()), metadata);
+  public TableMetadata create(Principal who, String catalog, Namespace namespace, NewTable table) {
+    TableMetadata metadata = newTable(who, catalog, namespace, table);
+    return commits.create(who, catalog, TableIdentifier.of(namespace, table.name()), metadata);
   }
 
   /**
@@ -144,7 +137,7 @@ public final class IcebergTables {
    * Commits changes to one or more tables atomically ({@link TableCommits}). Answers the new
    * metadata of each table, in request order.
    */
-  public List<TableMetadata> commit(Principal who, String catalog, List<UpdateTableRequest> changes) {
+  public List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
     return commits.commit(who, catalog, changes);
   }
 

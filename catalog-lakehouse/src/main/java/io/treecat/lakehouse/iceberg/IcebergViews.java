@@ -27,8 +27,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.rest.requests.CreateViewRequest;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.view.SQLViewRepresentation;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
@@ -88,16 +86,15 @@ public final class IcebergViews {
   // ---- changes
 
   /** Creates a view from the client's first version; its location is the client's, else {@code <namespace location>/<view>}. */
-  public ViewMetadata create(Principal who, String catalog, Namespace namespace, CreateViewRequest request) {
-    request.validate();
-    Set<String> unsupported = request.viewVersion().representations().stream()
+  public ViewMetadata create(Principal who, String catalog, Namespace namespace, NewView view) {
+    Set<String> unsupported = view.version().representations().stream()
         .filter(representation -> !(representation instanceof SQLViewRepresentation))
         .map(ViewRepresentation::type)
         .collect(Collectors.toSet());
     if (!unsupported.isEmpty()) {
       throw new BadRequestException("Unsupported view representations: %s", unsupported);
     }
-    TableIdentifier identifier = TableIdentifier.of(namespace, request.name());
+    TableIdentifier identifier = TableIdentifier.of(namespace, view.name());
     Warehouse warehouse = lake.warehouses().forCatalog(catalog);
     ObjectPath path = IcebergNames.tablePath(catalog, identifier);
     return lake.runner().write(Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
@@ -106,13 +103,13 @@ public final class IcebergViews {
       if (existing.isPresent()) {
         throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
       }
-      String location = request.location() != null && !request.location().isBlank()
-          ? Locations.stripSlash(request.location())
-          : IcebergNamespaces.childLocation(txn, warehouse, namespace, request.name());
+      String location = view.hasLocation()
+          ? Locations.stripSlash(view.location())
+          : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
       ViewMetadata metadata = ViewMetadata.builder()
-          .setProperties(request.properties())
+          .setProperties(view.properties())
           .setLocation(location)
-          .setCurrentVersion(request.viewVersion(), request.schema())
+          .setCurrentVersion(view.version(), view.schema())
           .build();
       return writeAndSwap(txn, warehouse.io(), path, null, metadata);
     });
@@ -142,14 +139,15 @@ public final class IcebergViews {
    * nothing. The requirements of a view commit only assert its UUID, so a replace based on an older
    * version applies to the newest one (the server-side retry of the RCK).
    */
-  public ViewMetadata commit(Principal who, String catalog, TableIdentifier identifier, UpdateTableRequest request) {
+  public ViewMetadata commit(Principal who, String catalog, TableChange change) {
+    TableIdentifier identifier = change.identifier();
     FileIO io = io(catalog);
     ObjectPath path = IcebergNames.tablePath(catalog, identifier);
     return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
       ViewMetadata base = ViewMetadataParser.read(io, find(txn, path, identifier).pointer().metadataLocation());
-      request.requirements().forEach(requirement -> requirement.validate(base));
+      change.requirements().forEach(requirement -> requirement.validate(base));
       ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
-      for (MetadataUpdate update : request.updates()) {
+      for (MetadataUpdate update : change.updates()) {
         applyTo(update, builder);
       }
       ViewMetadata updated = builder.build();

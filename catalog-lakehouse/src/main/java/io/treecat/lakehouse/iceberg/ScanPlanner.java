@@ -75,11 +75,6 @@ import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.rest.PlanStatus;
-import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
-import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
-import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -138,19 +133,19 @@ public final class ScanPlanner {
   // ---- planTableScan
 
   /** Plans a scan of the table as of {@code point} (a past vid or named snapshot plans the table as it was there). */
-  public PlanTableScanResponse plan(Principal who, String catalog, ReadPoint point, TableIdentifier identifier, PlanTableScanRequest request) {
+  public ScanPlan plan(Principal who, String catalog, ReadPoint point, TableIdentifier identifier, ScanRequest request) {
     ObjectPath table = IcebergNames.tablePath(catalog, identifier);
     FileIO io = lake.warehouses().forCatalog(catalog).io();
     return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), point, txn -> plan(txn, io, table, identifier, request));
   }
 
-  private PlanTableScanResponse plan(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, PlanTableScanRequest request) {
+  private ScanPlan plan(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, ScanRequest request) {
     CatalogService service = txn.service();
     long vid = txn.readVid();
     TableMetadata metadata = metadataAt(txn, io, table, identifier);
-    Expression filter = request.filter() == null ? Expressions.alwaysTrue() : request.filter();
+    Expression filter = request.filter();
     boolean caseSensitive = request.caseSensitive();
-    if (request.startSnapshotId() != null || request.endSnapshotId() != null) {
+    if (request.incremental()) {
       return incremental(io, identifier, metadata, request, filter);
     }
     Long snapshotId = request.snapshotId();
@@ -182,16 +177,11 @@ public final class ScanPlanner {
       int end = Math.min(start + partitionsPerTask, partitions.size()) - 1;
       tokens.add(planTask(scan, partitions.get(start), partitions.get(end)));
     }
-    return PlanTableScanResponse.builder().withPlanStatus(PlanStatus.COMPLETED).withPlanTasks(tokens).withSpecsById(metadata.specsById()).build();
+    return new ScanPlan(ScanPlan.Status.COMPLETED, tokens, List.of(), List.of(), metadata.specsById());
   }
 
-  private static PlanTableScanResponse completed(List<FileScanTask> tasks, TableMetadata metadata) {
-    return PlanTableScanResponse.builder()
-        .withPlanStatus(PlanStatus.COMPLETED)
-        .withFileScanTasks(tasks)
-        .withDeleteFiles(deleteFiles(tasks))
-        .withSpecsById(metadata.specsById())
-        .build();
+  private static ScanPlan completed(List<FileScanTask> tasks, TableMetadata metadata) {
+    return new ScanPlan(ScanPlan.Status.COMPLETED, List.of(), tasks, deleteFiles(tasks), metadata.specsById());
   }
 
   /** The distinct delete files the tasks reference, in first-reference order. */
@@ -269,7 +259,7 @@ public final class ScanPlanner {
     return collect(tableScan.planFiles(), scan);
   }
 
-  private static PlanTableScanResponse incremental(FileIO io, TableIdentifier identifier, TableMetadata metadata, PlanTableScanRequest request, Expression filter) {
+  private static ScanPlan incremental(FileIO io, TableIdentifier identifier, TableMetadata metadata, ScanRequest request, Expression filter) {
     if (request.startSnapshotId() == null || request.endSnapshotId() == null) {
       throw new BadRequestException("An incremental scan needs both start-snapshot-id and end-snapshot-id");
     }
@@ -553,25 +543,24 @@ public final class ScanPlanner {
   }
 
   /** Plans one plan task: the same read vid, snapshot and filter as its plan, one range of partitions. */
-  public FetchScanTasksResponse tasks(Principal who, String catalog, TableIdentifier identifier, FetchScanTasksRequest request) {
+  public ScanTasks tasks(Principal who, String catalog, TableIdentifier identifier, String planTask) {
     JsonNode token;
     try {
-      token = JSON.readTree(Base64.getUrlDecoder().decode(request.planTask()));
+      token = JSON.readTree(Base64.getUrlDecoder().decode(planTask));
     } catch (IOException | IllegalArgumentException e) {
-      throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
+      throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
     }
     if (token == null || !token.hasNonNull("vid") || !token.hasNonNull("snapshot-id") || !token.hasNonNull("from") || !token.hasNonNull("to")) {
-      throw new NoSuchPlanTaskException("Unknown plan task: %s", request.planTask());
+      throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
     }
     ObjectPath table = IcebergNames.tablePath(catalog, identifier);
     FileIO io = lake.warehouses().forCatalog(catalog).io();
     long vid = token.get("vid").asLong();
     JsonNode plan = token;
-    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), ReadPoint.vid(vid), txn -> tasks(txn, io, table, identifier, plan, request));
+    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), ReadPoint.vid(vid), txn -> tasks(txn, io, table, identifier, plan, planTask));
   }
 
-  private FetchScanTasksResponse tasks(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, JsonNode token,
-      FetchScanTasksRequest request) {
+  private ScanTasks tasks(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, JsonNode token, String planTask) {
     CatalogService service = txn.service();
     long vid = txn.readVid();
     TableMetadata metadata = metadataAt(txn, io, table, identifier);
@@ -587,10 +576,10 @@ public final class ScanPlanner {
     Scan scan = new Scan(table, vid, metadata, snapshotId, filter, token.path("case-sensitive").asBoolean(true), statsFields);
     OptionalLong indexed = indexedVid(txn, table, snapshotId);
     if (indexed.isEmpty()) {
-      throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", request.planTask());
+      throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", planTask);
     }
     List<FileScanTask> tasks = fromTree(service, scan, indexed.getAsLong(), token.get("from").asText(), token.get("to").asText());
-    return FetchScanTasksResponse.builder().withFileScanTasks(tasks).withDeleteFiles(deleteFiles(tasks)).withSpecsById(metadata.specsById()).build();
+    return new ScanTasks(tasks, deleteFiles(tasks), metadata.specsById());
   }
 
   /** Every plan is answered when it is submitted and none is kept, so there is never a plan to fetch. */

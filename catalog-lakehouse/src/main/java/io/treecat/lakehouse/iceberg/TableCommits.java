@@ -32,7 +32,6 @@ import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,8 +70,8 @@ final class TableCommits {
     }
   }
 
-  List<TableMetadata> commit(Principal who, String catalog, List<UpdateTableRequest> changes) {
-    List<TableIdentifier> identifiers = changes.stream().map(UpdateTableRequest::identifier).toList();
+  List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
+    List<TableIdentifier> identifiers = changes.stream().map(TableChange::identifier).toList();
     if (new HashSet<>(identifiers).size() != identifiers.size()) {
       throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
     }
@@ -83,7 +82,7 @@ final class TableCommits {
     try (TableCommitLocks.Held ignored = locks.lock(paths)) {
       return lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
         List<Staged> staged = new ArrayList<>();
-        for (UpdateTableRequest change : changes) {
+        for (TableChange change : changes) {
           staged.add(apply(txn, warehouse, change));
         }
         return writeAndSwap(txn, warehouse, staged);
@@ -111,8 +110,8 @@ final class TableCommits {
    * objects keep them, so the file index and a rebase, which need them while the table's other
    * commits wait, find them read. A list that cannot be read fails there, as it would without this.
    */
-  private static void readManifestLists(FileIO io, List<UpdateTableRequest> changes) {
-    for (UpdateTableRequest change : changes) {
+  private static void readManifestLists(FileIO io, List<TableChange> changes) {
+    for (TableChange change : changes) {
       for (MetadataUpdate update : change.updates()) {
         if (update instanceof MetadataUpdate.AddSnapshot add) {
           try {
@@ -125,8 +124,8 @@ final class TableCommits {
     }
   }
 
-  private Staged apply(LakeTransaction txn, Warehouse warehouse, UpdateTableRequest change) {
-    TableIdentifier identifier = requireNonNull(change.identifier(), "identifier is null");
+  private Staged apply(LakeTransaction txn, Warehouse warehouse, TableChange change) {
+    TableIdentifier identifier = change.identifier();
     ObjectPath path = IcebergNames.tablePath(warehouse.catalog(), identifier);
     Optional<CatalogObject> object = txn.read(path);
     boolean create = change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);

@@ -33,8 +33,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.rest.requests.CreateTableRequest;
-import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Types;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -72,7 +70,7 @@ class TestTableCommits {
         Authorizer.allowAll());
     new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
     tables = new IcebergTables(lake, false);
-    tables.create(WHO, CATALOG, DB, CreateTableRequest.builder().withName("t").withSchema(SCHEMA).build());
+    tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
   }
 
   @AfterEach
@@ -114,7 +112,7 @@ class TestTableCommits {
   void aFailedRequirementIsIcebergsOwnAndIsNotRunAgain() throws IOException {
     TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
     tables.commit(WHO, CATALOG, List.of(setProperty(base, "a", "1")));
-    UpdateTableRequest stale = UpdateTableRequest.create(TABLE,
+    TableChange stale = new TableChange(TABLE,
         List.of(new UpdateRequirement.AssertLastAssignedFieldId(base.lastColumnId() + 1)),
         List.of(new MetadataUpdate.SetProperties(Map.of("b", "2"))));
 
@@ -124,8 +122,8 @@ class TestTableCommits {
     assertThat(metadataFiles()).hasSize(2);
   }
 
-  private static UpdateTableRequest setProperty(TableMetadata base, String key, String value) {
-    return UpdateTableRequest.create(TABLE, List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
+  private static TableChange setProperty(TableMetadata base, String key, String value) {
+    return new TableChange(TABLE, List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
         List.of(new MetadataUpdate.SetProperties(Map.of(key, value))));
   }
 

@@ -202,9 +202,9 @@ public final class IcebergResource {
     requireAddressable(request.name());
     Namespace ns = namespace(namespace);
     if (request.stageCreate()) {
-      return ok(LoadTableResponse.builder().withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, request)).build());
+      return ok(LoadTableResponse.builder().withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request))).build());
     }
-    return withETag(tables.create(WHO, catalog(prefix), ns, request), ALL_SNAPSHOTS);
+    return withETag(tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request)), ALL_SNAPSHOTS);
   }
 
   @POST
@@ -269,8 +269,7 @@ public final class IcebergResource {
       throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
     }
     requireTableUpdates(parsed);
-    UpdateTableRequest request = UpdateTableRequest.create(identifier, parsed.requirements(), parsed.updates());
-    TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(request)).get(0);
+    TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(IcebergWire.change(identifier, parsed))).get(0);
     return withETag(metadata, ALL_SNAPSHOTS);
   }
 
@@ -296,7 +295,7 @@ public final class IcebergResource {
   public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
     CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
     request.tableChanges().forEach(IcebergResource::requireTableUpdates);
-    tables.commit(WHO, catalog(prefix), request.tableChanges());
+    tables.commit(WHO, catalog(prefix), request.tableChanges().stream().map(IcebergWire::change).toList());
     return Response.noContent().build();
   }
 
@@ -338,7 +337,7 @@ public final class IcebergResource {
       @PathParam("table") String table, String body) {
     PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
     CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return ok(planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), request));
+    return ok(IcebergWire.response(planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), IcebergWire.scan(request))));
   }
 
   @POST
@@ -346,7 +345,7 @@ public final class IcebergResource {
   public Response fetchScanTasks(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
       @PathParam("table") String table, String body) {
     FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
-    return ok(planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request));
+    return ok(IcebergWire.response(planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request.planTask())));
   }
 
   /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */

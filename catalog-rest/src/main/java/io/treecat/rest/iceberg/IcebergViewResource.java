@@ -69,7 +69,7 @@ public final class IcebergViewResource {
   public Response createView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
     CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
     IcebergResource.requireAddressable(request.name());
-    return loaded(views.create(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), request));
+    return loaded(views.create(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), IcebergWire.view(request)));
   }
 
   @POST
@@ -107,7 +107,7 @@ public final class IcebergViewResource {
     if (request.identifier() != null && !request.identifier().equals(identifier)) {
       throw new BadRequestException("The body names another view than the path: %s", request.identifier());
     }
-    return loaded(views.commit(WHO, IcebergResource.catalog(prefix), identifier, request));
+    return loaded(views.commit(WHO, IcebergResource.catalog(prefix), IcebergWire.change(identifier, request)));
   }
 
   @DELETE

@@ -1,0 +1,37 @@
+package io.treecat.lakehouse.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
+
+/**
+ * What a client gives for a new table ({@link IcebergTables#create}). The properties keep their
+ * order: they are written into the first metadata file in it.
+ *
+ * @param spec the partition spec, unpartitioned when null
+ * @param writeOrder the sort order, unsorted when null
+ * @param location the table's location; null or blank for {@code <namespace location>/<name>}
+ */
+public record NewTable(String name, Schema schema, PartitionSpec spec, SortOrder writeOrder, String location, Map<String, String> properties) {
+  public NewTable {
+    requireNonNull(name, "name is null");
+    requireNonNull(schema, "schema is null");
+    spec = spec == null ? PartitionSpec.unpartitioned() : spec;
+    writeOrder = writeOrder == null ? SortOrder.unsorted() : writeOrder;
+    properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+  }
+
+  /** A table of {@code schema} with no partitioning, sort order, own location or properties. */
+  public static NewTable of(String name, Schema schema) {
+    return new NewTable(name, schema, null, null, null, null);
+  }
+
+  boolean hasLocation() {
+    return location != null && !location.isBlank();
+  }
+}
