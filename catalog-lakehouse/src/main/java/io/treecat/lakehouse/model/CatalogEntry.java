@@ -31,11 +31,7 @@ public record CatalogEntry(String location, BsonDocument others) implements Lake
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.CATALOG.bson());
-    if (location != null) {
-      value.append(LakeKeys.LOCATION, new BsonString(location));
-    }
-    value.putAll(others);
-    return value;
+    return Values.of(ObjectType.CATALOG).string(LakeKeys.LOCATION, location).with(others);
   }
+
 }

@@ -46,20 +46,14 @@ public record FunctionEntry(String className, String functionType, String owner,
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FUNCTION.bson())
-        .append(LakeKeys.FUNCTION_CLASS_NAME, new BsonString(className));
-    if (functionType != null) {
-      value.append(LakeKeys.FUNCTION_TYPE, new BsonString(functionType));
-    }
-    if (owner != null) {
-      value.append(LakeKeys.OWNER, new BsonString(owner));
-    }
-    if (hiveFunction != null) {
-      value.append(LakeKeys.HMS_FUNCTION, new BsonBinary(hiveFunction));
-    }
-    value.putAll(others);
-    return value;
+    return Values.of(ObjectType.FUNCTION)
+        .string(LakeKeys.FUNCTION_CLASS_NAME, className)
+        .string(LakeKeys.FUNCTION_TYPE, functionType)
+        .string(LakeKeys.OWNER, owner)
+        .binary(LakeKeys.HMS_FUNCTION, hiveFunction)
+        .with(others);
   }
+
 
   /** The value of a database's function container ({@link ObjectType#FUNCTIONS}). */
   public static BsonDocument container() {

@@ -43,11 +43,9 @@ public record NamespaceEntry(Map<String, String> properties, BsonDocument others
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.NAMESPACE.bson())
-        .append(LakeKeys.PROPERTIES, Fields.stringMap(properties));
-    value.putAll(others);
-    return value;
+    return Values.of(ObjectType.NAMESPACE).stringMap(LakeKeys.PROPERTIES, properties).with(others);
   }
+
 
   /** This namespace with other properties, its other fields kept. */
   public NamespaceEntry withProperties(Map<String, String> replaced) {

@@ -77,37 +77,19 @@ public record PartitionEntry(
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.PARTITION.bson());
-    if (specId != null) {
-      value.append(LakeKeys.SPEC_ID, new BsonInt32(specId));
-    }
-    if (partKey != null) {
-      value.append(LakeKeys.PART_KEY, new BsonString(partKey));
-    }
-    if (partValue != null) {
-      value.append(LakeKeys.PART_VAL, partValue);
-    }
-    if (partNumber != null) {
-      value.append(LakeKeys.PART_NUM, new BsonInt64(partNumber));
-    }
-    if (partitionPath != null) {
-      value.append(LakeKeys.PARTITION_PATH, new BsonString(partitionPath));
-    }
-    if (location != null) {
-      value.append(LakeKeys.LOCATION, new BsonString(location));
-    }
-    if (hivePartition != null) {
-      value.append(LakeKeys.HMS_PARTITION, new BsonBinary(hivePartition));
-    }
-    if (columnStatistics != null) {
-      value.append(LakeKeys.COLUMN_STATISTICS, columnStatistics);
-    }
-    if (statisticsAnalyzed != null) {
-      value.append(LakeKeys.COLUMN_STATISTICS_ANALYZED, new BsonInt64(statisticsAnalyzed));
-    }
-    value.putAll(others);
-    return value;
+    return Values.of(ObjectType.PARTITION)
+        .int32(LakeKeys.SPEC_ID, specId)
+        .string(LakeKeys.PART_KEY, partKey)
+        .value(LakeKeys.PART_VAL, partValue)
+        .int64(LakeKeys.PART_NUM, partNumber)
+        .string(LakeKeys.PARTITION_PATH, partitionPath)
+        .string(LakeKeys.LOCATION, location)
+        .binary(LakeKeys.HMS_PARTITION, hivePartition)
+        .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
+        .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
+        .with(others);
   }
+
 
   /** The last level of a Hive partition, with its struct and location; statistics and others kept. */
   public PartitionEntry withHivePartition(byte[] struct, String newLocation) {

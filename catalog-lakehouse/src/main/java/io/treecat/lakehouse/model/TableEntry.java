@@ -83,41 +83,22 @@ public record TableEntry(
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.TABLE.bson());
-    if (tableType != null) {
-      value.append(LakeKeys.TABLE_TYPE, new BsonString(tableType));
-    }
-    if (formatVersion != null) {
-      value.append(LakeKeys.FORMAT_VERSION, new BsonInt32(formatVersion));
-    }
-    if (metadataLocation != null) {
-      value.append(LakeKeys.METADATA_LOCATION, new BsonString(metadataLocation));
-    }
-    if (uuid != null) {
-      value.append(LakeKeys.UUID, new BsonString(uuid));
-    }
-    if (formatVersion != null || currentSnapshotId != null) {
-      // Written (as null for none) whenever the Iceberg state is known, so queries can test it.
-      value.append(LakeKeys.CURRENT_SNAPSHOT_ID, currentSnapshotId == null ? BsonNull.VALUE : new BsonInt64(currentSnapshotId));
-    }
-    if (location != null) {
-      value.append(LakeKeys.LOCATION, new BsonString(location));
-    }
-    if (formatVersion != null || !properties.isEmpty()) {
-      value.append(LakeKeys.PROPERTIES, Fields.stringMap(properties));
-    }
-    if (hiveTable != null) {
-      value.append(LakeKeys.HMS_TABLE, new BsonBinary(hiveTable));
-    }
-    if (columnStatistics != null) {
-      value.append(LakeKeys.COLUMN_STATISTICS, columnStatistics);
-    }
-    if (statisticsAnalyzed != null) {
-      value.append(LakeKeys.COLUMN_STATISTICS_ANALYZED, new BsonInt64(statisticsAnalyzed));
-    }
-    value.putAll(others);
-    return value;
+    // current_snapshot_id is written (as null for none) whenever the Iceberg state is known, so queries can test it.
+    boolean icebergKnown = formatVersion != null || currentSnapshotId != null;
+    return Values.of(ObjectType.TABLE)
+        .string(LakeKeys.TABLE_TYPE, tableType)
+        .int32(LakeKeys.FORMAT_VERSION, formatVersion)
+        .string(LakeKeys.METADATA_LOCATION, metadataLocation)
+        .string(LakeKeys.UUID, uuid)
+        .value(LakeKeys.CURRENT_SNAPSHOT_ID, !icebergKnown ? null : currentSnapshotId == null ? BsonNull.VALUE : new BsonInt64(currentSnapshotId))
+        .string(LakeKeys.LOCATION, location)
+        .stringMap(LakeKeys.PROPERTIES, formatVersion != null || !properties.isEmpty() ? properties : null)
+        .binary(LakeKeys.HMS_TABLE, hiveTable)
+        .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
+        .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
+        .with(others);
   }
+
 
   /** Whether this is an Iceberg table: it has a metadata pointer, or says it is one. */
   public boolean isIceberg() {

@@ -55,16 +55,14 @@ public record ViewEntry(IcebergPointer pointer, BsonDocument others) implements 
 
   @Override
   public BsonDocument encode() {
-    BsonDocument value = new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.VIEW.bson())
-        .append(LakeKeys.FORMAT_VERSION, new BsonInt32(pointer.formatVersion()))
-        .append(LakeKeys.METADATA_LOCATION, new BsonString(pointer.metadataLocation()))
-        .append(LakeKeys.UUID, new BsonString(pointer.uuid()));
-    if (pointer.currentSnapshotId() != null) {
-      value.append(LakeKeys.CURRENT_VERSION_ID, new BsonInt32(pointer.currentSnapshotId().intValue()));
-    }
-    value.append(LakeKeys.LOCATION, new BsonString(pointer.location()))
-        .append(LakeKeys.PROPERTIES, Fields.stringMap(pointer.properties()));
-    value.putAll(others);
-    return value;
+    return Values.of(ObjectType.VIEW)
+        .int32(LakeKeys.FORMAT_VERSION, pointer.formatVersion())
+        .string(LakeKeys.METADATA_LOCATION, pointer.metadataLocation())
+        .string(LakeKeys.UUID, pointer.uuid())
+        .int32(LakeKeys.CURRENT_VERSION_ID, pointer.currentSnapshotId() == null ? null : pointer.currentSnapshotId().intValue())
+        .string(LakeKeys.LOCATION, pointer.location())
+        .stringMap(LakeKeys.PROPERTIES, pointer.properties())
+        .with(others);
   }
+
 }
