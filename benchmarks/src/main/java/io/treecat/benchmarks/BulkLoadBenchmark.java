@@ -48,70 +48,77 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class BulkLoadBenchmark {
-  @Param({"10000"})
-  int chunkSize;
+    @Param({"10000"})
+    int chunkSize;
 
-  private Path jsonLines;
-  private Path directory;
-  private long started;
+    private Path jsonLines;
+    private Path directory;
+    private long started;
 
-  @Setup(Level.Trial)
-  public void input() {
-    jsonLines = BenchmarkData.jsonLines();
-  }
-
-  @Setup(Level.Iteration)
-  public void emptyDirectory() throws IOException {
-    directory = Files.createTempDirectory(BenchmarkData.root(), "load-");
-    started = System.nanoTime();
-  }
-
-  @TearDown(Level.Iteration)
-  public void deleteDirectory() {
-    double seconds = (System.nanoTime() - started) / 1e9;
-    System.out.printf(Locale.ROOT, "%n%,d objects in %.2f s: %,.0f objects/s (chunks of %,d)%n",
-        TpcdsCatalog.objectCount(), seconds, TpcdsCatalog.objectCount() / seconds, chunkSize);
-    BenchmarkData.deleteRecursively(directory);
-  }
-
-  @Benchmark
-  public BulkLoader.LoadResult bulkLoader() {
-    try (CatalogService service = CatalogService.open(directory);
-        BufferedReader reader = Files.newBufferedReader(jsonLines, StandardCharsets.UTF_8)) {
-      BulkLoader.LoadResult result = service.bulkLoad(reader, chunkSize, BulkLoader.Progress.NONE);
-      return expect(result.records(), result);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    @Setup(Level.Trial)
+    public void input() {
+        jsonLines = BenchmarkData.jsonLines();
     }
-  }
 
-  @Benchmark
-  public long commitWriteSets() {
-    long[] objects = new long[1];
-    try (CatalogService service = CatalogService.open(directory)) {
-      List<WriteOp> chunk = new ArrayList<>(chunkSize);
-      TpcdsCatalog.generate((path, kind, value) -> {
-        chunk.add(new WriteOp.Add(path, kind, value));
-        if (chunk.size() == chunkSize) {
-          service.commit(new WriteSet(chunk));
-          objects[0] += chunk.size();
-          chunk.clear();
+    @Setup(Level.Iteration)
+    public void emptyDirectory() throws IOException {
+        directory = Files.createTempDirectory(BenchmarkData.root(), "load-");
+        started = System.nanoTime();
+    }
+
+    @TearDown(Level.Iteration)
+    public void deleteDirectory() {
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf(
+                Locale.ROOT,
+                "%n%,d objects in %.2f s: %,.0f objects/s (chunks of %,d)%n",
+                TpcdsCatalog.objectCount(),
+                seconds,
+                TpcdsCatalog.objectCount() / seconds,
+                chunkSize);
+        BenchmarkData.deleteRecursively(directory);
+    }
+
+    @Benchmark
+    public BulkLoader.LoadResult bulkLoader() {
+        try (CatalogService service = CatalogService.open(directory);
+                BufferedReader reader = Files.newBufferedReader(jsonLines, StandardCharsets.UTF_8)) {
+            BulkLoader.LoadResult result = service.bulkLoad(reader, chunkSize, BulkLoader.Progress.NONE);
+            return expect(result.records(), result);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-      });
-      if (!chunk.isEmpty()) {
-        service.commit(new WriteSet(chunk));
-        objects[0] += chunk.size();
-      }
     }
-    return expect(objects[0], objects[0]);
-  }
 
-  private static <T> T expect(long objects, T result) {
-    if (objects != TpcdsCatalog.objectCount()) {
-      throw new IllegalStateException("Loaded " + objects + " objects, expected " + TpcdsCatalog.objectCount());
+    @Benchmark
+    public long commitWriteSets() {
+        long[] objects = new long[1];
+        try (CatalogService service = CatalogService.open(directory)) {
+            List<WriteOp> chunk = new ArrayList<>(chunkSize);
+            TpcdsCatalog.generate((path, kind, value) -> {
+                chunk.add(new WriteOp.Add(path, kind, value));
+                if (chunk.size() == chunkSize) {
+                    service.commit(new WriteSet(chunk));
+                    objects[0] += chunk.size();
+                    chunk.clear();
+                }
+            });
+            if (!chunk.isEmpty()) {
+                service.commit(new WriteSet(chunk));
+                objects[0] += chunk.size();
+            }
+        }
+        return expect(objects[0], objects[0]);
     }
-    return result;
-  }
+
+    private static <T> T expect(long objects, T result) {
+        if (objects != TpcdsCatalog.objectCount()) {
+            throw new IllegalStateException("Loaded " + objects + " objects, expected " + TpcdsCatalog.objectCount());
+        }
+        return result;
+    }
 }

@@ -36,80 +36,93 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class PartitionQueryBenchmark {
-  @Param({"1", "365"})
-  int days;
+    @Param({"1", "365"})
+    int days;
 
-  @Param({"part_val", "obj_id"})
-  String predicate;
+    @Param({"part_val", "obj_id"})
+    String predicate;
 
-  private CatalogService service;
-  private QueryRequest request;
+    private CatalogService service;
+    private QueryRequest request;
 
-  @Setup
-  public void open() {
-    service = CatalogService.open(BenchmarkData.catalog());
-    String query = predicate.equals("part_val") ? Ranges.partValQuery(days) : Ranges.objIdQuery(days);
-    request = QueryRequest.of(query);
-    System.out.println(System.lineSeparator() + service.explain(query));
-    long rows = 0;
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        CatalogObject row = cursor.current();
-        if (row.value().get("record_count").asNumber().longValue() <= 0) {
-          throw new IllegalStateException("Bad record_count in " + row.path());
+    @Setup
+    public void open() {
+        service = CatalogService.open(BenchmarkData.catalog());
+        String query = predicate.equals("part_val") ? Ranges.partValQuery(days) : Ranges.objIdQuery(days);
+        request = QueryRequest.of(query);
+        System.out.println(System.lineSeparator() + service.explain(query));
+        long rows = 0;
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                CatalogObject row = cursor.current();
+                if (row.value().get("record_count").asNumber().longValue() <= 0) {
+                    throw new IllegalStateException("Bad record_count in " + row.path());
+                }
+                rows++;
+            }
         }
-        rows++;
-      }
+        if (rows != Ranges.expectedFiles(days)) {
+            throw new IllegalStateException(
+                    query + " returned " + rows + " rows, expected " + Ranges.expectedFiles(days));
+        }
     }
-    if (rows != Ranges.expectedFiles(days)) {
-      throw new IllegalStateException(query + " returned " + rows + " rows, expected " + Ranges.expectedFiles(days));
-    }
-  }
 
-  @TearDown
-  public void close() {
-    service.close();
-  }
-
-  @Benchmark
-  public long rows(Blackhole blackhole) {
-    long rows = 0;
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        blackhole.consume(cursor.current());
-        rows++;
-      }
+    @TearDown
+    public void close() {
+        service.close();
     }
-    return rows;
-  }
 
-  @Benchmark
-  public long rowsReadingField(Blackhole blackhole) {
-    long rows = 0;
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        blackhole.consume(cursor.current().value().getDocument("stats").getDocument("ss_item_sk").get("max"));
-        rows++;
-      }
+    @Benchmark
+    public long rows(Blackhole blackhole) {
+        long rows = 0;
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                blackhole.consume(cursor.current());
+                rows++;
+            }
+        }
+        return rows;
     }
-    return rows;
-  }
 
-  /**
-   * The same field read with {@code get(key).asDocument()}: on a {@code RawBsonDocument} that scans
-   * each level once, where {@code getDocument} scans it twice ({@code containsKey}, then {@code get}).
-   */
-  @Benchmark
-  public long rowsReadingFieldByGet(Blackhole blackhole) {
-    long rows = 0;
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        blackhole.consume(cursor.current().value().get("stats").asDocument().get("ss_item_sk").asDocument().get("max"));
-        rows++;
-      }
+    @Benchmark
+    public long rowsReadingField(Blackhole blackhole) {
+        long rows = 0;
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                blackhole.consume(cursor.current()
+                        .value()
+                        .getDocument("stats")
+                        .getDocument("ss_item_sk")
+                        .get("max"));
+                rows++;
+            }
+        }
+        return rows;
     }
-    return rows;
-  }
+
+    /**
+     * The same field read with {@code get(key).asDocument()}: on a {@code RawBsonDocument} that scans
+     * each level once, where {@code getDocument} scans it twice ({@code containsKey}, then {@code get}).
+     */
+    @Benchmark
+    public long rowsReadingFieldByGet(Blackhole blackhole) {
+        long rows = 0;
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                blackhole.consume(cursor.current()
+                        .value()
+                        .get("stats")
+                        .asDocument()
+                        .get("ss_item_sk")
+                        .asDocument()
+                        .get("max"));
+                rows++;
+            }
+        }
+        return rows;
+    }
 }

@@ -45,126 +45,128 @@ import org.rocksdb.Slice;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class RawIteratorBenchmark {
-  /** The raw database, read-only. */
-  @State(Scope.Benchmark)
-  public static class Raw {
-    RawRocks rocks;
-    ColumnFamilyHandle leaf;
+    /** The raw database, read-only. */
+    @State(Scope.Benchmark)
+    public static class Raw {
+        RawRocks rocks;
+        ColumnFamilyHandle leaf;
 
-    @Setup
-    public void open() {
-      rocks = RawRocks.openReadOnly(BenchmarkData.catalog());
-      leaf = rocks.family(KeySpace.LEAF);
+        @Setup
+        public void open() {
+            rocks = RawRocks.openReadOnly(BenchmarkData.catalog());
+            leaf = rocks.family(KeySpace.LEAF);
+        }
+
+        @TearDown
+        public void close() {
+            rocks.close();
+        }
     }
 
-    @TearDown
-    public void close() {
-      rocks.close();
-    }
-  }
+    /** A partition range of store_sales. */
+    @State(Scope.Benchmark)
+    public static class Range {
+        @Param({"1", "365"})
+        int days;
 
-  /** A partition range of store_sales. */
-  @State(Scope.Benchmark)
-  public static class Range {
-    @Param({"1", "365"})
-    int days;
+        byte[] lower;
+        byte[] upper;
+        byte[][] partitionLower;
+        byte[][] partitionUpper;
 
-    byte[] lower;
-    byte[] upper;
-    byte[][] partitionLower;
-    byte[][] partitionUpper;
-
-    @Setup
-    public void keys() {
-      lower = Ranges.leafLower(days);
-      upper = Ranges.leafUpper(days);
-      partitionLower = new byte[days][];
-      partitionUpper = new byte[days][];
-      for (int i = 0; i < days; i++) {
-        LocalDate day = Ranges.first(days).plusDays(i);
-        partitionLower[i] = PathKeys.childrenPrefix(TpcdsCatalog.partitionPath(TpcdsCatalog.STORE_SALES, day));
-        partitionUpper[i] = PathKeys.prefixEnd(partitionLower[i]);
-      }
-    }
-  }
-
-  /** TreeCat's own store, for the SPI comparison. */
-  @State(Scope.Benchmark)
-  public static class Store {
-    RocksKvStore store;
-
-    @Setup
-    public void open() {
-      store = RocksKvStore.open(BenchmarkData.catalog());
+        @Setup
+        public void keys() {
+            lower = Ranges.leafLower(days);
+            upper = Ranges.leafUpper(days);
+            partitionLower = new byte[days][];
+            partitionUpper = new byte[days][];
+            for (int i = 0; i < days; i++) {
+                LocalDate day = Ranges.first(days).plusDays(i);
+                partitionLower[i] = PathKeys.childrenPrefix(TpcdsCatalog.partitionPath(TpcdsCatalog.STORE_SALES, day));
+                partitionUpper[i] = PathKeys.prefixEnd(partitionLower[i]);
+            }
+        }
     }
 
-    @TearDown
-    public void close() {
-      store.close();
-    }
-  }
+    /** TreeCat's own store, for the SPI comparison. */
+    @State(Scope.Benchmark)
+    public static class Store {
+        RocksKvStore store;
 
-  private static long scan(Raw raw, byte[] lower, byte[] upper, Blackhole blackhole) {
-    long entries = 0;
-    try (Slice upperSlice = new Slice(upper);
-        ReadOptions options = new ReadOptions().setIterateUpperBound(upperSlice);
-        RocksIterator iterator = raw.rocks.db().newIterator(raw.leaf, options)) {
-      for (iterator.seek(lower); iterator.isValid(); iterator.next()) {
-        blackhole.consume(iterator.key());
-        blackhole.consume(iterator.value());
-        entries++;
-      }
-    }
-    return entries;
-  }
+        @Setup
+        public void open() {
+            store = RocksKvStore.open(BenchmarkData.catalog());
+        }
 
-  private static long expect(long entries, long expected) {
-    if (entries != expected) {
-      throw new IllegalStateException("Scanned " + entries + " entries, expected " + expected);
+        @TearDown
+        public void close() {
+            store.close();
+        }
     }
-    return entries;
-  }
 
-  @Benchmark
-  public long range(Raw raw, Range range, Blackhole blackhole) {
-    return expect(scan(raw, range.lower, range.upper, blackhole), Ranges.expectedFiles(range.days));
-  }
-
-  @Benchmark
-  public long seekPerPartition(Raw raw, Range range, Blackhole blackhole) {
-    long entries = 0;
-    for (int i = 0; i < range.days; i++) {
-      entries += scan(raw, range.partitionLower[i], range.partitionUpper[i], blackhole);
+    private static long scan(Raw raw, byte[] lower, byte[] upper, Blackhole blackhole) {
+        long entries = 0;
+        try (Slice upperSlice = new Slice(upper);
+                ReadOptions options = new ReadOptions().setIterateUpperBound(upperSlice);
+                RocksIterator iterator = raw.rocks.db().newIterator(raw.leaf, options)) {
+            for (iterator.seek(lower); iterator.isValid(); iterator.next()) {
+                blackhole.consume(iterator.key());
+                blackhole.consume(iterator.value());
+                entries++;
+            }
+        }
+        return entries;
     }
-    return expect(entries, Ranges.expectedFiles(range.days));
-  }
 
-  @Benchmark
-  public long kvStoreRange(Store store, Range range, Blackhole blackhole) {
-    long entries = 0;
-    try (KvIterator iterator = store.store.iterator(KeySpace.LEAF, range.lower, range.upper)) {
-      for (iterator.seek(range.lower); iterator.isValid(); iterator.next()) {
-        blackhole.consume(iterator.key());
-        blackhole.consume(iterator.value());
-        entries++;
-      }
+    private static long expect(long entries, long expected) {
+        if (entries != expected) {
+            throw new IllegalStateException("Scanned " + entries + " entries, expected " + expected);
+        }
+        return entries;
     }
-    return expect(entries, Ranges.expectedFiles(range.days));
-  }
 
-  @Benchmark
-  public long fullScan(Raw raw, Blackhole blackhole) {
-    long entries = 0;
-    try (ReadOptions options = new ReadOptions();
-        RocksIterator iterator = raw.rocks.db().newIterator(raw.leaf, options)) {
-      for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
-        blackhole.consume(iterator.key());
-        blackhole.consume(iterator.value());
-        entries++;
-      }
+    @Benchmark
+    public long range(Raw raw, Range range, Blackhole blackhole) {
+        return expect(scan(raw, range.lower, range.upper, blackhole), Ranges.expectedFiles(range.days));
     }
-    return expect(entries, TpcdsCatalog.LEAVES);
-  }
+
+    @Benchmark
+    public long seekPerPartition(Raw raw, Range range, Blackhole blackhole) {
+        long entries = 0;
+        for (int i = 0; i < range.days; i++) {
+            entries += scan(raw, range.partitionLower[i], range.partitionUpper[i], blackhole);
+        }
+        return expect(entries, Ranges.expectedFiles(range.days));
+    }
+
+    @Benchmark
+    public long kvStoreRange(Store store, Range range, Blackhole blackhole) {
+        long entries = 0;
+        try (KvIterator iterator = store.store.iterator(KeySpace.LEAF, range.lower, range.upper)) {
+            for (iterator.seek(range.lower); iterator.isValid(); iterator.next()) {
+                blackhole.consume(iterator.key());
+                blackhole.consume(iterator.value());
+                entries++;
+            }
+        }
+        return expect(entries, Ranges.expectedFiles(range.days));
+    }
+
+    @Benchmark
+    public long fullScan(Raw raw, Blackhole blackhole) {
+        long entries = 0;
+        try (ReadOptions options = new ReadOptions();
+                RocksIterator iterator = raw.rocks.db().newIterator(raw.leaf, options)) {
+            for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
+                blackhole.consume(iterator.key());
+                blackhole.consume(iterator.value());
+                entries++;
+            }
+        }
+        return expect(entries, TpcdsCatalog.LEAVES);
+    }
 }

@@ -15,51 +15,52 @@ import java.time.Duration;
  * @param shutdownGrace how long {@link TreeCatGrpcServer#shutdown()} lets calls in flight finish
  *     before cancelling them
  */
-public record GrpcServerConfig(String host, int port, int maxInboundMessageBytes, int queryBatchSize, Duration shutdownGrace) {
-  public static final int DEFAULT_PORT = 50051;
+public record GrpcServerConfig(
+        String host, int port, int maxInboundMessageBytes, int queryBatchSize, Duration shutdownGrace) {
+    public static final int DEFAULT_PORT = 50051;
 
-  public GrpcServerConfig {
-    requireNonNull(host, "host is null");
-    requireNonNull(shutdownGrace, "shutdownGrace is null");
-    if (host.isBlank()) {
-      throw new IllegalArgumentException("host is blank");
+    public GrpcServerConfig {
+        requireNonNull(host, "host is null");
+        requireNonNull(shutdownGrace, "shutdownGrace is null");
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("host is blank");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
+        }
+        if (maxInboundMessageBytes <= 0) {
+            throw new IllegalArgumentException("maxInboundMessageBytes must be positive: " + maxInboundMessageBytes);
+        }
+        if (queryBatchSize <= 0) {
+            throw new IllegalArgumentException("queryBatchSize must be positive: " + queryBatchSize);
+        }
+        if (shutdownGrace.isNegative()) {
+            throw new IllegalArgumentException("shutdownGrace must not be negative: " + shutdownGrace);
+        }
     }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
+
+    /** All interfaces on 50051, 16 MiB requests, batches of 1000 objects, 30 s to drain. */
+    public static GrpcServerConfig defaults() {
+        return new GrpcServerConfig("0.0.0.0", DEFAULT_PORT, 16 << 20, 1000, Duration.ofSeconds(30));
     }
-    if (maxInboundMessageBytes <= 0) {
-      throw new IllegalArgumentException("maxInboundMessageBytes must be positive: " + maxInboundMessageBytes);
+
+    public GrpcServerConfig withHost(String newHost) {
+        return new GrpcServerConfig(newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
     }
-    if (queryBatchSize <= 0) {
-      throw new IllegalArgumentException("queryBatchSize must be positive: " + queryBatchSize);
+
+    public GrpcServerConfig withPort(int newPort) {
+        return new GrpcServerConfig(host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
     }
-    if (shutdownGrace.isNegative()) {
-      throw new IllegalArgumentException("shutdownGrace must not be negative: " + shutdownGrace);
+
+    public GrpcServerConfig withMaxInboundMessageBytes(int bytes) {
+        return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace);
     }
-  }
 
-  /** All interfaces on 50051, 16 MiB requests, batches of 1000 objects, 30 s to drain. */
-  public static GrpcServerConfig defaults() {
-    return new GrpcServerConfig("0.0.0.0", DEFAULT_PORT, 16 << 20, 1000, Duration.ofSeconds(30));
-  }
+    public GrpcServerConfig withQueryBatchSize(int objects) {
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, objects, shutdownGrace);
+    }
 
-  public GrpcServerConfig withHost(String newHost) {
-    return new GrpcServerConfig(newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
-  }
-
-  public GrpcServerConfig withPort(int newPort) {
-    return new GrpcServerConfig(host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
-  }
-
-  public GrpcServerConfig withMaxInboundMessageBytes(int bytes) {
-    return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace);
-  }
-
-  public GrpcServerConfig withQueryBatchSize(int objects) {
-    return new GrpcServerConfig(host, port, maxInboundMessageBytes, objects, shutdownGrace);
-  }
-
-  public GrpcServerConfig withShutdownGrace(Duration grace) {
-    return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace);
-  }
+    public GrpcServerConfig withShutdownGrace(Duration grace) {
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace);
+    }
 }

@@ -8,17 +8,18 @@ import static java.util.Objects.requireNonNull;
  * queries; this covers the rest, and names the field so the caller knows what to fix.
  */
 public final class InvalidRequestException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  private final String field;
+    private final String field;
 
-  public InvalidRequestException(String field, String problem) {
-    super("Invalid request: " + requireNonNull(field, "field is null") + " " + requireNonNull(problem, "problem is null"));
-    this.field = field;
-  }
+    public InvalidRequestException(String field, String problem) {
+        super("Invalid request: " + requireNonNull(field, "field is null") + " "
+                + requireNonNull(problem, "problem is null"));
+        this.field = field;
+    }
 
-  /** The request field at fault, in proto field-path form, e.g. {@code writes[2].add.kind}. */
-  public String field() {
-    return field;
-  }
+    /** The request field at fault, in proto field-path form, e.g. {@code writes[2].add.kind}. */
+    public String field() {
+        return field;
+    }
 }

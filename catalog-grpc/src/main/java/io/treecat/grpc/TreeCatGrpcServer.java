@@ -33,129 +33,133 @@ import org.slf4j.LoggerFactory;
  * several commits in flight to batch their syncs, hence more threads than cores.
  */
 public final class TreeCatGrpcServer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(TreeCatGrpcServer.class);
-  /** How long shutdown waits, after cancelling what the grace period did not finish. */
-  private static final long FORCED_WAIT_SECONDS = 5;
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCatGrpcServer.class);
+    /** How long shutdown waits, after cancelling what the grace period did not finish. */
+    private static final long FORCED_WAIT_SECONDS = 5;
 
-  private final CatalogService catalog;
-  private final GrpcServerConfig config;
-  private final HealthStatusManager health = new HealthStatusManager();
-  private ExecutorService executor;
-  private Server server;
-  private boolean stopped;
+    private final CatalogService catalog;
+    private final GrpcServerConfig config;
+    private final HealthStatusManager health = new HealthStatusManager();
+    private ExecutorService executor;
+    private Server server;
+    private boolean stopped;
 
-  public TreeCatGrpcServer(CatalogService catalog, GrpcServerConfig config) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.config = requireNonNull(config, "config is null");
-  }
-
-  /**
-   * Binds and starts serving.
-   *
-   * @throws IllegalStateException if started twice, or if the address is taken (the message names it)
-   * @throws UncheckedIOException if the server cannot start for another reason
-   */
-  public synchronized void start() {
-    if (server != null) {
-      throw new IllegalStateException("The gRPC server was already started");
+    public TreeCatGrpcServer(CatalogService catalog, GrpcServerConfig config) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.config = requireNonNull(config, "config is null");
     }
-    ExecutorService pool = newExecutor(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
-    Server built = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-        .executor(pool)
-        .maxInboundMessageSize(config.maxInboundMessageBytes())
-        .addService(new TreeCatGrpcService(catalog, config.queryBatchSize()))
-        .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(legacyReflection())
-        .addService(health.getHealthService())
-        .build();
-    try {
-      built.start();
-    } catch (IOException e) {
-      pool.shutdownNow();
-      if (isBindFailure(e)) {
-        throw new IllegalStateException("Cannot serve gRPC on " + config.host() + ":" + config.port() + ": the address is already in use", e);
-      }
-      throw new UncheckedIOException("Cannot start the gRPC server on " + config.host() + ":" + config.port(), e);
+
+    /**
+     * Binds and starts serving.
+     *
+     * @throws IllegalStateException if started twice, or if the address is taken (the message names it)
+     * @throws UncheckedIOException if the server cannot start for another reason
+     */
+    public synchronized void start() {
+        if (server != null) {
+            throw new IllegalStateException("The gRPC server was already started");
+        }
+        ExecutorService pool = newExecutor(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
+        Server built = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+                .executor(pool)
+                .maxInboundMessageSize(config.maxInboundMessageBytes())
+                .addService(new TreeCatGrpcService(catalog, config.queryBatchSize()))
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .addService(legacyReflection())
+                .addService(health.getHealthService())
+                .build();
+        try {
+            built.start();
+        } catch (IOException e) {
+            pool.shutdownNow();
+            if (isBindFailure(e)) {
+                throw new IllegalStateException(
+                        "Cannot serve gRPC on " + config.host() + ":" + config.port()
+                                + ": the address is already in use",
+                        e);
+            }
+            throw new UncheckedIOException("Cannot start the gRPC server on " + config.host() + ":" + config.port(), e);
+        }
+        server = built;
+        executor = pool;
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus(TreeCatGrpc.SERVICE_NAME, ServingStatus.SERVING);
+        LOG.info("gRPC serving on {}:{}", config.host(), server.getPort());
     }
-    server = built;
-    executor = pool;
-    health.setStatus("", ServingStatus.SERVING);
-    health.setStatus(TreeCatGrpc.SERVICE_NAME, ServingStatus.SERVING);
-    LOG.info("gRPC serving on {}:{}", config.host(), server.getPort());
-  }
 
-  /** grpcurl and most tools speak reflection v1; older ones only v1alpha. */
-  @SuppressWarnings("deprecation")
-  private static io.grpc.BindableService legacyReflection() {
-    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
-  }
-
-  /** Netty's native transports report a taken port as their own IOException, not BindException. */
-  private static boolean isBindFailure(Throwable e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BindException || String.valueOf(cause.getMessage()).contains("Address already in use")) {
-        return true;
-      }
+    /** grpcurl and most tools speak reflection v1; older ones only v1alpha. */
+    @SuppressWarnings("deprecation")
+    private static io.grpc.BindableService legacyReflection() {
+        return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
     }
-    return false;
-  }
 
-  private static ExecutorService newExecutor(int threads) {
-    AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory = runnable -> {
-      Thread thread = new Thread(runnable, "treecat-grpc-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
-  }
-
-  /** The bound port: the configured one, or the one picked for port 0. */
-  public synchronized int port() {
-    if (server == null) {
-      throw new IllegalStateException("The gRPC server is not started");
+    /** Netty's native transports report a taken port as their own IOException, not BindException. */
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BindException
+                    || String.valueOf(cause.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
-    return server.getPort();
-  }
 
-  /** True from a successful {@link #start()} until {@link #shutdown()} begins. */
-  public synchronized boolean isServing() {
-    return server != null && !stopped && !server.isShutdown();
-  }
-
-  /**
-   * Stops taking calls, reports NOT_SERVING to health checks, lets calls in flight finish for up to
-   * {@code shutdownGrace}, then cancels the rest (a cancelled query closes its cursor). Returns
-   * once the server has stopped. Idempotent.
-   */
-  public synchronized void shutdown() {
-    if (server == null || stopped) {
-      stopped = true;
-      return;
+    private static ExecutorService newExecutor(int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadFactory factory = runnable -> {
+            Thread thread = new Thread(runnable, "treecat-grpc-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
     }
-    stopped = true;
-    health.enterTerminalState();
-    server.shutdown();
-    try {
-      if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("gRPC calls still running after {}; cancelling them", config.shutdownGrace());
-        server.shutdownNow();
-        server.awaitTermination(FORCED_WAIT_SECONDS, TimeUnit.SECONDS);
-      }
-      executor.shutdown();
-      if (!executor.awaitTermination(FORCED_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      server.shutdownNow();
-      executor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-    LOG.info("gRPC server stopped");
-  }
 
-  @Override
-  public void close() {
-    shutdown();
-  }
+    /** The bound port: the configured one, or the one picked for port 0. */
+    public synchronized int port() {
+        if (server == null) {
+            throw new IllegalStateException("The gRPC server is not started");
+        }
+        return server.getPort();
+    }
+
+    /** True from a successful {@link #start()} until {@link #shutdown()} begins. */
+    public synchronized boolean isServing() {
+        return server != null && !stopped && !server.isShutdown();
+    }
+
+    /**
+     * Stops taking calls, reports NOT_SERVING to health checks, lets calls in flight finish for up to
+     * {@code shutdownGrace}, then cancels the rest (a cancelled query closes its cursor). Returns
+     * once the server has stopped. Idempotent.
+     */
+    public synchronized void shutdown() {
+        if (server == null || stopped) {
+            stopped = true;
+            return;
+        }
+        stopped = true;
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("gRPC calls still running after {}; cancelling them", config.shutdownGrace());
+                server.shutdownNow();
+                server.awaitTermination(FORCED_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+            executor.shutdown();
+            if (!executor.awaitTermination(FORCED_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            server.shutdownNow();
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("gRPC server stopped");
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
 }

@@ -48,166 +48,194 @@ import java.util.function.Supplier;
  * Failures end the call through {@link GrpcErrors} and never escape to the transport.
  */
 public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
-  private final CatalogService catalog;
-  private final int maxBatchSize;
+    private final CatalogService catalog;
+    private final int maxBatchSize;
 
-  /**
-   * @param maxBatchSize the most objects in one {@code QueryBatch}, and the size used when the
-   *     request does not ask for one
-   */
-  public TreeCatGrpcService(CatalogService catalog, int maxBatchSize) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    if (maxBatchSize <= 0) {
-      throw new IllegalArgumentException("maxBatchSize must be positive");
+    /**
+     * @param maxBatchSize the most objects in one {@code QueryBatch}, and the size used when the
+     *     request does not ask for one
+     */
+    public TreeCatGrpcService(CatalogService catalog, int maxBatchSize) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        if (maxBatchSize <= 0) {
+            throw new IllegalArgumentException("maxBatchSize must be positive");
+        }
+        this.maxBatchSize = maxBatchSize;
     }
-    this.maxBatchSize = maxBatchSize;
-  }
 
-  @Override
-  public void startTransaction(StartTransactionRequest request, StreamObserver<StartTransactionResponse> response) {
-    unary(response, () -> {
-      Transaction txn = catalog.begin(WireFormat.mode(request.getMode(), "mode"), WireFormat.readPoint(request.getReadPoint(), "read_point"));
-      return StartTransactionResponse.newBuilder().setTransactionId(txn.id().toString()).setReadVid(txn.readVid()).build();
-    });
-  }
-
-  @Override
-  public void executeQuery(ExecuteQueryRequest request, StreamObserver<QueryBatch> response) {
-    ServerCallStreamObserver<QueryBatch> call = (ServerCallStreamObserver<QueryBatch>) response;
-    QueryStreamer streamer;
-    try {
-      if (request.getQuery().isEmpty()) {
-        throw new InvalidRequestException("query", "is required");
-      }
-      if (request.getLimit() < 0) {
-        throw new InvalidRequestException("limit", "must not be negative (0 means no limit)");
-      }
-      if (request.getBatchSize() < 0) {
-        throw new InvalidRequestException("batch_size", "must not be negative (0 means the server's default)");
-      }
-      // The cursor streams; core's page limit does not apply to it, the streamer counts instead.
-      QueryRequest query = new QueryRequest(
-          request.getQuery(),
-          WireFormat.readPoint(request.getReadPoint(), "read_point"),
-          WireFormat.results(request.getResults(), "results"),
-          request.getProjectionList(),
-          QueryRequest.DEFAULT_LIMIT,
-          request.getPageToken().isEmpty() ? Optional.empty() : Optional.of(request.getPageToken()));
-      Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
-      QueryCursor cursor = txn.isPresent() ? catalog.openQuery(txn.get(), query) : catalog.openQuery(query);
-      int batchSize = request.getBatchSize() == 0 ? maxBatchSize : Math.min(request.getBatchSize(), maxBatchSize);
-      streamer = new QueryStreamer(cursor, call, request.getLimit(), batchSize);
-    } catch (RuntimeException | Error e) {
-      response.onError(GrpcErrors.toStatus(e));
-      return;
+    @Override
+    public void startTransaction(StartTransactionRequest request, StreamObserver<StartTransactionResponse> response) {
+        unary(response, () -> {
+            Transaction txn = catalog.begin(
+                    WireFormat.mode(request.getMode(), "mode"),
+                    WireFormat.readPoint(request.getReadPoint(), "read_point"));
+            return StartTransactionResponse.newBuilder()
+                    .setTransactionId(txn.id().toString())
+                    .setReadVid(txn.readVid())
+                    .build();
+        });
     }
-    streamer.start();
-  }
 
-  @Override
-  public void getObject(GetObjectRequest request, StreamObserver<GetObjectResponse> response) {
-    unary(response, () -> {
-      ObjectPath path = WireFormat.path(request.getPath(), "path");
-      ReadPoint point = WireFormat.readPoint(request.getReadPoint(), "read_point");
-      Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
-      if (txn.isPresent() && !(point instanceof ReadPoint.Latest)) {
-        throw new InvalidRequestException("read_point", "must be unset in a transaction, which reads at its own version");
-      }
-      return txn.isPresent() ? catalog.get(txn.get(), path) : catalog.get(path, point);
-    }, found -> found
-        .map(object -> GetObjectResponse.newBuilder().setObject(WireFormat.object(object)).build())
-        .orElseThrow(() -> new CatalogException(ErrorCode.OBJECT_NOT_FOUND, "Object not found: " + request.getPath()).with("path", request.getPath())));
-  }
-
-  @Override
-  public void commit(CommitRequest request, StreamObserver<CommitResponse> response) {
-    unary(response, () -> {
-      Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
-      Optional<WriteSet> writes = WireFormat.writeSet(request.getWritesList(), catalog::resolve);
-      CommitResult result;
-      if (txn.isPresent()) {
-        result = catalog.commit(txn.get(), writes.orElse(null));
-      } else {
-        result = catalog.commit(writes.orElseThrow(() -> new InvalidRequestException("writes", "must not be empty without a transaction")));
-      }
-      return CommitResponse.newBuilder().setVid(result.vid()).setChangeCount(result.changes().size()).build();
-    });
-  }
-
-  @Override
-  public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
-    unary(response, () -> {
-      catalog.abort(WireFormat.transaction(request.getTransactionId())
-          .orElseThrow(() -> new InvalidRequestException("transaction_id", "is required")));
-      return AbortResponse.getDefaultInstance();
-    });
-  }
-
-  @Override
-  public void snapshot(SnapshotRequest request, StreamObserver<SnapshotResponse> response) {
-    unary(response, () -> SnapshotResponse.newBuilder()
-        .setSnapshot(WireFormat.snapshot(catalog.createSnapshot(required(request.getName(), "name"), WireFormat.readPoint(request.getReadPoint(), "read_point"))))
-        .build());
-  }
-
-  @Override
-  public void listSnapshots(ListSnapshotsRequest request, StreamObserver<ListSnapshotsResponse> response) {
-    unary(response, () -> {
-      ListSnapshotsResponse.Builder list = ListSnapshotsResponse.newBuilder();
-      catalog.listSnapshots().forEach(snapshot -> list.addSnapshots(WireFormat.snapshot(snapshot)));
-      return list.build();
-    });
-  }
-
-  @Override
-  public void dropSnapshot(DropSnapshotRequest request, StreamObserver<DropSnapshotResponse> response) {
-    unary(response, () -> {
-      catalog.dropSnapshot(required(request.getName(), "name"));
-      return DropSnapshotResponse.getDefaultInstance();
-    });
-  }
-
-  @Override
-  public void clone(CloneRequest request, StreamObserver<CloneResponse> response) {
-    unary(response, () -> {
-      CommitResult result = catalog.clone(
-          WireFormat.path(request.getSource(), "source"),
-          WireFormat.path(request.getTarget(), "target"),
-          WireFormat.readPoint(request.getReadPoint(), "read_point"));
-      return CloneResponse.newBuilder().setVid(result.vid()).setChangeCount(result.changes().size()).build();
-    });
-  }
-
-  @Override
-  public void explain(ExplainRequest request, StreamObserver<ExplainResponse> response) {
-    unary(response, () -> ExplainResponse.newBuilder().setPlan(catalog.explain(required(request.getQuery(), "query"))).build());
-  }
-
-  @Override
-  public StreamObserver<BulkLoadChunk> bulkLoad(StreamObserver<BulkLoadResponse> response) {
-    return new BulkLoadReceiver(catalog, response);
-  }
-
-  private static String required(String value, String field) {
-    if (value.isEmpty()) {
-      throw new InvalidRequestException(field, "is required");
+    @Override
+    public void executeQuery(ExecuteQueryRequest request, StreamObserver<QueryBatch> response) {
+        ServerCallStreamObserver<QueryBatch> call = (ServerCallStreamObserver<QueryBatch>) response;
+        QueryStreamer streamer;
+        try {
+            if (request.getQuery().isEmpty()) {
+                throw new InvalidRequestException("query", "is required");
+            }
+            if (request.getLimit() < 0) {
+                throw new InvalidRequestException("limit", "must not be negative (0 means no limit)");
+            }
+            if (request.getBatchSize() < 0) {
+                throw new InvalidRequestException("batch_size", "must not be negative (0 means the server's default)");
+            }
+            // The cursor streams; core's page limit does not apply to it, the streamer counts instead.
+            QueryRequest query = new QueryRequest(
+                    request.getQuery(),
+                    WireFormat.readPoint(request.getReadPoint(), "read_point"),
+                    WireFormat.results(request.getResults(), "results"),
+                    request.getProjectionList(),
+                    QueryRequest.DEFAULT_LIMIT,
+                    request.getPageToken().isEmpty() ? Optional.empty() : Optional.of(request.getPageToken()));
+            Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
+            QueryCursor cursor = txn.isPresent() ? catalog.openQuery(txn.get(), query) : catalog.openQuery(query);
+            int batchSize = request.getBatchSize() == 0 ? maxBatchSize : Math.min(request.getBatchSize(), maxBatchSize);
+            streamer = new QueryStreamer(cursor, call, request.getLimit(), batchSize);
+        } catch (RuntimeException | Error e) {
+            response.onError(GrpcErrors.toStatus(e));
+            return;
+        }
+        streamer.start();
     }
-    return value;
-  }
 
-  private static <T> void unary(StreamObserver<T> response, Supplier<T> call) {
-    unary(response, call, result -> result);
-  }
-
-  private static <R, T> void unary(StreamObserver<T> response, Supplier<R> call, java.util.function.Function<R, T> reply) {
-    T answer;
-    try {
-      answer = reply.apply(call.get());
-    } catch (RuntimeException | Error e) {
-      response.onError(GrpcErrors.toStatus(e));
-      return;
+    @Override
+    public void getObject(GetObjectRequest request, StreamObserver<GetObjectResponse> response) {
+        unary(
+                response,
+                () -> {
+                    ObjectPath path = WireFormat.path(request.getPath(), "path");
+                    ReadPoint point = WireFormat.readPoint(request.getReadPoint(), "read_point");
+                    Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
+                    if (txn.isPresent() && !(point instanceof ReadPoint.Latest)) {
+                        throw new InvalidRequestException(
+                                "read_point", "must be unset in a transaction, which reads at its own version");
+                    }
+                    return txn.isPresent() ? catalog.get(txn.get(), path) : catalog.get(path, point);
+                },
+                found -> found.map(object -> GetObjectResponse.newBuilder()
+                                .setObject(WireFormat.object(object))
+                                .build())
+                        .orElseThrow(() -> new CatalogException(
+                                        ErrorCode.OBJECT_NOT_FOUND, "Object not found: " + request.getPath())
+                                .with("path", request.getPath())));
     }
-    response.onNext(answer);
-    response.onCompleted();
-  }
+
+    @Override
+    public void commit(CommitRequest request, StreamObserver<CommitResponse> response) {
+        unary(response, () -> {
+            Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
+            Optional<WriteSet> writes = WireFormat.writeSet(request.getWritesList(), catalog::resolve);
+            CommitResult result;
+            if (txn.isPresent()) {
+                result = catalog.commit(txn.get(), writes.orElse(null));
+            } else {
+                result = catalog.commit(writes.orElseThrow(
+                        () -> new InvalidRequestException("writes", "must not be empty without a transaction")));
+            }
+            return CommitResponse.newBuilder()
+                    .setVid(result.vid())
+                    .setChangeCount(result.changes().size())
+                    .build();
+        });
+    }
+
+    @Override
+    public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
+        unary(response, () -> {
+            catalog.abort(WireFormat.transaction(request.getTransactionId())
+                    .orElseThrow(() -> new InvalidRequestException("transaction_id", "is required")));
+            return AbortResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void snapshot(SnapshotRequest request, StreamObserver<SnapshotResponse> response) {
+        unary(
+                response,
+                () -> SnapshotResponse.newBuilder()
+                        .setSnapshot(WireFormat.snapshot(catalog.createSnapshot(
+                                required(request.getName(), "name"),
+                                WireFormat.readPoint(request.getReadPoint(), "read_point"))))
+                        .build());
+    }
+
+    @Override
+    public void listSnapshots(ListSnapshotsRequest request, StreamObserver<ListSnapshotsResponse> response) {
+        unary(response, () -> {
+            ListSnapshotsResponse.Builder list = ListSnapshotsResponse.newBuilder();
+            catalog.listSnapshots().forEach(snapshot -> list.addSnapshots(WireFormat.snapshot(snapshot)));
+            return list.build();
+        });
+    }
+
+    @Override
+    public void dropSnapshot(DropSnapshotRequest request, StreamObserver<DropSnapshotResponse> response) {
+        unary(response, () -> {
+            catalog.dropSnapshot(required(request.getName(), "name"));
+            return DropSnapshotResponse.getDefaultInstance();
+        });
+    }
+
+    @Override
+    public void clone(CloneRequest request, StreamObserver<CloneResponse> response) {
+        unary(response, () -> {
+            CommitResult result = catalog.clone(
+                    WireFormat.path(request.getSource(), "source"),
+                    WireFormat.path(request.getTarget(), "target"),
+                    WireFormat.readPoint(request.getReadPoint(), "read_point"));
+            return CloneResponse.newBuilder()
+                    .setVid(result.vid())
+                    .setChangeCount(result.changes().size())
+                    .build();
+        });
+    }
+
+    @Override
+    public void explain(ExplainRequest request, StreamObserver<ExplainResponse> response) {
+        unary(
+                response,
+                () -> ExplainResponse.newBuilder()
+                        .setPlan(catalog.explain(required(request.getQuery(), "query")))
+                        .build());
+    }
+
+    @Override
+    public StreamObserver<BulkLoadChunk> bulkLoad(StreamObserver<BulkLoadResponse> response) {
+        return new BulkLoadReceiver(catalog, response);
+    }
+
+    private static String required(String value, String field) {
+        if (value.isEmpty()) {
+            throw new InvalidRequestException(field, "is required");
+        }
+        return value;
+    }
+
+    private static <T> void unary(StreamObserver<T> response, Supplier<T> call) {
+        unary(response, call, result -> result);
+    }
+
+    private static <R, T> void unary(
+            StreamObserver<T> response, Supplier<R> call, java.util.function.Function<R, T> reply) {
+        T answer;
+        try {
+            answer = reply.apply(call.get());
+        } catch (RuntimeException | Error e) {
+            response.onError(GrpcErrors.toStatus(e));
+            return;
+        }
+        response.onNext(answer);
+        response.onCompleted();
+    }
 }

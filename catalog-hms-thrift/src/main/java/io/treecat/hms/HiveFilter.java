@@ -2,14 +2,14 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 
 /**
@@ -41,480 +41,538 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
  * (position 1-based), the type Hive answers with.
  */
 final class HiveFilter {
-  /** A node of the filter tree. */
-  sealed interface Node permits And, Or, Compare, In, Between, All {}
+    /** A node of the filter tree. */
+    sealed interface Node permits And, Or, Compare, In, Between, All {}
 
-  record And(Node left, Node right) implements Node {}
+    record And(Node left, Node right) implements Node {}
 
-  record Or(Node left, Node right) implements Node {}
+    record Or(Node left, Node right) implements Node {}
 
-  /** The empty filter: every partition. */
-  record All() implements Node {}
+    /** The empty filter: every partition. */
+    record All() implements Node {}
 
-  /** {@code key op value}; {@code value op key} is stored mirrored. */
-  record Compare(String key, Operator operator, Literal value) implements Node {
-    Compare {
-      requireNonNull(key, "key is null");
-      requireNonNull(operator, "operator is null");
-      requireNonNull(value, "value is null");
-    }
-  }
-
-  /** {@code (key) [not] in (values)}: Hive's or of equalities, or and of inequalities. */
-  record In(String key, List<Literal> values, boolean negated) implements Node {
-    In {
-      values = List.copyOf(values);
-    }
-  }
-
-  /** {@code key [not] between low and high}: Hive's {@code >= and <=}, or {@code < or >}. */
-  record Between(String key, Literal low, Literal high, boolean negated) implements Node {}
-
-  /**
-   * A literal: its text, and whether it was written as an integer (Hive's Long; every other literal,
-   * dates and timestamps included, is a String to Hive).
-   */
-  record Literal(String text, boolean integer) {
-    Literal {
-      requireNonNull(text, "text is null");
-    }
-
-    long number() {
-      return Long.parseLong(text);
-    }
-
-    /** As written in a filter, for messages. */
-    String show() {
-      return integer ? text : "'" + text + "'";
-    }
-  }
-
-  enum Operator {
-    EQUALS("="), NOT_EQUALS("!="), LESS("<"), LESS_OR_EQUAL("<="), GREATER(">"), GREATER_OR_EQUAL(">="), LIKE("like");
-
-    private final String symbol;
-
-    Operator(String symbol) {
-      this.symbol = symbol;
-    }
-
-    String symbol() {
-      return symbol;
-    }
-
-    /** The operator with its operands swapped: {@code 5 < k} is {@code k > 5}. */
-    Operator mirrored() {
-      return switch (this) {
-        case LESS -> GREATER;
-        case LESS_OR_EQUAL -> GREATER_OR_EQUAL;
-        case GREATER -> LESS;
-        case GREATER_OR_EQUAL -> LESS_OR_EQUAL;
-        case EQUALS, NOT_EQUALS, LIKE -> this;
-      };
-    }
-  }
-
-  static final int MAX_NESTING = 100;
-
-  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
-  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder().appendPattern("uuuu-MM-dd HH:mm:ss")
-      .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
-      .toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
-
-  private enum Kind { KEYWORD, IDENTIFIER, QUOTED_KEY, STRING, INTEGER, DATE_VALUE, TIMESTAMP_VALUE, OPERATOR, MINUS, LEFT, RIGHT, COMMA, END }
-
-  private record Token(Kind kind, String text, int position) {
-    String describe() {
-      return switch (kind) {
-        case END -> "end of filter";
-        case STRING -> "string " + text;
-        default -> "'" + text + "'";
-      };
-    }
-
-    boolean is(Kind expected, String word) {
-      return kind == expected && text.equalsIgnoreCase(word);
-    }
-  }
-
-  private final List<Token> tokens;
-  private int next;
-  private int depth;
-
-  private HiveFilter(String text) throws MetaException {
-    this.tokens = tokenize(text);
-  }
-
-  /** One comparison of a key with a literal, as a check sees it. */
-  @FunctionalInterface
-  interface ConditionCheck {
-    void check(String key, Operator operator, Literal value) throws MetaException;
-  }
-
-  /**
-   * Runs {@code check} on every comparison the filter makes, as Hive splits it: {@code in} into one
-   * {@code =} (or, negated, {@code !=}) per value, {@code between} into {@code >=} and {@code <=} (or
-   * {@code <} and {@code >}).
-   */
-  static void forEachCondition(Node node, ConditionCheck check) throws MetaException {
-    if (node instanceof And and) {
-      forEachCondition(and.left(), check);
-      forEachCondition(and.right(), check);
-    } else if (node instanceof Or or) {
-      forEachCondition(or.left(), check);
-      forEachCondition(or.right(), check);
-    } else if (node instanceof Compare compare) {
-      check.check(compare.key(), compare.operator(), compare.value());
-    } else if (node instanceof In in) {
-      for (Literal value : in.values()) {
-        check.check(in.key(), in.negated() ? Operator.NOT_EQUALS : Operator.EQUALS, value);
-      }
-    } else if (node instanceof Between between) {
-      check.check(between.key(), between.negated() ? Operator.LESS : Operator.GREATER_OR_EQUAL, between.low());
-      check.check(between.key(), between.negated() ? Operator.GREATER : Operator.LESS_OR_EQUAL, between.high());
-    }
-  }
-
-  /** Parses {@code filter}; null or blank is {@link All}. */
-  static Node parse(String filter) throws MetaException {
-    if (filter == null || filter.isBlank()) {
-      return new All();
-    }
-    HiveFilter parser = new HiveFilter(filter);
-    Node node = parser.or();
-    parser.expect(Kind.END, "'and', 'or' or end of filter");
-    return node;
-  }
-
-  private static MetaException error(int position, String expected, String found) {
-    return new MetaException("Error parsing partition filter at position " + position + ": expected " + expected + " but found " + found);
-  }
-
-  private Token peek() {
-    return peek(0);
-  }
-
-  private Token peek(int ahead) {
-    return tokens.get(Math.min(next + ahead, tokens.size() - 1));
-  }
-
-  private Token expect(Kind kind, String expected) throws MetaException {
-    Token token = peek();
-    if (token.kind() != kind) {
-      throw error(token.position(), expected, token.describe());
-    }
-    next++;
-    return token;
-  }
-
-  private boolean keyword(String word) {
-    return peek().is(Kind.KEYWORD, word);
-  }
-
-  private Node or() throws MetaException {
-    Node node = and();
-    while (keyword("or")) {
-      next++;
-      node = new Or(node, and());
-    }
-    return node;
-  }
-
-  private Node and() throws MetaException {
-    Node node = expression();
-    while (keyword("and")) {
-      next++;
-      node = new And(node, expression());
-    }
-    return node;
-  }
-
-  private Node expression() throws MetaException {
-    Token token = peek();
-    if (++depth > MAX_NESTING) {
-      throw error(token.position(), "at most " + MAX_NESTING + " levels of nesting", token.describe());
-    }
-    try {
-      if (token.kind() == Kind.LEFT) {
-        if (isKey(peek(1)) && peek(2).kind() == Kind.RIGHT && (peek(3).is(Kind.KEYWORD, "in") || peek(3).is(Kind.KEYWORD, "not") && peek(4).is(Kind.KEYWORD, "in"))) {
-          return in();
+    /** {@code key op value}; {@code value op key} is stored mirrored. */
+    record Compare(String key, Operator operator, Literal value) implements Node {
+        Compare {
+            requireNonNull(key, "key is null");
+            requireNonNull(operator, "operator is null");
+            requireNonNull(value, "value is null");
         }
-        if (peek(1).is(Kind.KEYWORD, "struct")) {
-          throw error(peek(1).position(), "a condition (multi-column in is not supported)", peek(1).describe());
+    }
+
+    /** {@code (key) [not] in (values)}: Hive's or of equalities, or and of inequalities. */
+    record In(String key, List<Literal> values, boolean negated) implements Node {
+        In {
+            values = List.copyOf(values);
         }
-        next++;
-        Node inner = or();
-        expect(Kind.RIGHT, "')'");
-        return inner;
-      }
-      return condition();
-    } finally {
-      depth--;
     }
-  }
 
-  /** {@code (key) [not] in (value, ...)}. */
-  private Node in() throws MetaException {
-    next++;
-    String key = key();
-    next++;
-    boolean negated = keyword("not");
-    next += negated ? 2 : 1;
-    expect(Kind.LEFT, "'('");
-    List<Literal> values = new ArrayList<>();
-    values.add(literal());
-    while (peek().kind() == Kind.COMMA) {
-      next++;
-      values.add(literal());
-    }
-    expect(Kind.RIGHT, "',' or ')'");
-    return new In(key, values, negated);
-  }
+    /** {@code key [not] between low and high}: Hive's {@code >= and <=}, or {@code < or >}. */
+    record Between(String key, Literal low, Literal high, boolean negated) implements Node {}
 
-  private Node condition() throws MetaException {
-    Token first = peek();
-    if (isValueStart(first)) {
-      Literal value = literal();
-      Token operatorToken = peek();
-      Operator operator = operator();
-      if (operator == Operator.LIKE) {
-        throw error(operatorToken.position(), "a comparison operator (the value goes on the right of like: key like 'pattern')", operatorToken.describe());
-      }
-      return new Compare(key(), operator.mirrored(), value);
-    }
-    String key = key();
-    boolean negated = keyword("not");
-    if (negated) {
-      next++;
-      if (!keyword("between")) {
-        throw error(peek().position(), "'between' after 'not' (for in, write (" + key + ") not in (...))", peek().describe());
-      }
-    }
-    if (keyword("between")) {
-      next++;
-      Literal low = literal();
-      if (!keyword("and")) {
-        throw error(peek().position(), "'and'", peek().describe());
-      }
-      next++;
-      return new Between(key, low, literal(), negated);
-    }
-    if (keyword("in")) {
-      throw error(peek().position(), "an operator (Hive's grammar wants the key of in in parentheses: (" + key + ") in (...))", peek().describe());
-    }
-    return new Compare(key, operator(), literal());
-  }
-
-  private boolean isValueStart(Token token) {
-    return switch (token.kind()) {
-      case STRING, INTEGER, MINUS, DATE_VALUE, TIMESTAMP_VALUE -> true;
-      case KEYWORD -> (token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp")) && peek(1).kind() == Kind.STRING;
-      default -> false;
-    };
-  }
-
-  private static boolean isKey(Token token) {
-    return token.kind() == Kind.IDENTIFIER || token.kind() == Kind.QUOTED_KEY;
-  }
-
-  private String key() throws MetaException {
-    Token token = peek();
-    if (isKey(token)) {
-      next++;
-      return token.text();
-    }
-    throw error(token.position(), "a partition key", token.describe());
-  }
-
-  private Operator operator() throws MetaException {
-    Token token = peek();
-    if (token.is(Kind.KEYWORD, "like")) {
-      next++;
-      return Operator.LIKE;
-    }
-    if (token.kind() == Kind.OPERATOR) {
-      Operator operator = switch (token.text()) {
-        case "=", "==" -> Operator.EQUALS;
-        case "!=", "<>" -> Operator.NOT_EQUALS;
-        case "<" -> Operator.LESS;
-        case "<=" -> Operator.LESS_OR_EQUAL;
-        case ">" -> Operator.GREATER;
-        case ">=" -> Operator.GREATER_OR_EQUAL;
-        default -> null;
-      };
-      if (operator != null) {
-        next++;
-        return operator;
-      }
-    }
-    throw error(token.position(), "one of =, ==, !=, <>, <, <=, >, >=, like", token.kind() == Kind.OPERATOR ? "unsupported operator '" + token.text() + "'" : token.describe());
-  }
-
-  private Literal literal() throws MetaException {
-    Token token = peek();
-    switch (token.kind()) {
-      case STRING -> {
-        // Hive's string+: adjacent strings are one literal, the text between the outer quotes.
-        StringBuilder raw = new StringBuilder();
-        while (peek().kind() == Kind.STRING) {
-          raw.append(peek().text());
-          next++;
+    /**
+     * A literal: its text, and whether it was written as an integer (Hive's Long; every other literal,
+     * dates and timestamps included, is a String to Hive).
+     */
+    record Literal(String text, boolean integer) {
+        Literal {
+            requireNonNull(text, "text is null");
         }
-        return new Literal(unquote(raw.toString()), false);
-      }
-      case MINUS, INTEGER -> {
-        boolean minus = token.kind() == Kind.MINUS;
-        next += minus ? 1 : 0;
-        Token digits = expect(Kind.INTEGER, "an integer after '-'");
-        String text = (minus ? "-" : "") + digits.text();
-        try {
-          return new Literal(Long.toString(Long.parseLong(text)), true);
-        } catch (NumberFormatException e) {
-          throw error(token.position(), "an integer between -9223372036854775808 and 9223372036854775807", "'" + text + "'");
+
+        long number() {
+            return Long.parseLong(text);
         }
-      }
-      case DATE_VALUE, TIMESTAMP_VALUE -> {
-        next++;
-        return temporal(token, token.text(), token.kind() == Kind.DATE_VALUE);
-      }
-      case KEYWORD -> {
-        if ((token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp")) && peek(1).kind() == Kind.STRING) {
-          next += 2;
-          return temporal(token, unquote(peek(-1).text()), token.is(Kind.KEYWORD, "date"));
+
+        /** As written in a filter, for messages. */
+        String show() {
+            return integer ? text : "'" + text + "'";
         }
-      }
-      default -> { }
     }
-    throw error(token.position(), "a string or integer value", token.describe());
-  }
 
-  /** A date or timestamp literal, checked as Hive checks it, and then a string (as Hive's is). */
-  private static Literal temporal(Token token, String text, boolean date) throws MetaException {
-    try {
-      (date ? DATE : TIMESTAMP).parse(text);
-    } catch (DateTimeParseException e) {
-      throw error(token.position(), date ? "a valid date yyyy-mm-dd" : "a valid timestamp yyyy-mm-dd hh:mm:ss[.f]", "'" + text + "'");
+    enum Operator {
+        EQUALS("="),
+        NOT_EQUALS("!="),
+        LESS("<"),
+        LESS_OR_EQUAL("<="),
+        GREATER(">"),
+        GREATER_OR_EQUAL(">="),
+        LIKE("like");
+
+        private final String symbol;
+
+        Operator(String symbol) {
+            this.symbol = symbol;
+        }
+
+        String symbol() {
+            return symbol;
+        }
+
+        /** The operator with its operands swapped: {@code 5 < k} is {@code k > 5}. */
+        Operator mirrored() {
+            return switch (this) {
+                case LESS -> GREATER;
+                case LESS_OR_EQUAL -> GREATER_OR_EQUAL;
+                case GREATER -> LESS;
+                case GREATER_OR_EQUAL -> LESS_OR_EQUAL;
+                case EQUALS, NOT_EQUALS, LIKE -> this;
+            };
+        }
     }
-    return new Literal(text, false);
-  }
 
-  /** Hive's unquoting: one quote off each end if both ends hold the same quote; backslashes stay. */
-  private static String unquote(String raw) {
-    char first = raw.charAt(0);
-    return raw.length() > 1 && (first == '\'' || first == '"') && raw.charAt(raw.length() - 1) == first ? raw.substring(1, raw.length() - 1) : raw;
-  }
+    static final int MAX_NESTING = 100;
 
-  private static boolean isIdentifierChar(char c) {
-    return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_';
-  }
+    private static final DateTimeFormatter DATE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+    private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd HH:mm:ss")
+            .optionalStart()
+            .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
+            .optionalEnd()
+            .toFormatter(Locale.ROOT)
+            .withResolverStyle(ResolverStyle.STRICT);
 
-  private static boolean isDigit(String text, int i) {
-    return i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9';
-  }
-
-  /** The length of a {@code dddd-dd-dd} (and, with {@code time}, {@code dddd-dd-dd dd:dd:dd}) at {@code i}, or 0. */
-  private static int temporalLength(String text, int i, boolean time) {
-    String shape = time ? "dddd-dd-dd dd:dd:dd" : "dddd-dd-dd";
-    for (int k = 0; k < shape.length(); k++) {
-      char expected = shape.charAt(k);
-      if (expected == 'd' ? !isDigit(text, i + k) : i + k >= text.length() || text.charAt(i + k) != expected) {
-        return 0;
-      }
+    private enum Kind {
+        KEYWORD,
+        IDENTIFIER,
+        QUOTED_KEY,
+        STRING,
+        INTEGER,
+        DATE_VALUE,
+        TIMESTAMP_VALUE,
+        OPERATOR,
+        MINUS,
+        LEFT,
+        RIGHT,
+        COMMA,
+        END
     }
-    return shape.length();
-  }
 
-  private static final List<String> KEYWORDS = List.of("AND", "OR", "NOT", "BETWEEN", "IN", "STRUCT", "CONST", "DATE", "TIMESTAMP", "LIKE");
-  private static final List<String> OPERATORS = List.of("<=>", "<=", "<>", ">=", "==", "!=", "<", ">", "=");
+    private record Token(Kind kind, String text, int position) {
+        String describe() {
+            return switch (kind) {
+                case END -> "end of filter";
+                case STRING -> "string " + text;
+                default -> "'" + text + "'";
+            };
+        }
 
-  /** Hive's lexer: the longest token wins, and of two as long the keyword or the integer. */
-  private static List<Token> tokenize(String text) throws MetaException {
-    List<Token> tokens = new ArrayList<>();
-    int i = 0;
-    while (i < text.length()) {
-      char c = text.charAt(i);
-      int position = i + 1;
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-        i++;
-        continue;
-      }
-      Kind single = switch (c) {
-        case '(' -> Kind.LEFT;
-        case ')' -> Kind.RIGHT;
-        case ',' -> Kind.COMMA;
-        case '-' -> Kind.MINUS;
-        default -> null;
-      };
-      if (single != null) {
-        tokens.add(new Token(single, String.valueOf(c), position));
-        i++;
-        continue;
-      }
-      String operator = null;
-      for (String candidate : OPERATORS) {
-        if (text.startsWith(candidate, i)) {
-          operator = candidate;
-          break;
+        boolean is(Kind expected, String word) {
+            return kind == expected && text.equalsIgnoreCase(word);
         }
-      }
-      if (operator != null) {
-        tokens.add(new Token(Kind.OPERATOR, operator, position));
-        i += operator.length();
-      } else if (c == '\'' || c == '"') {
-        int j = i + 1;
-        while (j < text.length() && text.charAt(j) != c) {
-          j += text.charAt(j) == '\\' && j + 1 < text.length() ? 2 : 1;
-        }
-        if (j >= text.length()) {
-          throw error(text.length() + 1, c + " to close the string at position " + position, "end of filter");
-        }
-        tokens.add(new Token(Kind.STRING, text.substring(i, j + 1), position));
-        i = j + 1;
-      } else if (c == '`') {
-        StringBuilder key = new StringBuilder();
-        int j = i + 1;
-        while (true) {
-          if (j >= text.length()) {
-            throw error(text.length() + 1, "` to close the key at position " + position, "end of filter");
-          }
-          if (text.charAt(j) == '`') {
-            if (j + 1 < text.length() && text.charAt(j + 1) == '`') {
-              key.append('`');
-              j += 2;
-              continue;
+    }
+
+    private final List<Token> tokens;
+    private int next;
+    private int depth;
+
+    private HiveFilter(String text) throws MetaException {
+        this.tokens = tokenize(text);
+    }
+
+    /** One comparison of a key with a literal, as a check sees it. */
+    @FunctionalInterface
+    interface ConditionCheck {
+        void check(String key, Operator operator, Literal value) throws MetaException;
+    }
+
+    /**
+     * Runs {@code check} on every comparison the filter makes, as Hive splits it: {@code in} into one
+     * {@code =} (or, negated, {@code !=}) per value, {@code between} into {@code >=} and {@code <=} (or
+     * {@code <} and {@code >}).
+     */
+    static void forEachCondition(Node node, ConditionCheck check) throws MetaException {
+        if (node instanceof And and) {
+            forEachCondition(and.left(), check);
+            forEachCondition(and.right(), check);
+        } else if (node instanceof Or or) {
+            forEachCondition(or.left(), check);
+            forEachCondition(or.right(), check);
+        } else if (node instanceof Compare compare) {
+            check.check(compare.key(), compare.operator(), compare.value());
+        } else if (node instanceof In in) {
+            for (Literal value : in.values()) {
+                check.check(in.key(), in.negated() ? Operator.NOT_EQUALS : Operator.EQUALS, value);
             }
-            break;
-          }
-          key.append(text.charAt(j++));
+        } else if (node instanceof Between between) {
+            check.check(between.key(), between.negated() ? Operator.LESS : Operator.GREATER_OR_EQUAL, between.low());
+            check.check(between.key(), between.negated() ? Operator.GREATER : Operator.LESS_OR_EQUAL, between.high());
         }
-        if (key.length() == 0) {
-          throw error(position, "a non-empty key", "'``'");
-        }
-        tokens.add(new Token(Kind.QUOTED_KEY, key.toString(), position));
-        i = j + 1;
-      } else if (isIdentifierChar(c)) {
-        int j = i;
-        while (j < text.length() && isIdentifierChar(text.charAt(j))) {
-          j++;
-        }
-        String word = text.substring(i, j);
-        int timestamp = temporalLength(text, i, true);
-        int date = timestamp > 0 ? 0 : temporalLength(text, i, false);
-        if (Math.max(timestamp, date) > word.length()) {
-          int length = Math.max(timestamp, date);
-          tokens.add(new Token(timestamp > 0 ? Kind.TIMESTAMP_VALUE : Kind.DATE_VALUE, text.substring(i, i + length), position));
-          i += length;
-          continue;
-        }
-        Kind kind = word.chars().allMatch(d -> d >= '0' && d <= '9') ? Kind.INTEGER
-            : KEYWORDS.contains(word.toUpperCase(Locale.ROOT)) ? Kind.KEYWORD : Kind.IDENTIFIER;
-        tokens.add(new Token(kind, word, position));
-        i = j;
-      } else {
-        throw error(position, "a partition key, value, operator or parenthesis", "'" + c + "'");
-      }
     }
-    tokens.add(new Token(Kind.END, "", text.length() + 1));
-    return tokens;
-  }
+
+    /** Parses {@code filter}; null or blank is {@link All}. */
+    static Node parse(String filter) throws MetaException {
+        if (filter == null || filter.isBlank()) {
+            return new All();
+        }
+        HiveFilter parser = new HiveFilter(filter);
+        Node node = parser.or();
+        parser.expect(Kind.END, "'and', 'or' or end of filter");
+        return node;
+    }
+
+    private static MetaException error(int position, String expected, String found) {
+        return new MetaException("Error parsing partition filter at position " + position + ": expected " + expected
+                + " but found " + found);
+    }
+
+    private Token peek() {
+        return peek(0);
+    }
+
+    private Token peek(int ahead) {
+        return tokens.get(Math.min(next + ahead, tokens.size() - 1));
+    }
+
+    private Token expect(Kind kind, String expected) throws MetaException {
+        Token token = peek();
+        if (token.kind() != kind) {
+            throw error(token.position(), expected, token.describe());
+        }
+        next++;
+        return token;
+    }
+
+    private boolean keyword(String word) {
+        return peek().is(Kind.KEYWORD, word);
+    }
+
+    private Node or() throws MetaException {
+        Node node = and();
+        while (keyword("or")) {
+            next++;
+            node = new Or(node, and());
+        }
+        return node;
+    }
+
+    private Node and() throws MetaException {
+        Node node = expression();
+        while (keyword("and")) {
+            next++;
+            node = new And(node, expression());
+        }
+        return node;
+    }
+
+    private Node expression() throws MetaException {
+        Token token = peek();
+        if (++depth > MAX_NESTING) {
+            throw error(token.position(), "at most " + MAX_NESTING + " levels of nesting", token.describe());
+        }
+        try {
+            if (token.kind() == Kind.LEFT) {
+                if (isKey(peek(1))
+                        && peek(2).kind() == Kind.RIGHT
+                        && (peek(3).is(Kind.KEYWORD, "in")
+                                || peek(3).is(Kind.KEYWORD, "not") && peek(4).is(Kind.KEYWORD, "in"))) {
+                    return in();
+                }
+                if (peek(1).is(Kind.KEYWORD, "struct")) {
+                    throw error(
+                            peek(1).position(), "a condition (multi-column in is not supported)", peek(1).describe());
+                }
+                next++;
+                Node inner = or();
+                expect(Kind.RIGHT, "')'");
+                return inner;
+            }
+            return condition();
+        } finally {
+            depth--;
+        }
+    }
+
+    /** {@code (key) [not] in (value, ...)}. */
+    private Node in() throws MetaException {
+        next++;
+        String key = key();
+        next++;
+        boolean negated = keyword("not");
+        next += negated ? 2 : 1;
+        expect(Kind.LEFT, "'('");
+        List<Literal> values = new ArrayList<>();
+        values.add(literal());
+        while (peek().kind() == Kind.COMMA) {
+            next++;
+            values.add(literal());
+        }
+        expect(Kind.RIGHT, "',' or ')'");
+        return new In(key, values, negated);
+    }
+
+    private Node condition() throws MetaException {
+        Token first = peek();
+        if (isValueStart(first)) {
+            Literal value = literal();
+            Token operatorToken = peek();
+            Operator operator = operator();
+            if (operator == Operator.LIKE) {
+                throw error(
+                        operatorToken.position(),
+                        "a comparison operator (the value goes on the right of like: key like 'pattern')",
+                        operatorToken.describe());
+            }
+            return new Compare(key(), operator.mirrored(), value);
+        }
+        String key = key();
+        boolean negated = keyword("not");
+        if (negated) {
+            next++;
+            if (!keyword("between")) {
+                throw error(
+                        peek().position(),
+                        "'between' after 'not' (for in, write (" + key + ") not in (...))",
+                        peek().describe());
+            }
+        }
+        if (keyword("between")) {
+            next++;
+            Literal low = literal();
+            if (!keyword("and")) {
+                throw error(peek().position(), "'and'", peek().describe());
+            }
+            next++;
+            return new Between(key, low, literal(), negated);
+        }
+        if (keyword("in")) {
+            throw error(
+                    peek().position(),
+                    "an operator (Hive's grammar wants the key of in in parentheses: (" + key + ") in (...))",
+                    peek().describe());
+        }
+        return new Compare(key, operator(), literal());
+    }
+
+    private boolean isValueStart(Token token) {
+        return switch (token.kind()) {
+            case STRING, INTEGER, MINUS, DATE_VALUE, TIMESTAMP_VALUE -> true;
+            case KEYWORD ->
+                (token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp"))
+                        && peek(1).kind() == Kind.STRING;
+            default -> false;
+        };
+    }
+
+    private static boolean isKey(Token token) {
+        return token.kind() == Kind.IDENTIFIER || token.kind() == Kind.QUOTED_KEY;
+    }
+
+    private String key() throws MetaException {
+        Token token = peek();
+        if (isKey(token)) {
+            next++;
+            return token.text();
+        }
+        throw error(token.position(), "a partition key", token.describe());
+    }
+
+    private Operator operator() throws MetaException {
+        Token token = peek();
+        if (token.is(Kind.KEYWORD, "like")) {
+            next++;
+            return Operator.LIKE;
+        }
+        if (token.kind() == Kind.OPERATOR) {
+            Operator operator = switch (token.text()) {
+                case "=", "==" -> Operator.EQUALS;
+                case "!=", "<>" -> Operator.NOT_EQUALS;
+                case "<" -> Operator.LESS;
+                case "<=" -> Operator.LESS_OR_EQUAL;
+                case ">" -> Operator.GREATER;
+                case ">=" -> Operator.GREATER_OR_EQUAL;
+                default -> null;
+            };
+            if (operator != null) {
+                next++;
+                return operator;
+            }
+        }
+        throw error(
+                token.position(),
+                "one of =, ==, !=, <>, <, <=, >, >=, like",
+                token.kind() == Kind.OPERATOR ? "unsupported operator '" + token.text() + "'" : token.describe());
+    }
+
+    private Literal literal() throws MetaException {
+        Token token = peek();
+        switch (token.kind()) {
+            case STRING -> {
+                // Hive's string+: adjacent strings are one literal, the text between the outer quotes.
+                StringBuilder raw = new StringBuilder();
+                while (peek().kind() == Kind.STRING) {
+                    raw.append(peek().text());
+                    next++;
+                }
+                return new Literal(unquote(raw.toString()), false);
+            }
+            case MINUS, INTEGER -> {
+                boolean minus = token.kind() == Kind.MINUS;
+                next += minus ? 1 : 0;
+                Token digits = expect(Kind.INTEGER, "an integer after '-'");
+                String text = (minus ? "-" : "") + digits.text();
+                try {
+                    return new Literal(Long.toString(Long.parseLong(text)), true);
+                } catch (NumberFormatException e) {
+                    throw error(
+                            token.position(),
+                            "an integer between -9223372036854775808 and 9223372036854775807",
+                            "'" + text + "'");
+                }
+            }
+            case DATE_VALUE, TIMESTAMP_VALUE -> {
+                next++;
+                return temporal(token, token.text(), token.kind() == Kind.DATE_VALUE);
+            }
+            case KEYWORD -> {
+                if ((token.is(Kind.KEYWORD, "date") || token.is(Kind.KEYWORD, "timestamp"))
+                        && peek(1).kind() == Kind.STRING) {
+                    next += 2;
+                    return temporal(token, unquote(peek(-1).text()), token.is(Kind.KEYWORD, "date"));
+                }
+            }
+            default -> {}
+        }
+        throw error(token.position(), "a string or integer value", token.describe());
+    }
+
+    /** A date or timestamp literal, checked as Hive checks it, and then a string (as Hive's is). */
+    private static Literal temporal(Token token, String text, boolean date) throws MetaException {
+        try {
+            (date ? DATE : TIMESTAMP).parse(text);
+        } catch (DateTimeParseException e) {
+            throw error(
+                    token.position(),
+                    date ? "a valid date yyyy-mm-dd" : "a valid timestamp yyyy-mm-dd hh:mm:ss[.f]",
+                    "'" + text + "'");
+        }
+        return new Literal(text, false);
+    }
+
+    /** Hive's unquoting: one quote off each end if both ends hold the same quote; backslashes stay. */
+    private static String unquote(String raw) {
+        char first = raw.charAt(0);
+        return raw.length() > 1 && (first == '\'' || first == '"') && raw.charAt(raw.length() - 1) == first
+                ? raw.substring(1, raw.length() - 1)
+                : raw;
+    }
+
+    private static boolean isIdentifierChar(char c) {
+        return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_';
+    }
+
+    private static boolean isDigit(String text, int i) {
+        return i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9';
+    }
+
+    /** The length of a {@code dddd-dd-dd} (and, with {@code time}, {@code dddd-dd-dd dd:dd:dd}) at {@code i}, or 0. */
+    private static int temporalLength(String text, int i, boolean time) {
+        String shape = time ? "dddd-dd-dd dd:dd:dd" : "dddd-dd-dd";
+        for (int k = 0; k < shape.length(); k++) {
+            char expected = shape.charAt(k);
+            if (expected == 'd' ? !isDigit(text, i + k) : i + k >= text.length() || text.charAt(i + k) != expected) {
+                return 0;
+            }
+        }
+        return shape.length();
+    }
+
+    private static final List<String> KEYWORDS =
+            List.of("AND", "OR", "NOT", "BETWEEN", "IN", "STRUCT", "CONST", "DATE", "TIMESTAMP", "LIKE");
+    private static final List<String> OPERATORS = List.of("<=>", "<=", "<>", ">=", "==", "!=", "<", ">", "=");
+
+    /** Hive's lexer: the longest token wins, and of two as long the keyword or the integer. */
+    private static List<Token> tokenize(String text) throws MetaException {
+        List<Token> tokens = new ArrayList<>();
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            int position = i + 1;
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                i++;
+                continue;
+            }
+            Kind single = switch (c) {
+                case '(' -> Kind.LEFT;
+                case ')' -> Kind.RIGHT;
+                case ',' -> Kind.COMMA;
+                case '-' -> Kind.MINUS;
+                default -> null;
+            };
+            if (single != null) {
+                tokens.add(new Token(single, String.valueOf(c), position));
+                i++;
+                continue;
+            }
+            String operator = null;
+            for (String candidate : OPERATORS) {
+                if (text.startsWith(candidate, i)) {
+                    operator = candidate;
+                    break;
+                }
+            }
+            if (operator != null) {
+                tokens.add(new Token(Kind.OPERATOR, operator, position));
+                i += operator.length();
+            } else if (c == '\'' || c == '"') {
+                int j = i + 1;
+                while (j < text.length() && text.charAt(j) != c) {
+                    j += text.charAt(j) == '\\' && j + 1 < text.length() ? 2 : 1;
+                }
+                if (j >= text.length()) {
+                    throw error(text.length() + 1, c + " to close the string at position " + position, "end of filter");
+                }
+                tokens.add(new Token(Kind.STRING, text.substring(i, j + 1), position));
+                i = j + 1;
+            } else if (c == '`') {
+                StringBuilder key = new StringBuilder();
+                int j = i + 1;
+                while (true) {
+                    if (j >= text.length()) {
+                        throw error(text.length() + 1, "` to close the key at position " + position, "end of filter");
+                    }
+                    if (text.charAt(j) == '`') {
+                        if (j + 1 < text.length() && text.charAt(j + 1) == '`') {
+                            key.append('`');
+                            j += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    key.append(text.charAt(j++));
+                }
+                if (key.length() == 0) {
+                    throw error(position, "a non-empty key", "'``'");
+                }
+                tokens.add(new Token(Kind.QUOTED_KEY, key.toString(), position));
+                i = j + 1;
+            } else if (isIdentifierChar(c)) {
+                int j = i;
+                while (j < text.length() && isIdentifierChar(text.charAt(j))) {
+                    j++;
+                }
+                String word = text.substring(i, j);
+                int timestamp = temporalLength(text, i, true);
+                int date = timestamp > 0 ? 0 : temporalLength(text, i, false);
+                if (Math.max(timestamp, date) > word.length()) {
+                    int length = Math.max(timestamp, date);
+                    tokens.add(new Token(
+                            timestamp > 0 ? Kind.TIMESTAMP_VALUE : Kind.DATE_VALUE,
+                            text.substring(i, i + length),
+                            position));
+                    i += length;
+                    continue;
+                }
+                Kind kind = word.chars().allMatch(d -> d >= '0' && d <= '9')
+                        ? Kind.INTEGER
+                        : KEYWORDS.contains(word.toUpperCase(Locale.ROOT)) ? Kind.KEYWORD : Kind.IDENTIFIER;
+                tokens.add(new Token(kind, word, position));
+                i = j;
+            } else {
+                throw error(position, "a partition key, value, operator or parenthesis", "'" + c + "'");
+            }
+        }
+        tokens.add(new Token(Kind.END, "", text.length() + 1));
+        return tokens;
+    }
 }

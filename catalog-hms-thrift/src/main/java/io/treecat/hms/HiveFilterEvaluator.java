@@ -42,171 +42,182 @@ import java.util.Map;
  * names (table filters use the JDOQL spelling, see {@link HmsTableFilter}).
  */
 final class HiveFilterEvaluator {
-  /** How a key's values compare with literals. */
-  enum KeyType { STRING, INTEGRAL, DATE }
+    /** How a key's values compare with literals. */
+    enum KeyType {
+        STRING,
+        INTEGRAL,
+        DATE
+    }
 
-  /** What the keys of a filter stand for in one row. */
-  interface Row {
-    /** The key's value as text; null when the row has none. */
-    String value(String key);
+    /** What the keys of a filter stand for in one row. */
+    interface Row {
+        /** The key's value as text; null when the row has none. */
+        String value(String key);
 
-    /** How the key's values compare. */
-    KeyType type(String key);
-  }
+        /** How the key's values compare. */
+        KeyType type(String key);
+    }
 
-  static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+    static final DateTimeFormatter DATE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
 
-  private final HiveFilter.Node filter;
-  private final Map<String, LikePattern> patterns = new HashMap<>();
+    private final HiveFilter.Node filter;
+    private final Map<String, LikePattern> patterns = new HashMap<>();
 
-  HiveFilterEvaluator(HiveFilter.Node filter, LikePattern.Syntax syntax) {
-    this.filter = requireNonNull(filter, "filter is null");
-    requireNonNull(syntax, "syntax is null");
-    try {
-      HiveFilter.forEachCondition(filter, (key, operator, value) -> {
-        if (operator == HiveFilter.Operator.LIKE) {
-          patterns.computeIfAbsent(value.text(), text -> LikePattern.compile(text, syntax));
+    HiveFilterEvaluator(HiveFilter.Node filter, LikePattern.Syntax syntax) {
+        this.filter = requireNonNull(filter, "filter is null");
+        requireNonNull(syntax, "syntax is null");
+        try {
+            HiveFilter.forEachCondition(filter, (key, operator, value) -> {
+                if (operator == HiveFilter.Operator.LIKE) {
+                    patterns.computeIfAbsent(value.text(), text -> LikePattern.compile(text, syntax));
+                }
+            });
+        } catch (org.apache.hadoop.hive.metastore.api.MetaException e) {
+            throw new IllegalStateException(e); // the check above throws nothing
         }
-      });
-    } catch (org.apache.hadoop.hive.metastore.api.MetaException e) {
-      throw new IllegalStateException(e); // the check above throws nothing
     }
-  }
 
-  /** Whether {@code row} matches (the filter is true, not false or unknown). */
-  boolean matches(Row row) {
-    return Boolean.TRUE.equals(evaluate(row));
-  }
+    /** Whether {@code row} matches (the filter is true, not false or unknown). */
+    boolean matches(Row row) {
+        return Boolean.TRUE.equals(evaluate(row));
+    }
 
-  /** Three-valued: null is SQL's unknown. */
-  Boolean evaluate(Row row) {
-    return evaluate(filter, row);
-  }
+    /** Three-valued: null is SQL's unknown. */
+    Boolean evaluate(Row row) {
+        return evaluate(filter, row);
+    }
 
-  private Boolean evaluate(HiveFilter.Node node, Row row) {
-    if (node instanceof HiveFilter.All) {
-      return true;
+    private Boolean evaluate(HiveFilter.Node node, Row row) {
+        if (node instanceof HiveFilter.All) {
+            return true;
+        }
+        if (node instanceof HiveFilter.And and) {
+            return and(evaluate(and.left(), row), () -> evaluate(and.right(), row));
+        }
+        if (node instanceof HiveFilter.Or or) {
+            return or(evaluate(or.left(), row), () -> evaluate(or.right(), row));
+        }
+        if (node instanceof HiveFilter.Compare compare) {
+            return compare(row, compare.key(), compare.operator(), compare.value());
+        }
+        if (node instanceof HiveFilter.In in) {
+            Boolean result = in.negated();
+            for (HiveFilter.Literal value : in.values()) {
+                Boolean one = compare(
+                        row,
+                        in.key(),
+                        in.negated() ? HiveFilter.Operator.NOT_EQUALS : HiveFilter.Operator.EQUALS,
+                        value);
+                result = in.negated() ? and(result, () -> one) : or(result, () -> one);
+            }
+            return result;
+        }
+        if (node instanceof HiveFilter.Between between) {
+            if (between.negated()) {
+                return or(
+                        compare(row, between.key(), HiveFilter.Operator.LESS, between.low()),
+                        () -> compare(row, between.key(), HiveFilter.Operator.GREATER, between.high()));
+            }
+            return and(
+                    compare(row, between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low()),
+                    () -> compare(row, between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high()));
+        }
+        throw new IllegalStateException("unknown filter node " + node);
     }
-    if (node instanceof HiveFilter.And and) {
-      return and(evaluate(and.left(), row), () -> evaluate(and.right(), row));
-    }
-    if (node instanceof HiveFilter.Or or) {
-      return or(evaluate(or.left(), row), () -> evaluate(or.right(), row));
-    }
-    if (node instanceof HiveFilter.Compare compare) {
-      return compare(row, compare.key(), compare.operator(), compare.value());
-    }
-    if (node instanceof HiveFilter.In in) {
-      Boolean result = in.negated();
-      for (HiveFilter.Literal value : in.values()) {
-        Boolean one = compare(row, in.key(), in.negated() ? HiveFilter.Operator.NOT_EQUALS : HiveFilter.Operator.EQUALS, value);
-        result = in.negated() ? and(result, () -> one) : or(result, () -> one);
-      }
-      return result;
-    }
-    if (node instanceof HiveFilter.Between between) {
-      if (between.negated()) {
-        return or(compare(row, between.key(), HiveFilter.Operator.LESS, between.low()),
-            () -> compare(row, between.key(), HiveFilter.Operator.GREATER, between.high()));
-      }
-      return and(compare(row, between.key(), HiveFilter.Operator.GREATER_OR_EQUAL, between.low()),
-          () -> compare(row, between.key(), HiveFilter.Operator.LESS_OR_EQUAL, between.high()));
-    }
-    throw new IllegalStateException("unknown filter node " + node);
-  }
 
-  private static Boolean and(Boolean left, java.util.function.Supplier<Boolean> right) {
-    if (Boolean.FALSE.equals(left)) {
-      return false;
+    private static Boolean and(Boolean left, java.util.function.Supplier<Boolean> right) {
+        if (Boolean.FALSE.equals(left)) {
+            return false;
+        }
+        Boolean other = right.get();
+        if (Boolean.FALSE.equals(other)) {
+            return false;
+        }
+        return left == null || other == null ? null : Boolean.TRUE;
     }
-    Boolean other = right.get();
-    if (Boolean.FALSE.equals(other)) {
-      return false;
-    }
-    return left == null || other == null ? null : Boolean.TRUE;
-  }
 
-  private static Boolean or(Boolean left, java.util.function.Supplier<Boolean> right) {
-    if (Boolean.TRUE.equals(left)) {
-      return true;
+    private static Boolean or(Boolean left, java.util.function.Supplier<Boolean> right) {
+        if (Boolean.TRUE.equals(left)) {
+            return true;
+        }
+        Boolean other = right.get();
+        if (Boolean.TRUE.equals(other)) {
+            return true;
+        }
+        return left == null || other == null ? null : Boolean.FALSE;
     }
-    Boolean other = right.get();
-    if (Boolean.TRUE.equals(other)) {
-      return true;
-    }
-    return left == null || other == null ? null : Boolean.FALSE;
-  }
 
-  private Boolean compare(Row row, String key, HiveFilter.Operator operator, HiveFilter.Literal literal) {
-    String value = row.value(key);
-    if (value == null) {
-      return operator == HiveFilter.Operator.NOT_EQUALS;
+    private Boolean compare(Row row, String key, HiveFilter.Operator operator, HiveFilter.Literal literal) {
+        String value = row.value(key);
+        if (value == null) {
+            return operator == HiveFilter.Operator.NOT_EQUALS;
+        }
+        KeyType type = row.type(key);
+        if (operator == HiveFilter.Operator.LIKE) {
+            return patterns.get(literal.text()).matches(value);
+        }
+        int order;
+        if (type == KeyType.INTEGRAL && literal.integer()) {
+            Long actual = parseLong(value);
+            if (actual == null) {
+                return null;
+            }
+            order = Long.compare(actual, literal.number());
+            if (operator == HiveFilter.Operator.EQUALS) {
+                return order == 0 && value.equals(literal.text());
+            }
+        } else if (type == KeyType.DATE && !literal.integer() && parseDate(literal.text()) != null) {
+            LocalDate actual = parseDate(value);
+            if (actual == null) {
+                return null;
+            }
+            order = actual.compareTo(parseDate(literal.text()));
+        } else {
+            order = compareCodePoints(value, literal.text());
+        }
+        return switch (operator) {
+            case EQUALS -> order == 0;
+            case NOT_EQUALS -> order != 0;
+            case LESS -> order < 0;
+            case LESS_OR_EQUAL -> order <= 0;
+            case GREATER -> order > 0;
+            case GREATER_OR_EQUAL -> order >= 0;
+            case LIKE -> throw new IllegalStateException("like is handled above");
+        };
     }
-    KeyType type = row.type(key);
-    if (operator == HiveFilter.Operator.LIKE) {
-      return patterns.get(literal.text()).matches(value);
-    }
-    int order;
-    if (type == KeyType.INTEGRAL && literal.integer()) {
-      Long actual = parseLong(value);
-      if (actual == null) {
-        return null;
-      }
-      order = Long.compare(actual, literal.number());
-      if (operator == HiveFilter.Operator.EQUALS) {
-        return order == 0 && value.equals(literal.text());
-      }
-    } else if (type == KeyType.DATE && !literal.integer() && parseDate(literal.text()) != null) {
-      LocalDate actual = parseDate(value);
-      if (actual == null) {
-        return null;
-      }
-      order = actual.compareTo(parseDate(literal.text()));
-    } else {
-      order = compareCodePoints(value, literal.text());
-    }
-    return switch (operator) {
-      case EQUALS -> order == 0;
-      case NOT_EQUALS -> order != 0;
-      case LESS -> order < 0;
-      case LESS_OR_EQUAL -> order <= 0;
-      case GREATER -> order > 0;
-      case GREATER_OR_EQUAL -> order >= 0;
-      case LIKE -> throw new IllegalStateException("like is handled above");
-    };
-  }
 
-  /** An integer as a partition value holds one (surrounding blanks allowed); null if it is none. */
-  static Long parseLong(String text) {
-    try {
-      return Long.parseLong(text.trim());
-    } catch (NumberFormatException e) {
-      return null;
+    /** An integer as a partition value holds one (surrounding blanks allowed); null if it is none. */
+    static Long parseLong(String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
-  }
 
-  /** A date {@code yyyy-mm-dd}; null if the text is none. */
-  static LocalDate parseDate(String text) {
-    try {
-      return LocalDate.parse(text.trim(), DATE);
-    } catch (DateTimeParseException e) {
-      return null;
+    /** A date {@code yyyy-mm-dd}; null if the text is none. */
+    static LocalDate parseDate(String text) {
+        try {
+            return LocalDate.parse(text.trim(), DATE);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
-  }
 
-  /** Code point order, the tree's order of strings (String.compareTo orders UTF-16 units). */
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int x = a.codePointAt(i);
-      int y = b.codePointAt(j);
-      if (x != y) {
-        return Integer.compare(x, y);
-      }
-      i += Character.charCount(x);
-      j += Character.charCount(y);
+    /** Code point order, the tree's order of strings (String.compareTo orders UTF-16 units). */
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
     }
-    return Boolean.compare(i < a.length(), j < b.length());
-  }
 }

@@ -18,106 +18,107 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
  * name is its path below the table.
  */
 final class HivePartitionNames {
-  static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+    static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
-  private static final boolean[] ESCAPED = new boolean[128];
+    private static final boolean[] ESCAPED = new boolean[128];
 
-  static {
-    for (int c = 1; c < 32; c++) {
-      ESCAPED[c] = true;
+    static {
+        for (int c = 1; c < 32; c++) {
+            ESCAPED[c] = true;
+        }
+        for (char c : new char[] {'"', '#', '%', '\'', '*', '/', ':', '=', '?', '\\', 0x7F, '{', '[', ']', '^'}) {
+            ESCAPED[c] = true;
+        }
     }
-    for (char c : new char[] {'"', '#', '%', '\'', '*', '/', ':', '=', '?', '\\', 0x7F, '{', '[', ']', '^'}) {
-      ESCAPED[c] = true;
-    }
-  }
 
-  private HivePartitionNames() {}
+    private HivePartitionNames() {}
 
-  static String escape(String text) {
-    if (text == null || text.isEmpty()) {
-      return DEFAULT_PARTITION;
+    static String escape(String text) {
+        if (text == null || text.isEmpty()) {
+            return DEFAULT_PARTITION;
+        }
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 128 && ESCAPED[c]) {
+                escaped.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
+            } else {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
     }
-    StringBuilder escaped = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < 128 && ESCAPED[c]) {
-        escaped.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
-      } else {
-        escaped.append(c);
-      }
-    }
-    return escaped.toString();
-  }
 
-  /** Hive's unescape: {@code %XX} with two hex digits is that character; any other {@code %} stays. */
-  static String unescape(String text) {
-    StringBuilder plain = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '%' && i + 2 < text.length() && hex(text.charAt(i + 1)) >= 0 && hex(text.charAt(i + 2)) >= 0) {
-        plain.append((char) (hex(text.charAt(i + 1)) * 16 + hex(text.charAt(i + 2))));
-        i += 2;
-      } else {
-        plain.append(c);
-      }
+    /** Hive's unescape: {@code %XX} with two hex digits is that character; any other {@code %} stays. */
+    static String unescape(String text) {
+        StringBuilder plain = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '%' && i + 2 < text.length() && hex(text.charAt(i + 1)) >= 0 && hex(text.charAt(i + 2)) >= 0) {
+                plain.append((char) (hex(text.charAt(i + 1)) * 16 + hex(text.charAt(i + 2))));
+                i += 2;
+            } else {
+                plain.append(c);
+            }
+        }
+        return plain.toString();
     }
-    return plain.toString();
-  }
 
-  private static int hex(char c) {
-    return Character.digit(c, 16);
-  }
+    private static int hex(char c) {
+        return Character.digit(c, 16);
+    }
 
-  /** One level's id: {@code esc(lower(key))=esc(value)}. */
-  static String component(String key, String value) {
-    return escape(key.toLowerCase(Locale.ROOT)) + "=" + escape(value);
-  }
+    /** One level's id: {@code esc(lower(key))=esc(value)}. */
+    static String component(String key, String value) {
+        return escape(key.toLowerCase(Locale.ROOT)) + "=" + escape(value);
+    }
 
-  /** The name of the partition with these values of these keys. */
-  static String name(List<String> keys, List<String> values) throws MetaException {
-    if (keys.size() != values.size()) {
-      throw new MetaException("Invalid number of partition values: " + values.size() + " for " + keys.size() + " partition keys");
+    /** The name of the partition with these values of these keys. */
+    static String name(List<String> keys, List<String> values) throws MetaException {
+        if (keys.size() != values.size()) {
+            throw new MetaException(
+                    "Invalid number of partition values: " + values.size() + " for " + keys.size() + " partition keys");
+        }
+        StringBuilder name = new StringBuilder();
+        for (int i = 0; i < keys.size(); i++) {
+            if (i > 0) {
+                name.append('/');
+            }
+            name.append(component(keys.get(i), values.get(i)));
+        }
+        return name.toString();
     }
-    StringBuilder name = new StringBuilder();
-    for (int i = 0; i < keys.size(); i++) {
-      if (i > 0) {
-        name.append('/');
-      }
-      name.append(component(keys.get(i), values.get(i)));
-    }
-    return name.toString();
-  }
 
-  /** The spec ({@code key → value}, unescaped, in order) of a name; Hive's {@code makeSpecFromName}. */
-  static LinkedHashMap<String, String> spec(String name) throws MetaException {
-    if (name == null || name.isEmpty()) {
-      throw new MetaException("Invalid partition name: '" + name + "'");
+    /** The spec ({@code key → value}, unescaped, in order) of a name; Hive's {@code makeSpecFromName}. */
+    static LinkedHashMap<String, String> spec(String name) throws MetaException {
+        if (name == null || name.isEmpty()) {
+            throw new MetaException("Invalid partition name: '" + name + "'");
+        }
+        LinkedHashMap<String, String> spec = new LinkedHashMap<>();
+        for (String component : name.split("/", -1)) {
+            int equals = component.indexOf('=');
+            if (equals <= 0) {
+                throw new MetaException("Invalid partition name: '" + name + "': '" + component + "' is not key=value");
+            }
+            spec.put(unescape(component.substring(0, equals)), unescape(component.substring(equals + 1)));
+        }
+        return spec;
     }
-    LinkedHashMap<String, String> spec = new LinkedHashMap<>();
-    for (String component : name.split("/", -1)) {
-      int equals = component.indexOf('=');
-      if (equals <= 0) {
-        throw new MetaException("Invalid partition name: '" + name + "': '" + component + "' is not key=value");
-      }
-      spec.put(unescape(component.substring(0, equals)), unescape(component.substring(equals + 1)));
-    }
-    return spec;
-  }
 
-  /** The values of a name for the table's keys, in key order; a name with other keys is refused. */
-  static List<String> values(List<String> keys, String name) throws MetaException {
-    Map<String, String> spec = spec(name);
-    List<String> values = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      String value = spec.get(key.toLowerCase(Locale.ROOT));
-      if (value == null) {
-        throw new MetaException("Invalid partition name '" + name + "': no value for partition key " + key);
-      }
-      values.add(value);
+    /** The values of a name for the table's keys, in key order; a name with other keys is refused. */
+    static List<String> values(List<String> keys, String name) throws MetaException {
+        Map<String, String> spec = spec(name);
+        List<String> values = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            String value = spec.get(key.toLowerCase(Locale.ROOT));
+            if (value == null) {
+                throw new MetaException("Invalid partition name '" + name + "': no value for partition key " + key);
+            }
+            values.add(value);
+        }
+        if (spec.size() != keys.size()) {
+            throw new MetaException("Invalid partition name '" + name + "': the table's partition keys are " + keys);
+        }
+        return values;
     }
-    if (spec.size() != keys.size()) {
-      throw new MetaException("Invalid partition name '" + name + "': the table's partition keys are " + keys);
-    }
-    return values;
-  }
 }

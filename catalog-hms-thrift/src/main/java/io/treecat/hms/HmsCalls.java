@@ -39,135 +39,135 @@ import org.slf4j.LoggerFactory;
  * {@code /<catalog>/<db>/<table>} ({@link HmsTables}).
  */
 final class HmsCalls {
-  private static final Logger LOG = LoggerFactory.getLogger(HmsCalls.class);
+    private static final Logger LOG = LoggerFactory.getLogger(HmsCalls.class);
 
-  private final TransactionRunner runner;
-  private final Warehouse warehouse;
-  private final HmsNames names;
+    private final TransactionRunner runner;
+    private final Warehouse warehouse;
+    private final HmsNames names;
 
-  HmsCalls(TransactionRunner runner, Warehouse warehouse) {
-    this.runner = requireNonNull(runner, "runner is null");
-    this.warehouse = requireNonNull(warehouse, "warehouse is null");
-    this.names = new HmsNames(warehouse.catalog());
-  }
-
-  String catalog() {
-    return warehouse.catalog();
-  }
-
-  Warehouse warehouse() {
-    return warehouse;
-  }
-
-  HmsNames names() {
-    return names;
-  }
-
-  // ---- transactions
-
-  private static Access access(Action action, ObjectPath target) {
-    return Access.of(Principal.ANONYMOUS, action, target);
-  }
-
-  /** A read-only call: one transaction at the newest vid. */
-  <T> T read(Action action, ObjectPath target, Work<T, TException> work) throws TException {
-    return runner.read(access(action, target), work);
-  }
-
-  /** A writing call, run again after a lost race (the runner's default policy). */
-  <T> T write(Action action, ObjectPath target, Work<T, TException> work) throws TException {
-    return runner.write(access(action, target), work);
-  }
-
-  <T> T write(Action action, ObjectPath target, RetryPolicy policy, Work<T, TException> work) throws TException {
-    return runner.write(access(action, target), policy, work);
-  }
-
-  // ---- paths and names
-
-  ObjectPath catalogPath() {
-    return ObjectPath.of(catalog());
-  }
-
-  ObjectPath dbPath(String db) {
-    return ObjectPath.of(catalog(), db);
-  }
-
-  ObjectPath tablePath(String db, String table) {
-    return ObjectPath.of(catalog(), db, table);
-  }
-
-  /** A database name in any client's form; a name without one is not found. */
-  String db(String name) throws NoSuchObjectException {
-    String db = names.database(name);
-    if (db == null || db.isEmpty()) {
-      throw new NoSuchObjectException("No database name in '" + name + "'");
+    HmsCalls(TransactionRunner runner, Warehouse warehouse) {
+        this.runner = requireNonNull(runner, "runner is null");
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        this.names = new HmsNames(warehouse.catalog());
     }
-    return db;
-  }
 
-  /** A table's database and name, as the calls name it (lower-cased, without a catalog). */
-  record TableName(String db, String name) {}
-
-  /** The table a call names; a call without a table name is a MetaException. */
-  TableName tableName(String dbName, String tableName) throws TException {
-    if (tableName == null || tableName.isEmpty()) {
-      throw new MetaException("No table name given");
+    String catalog() {
+        return warehouse.catalog();
     }
-    return new TableName(db(dbName), HmsNames.normalize(tableName));
-  }
 
-  TableName tableName(String catalog, String dbName, String tableName) throws TException {
-    names.checkCatalog(catalog);
-    return tableName(dbName, tableName);
-  }
-
-  ObjectPath tablePath(TableName name) {
-    return tablePath(name.db(), name.name());
-  }
-
-  Table requireTable(LakeTransaction txn, TableName name) throws NoSuchObjectException, MetaException {
-    return requireTable(txn, name.db(), name.name());
-  }
-
-  /** Where a database without a location lives: under the catalog's warehouse, as an Iceberg REST namespace. */
-  String defaultLocation(String db) {
-    return warehouse.namespaceLocation(List.of(db));
-  }
-
-  // ---- reads every area makes
-
-  boolean databaseExists(LakeTransaction txn, String db) {
-    return Namespaces.find(txn, dbPath(db)).isPresent();
-  }
-
-  Database requireDatabase(LakeTransaction txn, String db) throws NoSuchObjectException {
-    return Namespaces.find(txn, dbPath(db))
-        .map(entry -> HmsDatabases.database(db, entry, defaultLocation(db)))
-        .orElseThrow(() -> new NoSuchObjectException("Database " + db + " does not exist"));
-  }
-
-  Optional<TableEntry> findTable(LakeTransaction txn, String db, String name) {
-    return Tables.find(txn, tablePath(db, name));
-  }
-
-  Table requireTable(LakeTransaction txn, String db, String name) throws NoSuchObjectException, MetaException {
-    Optional<TableEntry> entry = findTable(txn, db, name);
-    if (entry.isEmpty()) {
-      throw new NoSuchObjectException(db + "." + name + " table not found");
+    Warehouse warehouse() {
+        return warehouse;
     }
-    return HmsTables.table(db, name, entry.get());
-  }
 
-  /** Clients check that a database's, table's or partition's location exists; made for local warehouses. */
-  static void createDirectories(String location) {
-    try {
-      URI uri = URI.create(location);
-      if ("file".equals(uri.getScheme())) {
-        Files.createDirectories(Path.of(uri));
-      }
-    } catch (IllegalArgumentException | IOException | java.nio.file.FileSystemNotFoundException e) {
-      LOG.warn("Could not create the directory {}", location, e);
+    HmsNames names() {
+        return names;
     }
-  }
+
+    // ---- transactions
+
+    private static Access access(Action action, ObjectPath target) {
+        return Access.of(Principal.ANONYMOUS, action, target);
+    }
+
+    /** A read-only call: one transaction at the newest vid. */
+    <T> T read(Action action, ObjectPath target, Work<T, TException> work) throws TException {
+        return runner.read(access(action, target), work);
+    }
+
+    /** A writing call, run again after a lost race (the runner's default policy). */
+    <T> T write(Action action, ObjectPath target, Work<T, TException> work) throws TException {
+        return runner.write(access(action, target), work);
+    }
+
+    <T> T write(Action action, ObjectPath target, RetryPolicy policy, Work<T, TException> work) throws TException {
+        return runner.write(access(action, target), policy, work);
+    }
+
+    // ---- paths and names
+
+    ObjectPath catalogPath() {
+        return ObjectPath.of(catalog());
+    }
+
+    ObjectPath dbPath(String db) {
+        return ObjectPath.of(catalog(), db);
+    }
+
+    ObjectPath tablePath(String db, String table) {
+        return ObjectPath.of(catalog(), db, table);
+    }
+
+    /** A database name in any client's form; a name without one is not found. */
+    String db(String name) throws NoSuchObjectException {
+        String db = names.database(name);
+        if (db == null || db.isEmpty()) {
+            throw new NoSuchObjectException("No database name in '" + name + "'");
+        }
+        return db;
+    }
+
+    /** A table's database and name, as the calls name it (lower-cased, without a catalog). */
+    record TableName(String db, String name) {}
+
+    /** The table a call names; a call without a table name is a MetaException. */
+    TableName tableName(String dbName, String tableName) throws TException {
+        if (tableName == null || tableName.isEmpty()) {
+            throw new MetaException("No table name given");
+        }
+        return new TableName(db(dbName), HmsNames.normalize(tableName));
+    }
+
+    TableName tableName(String catalog, String dbName, String tableName) throws TException {
+        names.checkCatalog(catalog);
+        return tableName(dbName, tableName);
+    }
+
+    ObjectPath tablePath(TableName name) {
+        return tablePath(name.db(), name.name());
+    }
+
+    Table requireTable(LakeTransaction txn, TableName name) throws NoSuchObjectException, MetaException {
+        return requireTable(txn, name.db(), name.name());
+    }
+
+    /** Where a database without a location lives: under the catalog's warehouse, as an Iceberg REST namespace. */
+    String defaultLocation(String db) {
+        return warehouse.namespaceLocation(List.of(db));
+    }
+
+    // ---- reads every area makes
+
+    boolean databaseExists(LakeTransaction txn, String db) {
+        return Namespaces.find(txn, dbPath(db)).isPresent();
+    }
+
+    Database requireDatabase(LakeTransaction txn, String db) throws NoSuchObjectException {
+        return Namespaces.find(txn, dbPath(db))
+                .map(entry -> HmsDatabases.database(db, entry, defaultLocation(db)))
+                .orElseThrow(() -> new NoSuchObjectException("Database " + db + " does not exist"));
+    }
+
+    Optional<TableEntry> findTable(LakeTransaction txn, String db, String name) {
+        return Tables.find(txn, tablePath(db, name));
+    }
+
+    Table requireTable(LakeTransaction txn, String db, String name) throws NoSuchObjectException, MetaException {
+        Optional<TableEntry> entry = findTable(txn, db, name);
+        if (entry.isEmpty()) {
+            throw new NoSuchObjectException(db + "." + name + " table not found");
+        }
+        return HmsTables.table(db, name, entry.get());
+    }
+
+    /** Clients check that a database's, table's or partition's location exists; made for local warehouses. */
+    static void createDirectories(String location) {
+        try {
+            URI uri = URI.create(location);
+            if ("file".equals(uri.getScheme())) {
+                Files.createDirectories(Path.of(uri));
+            }
+        } catch (IllegalArgumentException | IOException | java.nio.file.FileSystemNotFoundException e) {
+            LOG.warn("Could not create the directory {}", location, e);
+        }
+    }
 }

@@ -33,189 +33,202 @@ import org.slf4j.LoggerFactory;
  * link is removed, never what it points to), so nothing outside the named directory goes.
  */
 final class HmsDataFiles {
-  private static final Logger LOG = LoggerFactory.getLogger(HmsDataFiles.class);
-  /** The table parameter that makes a Hive table external ({@code "TRUE"}, any case). */
-  static final String EXTERNAL = "EXTERNAL";
-  /** Hive's {@code MetaStoreUtils.EXTERNAL_TABLE_PURGE}: an external table whose data drops purge. */
-  static final String EXTERNAL_TABLE_PURGE = "external.table.purge";
+    private static final Logger LOG = LoggerFactory.getLogger(HmsDataFiles.class);
+    /** The table parameter that makes a Hive table external ({@code "TRUE"}, any case). */
+    static final String EXTERNAL = "EXTERNAL";
+    /** Hive's {@code MetaStoreUtils.EXTERNAL_TABLE_PURGE}: an external table whose data drops purge. */
+    static final String EXTERNAL_TABLE_PURGE = "external.table.purge";
 
-  private HmsDataFiles() {}
+    private HmsDataFiles() {}
 
-  /**
-   * Whether a drop with {@code deleteData} removes this table's files: Hive's
-   * {@code checkTableDataShouldBeDeleted}, a managed table always, an external one (parameter
-   * {@code EXTERNAL=TRUE}, or type {@code EXTERNAL_TABLE}, which Hive's store turns into that
-   * parameter) only with {@code external.table.purge=true}. A table made over REST is external with
-   * no purge parameter: its files are Iceberg's to purge.
-   */
-  static boolean deletesData(Table table) {
-    Map<String, String> parameters = table.getParameters() == null ? Map.of() : table.getParameters();
-    boolean external = "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL)) || HmsTables.EXTERNAL_TABLE.equals(table.getTableType());
-    return !external || "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL_TABLE_PURGE));
-  }
+    /**
+     * Whether a drop with {@code deleteData} removes this table's files: Hive's
+     * {@code checkTableDataShouldBeDeleted}, a managed table always, an external one (parameter
+     * {@code EXTERNAL=TRUE}, or type {@code EXTERNAL_TABLE}, which Hive's store turns into that
+     * parameter) only with {@code external.table.purge=true}. A table made over REST is external with
+     * no purge parameter: its files are Iceberg's to purge.
+     */
+    static boolean deletesData(Table table) {
+        Map<String, String> parameters = table.getParameters() == null ? Map.of() : table.getParameters();
+        boolean external = "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL))
+                || HmsTables.EXTERNAL_TABLE.equals(table.getTableType());
+        return !external || "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL_TABLE_PURGE));
+    }
 
-  /** Dropping {@code table}: its location, and its partitions' locations outside it, recursively. */
-  static Plan table(Table table, List<Partition> partitions) {
-    Plan plan = new Plan();
-    if (!deletesData(table)) {
-      return plan;
-    }
-    String location = location(table);
-    Optional<Path> tablePath = path(location);
-    if (location != null) {
-      plan.trees.add(location);
-    }
-    for (Partition partition : partitions) {
-      String partitionLocation = partition.getSd() == null ? null : partition.getSd().getLocation();
-      Optional<Path> partitionPath = path(partitionLocation);
-      boolean inside = tablePath.isPresent() && partitionPath.isPresent() && partitionPath.get().startsWith(tablePath.get());
-      if (partitionLocation != null && !inside) {
-        plan.trees.add(partitionLocation);
-      }
-    }
-    return plan;
-  }
-
-  /**
-   * Dropping partitions of {@code table}: each partition's directory, then, as Hive's
-   * {@code deleteParentRecursive}, its parent directories of the upper partition levels that are
-   * left empty; never the table's directory or anything above it.
-   */
-  static Plan partitions(Table table, List<Partition> dropped) {
-    Plan plan = new Plan();
-    if (!deletesData(table)) {
-      return plan;
-    }
-    Optional<Path> tablePath = path(location(table));
-    for (Partition partition : dropped) {
-      String location = partition.getSd() == null ? null : partition.getSd().getLocation();
-      if (location == null) {
-        continue;
-      }
-      plan.trees.add(location);
-      Optional<Path> path = path(location);
-      int levels = partition.getValues() == null ? 0 : partition.getValues().size() - 1;
-      Path parent = path.map(Path::getParent).orElse(null);
-      for (int i = 0; i < levels && parent != null && tablePath.isPresent()
-          && parent.startsWith(tablePath.get()) && !parent.equals(tablePath.get()); i++) {
-        plan.emptyDirectories.add(parent);
-        parent = parent.getParent();
-      }
-    }
-    return plan;
-  }
-
-  /**
-   * Dropping a database: what its tables' drops remove (see {@link #table}), then the database's
-   * directory if that left it empty. Hive deletes the database directory recursively; TreeCat keeps
-   * it when anything is left in it (an external table's files, say), so only files Hive's rules
-   * name for deletion go.
-   */
-  static Plan database(String location, List<Plan> tables) {
-    Plan plan = new Plan();
-    for (Plan table : tables) {
-      plan.trees.addAll(table.trees);
-      plan.emptyDirectories.addAll(table.emptyDirectories);
-    }
-    path(location).ifPresent(plan.emptyDirectories::add);
-    return plan;
-  }
-
-  private static String location(Table table) {
-    return table.getSd() == null ? null : table.getSd().getLocation();
-  }
-
-  /** The local path of a {@code file:} location with no {@code .}/{@code ..} segments; empty otherwise. */
-  static Optional<Path> path(String location) {
-    if (location == null || location.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      URI uri = URI.create(location);
-      if (!"file".equalsIgnoreCase(uri.getScheme()) || uri.getPath() == null) {
-        return Optional.empty();
-      }
-      for (String segment : uri.getPath().split("/")) {
-        if (segment.equals(".") || segment.equals("..")) {
-          return Optional.empty();
+    /** Dropping {@code table}: its location, and its partitions' locations outside it, recursively. */
+    static Plan table(Table table, List<Partition> partitions) {
+        Plan plan = new Plan();
+        if (!deletesData(table)) {
+            return plan;
         }
-      }
-      Path path = Path.of(uri);
-      // Never the root of a file system.
-      return path.getNameCount() == 0 ? Optional.empty() : Optional.of(path);
-    } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** Locations to delete recursively, then directories to delete if they are empty, in order. */
-  static final class Plan {
-    final List<String> trees = new ArrayList<>();
-    final List<Path> emptyDirectories = new ArrayList<>();
-
-    /** Deletes what was planned; logs and goes on past what cannot be deleted. */
-    void run() {
-      for (String location : trees) {
-        Optional<Path> path = path(location);
-        if (path.isEmpty()) {
-          LOG.warn("Not deleting the data at {}: only file: locations without . or .. segments are deleted", location);
-          continue;
+        String location = location(table);
+        Optional<Path> tablePath = path(location);
+        if (location != null) {
+            plan.trees.add(location);
         }
-        deleteTree(path.get());
-      }
-      for (Path directory : emptyDirectories) {
+        for (Partition partition : partitions) {
+            String partitionLocation =
+                    partition.getSd() == null ? null : partition.getSd().getLocation();
+            Optional<Path> partitionPath = path(partitionLocation);
+            boolean inside = tablePath.isPresent()
+                    && partitionPath.isPresent()
+                    && partitionPath.get().startsWith(tablePath.get());
+            if (partitionLocation != null && !inside) {
+                plan.trees.add(partitionLocation);
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * Dropping partitions of {@code table}: each partition's directory, then, as Hive's
+     * {@code deleteParentRecursive}, its parent directories of the upper partition levels that are
+     * left empty; never the table's directory or anything above it.
+     */
+    static Plan partitions(Table table, List<Partition> dropped) {
+        Plan plan = new Plan();
+        if (!deletesData(table)) {
+            return plan;
+        }
+        Optional<Path> tablePath = path(location(table));
+        for (Partition partition : dropped) {
+            String location =
+                    partition.getSd() == null ? null : partition.getSd().getLocation();
+            if (location == null) {
+                continue;
+            }
+            plan.trees.add(location);
+            Optional<Path> path = path(location);
+            int levels =
+                    partition.getValues() == null ? 0 : partition.getValues().size() - 1;
+            Path parent = path.map(Path::getParent).orElse(null);
+            for (int i = 0;
+                    i < levels
+                            && parent != null
+                            && tablePath.isPresent()
+                            && parent.startsWith(tablePath.get())
+                            && !parent.equals(tablePath.get());
+                    i++) {
+                plan.emptyDirectories.add(parent);
+                parent = parent.getParent();
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * Dropping a database: what its tables' drops remove (see {@link #table}), then the database's
+     * directory if that left it empty. Hive deletes the database directory recursively; TreeCat keeps
+     * it when anything is left in it (an external table's files, say), so only files Hive's rules
+     * name for deletion go.
+     */
+    static Plan database(String location, List<Plan> tables) {
+        Plan plan = new Plan();
+        for (Plan table : tables) {
+            plan.trees.addAll(table.trees);
+            plan.emptyDirectories.addAll(table.emptyDirectories);
+        }
+        path(location).ifPresent(plan.emptyDirectories::add);
+        return plan;
+    }
+
+    private static String location(Table table) {
+        return table.getSd() == null ? null : table.getSd().getLocation();
+    }
+
+    /** The local path of a {@code file:} location with no {@code .}/{@code ..} segments; empty otherwise. */
+    static Optional<Path> path(String location) {
+        if (location == null || location.isEmpty()) {
+            return Optional.empty();
+        }
         try {
-          if (Files.isDirectory(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            Files.delete(directory);
-          }
-        } catch (DirectoryNotEmptyException | NoSuchFileException e) {
-          // Still in use (or already gone): kept, as Hive keeps a non-empty parent.
+            URI uri = URI.create(location);
+            if (!"file".equalsIgnoreCase(uri.getScheme()) || uri.getPath() == null) {
+                return Optional.empty();
+            }
+            for (String segment : uri.getPath().split("/")) {
+                if (segment.equals(".") || segment.equals("..")) {
+                    return Optional.empty();
+                }
+            }
+            Path path = Path.of(uri);
+            // Never the root of a file system.
+            return path.getNameCount() == 0 ? Optional.empty() : Optional.of(path);
+        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Locations to delete recursively, then directories to delete if they are empty, in order. */
+    static final class Plan {
+        final List<String> trees = new ArrayList<>();
+        final List<Path> emptyDirectories = new ArrayList<>();
+
+        /** Deletes what was planned; logs and goes on past what cannot be deleted. */
+        void run() {
+            for (String location : trees) {
+                Optional<Path> path = path(location);
+                if (path.isEmpty()) {
+                    LOG.warn(
+                            "Not deleting the data at {}: only file: locations without . or .. segments are deleted",
+                            location);
+                    continue;
+                }
+                deleteTree(path.get());
+            }
+            for (Path directory : emptyDirectories) {
+                try {
+                    if (Files.isDirectory(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        Files.delete(directory);
+                    }
+                } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+                    // Still in use (or already gone): kept, as Hive keeps a non-empty parent.
+                } catch (IOException e) {
+                    LOG.warn("Could not delete the directory {}", directory, e);
+                }
+            }
+        }
+
+        boolean isEmpty() {
+            return trees.isEmpty() && emptyDirectories.isEmpty();
+        }
+    }
+
+    /** Deletes {@code root} and everything below it, without following links. */
+    static void deleteTree(Path root) {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    LOG.warn("Could not read {} to delete it", file, e);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path directory, IOException e) {
+                    delete(directory);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException e) {
-          LOG.warn("Could not delete the directory {}", directory, e);
+            LOG.warn("Could not delete the data at {}", root, e);
         }
-      }
     }
 
-    boolean isEmpty() {
-      return trees.isEmpty() && emptyDirectories.isEmpty();
-    }
-  }
-
-  /** Deletes {@code root} and everything below it, without following links. */
-  static void deleteTree(Path root) {
-    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-          delete(file);
-          return FileVisitResult.CONTINUE;
+    private static void delete(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}", path, e);
         }
-
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          LOG.warn("Could not read {} to delete it", file, e);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path directory, IOException e) {
-          delete(directory);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException e) {
-      LOG.warn("Could not delete the data at {}", root, e);
     }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      LOG.warn("Could not delete {}", path, e);
-    }
-  }
 }

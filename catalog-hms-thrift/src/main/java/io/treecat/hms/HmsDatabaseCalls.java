@@ -33,165 +33,173 @@ import org.apache.thrift.TException;
  * not renamed.
  */
 final class HmsDatabaseCalls {
-  private final HmsCalls calls;
-  private final HmsPartitions partitions;
+    private final HmsCalls calls;
+    private final HmsPartitions partitions;
 
-  HmsDatabaseCalls(HmsCalls calls, HmsPartitions partitions) {
-    this.calls = requireNonNull(calls, "calls is null");
-    this.partitions = requireNonNull(partitions, "partitions is null");
-  }
-
-  // ---- create
-
-  public void create_database(Database database) throws TException {
-    createDatabase(database);
-  }
-
-  public void create_database_req(CreateDatabaseRequest request) throws TException {
-    Database database = new Database();
-    database.setName(request.getDatabaseName());
-    database.setDescription(request.getDescription());
-    database.setLocationUri(request.getLocationUri());
-    database.setParameters(request.getParameters());
-    database.setOwnerName(request.getOwnerName());
-    database.setOwnerType(request.getOwnerType());
-    database.setCatalogName(request.getCatalogName());
-    createDatabase(database);
-  }
-
-  private void createDatabase(Database database) throws TException {
-    requireNonNull(database, "database");
-    calls.names().checkCatalog(database.getCatalogName());
-    String db = calls.db(database.getName());
-    String location = database.getLocationUri() == null || database.getLocationUri().isEmpty() ? calls.defaultLocation(db) : database.getLocationUri();
-    ObjectPath path = calls.dbPath(db);
-    calls.write(Action.CREATE_NAMESPACE, path, txn -> {
-      Catalogs.ensure(txn, calls.warehouse());
-      if (txn.read(path).isPresent()) {
-        throw new AlreadyExistsException("Database " + db + " already exists");
-      }
-      txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
-      return null;
-    });
-    HmsCalls.createDirectories(location);
-  }
-
-  // ---- read
-
-  public Database get_database(String name) throws TException {
-    String db = calls.db(name);
-    return calls.read(Action.LOAD_NAMESPACE, calls.dbPath(db), txn -> calls.requireDatabase(txn, db));
-  }
-
-  public Database get_database_req(GetDatabaseRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatalogName());
-    String db = calls.db(request.getName());
-    return calls.read(Action.LOAD_NAMESPACE, calls.dbPath(db), txn -> calls.requireDatabase(txn, db));
-  }
-
-  public List<String> get_all_databases() throws TException {
-    return get_databases("*");
-  }
-
-  public List<String> get_databases(String pattern) throws TException {
-    Pattern matcher = HmsNames.pattern(databasePattern(calls.names(), pattern));
-    return calls.read(Action.LIST_NAMESPACES, calls.catalogPath(), txn -> {
-      List<String> result = new ArrayList<>();
-      for (CatalogObject row : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
-        if (matcher.matcher(row.id()).matches()) {
-          result.add(row.id());
-        }
-      }
-      return result;
-    });
-  }
-
-  /** A database pattern without its {@code @cat#} prefix; a pattern naming another catalog is a MetaException. */
-  static String databasePattern(HmsNames names, String pattern) throws MetaException {
-    try {
-      return pattern != null && pattern.startsWith("@") ? names.database(pattern) : pattern;
-    } catch (NoSuchObjectException e) {
-      throw new MetaException(e.getMessage());
+    HmsDatabaseCalls(HmsCalls calls, HmsPartitions partitions) {
+        this.calls = requireNonNull(calls, "calls is null");
+        this.partitions = requireNonNull(partitions, "partitions is null");
     }
-  }
 
-  // ---- drop
+    // ---- create
 
-  public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
-    dropDatabase(name, deleteData, cascade, false);
-  }
-
-  public void drop_database_req(DropDatabaseRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatalogName());
-    dropDatabase(request.getName(), request.isDeleteData(), request.isCascade(), request.isIgnoreUnknownDb());
-  }
-
-  private void dropDatabase(String name, boolean deleteData, boolean cascade, boolean ignoreUnknown) throws TException {
-    String db = calls.db(name);
-    ObjectPath path = calls.dbPath(db);
-    calls.write(Action.DROP_NAMESPACE, path, txn -> {
-      if (ignoreUnknown && !calls.databaseExists(txn, db)) {
-        return null;
-      }
-      Database database = calls.requireDatabase(txn, db);
-      if (!cascade) {
-        // Hive's messages: tables first, then a database holding only functions.
-        List<CatalogObject> children = txn.firstChildren(path, 2);
-        if (children.stream().anyMatch(child -> !LakeKeys.FUNCTIONS_ID.equals(child.id()))) {
-          throw new InvalidOperationException("Database " + db + " is not empty. One or more tables exist.");
-        }
-        if (!children.isEmpty()) {
-          throw new InvalidOperationException("Database " + db + " is not empty. One or more functions exist.");
-        }
-      }
-      txn.remove(path);
-      if (deleteData) {
-        List<HmsDataFiles.Plan> tables = new ArrayList<>();
-        for (CatalogObject row : txn.children(path, ObjectType.TABLE)) {
-          tables.add(partitions.dropData(txn, HmsTables.table(db, row.id(), TableEntry.decode(row.value()))));
-        }
-        HmsDataFiles.Plan doomed = HmsDataFiles.database(database.getLocationUri(), tables);
-        // Only after the commit: a refused or failed drop deletes nothing.
-        txn.afterCommit(doomed::run);
-      }
-      return null;
-    });
-  }
-
-  // ---- alter
-
-  public void alter_database(String dbName, Database database) throws TException {
-    alterDatabase(dbName, database);
-  }
-
-  public void alter_database_req(AlterDatabaseRequest request) throws TException {
-    alterDatabase(request.getOldDbName(), request.getNewDb());
-  }
-
-  private void alterDatabase(String dbName, Database changed) throws TException {
-    if (changed == null) {
-      throw new MetaException("No new database given");
+    public void create_database(Database database) throws TException {
+        createDatabase(database);
     }
-    String db = calls.db(dbName);
-    if (changed.getName() != null && !changed.getName().isEmpty() && !HmsNames.normalize(changed.getName()).equals(db)) {
-      throw new InvalidOperationException("A database cannot be renamed (" + db + " to " + changed.getName() + ")");
-    }
-    ObjectPath path = calls.dbPath(db);
-    calls.write(Action.UPDATE_NAMESPACE, path, txn -> {
-      Database old = calls.requireDatabase(txn, db);
-      NamespaceEntry entry = Namespaces.find(txn, path).orElseThrow();
-      Database merged = new Database();
-      merged.setParameters(changed.getParameters() != null ? changed.getParameters() : old.getParameters());
-      merged.setDescription(notBlank(changed.getDescription()) ? changed.getDescription() : old.getDescription());
-      merged.setOwnerName(changed.getOwnerName() != null ? changed.getOwnerName() : old.getOwnerName());
-      merged.setOwnerType(changed.getOwnerType() != null ? changed.getOwnerType() : old.getOwnerType());
-      String location = notBlank(changed.getLocationUri()) ? changed.getLocationUri() : old.getLocationUri();
-      txn.update(path, entry.withProperties(HmsDatabases.properties(merged, location)));
-      return null;
-    });
-  }
 
-  private static boolean notBlank(String value) {
-    return value != null && !value.isBlank();
-  }
+    public void create_database_req(CreateDatabaseRequest request) throws TException {
+        Database database = new Database();
+        database.setName(request.getDatabaseName());
+        database.setDescription(request.getDescription());
+        database.setLocationUri(request.getLocationUri());
+        database.setParameters(request.getParameters());
+        database.setOwnerName(request.getOwnerName());
+        database.setOwnerType(request.getOwnerType());
+        database.setCatalogName(request.getCatalogName());
+        createDatabase(database);
+    }
+
+    private void createDatabase(Database database) throws TException {
+        requireNonNull(database, "database");
+        calls.names().checkCatalog(database.getCatalogName());
+        String db = calls.db(database.getName());
+        String location =
+                database.getLocationUri() == null || database.getLocationUri().isEmpty()
+                        ? calls.defaultLocation(db)
+                        : database.getLocationUri();
+        ObjectPath path = calls.dbPath(db);
+        calls.write(Action.CREATE_NAMESPACE, path, txn -> {
+            Catalogs.ensure(txn, calls.warehouse());
+            if (txn.read(path).isPresent()) {
+                throw new AlreadyExistsException("Database " + db + " already exists");
+            }
+            txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
+            return null;
+        });
+        HmsCalls.createDirectories(location);
+    }
+
+    // ---- read
+
+    public Database get_database(String name) throws TException {
+        String db = calls.db(name);
+        return calls.read(Action.LOAD_NAMESPACE, calls.dbPath(db), txn -> calls.requireDatabase(txn, db));
+    }
+
+    public Database get_database_req(GetDatabaseRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatalogName());
+        String db = calls.db(request.getName());
+        return calls.read(Action.LOAD_NAMESPACE, calls.dbPath(db), txn -> calls.requireDatabase(txn, db));
+    }
+
+    public List<String> get_all_databases() throws TException {
+        return get_databases("*");
+    }
+
+    public List<String> get_databases(String pattern) throws TException {
+        Pattern matcher = HmsNames.pattern(databasePattern(calls.names(), pattern));
+        return calls.read(Action.LIST_NAMESPACES, calls.catalogPath(), txn -> {
+            List<String> result = new ArrayList<>();
+            for (CatalogObject row : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
+                if (matcher.matcher(row.id()).matches()) {
+                    result.add(row.id());
+                }
+            }
+            return result;
+        });
+    }
+
+    /** A database pattern without its {@code @cat#} prefix; a pattern naming another catalog is a MetaException. */
+    static String databasePattern(HmsNames names, String pattern) throws MetaException {
+        try {
+            return pattern != null && pattern.startsWith("@") ? names.database(pattern) : pattern;
+        } catch (NoSuchObjectException e) {
+            throw new MetaException(e.getMessage());
+        }
+    }
+
+    // ---- drop
+
+    public void drop_database(String name, boolean deleteData, boolean cascade) throws TException {
+        dropDatabase(name, deleteData, cascade, false);
+    }
+
+    public void drop_database_req(DropDatabaseRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatalogName());
+        dropDatabase(request.getName(), request.isDeleteData(), request.isCascade(), request.isIgnoreUnknownDb());
+    }
+
+    private void dropDatabase(String name, boolean deleteData, boolean cascade, boolean ignoreUnknown)
+            throws TException {
+        String db = calls.db(name);
+        ObjectPath path = calls.dbPath(db);
+        calls.write(Action.DROP_NAMESPACE, path, txn -> {
+            if (ignoreUnknown && !calls.databaseExists(txn, db)) {
+                return null;
+            }
+            Database database = calls.requireDatabase(txn, db);
+            if (!cascade) {
+                // Hive's messages: tables first, then a database holding only functions.
+                List<CatalogObject> children = txn.firstChildren(path, 2);
+                if (children.stream().anyMatch(child -> !LakeKeys.FUNCTIONS_ID.equals(child.id()))) {
+                    throw new InvalidOperationException("Database " + db + " is not empty. One or more tables exist.");
+                }
+                if (!children.isEmpty()) {
+                    throw new InvalidOperationException(
+                            "Database " + db + " is not empty. One or more functions exist.");
+                }
+            }
+            txn.remove(path);
+            if (deleteData) {
+                List<HmsDataFiles.Plan> tables = new ArrayList<>();
+                for (CatalogObject row : txn.children(path, ObjectType.TABLE)) {
+                    tables.add(partitions.dropData(txn, HmsTables.table(db, row.id(), TableEntry.decode(row.value()))));
+                }
+                HmsDataFiles.Plan doomed = HmsDataFiles.database(database.getLocationUri(), tables);
+                // Only after the commit: a refused or failed drop deletes nothing.
+                txn.afterCommit(doomed::run);
+            }
+            return null;
+        });
+    }
+
+    // ---- alter
+
+    public void alter_database(String dbName, Database database) throws TException {
+        alterDatabase(dbName, database);
+    }
+
+    public void alter_database_req(AlterDatabaseRequest request) throws TException {
+        alterDatabase(request.getOldDbName(), request.getNewDb());
+    }
+
+    private void alterDatabase(String dbName, Database changed) throws TException {
+        if (changed == null) {
+            throw new MetaException("No new database given");
+        }
+        String db = calls.db(dbName);
+        if (changed.getName() != null
+                && !changed.getName().isEmpty()
+                && !HmsNames.normalize(changed.getName()).equals(db)) {
+            throw new InvalidOperationException(
+                    "A database cannot be renamed (" + db + " to " + changed.getName() + ")");
+        }
+        ObjectPath path = calls.dbPath(db);
+        calls.write(Action.UPDATE_NAMESPACE, path, txn -> {
+            Database old = calls.requireDatabase(txn, db);
+            NamespaceEntry entry = Namespaces.find(txn, path).orElseThrow();
+            Database merged = new Database();
+            merged.setParameters(changed.getParameters() != null ? changed.getParameters() : old.getParameters());
+            merged.setDescription(notBlank(changed.getDescription()) ? changed.getDescription() : old.getDescription());
+            merged.setOwnerName(changed.getOwnerName() != null ? changed.getOwnerName() : old.getOwnerName());
+            merged.setOwnerType(changed.getOwnerType() != null ? changed.getOwnerType() : old.getOwnerType());
+            String location = notBlank(changed.getLocationUri()) ? changed.getLocationUri() : old.getLocationUri();
+            txn.update(path, entry.withProperties(HmsDatabases.properties(merged, location)));
+            return null;
+        });
+    }
+
+    private static boolean notBlank(String value) {
+        return value != null && !value.isBlank();
+    }
 }

@@ -14,45 +14,45 @@ import org.apache.hadoop.hive.metastore.api.PrincipalType;
  * the same namespace.
  */
 final class HmsDatabases {
-  private HmsDatabases() {}
+    private HmsDatabases() {}
 
-  /** The Hive database a namespace stands for; {@code defaultLocation} when it keeps none. */
-  static Database database(String db, NamespaceEntry entry, String defaultLocation) {
-    Map<String, String> parameters = new LinkedHashMap<>(entry.properties());
-    Database database = new Database();
-    database.setName(db);
-    database.setCatalogName(HmsNames.HIVE_CATALOG);
-    database.setDescription(parameters.remove(NamespaceEntry.COMMENT));
-    String location = parameters.remove(NamespaceEntry.LOCATION);
-    database.setLocationUri(location != null ? location : defaultLocation);
-    String owner = parameters.remove(NamespaceEntry.OWNER_NAME);
-    if (owner != null) {
-      database.setOwnerName(owner);
+    /** The Hive database a namespace stands for; {@code defaultLocation} when it keeps none. */
+    static Database database(String db, NamespaceEntry entry, String defaultLocation) {
+        Map<String, String> parameters = new LinkedHashMap<>(entry.properties());
+        Database database = new Database();
+        database.setName(db);
+        database.setCatalogName(HmsNames.HIVE_CATALOG);
+        database.setDescription(parameters.remove(NamespaceEntry.COMMENT));
+        String location = parameters.remove(NamespaceEntry.LOCATION);
+        database.setLocationUri(location != null ? location : defaultLocation);
+        String owner = parameters.remove(NamespaceEntry.OWNER_NAME);
+        if (owner != null) {
+            database.setOwnerName(owner);
+        }
+        String ownerType = parameters.remove(NamespaceEntry.OWNER_TYPE);
+        if (ownerType != null) { // valueOf throws on an unknown type, as before
+            database.setOwnerType(PrincipalType.valueOf(ownerType));
+        }
+        database.setParameters(parameters);
+        return database;
     }
-    String ownerType = parameters.remove(NamespaceEntry.OWNER_TYPE);
-    if (ownerType != null) { // valueOf throws on an unknown type, as before
-      database.setOwnerType(PrincipalType.valueOf(ownerType));
-    }
-    database.setParameters(parameters);
-    return database;
-  }
 
-  /** The namespace properties of {@code database}, placed at {@code location}. */
-  static Map<String, String> properties(Database database, String location) {
-    Map<String, String> properties = new LinkedHashMap<>();
-    if (database.getParameters() != null) {
-      properties.putAll(database.getParameters());
+    /** The namespace properties of {@code database}, placed at {@code location}. */
+    static Map<String, String> properties(Database database, String location) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (database.getParameters() != null) {
+            properties.putAll(database.getParameters());
+        }
+        if (database.getDescription() != null) {
+            properties.put(NamespaceEntry.COMMENT, database.getDescription());
+        }
+        properties.put(NamespaceEntry.LOCATION, location);
+        if (database.getOwnerName() != null) {
+            properties.put(NamespaceEntry.OWNER_NAME, database.getOwnerName());
+        }
+        if (database.getOwnerType() != null) {
+            properties.put(NamespaceEntry.OWNER_TYPE, database.getOwnerType().name());
+        }
+        return properties;
     }
-    if (database.getDescription() != null) {
-      properties.put(NamespaceEntry.COMMENT, database.getDescription());
-    }
-    properties.put(NamespaceEntry.LOCATION, location);
-    if (database.getOwnerName() != null) {
-      properties.put(NamespaceEntry.OWNER_NAME, database.getOwnerName());
-    }
-    if (database.getOwnerType() != null) {
-      properties.put(NamespaceEntry.OWNER_TYPE, database.getOwnerType().name());
-    }
-    return properties;
-  }
 }

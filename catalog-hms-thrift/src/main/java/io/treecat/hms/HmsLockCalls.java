@@ -16,29 +16,29 @@ import org.apache.thrift.TException;
  * in-memory lock table ({@link HmsLocks}); Hive's transactions ({@code open_txns}, …) are not served.
  */
 final class HmsLockCalls {
-  private final HmsLocks locks;
+    private final HmsLocks locks;
 
-  HmsLockCalls(HmsLocks locks) {
-    this.locks = requireNonNull(locks, "locks is null");
-  }
+    HmsLockCalls(HmsLocks locks) {
+        this.locks = requireNonNull(locks, "locks is null");
+    }
 
-  public LockResponse lock(LockRequest request) throws TException {
-    return locks.lock(request);
-  }
+    public LockResponse lock(LockRequest request) throws TException {
+        return locks.lock(request);
+    }
 
-  public LockResponse check_lock(CheckLockRequest request) throws TException {
-    return locks.check(request);
-  }
+    public LockResponse check_lock(CheckLockRequest request) throws TException {
+        return locks.check(request);
+    }
 
-  public void unlock(UnlockRequest request) throws TException {
-    locks.unlock(request);
-  }
+    public void unlock(UnlockRequest request) throws TException {
+        locks.unlock(request);
+    }
 
-  public void heartbeat(HeartbeatRequest request) throws TException {
-    locks.heartbeat(request);
-  }
+    public void heartbeat(HeartbeatRequest request) throws TException {
+        locks.heartbeat(request);
+    }
 
-  public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
-    return locks.show(request);
-  }
+    public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
+        return locks.show(request);
+    }
 }

@@ -19,41 +19,50 @@ import java.time.Duration;
  * @param lockTimeout an HMS lock not heartbeated for this long is released (Hive's {@code
  *     hive.txn.timeout}, 300 s by default)
  */
-public record HmsServerConfig(String host, int port, String catalog, String warehouse, int minThreads, int maxThreads, int maxMessageBytes, Duration lockTimeout) {
-  public static final int DEFAULT_PORT = 9083;
-  /** Hive's default {@code hive.txn.timeout}; Iceberg's HiveCatalog heartbeats every 60 s (its {@code iceberg.hive.lock-heartbeat-interval-ms}). */
-  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
-  public static final String DEFAULT_CATALOG = "warehouse";
+public record HmsServerConfig(
+        String host,
+        int port,
+        String catalog,
+        String warehouse,
+        int minThreads,
+        int maxThreads,
+        int maxMessageBytes,
+        Duration lockTimeout) {
+    public static final int DEFAULT_PORT = 9083;
+    /** Hive's default {@code hive.txn.timeout}; Iceberg's HiveCatalog heartbeats every 60 s (its {@code iceberg.hive.lock-heartbeat-interval-ms}). */
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
 
-  public HmsServerConfig {
-    requireNonNull(host, "host is null");
-    requireNonNull(catalog, "catalog is null");
-    requireNonNull(warehouse, "warehouse is null");
-    requireNonNull(lockTimeout, "lockTimeout is null");
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("Invalid port: " + port);
-    }
-    if (catalog.isEmpty()) {
-      throw new IllegalArgumentException("catalog is empty");
-    }
-    if (minThreads < 1 || maxThreads < minThreads) {
-      throw new IllegalArgumentException("Invalid thread bounds: " + minThreads + ".." + maxThreads);
-    }
-    if (maxMessageBytes < 1) {
-      throw new IllegalArgumentException("Invalid maxMessageBytes: " + maxMessageBytes);
-    }
-    if (lockTimeout.isNegative() || lockTimeout.isZero()) {
-      throw new IllegalArgumentException("Invalid lockTimeout: " + lockTimeout);
-    }
-    warehouse = warehouse.endsWith("/") ? warehouse.substring(0, warehouse.length() - 1) : warehouse;
-  }
+    public static final String DEFAULT_CATALOG = "warehouse";
 
-  /** Defaults for everything but where to listen and the warehouse. */
-  public static HmsServerConfig of(String host, int port, String catalog, String warehouse) {
-    return new HmsServerConfig(host, port, catalog, warehouse, 4, 256, 100 * 1024 * 1024, DEFAULT_LOCK_TIMEOUT);
-  }
+    public HmsServerConfig {
+        requireNonNull(host, "host is null");
+        requireNonNull(catalog, "catalog is null");
+        requireNonNull(warehouse, "warehouse is null");
+        requireNonNull(lockTimeout, "lockTimeout is null");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("Invalid port: " + port);
+        }
+        if (catalog.isEmpty()) {
+            throw new IllegalArgumentException("catalog is empty");
+        }
+        if (minThreads < 1 || maxThreads < minThreads) {
+            throw new IllegalArgumentException("Invalid thread bounds: " + minThreads + ".." + maxThreads);
+        }
+        if (maxMessageBytes < 1) {
+            throw new IllegalArgumentException("Invalid maxMessageBytes: " + maxMessageBytes);
+        }
+        if (lockTimeout.isNegative() || lockTimeout.isZero()) {
+            throw new IllegalArgumentException("Invalid lockTimeout: " + lockTimeout);
+        }
+        warehouse = warehouse.endsWith("/") ? warehouse.substring(0, warehouse.length() - 1) : warehouse;
+    }
 
-  public HmsServerConfig withLockTimeout(Duration timeout) {
-    return new HmsServerConfig(host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, timeout);
-  }
+    /** Defaults for everything but where to listen and the warehouse. */
+    public static HmsServerConfig of(String host, int port, String catalog, String warehouse) {
+        return new HmsServerConfig(host, port, catalog, warehouse, 4, 256, 100 * 1024 * 1024, DEFAULT_LOCK_TIMEOUT);
+    }
+
+    public HmsServerConfig withLockTimeout(Duration timeout) {
+        return new HmsServerConfig(host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, timeout);
+    }
 }

@@ -14,64 +14,64 @@ import org.slf4j.LoggerFactory;
  * client, which must not stop the server.
  */
 final class HmsServiceCalls {
-  private static final Logger LOG = LoggerFactory.getLogger(HmsServiceCalls.class);
+    private static final Logger LOG = LoggerFactory.getLogger(HmsServiceCalls.class);
 
-  private final String catalog;
-  private final long aliveSince = System.currentTimeMillis() / 1000;
+    private final String catalog;
+    private final long aliveSince = System.currentTimeMillis() / 1000;
 
-  HmsServiceCalls(String catalog) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-  }
+    HmsServiceCalls(String catalog) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+    }
 
-  public String getName() {
-    return "treecat";
-  }
+    public String getName() {
+        return "treecat";
+    }
 
-  public String getVersion() {
-    return "4.1.0";
-  }
+    public String getVersion() {
+        return "4.1.0";
+    }
 
-  public fb_status getStatus() {
-    return fb_status.ALIVE;
-  }
+    public fb_status getStatus() {
+        return fb_status.ALIVE;
+    }
 
-  public String getStatusDetails() {
-    return "TreeCat HMS: serving catalog '" + catalog + "'";
-  }
+    public String getStatusDetails() {
+        return "TreeCat HMS: serving catalog '" + catalog + "'";
+    }
 
-  public Map<String, Long> getCounters() {
-    return Map.of();
-  }
+    public Map<String, Long> getCounters() {
+        return Map.of();
+    }
 
-  public long getCounter(String key) {
-    return 0;
-  }
+    public long getCounter(String key) {
+        return 0;
+    }
 
-  public void setOption(String key, String value) {}
+    public void setOption(String key, String value) {}
 
-  public String getOption(String key) {
-    return "";
-  }
+    public String getOption(String key) {
+        return "";
+    }
 
-  public Map<String, String> getOptions() {
-    return Map.of();
-  }
+    public Map<String, String> getOptions() {
+        return Map.of();
+    }
 
-  public String getCpuProfile(int profileDurationInSec) {
-    return "";
-  }
+    public String getCpuProfile(int profileDurationInSec) {
+        return "";
+    }
 
-  public long aliveSince() {
-    return aliveSince;
-  }
+    public long aliveSince() {
+        return aliveSince;
+    }
 
-  public void reinitialize() {}
+    public void reinitialize() {}
 
-  public void shutdown() {
-    LOG.debug("Ignoring fb303 shutdown from a client");
-  }
+    public void shutdown() {
+        LOG.debug("Ignoring fb303 shutdown from a client");
+    }
 
-  public List<String> set_ugi(String user, List<String> groups) {
-    return groups == null ? List.of() : groups;
-  }
+    public List<String> set_ugi(String user, List<String> groups) {
+        return groups == null ? List.of() : groups;
+    }
 }

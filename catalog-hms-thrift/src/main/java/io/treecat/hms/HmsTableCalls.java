@@ -30,7 +30,6 @@ import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
 import org.apache.hadoop.hive.metastore.api.GetTablesResult;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
-import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
@@ -44,318 +43,357 @@ import org.apache.thrift.TException;
  * rename moves the table's subtree (its partitions) with {@link Tables#move}.
  */
 final class HmsTableCalls {
-  private final HmsCalls calls;
-  private final HmsPartitions partitions;
+    private final HmsCalls calls;
+    private final HmsPartitions partitions;
 
-  HmsTableCalls(HmsCalls calls, HmsPartitions partitions) {
-    this.calls = requireNonNull(calls, "calls is null");
-    this.partitions = requireNonNull(partitions, "partitions is null");
-  }
-
-  // ---- list
-
-  public List<String> get_all_tables(String name) throws TException {
-    return get_tables(name, "*");
-  }
-
-  public List<String> get_tables(String name, String pattern) throws TException {
-    return tableNames(calls.db(name), pattern, table -> true);
-  }
-
-  public List<String> get_tables_by_type(String name, String pattern, String tableType) throws TException {
-    return tableNames(calls.db(name), pattern, table -> tableType == null || tableType.isEmpty() || tableType.equals(table.getTableType()));
-  }
-
-  /** The tables of {@code db} matching {@code pattern} whose Hive table passes {@code test}, in id order. */
-  private List<String> tableNames(String db, String pattern, Predicate<Table> test) throws TException {
-    Pattern matcher = HmsNames.pattern(pattern);
-    return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
-      List<String> result = new ArrayList<>();
-      for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
-        if (matcher.matcher(row.id()).matches() && test.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
-          result.add(row.id());
-        }
-      }
-      return result;
-    });
-  }
-
-  public List<TableMeta> get_table_meta(String dbPatterns, String tablePatterns, List<String> tableTypes) throws TException {
-    Pattern dbMatcher = HmsNames.pattern(HmsDatabaseCalls.databasePattern(calls.names(), dbPatterns));
-    Pattern tableMatcher = HmsNames.pattern(tablePatterns);
-    return calls.read(Action.LIST_TABLES, calls.catalogPath(), txn -> {
-      List<TableMeta> result = new ArrayList<>();
-      for (CatalogObject dbRow : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
-        if (!dbMatcher.matcher(dbRow.id()).matches()) {
-          continue;
-        }
-        for (CatalogObject row : txn.children(dbRow.path(), ObjectType.TABLE)) {
-          if (!tableMatcher.matcher(row.id()).matches()) {
-            continue;
-          }
-          Table table = HmsTables.table(dbRow.id(), row.id(), TableEntry.decode(row.value()));
-          if (tableTypes != null && !tableTypes.isEmpty() && !tableTypes.contains(table.getTableType())) {
-            continue;
-          }
-          TableMeta meta = new TableMeta(dbRow.id(), row.id(), table.getTableType());
-          meta.setCatName(HmsNames.HIVE_CATALOG);
-          if (table.getParameters() != null && table.getParameters().get(HmsTables.COMMENT) != null) {
-            meta.setComments(table.getParameters().get(HmsTables.COMMENT));
-          }
-          result.add(meta);
-        }
-      }
-      return result;
-    });
-  }
-
-  public List<String> get_table_names_by_filter(String dbName, String filter, short max) throws TException {
-    String db;
-    try {
-      db = calls.db(dbName);
-    } catch (NoSuchObjectException e) {
-      throw new UnknownDBException(e.getMessage());
+    HmsTableCalls(HmsCalls calls, HmsPartitions partitions) {
+        this.calls = requireNonNull(calls, "calls is null");
+        this.partitions = requireNonNull(partitions, "partitions is null");
     }
-    HmsTableFilter tableFilter = HmsTableFilter.parse(filter);
-    return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
-      if (!calls.databaseExists(txn, db)) {
-        throw new UnknownDBException("Database " + db + " does not exist");
-      }
-      List<String> result = new ArrayList<>();
-      for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
-        if (max == 0) {
-          break;
-        }
-        if (tableFilter.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
-          result.add(row.id());
-          if (max >= 0 && result.size() >= max) {
-            break;
-          }
-        }
-      }
-      return result;
-    });
-  }
 
-  // ---- get
+    // ---- list
 
-  public GetTableResult get_table_req(GetTableRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatName());
-    String db = calls.db(request.getDbName());
-    String name = HmsNames.normalize(request.getTblName());
-    return calls.read(Action.LOAD_TABLE, calls.tablePath(db, name), txn -> new GetTableResult(calls.requireTable(txn, db, name)));
-  }
-
-  public GetTablesResult get_table_objects_by_name_req(GetTablesRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatName());
-    return new GetTablesResult(legacyGetTableObjectsByName(request.getDbName(), request.getTblNames() == null ? List.of() : request.getTblNames()));
-  }
-
-  /** {@code get_table} of the Hive 2.3/3.1 IDL (see {@link LegacyCalls}). */
-  Table legacyGetTable(String dbName, String tableName) throws TException {
-    String db = calls.db(dbName);
-    String name = HmsNames.normalize(requireNonNull(tableName, "tbl_name"));
-    return calls.read(Action.LOAD_TABLE, calls.tablePath(db, name), txn -> calls.requireTable(txn, db, name));
-  }
-
-  /** {@code get_table_objects_by_name} of the Hive 2.3/3.1 IDL: the tables that exist, in the order asked. */
-  List<Table> legacyGetTableObjectsByName(String dbName, List<String> tableNames) throws TException {
-    if (dbName == null || dbName.isEmpty()) {
-      throw new UnknownDBException("DB name is null or empty");
+    public List<String> get_all_tables(String name) throws TException {
+        return get_tables(name, "*");
     }
-    String db;
-    try {
-      db = calls.db(dbName);
-    } catch (NoSuchObjectException e) {
-      throw new UnknownDBException(e.getMessage());
+
+    public List<String> get_tables(String name, String pattern) throws TException {
+        return tableNames(calls.db(name), pattern, table -> true);
     }
-    return calls.read(Action.LOAD_TABLE, calls.dbPath(db), txn -> {
-      List<Table> tables = new ArrayList<>();
-      for (String tableName : tableNames) {
-        if (tableName == null) {
-          continue;
+
+    public List<String> get_tables_by_type(String name, String pattern, String tableType) throws TException {
+        return tableNames(
+                calls.db(name),
+                pattern,
+                table -> tableType == null || tableType.isEmpty() || tableType.equals(table.getTableType()));
+    }
+
+    /** The tables of {@code db} matching {@code pattern} whose Hive table passes {@code test}, in id order. */
+    private List<String> tableNames(String db, String pattern, Predicate<Table> test) throws TException {
+        Pattern matcher = HmsNames.pattern(pattern);
+        return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
+            List<String> result = new ArrayList<>();
+            for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
+                if (matcher.matcher(row.id()).matches()
+                        && test.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
+                    result.add(row.id());
+                }
+            }
+            return result;
+        });
+    }
+
+    public List<TableMeta> get_table_meta(String dbPatterns, String tablePatterns, List<String> tableTypes)
+            throws TException {
+        Pattern dbMatcher = HmsNames.pattern(HmsDatabaseCalls.databasePattern(calls.names(), dbPatterns));
+        Pattern tableMatcher = HmsNames.pattern(tablePatterns);
+        return calls.read(Action.LIST_TABLES, calls.catalogPath(), txn -> {
+            List<TableMeta> result = new ArrayList<>();
+            for (CatalogObject dbRow : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
+                if (!dbMatcher.matcher(dbRow.id()).matches()) {
+                    continue;
+                }
+                for (CatalogObject row : txn.children(dbRow.path(), ObjectType.TABLE)) {
+                    if (!tableMatcher.matcher(row.id()).matches()) {
+                        continue;
+                    }
+                    Table table = HmsTables.table(dbRow.id(), row.id(), TableEntry.decode(row.value()));
+                    if (tableTypes != null && !tableTypes.isEmpty() && !tableTypes.contains(table.getTableType())) {
+                        continue;
+                    }
+                    TableMeta meta = new TableMeta(dbRow.id(), row.id(), table.getTableType());
+                    meta.setCatName(HmsNames.HIVE_CATALOG);
+                    if (table.getParameters() != null && table.getParameters().get(HmsTables.COMMENT) != null) {
+                        meta.setComments(table.getParameters().get(HmsTables.COMMENT));
+                    }
+                    result.add(meta);
+                }
+            }
+            return result;
+        });
+    }
+
+    public List<String> get_table_names_by_filter(String dbName, String filter, short max) throws TException {
+        String db;
+        try {
+            db = calls.db(dbName);
+        } catch (NoSuchObjectException e) {
+            throw new UnknownDBException(e.getMessage());
+        }
+        HmsTableFilter tableFilter = HmsTableFilter.parse(filter);
+        return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
+            if (!calls.databaseExists(txn, db)) {
+                throw new UnknownDBException("Database " + db + " does not exist");
+            }
+            List<String> result = new ArrayList<>();
+            for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
+                if (max == 0) {
+                    break;
+                }
+                if (tableFilter.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
+                    result.add(row.id());
+                    if (max >= 0 && result.size() >= max) {
+                        break;
+                    }
+                }
+            }
+            return result;
+        });
+    }
+
+    // ---- get
+
+    public GetTableResult get_table_req(GetTableRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatName());
+        String db = calls.db(request.getDbName());
+        String name = HmsNames.normalize(request.getTblName());
+        return calls.read(
+                Action.LOAD_TABLE,
+                calls.tablePath(db, name),
+                txn -> new GetTableResult(calls.requireTable(txn, db, name)));
+    }
+
+    public GetTablesResult get_table_objects_by_name_req(GetTablesRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatName());
+        return new GetTablesResult(legacyGetTableObjectsByName(
+                request.getDbName(), request.getTblNames() == null ? List.of() : request.getTblNames()));
+    }
+
+    /** {@code get_table} of the Hive 2.3/3.1 IDL (see {@link LegacyCalls}). */
+    Table legacyGetTable(String dbName, String tableName) throws TException {
+        String db = calls.db(dbName);
+        String name = HmsNames.normalize(requireNonNull(tableName, "tbl_name"));
+        return calls.read(Action.LOAD_TABLE, calls.tablePath(db, name), txn -> calls.requireTable(txn, db, name));
+    }
+
+    /** {@code get_table_objects_by_name} of the Hive 2.3/3.1 IDL: the tables that exist, in the order asked. */
+    List<Table> legacyGetTableObjectsByName(String dbName, List<String> tableNames) throws TException {
+        if (dbName == null || dbName.isEmpty()) {
+            throw new UnknownDBException("DB name is null or empty");
+        }
+        String db;
+        try {
+            db = calls.db(dbName);
+        } catch (NoSuchObjectException e) {
+            throw new UnknownDBException(e.getMessage());
+        }
+        return calls.read(Action.LOAD_TABLE, calls.dbPath(db), txn -> {
+            List<Table> tables = new ArrayList<>();
+            for (String tableName : tableNames) {
+                if (tableName == null) {
+                    continue;
+                }
+                String name = HmsNames.normalize(tableName);
+                Optional<TableEntry> entry = calls.findTable(txn, db, name);
+                if (entry.isPresent()) {
+                    tables.add(HmsTables.table(db, name, entry.get()));
+                }
+            }
+            return tables;
+        });
+    }
+
+    // ---- create
+
+    public void create_table_req(CreateTableRequest request) throws TException {
+        createTable(request.getTable());
+    }
+
+    public void create_table(Table table) throws TException {
+        createTable(table);
+    }
+
+    public void create_table_with_environment_context(Table table, EnvironmentContext context) throws TException {
+        createTable(table);
+    }
+
+    private void createTable(Table table) throws TException {
+        if (table == null
+                || table.getTableName() == null
+                || table.getTableName().isEmpty()) {
+            throw new InvalidObjectException("A table needs a name");
+        }
+        calls.names().checkCatalog(table.getCatName());
+        String db = calls.db(table.getDbName());
+        String name = HmsNames.normalize(table.getTableName());
+        ObjectPath path = calls.tablePath(db, name);
+        Table created = calls.write(Action.CREATE_TABLE, path, txn -> {
+            Table stored = table.deepCopy();
+            stored.setDbName(db);
+            stored.setTableName(name);
+            stored.setCatName(HmsNames.HIVE_CATALOG);
+            if (stored.getCreateTime() == 0) {
+                stored.setCreateTime((int) (System.currentTimeMillis() / 1000));
+            }
+            if (stored.getParameters() == null) {
+                stored.setParameters(new HashMap<>());
+            }
+            String dbLocation = calls.requireDatabase(txn, db).getLocationUri();
+            if (txn.read(path).isPresent()) {
+                throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
+            }
+            if (stored.getSd() != null
+                    && (stored.getSd().getLocation() == null
+                            || stored.getSd().getLocation().isEmpty())) {
+                stored.getSd().setLocation(dbLocation + "/" + name);
+            }
+            txn.add(path, HmsTables.entry(stored, null));
+            return stored;
+        });
+        // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
+        // table's path before its first INSERT and fails if it is missing.
+        if (created.getSd() != null
+                && created.getSd().getLocation() != null
+                && !"VIRTUAL_VIEW".equals(created.getTableType())) {
+            HmsCalls.createDirectories(created.getSd().getLocation());
+        }
+    }
+
+    // ---- drop
+
+    public void drop_table_req(DropTableRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatalogName());
+        dropTable(request.getDbName(), request.getTableName(), request.isDeleteData());
+    }
+
+    public void drop_table(String dbName, String name, boolean deleteData) throws TException {
+        dropTable(dbName, name, deleteData);
+    }
+
+    public void drop_table_with_environment_context(
+            String dbName, String name, boolean deleteData, EnvironmentContext context) throws TException {
+        dropTable(dbName, name, deleteData);
+    }
+
+    private void dropTable(String dbName, String tableName, boolean deleteData) throws TException {
+        String db = calls.db(dbName);
+        String name = HmsNames.normalize(tableName);
+        ObjectPath path = calls.tablePath(db, name);
+        calls.write(Action.DROP_TABLE, path, txn -> {
+            Table table = calls.requireTable(txn, db, name);
+            txn.remove(path);
+            if (deleteData) {
+                HmsDataFiles.Plan doomed = partitions.dropData(txn, table);
+                // Only after the commit: a refused or failed drop deletes nothing.
+                txn.afterCommit(doomed::run);
+            }
+            return null;
+        });
+    }
+
+    // ---- alter
+
+    public void alter_table_with_environment_context(
+            String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
+        Map<String, String> properties =
+                context == null || context.getProperties() == null ? Map.of() : context.getProperties();
+        alterTable(
+                dbName,
+                tableName,
+                newTable,
+                properties.get(HmsIcebergCommits.EXPECTED_KEY),
+                properties.get(HmsIcebergCommits.EXPECTED_VALUE));
+    }
+
+    /** Hive 4's form: the expected parameter is a field of the request, or (older clients) in the context. */
+    public AlterTableResponse alter_table_req(AlterTableRequest request) throws TException {
+        calls.names().checkCatalog(request.getCatName());
+        Map<String, String> properties = request.getEnvironmentContext() == null
+                        || request.getEnvironmentContext().getProperties() == null
+                ? Map.of()
+                : request.getEnvironmentContext().getProperties();
+        String expectedKey = request.isSetExpectedParameterKey()
+                ? request.getExpectedParameterKey()
+                : properties.get(HmsIcebergCommits.EXPECTED_KEY);
+        String expectedValue = request.isSetExpectedParameterValue()
+                ? request.getExpectedParameterValue()
+                : properties.get(HmsIcebergCommits.EXPECTED_VALUE);
+        alterTable(request.getDbName(), request.getTableName(), request.getTable(), expectedKey, expectedValue);
+        return new AlterTableResponse();
+    }
+
+    private void alterTable(String dbName, String tableName, Table newTable, String expectedKey, String expectedValue)
+            throws TException {
+        if (newTable == null) {
+            throw new InvalidOperationException("No new table given");
+        }
+        String db = calls.names().database(dbName);
+        if (db == null || db.isEmpty()) {
+            throw new InvalidOperationException("No database name in '" + dbName + "'");
         }
         String name = HmsNames.normalize(tableName);
-        Optional<TableEntry> entry = calls.findTable(txn, db, name);
-        if (entry.isPresent()) {
-          tables.add(HmsTables.table(db, name, entry.get()));
+        ObjectPath path = calls.tablePath(db, name);
+        try {
+            // A lost race runs the body again: it re-reads the table, so a swap re-checks its pointer.
+            calls.write(Action.COMMIT_TABLE, path, txn -> {
+                alter(txn, db, name, newTable, expectedKey, expectedValue);
+                return null;
+            });
+        } catch (CatalogException e) {
+            String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
+            if (key == null || !HmsIcebergCommits.isLostRace(e)) {
+                throw e;
+            }
+            // Still losing after the retries: for a swap, Hive's answer, which Iceberg retries.
+            String actual = calls.read(
+                    Action.LOAD_TABLE,
+                    path,
+                    txn -> HmsIcebergCommits.parameter(calls.requireTable(txn, db, name), key));
+            String expected = expectedKey != null
+                    ? expectedValue
+                    : newTable.getParameters().get(LakeKeys.PREVIOUS_METADATA_LOCATION);
+            throw HmsIcebergCommits.modified(key, actual, expected);
         }
-      }
-      return tables;
-    });
-  }
-
-  // ---- create
-
-  public void create_table_req(CreateTableRequest request) throws TException {
-    createTable(request.getTable());
-  }
-
-  public void create_table(Table table) throws TException {
-    createTable(table);
-  }
-
-  public void create_table_with_environment_context(Table table, EnvironmentContext context) throws TException {
-    createTable(table);
-  }
-
-  private void createTable(Table table) throws TException {
-    if (table == null || table.getTableName() == null || table.getTableName().isEmpty()) {
-      throw new InvalidObjectException("A table needs a name");
     }
-    calls.names().checkCatalog(table.getCatName());
-    String db = calls.db(table.getDbName());
-    String name = HmsNames.normalize(table.getTableName());
-    ObjectPath path = calls.tablePath(db, name);
-    Table created = calls.write(Action.CREATE_TABLE, path, txn -> {
-      Table stored = table.deepCopy();
-      stored.setDbName(db);
-      stored.setTableName(name);
-      stored.setCatName(HmsNames.HIVE_CATALOG);
-      if (stored.getCreateTime() == 0) {
-        stored.setCreateTime((int) (System.currentTimeMillis() / 1000));
-      }
-      if (stored.getParameters() == null) {
-        stored.setParameters(new HashMap<>());
-      }
-      String dbLocation = calls.requireDatabase(txn, db).getLocationUri();
-      if (txn.read(path).isPresent()) {
-        throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
-      }
-      if (stored.getSd() != null && (stored.getSd().getLocation() == null || stored.getSd().getLocation().isEmpty())) {
-        stored.getSd().setLocation(dbLocation + "/" + name);
-      }
-      txn.add(path, HmsTables.entry(stored, null));
-      return stored;
-    });
-    // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
-    // table's path before its first INSERT and fails if it is missing.
-    if (created.getSd() != null && created.getSd().getLocation() != null && !"VIRTUAL_VIEW".equals(created.getTableType())) {
-      HmsCalls.createDirectories(created.getSd().getLocation());
-    }
-  }
 
-  // ---- drop
-
-  public void drop_table_req(DropTableRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatalogName());
-    dropTable(request.getDbName(), request.getTableName(), request.isDeleteData());
-  }
-
-  public void drop_table(String dbName, String name, boolean deleteData) throws TException {
-    dropTable(dbName, name, deleteData);
-  }
-
-  public void drop_table_with_environment_context(String dbName, String name, boolean deleteData, EnvironmentContext context) throws TException {
-    dropTable(dbName, name, deleteData);
-  }
-
-  private void dropTable(String dbName, String tableName, boolean deleteData) throws TException {
-    String db = calls.db(dbName);
-    String name = HmsNames.normalize(tableName);
-    ObjectPath path = calls.tablePath(db, name);
-    calls.write(Action.DROP_TABLE, path, txn -> {
-      Table table = calls.requireTable(txn, db, name);
-      txn.remove(path);
-      if (deleteData) {
-        HmsDataFiles.Plan doomed = partitions.dropData(txn, table);
-        // Only after the commit: a refused or failed drop deletes nothing.
-        txn.afterCommit(doomed::run);
-      }
-      return null;
-    });
-  }
-
-  // ---- alter
-
-  public void alter_table_with_environment_context(String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
-    Map<String, String> properties = context == null || context.getProperties() == null ? Map.of() : context.getProperties();
-    alterTable(dbName, tableName, newTable, properties.get(HmsIcebergCommits.EXPECTED_KEY), properties.get(HmsIcebergCommits.EXPECTED_VALUE));
-  }
-
-  /** Hive 4's form: the expected parameter is a field of the request, or (older clients) in the context. */
-  public AlterTableResponse alter_table_req(AlterTableRequest request) throws TException {
-    calls.names().checkCatalog(request.getCatName());
-    Map<String, String> properties = request.getEnvironmentContext() == null || request.getEnvironmentContext().getProperties() == null
-        ? Map.of() : request.getEnvironmentContext().getProperties();
-    String expectedKey = request.isSetExpectedParameterKey() ? request.getExpectedParameterKey() : properties.get(HmsIcebergCommits.EXPECTED_KEY);
-    String expectedValue = request.isSetExpectedParameterValue() ? request.getExpectedParameterValue() : properties.get(HmsIcebergCommits.EXPECTED_VALUE);
-    alterTable(request.getDbName(), request.getTableName(), request.getTable(), expectedKey, expectedValue);
-    return new AlterTableResponse();
-  }
-
-  private void alterTable(String dbName, String tableName, Table newTable, String expectedKey, String expectedValue) throws TException {
-    if (newTable == null) {
-      throw new InvalidOperationException("No new table given");
+    private void alter(
+            LakeTransaction txn, String db, String name, Table newTable, String expectedKey, String expectedValue)
+            throws TException {
+        ObjectPath path = calls.tablePath(db, name);
+        Optional<TableEntry> entry = Tables.find(txn, path);
+        if (entry.isEmpty()) {
+            throw new InvalidOperationException("table " + db + "." + name + " doesn't exist");
+        }
+        Table old = HmsTables.table(db, name, entry.get());
+        Optional<HmsIcebergCommits.PointerSwap> swap =
+                HmsIcebergCommits.pointerSwap(old, newTable, expectedKey, expectedValue);
+        String newDb = newTable.getDbName() == null ? db : calls.names().database(newTable.getDbName());
+        String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
+        Table altered = newTable.deepCopy();
+        altered.setDbName(newDb);
+        altered.setTableName(newName);
+        altered.setCatName(HmsNames.HIVE_CATALOG);
+        if (altered.getCreateTime() == 0) {
+            altered.setCreateTime(old.getCreateTime());
+        }
+        if (!altered.isSetPartitionKeys()) {
+            altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
+        }
+        if (!HmsPartitions.sameKeys(old, altered)) {
+            // Hive refuses it too: the partitions below are laid out by the keys.
+            throw new InvalidOperationException("partition keys can not be changed.");
+        }
+        TableEntry next = HmsTables.entry(altered, entry.get());
+        boolean renamed = !newDb.equals(db) || !newName.equals(name);
+        ObjectPath target = calls.tablePath(newDb, newName);
+        if (renamed) {
+            if (!calls.databaseExists(txn, newDb)) {
+                throw new InvalidOperationException(
+                        "Unable to change the table's database: database " + newDb + " does not exist");
+            }
+            if (txn.read(target).isPresent()) {
+                throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
+            }
+        }
+        if (swap.isPresent()) {
+            Tables.swapMetadataLocation(txn, path, swap.get().expected(), current -> next);
+        } else if (!renamed) {
+            txn.update(path, next);
+        }
+        if (renamed) {
+            // The partitions below move with the table; a concurrent partition change conflicts instead of being lost.
+            Tables.move(txn, path, target, false);
+            txn.update(target, next);
+        }
     }
-    String db = calls.names().database(dbName);
-    if (db == null || db.isEmpty()) {
-      throw new InvalidOperationException("No database name in '" + dbName + "'");
-    }
-    String name = HmsNames.normalize(tableName);
-    ObjectPath path = calls.tablePath(db, name);
-    try {
-      // A lost race runs the body again: it re-reads the table, so a swap re-checks its pointer.
-      calls.write(Action.COMMIT_TABLE, path, txn -> {
-        alter(txn, db, name, newTable, expectedKey, expectedValue);
-        return null;
-      });
-    } catch (CatalogException e) {
-      String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
-      if (key == null || !HmsIcebergCommits.isLostRace(e)) {
-        throw e;
-      }
-      // Still losing after the retries: for a swap, Hive's answer, which Iceberg retries.
-      String actual = calls.read(Action.LOAD_TABLE, path, txn -> HmsIcebergCommits.parameter(calls.requireTable(txn, db, name), key));
-      String expected = expectedKey != null ? expectedValue : newTable.getParameters().get(LakeKeys.PREVIOUS_METADATA_LOCATION);
-      throw HmsIcebergCommits.modified(key, actual, expected);
-    }
-  }
-
-  private void alter(LakeTransaction txn, String db, String name, Table newTable, String expectedKey, String expectedValue) throws TException {
-    ObjectPath path = calls.tablePath(db, name);
-    Optional<TableEntry> entry = Tables.find(txn, path);
-    if (entry.isEmpty()) {
-      throw new InvalidOperationException("table " + db + "." + name + " doesn't exist");
-    }
-    Table old = HmsTables.table(db, name, entry.get());
-    Optional<HmsIcebergCommits.PointerSwap> swap = HmsIcebergCommits.pointerSwap(old, newTable, expectedKey, expectedValue);
-    String newDb = newTable.getDbName() == null ? db : calls.names().database(newTable.getDbName());
-    String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
-    Table altered = newTable.deepCopy();
-    altered.setDbName(newDb);
-    altered.setTableName(newName);
-    altered.setCatName(HmsNames.HIVE_CATALOG);
-    if (altered.getCreateTime() == 0) {
-      altered.setCreateTime(old.getCreateTime());
-    }
-    if (!altered.isSetPartitionKeys()) {
-      altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
-    }
-    if (!HmsPartitions.sameKeys(old, altered)) {
-      // Hive refuses it too: the partitions below are laid out by the keys.
-      throw new InvalidOperationException("partition keys can not be changed.");
-    }
-    TableEntry next = HmsTables.entry(altered, entry.get());
-    boolean renamed = !newDb.equals(db) || !newName.equals(name);
-    ObjectPath target = calls.tablePath(newDb, newName);
-    if (renamed) {
-      if (!calls.databaseExists(txn, newDb)) {
-        throw new InvalidOperationException("Unable to change the table's database: database " + newDb + " does not exist");
-      }
-      if (txn.read(target).isPresent()) {
-        throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
-      }
-    }
-    if (swap.isPresent()) {
-      Tables.swapMetadataLocation(txn, path, swap.get().expected(), current -> next);
-    } else if (!renamed) {
-      txn.update(path, next);
-    }
-    if (renamed) {
-      // The partitions below move with the table; a concurrent partition change conflicts instead of being lost.
-      Tables.move(txn, path, target, false);
-      txn.update(target, next);
-    }
-  }
 }

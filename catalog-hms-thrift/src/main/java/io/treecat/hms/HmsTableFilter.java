@@ -22,56 +22,70 @@ import org.apache.hadoop.hive.metastore.api.hive_metastoreConstants;
  * {@code <>} and {@code like}.
  */
 final class HmsTableFilter {
-  private final HiveFilterEvaluator evaluator;
+    private final HiveFilterEvaluator evaluator;
 
-  private HmsTableFilter(HiveFilter.Node filter) {
-    this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.JDOQL_MATCHES);
-  }
-
-  static HmsTableFilter parse(String text) throws MetaException {
-    HiveFilter.Node filter = HiveFilter.parse(text);
-    HiveFilter.forEachCondition(filter, HmsTableFilter::check);
-    return new HmsTableFilter(filter);
-  }
-
-  private static void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value) throws MetaException {
-    boolean parameter = key.startsWith(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS) && key.length() > hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length();
-    if (!(key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_OWNER) || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)
-        || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME) || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE) || parameter)) {
-      throw new MetaException("Invalid key name in filter: '" + key + "'. Use constants from org.apache.hadoop.hive.metastore.api.hive_metastoreConstants");
+    private HmsTableFilter(HiveFilter.Node filter) {
+        this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.JDOQL_MATCHES);
     }
-    if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS) && operator == HiveFilter.Operator.LIKE) {
-      throw new MetaException("Like is not supported for HIVE_FILTER_FIELD_LAST_ACCESS: " + key + " like " + value.show());
-    }
-    if (parameter && !(operator == HiveFilter.Operator.EQUALS || operator == HiveFilter.Operator.NOT_EQUALS || operator == HiveFilter.Operator.LIKE)) {
-      throw new MetaException("Only =, !=, <> and like are supported operators for HIVE_FILTER_FIELD_PARAMS: " + key + " " + operator.symbol() + " " + value.show());
-    }
-  }
 
-  boolean test(Table table) {
-    return evaluator.matches(new HiveFilterEvaluator.Row() {
-      @Override
-      public String value(String key) {
-        if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)) {
-          return Integer.toString(table.getLastAccessTime());
-        }
-        if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_OWNER)) {
-          return table.getOwner();
-        }
-        if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME)) {
-          return table.getTableName();
-        }
-        if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE)) {
-          return table.getTableType();
-        }
-        Map<String, String> parameters = table.getParameters();
-        return parameters == null ? null : parameters.get(key.substring(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length()));
-      }
+    static HmsTableFilter parse(String text) throws MetaException {
+        HiveFilter.Node filter = HiveFilter.parse(text);
+        HiveFilter.forEachCondition(filter, HmsTableFilter::check);
+        return new HmsTableFilter(filter);
+    }
 
-      @Override
-      public HiveFilterEvaluator.KeyType type(String key) {
-        return key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS) ? HiveFilterEvaluator.KeyType.INTEGRAL : HiveFilterEvaluator.KeyType.STRING;
-      }
-    });
-  }
+    private static void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value) throws MetaException {
+        boolean parameter = key.startsWith(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS)
+                && key.length() > hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length();
+        if (!(key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_OWNER)
+                || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)
+                || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME)
+                || key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE)
+                || parameter)) {
+            throw new MetaException("Invalid key name in filter: '" + key
+                    + "'. Use constants from org.apache.hadoop.hive.metastore.api.hive_metastoreConstants");
+        }
+        if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS) && operator == HiveFilter.Operator.LIKE) {
+            throw new MetaException(
+                    "Like is not supported for HIVE_FILTER_FIELD_LAST_ACCESS: " + key + " like " + value.show());
+        }
+        if (parameter
+                && !(operator == HiveFilter.Operator.EQUALS
+                        || operator == HiveFilter.Operator.NOT_EQUALS
+                        || operator == HiveFilter.Operator.LIKE)) {
+            throw new MetaException("Only =, !=, <> and like are supported operators for HIVE_FILTER_FIELD_PARAMS: "
+                    + key + " " + operator.symbol() + " " + value.show());
+        }
+    }
+
+    boolean test(Table table) {
+        return evaluator.matches(new HiveFilterEvaluator.Row() {
+            @Override
+            public String value(String key) {
+                if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)) {
+                    return Integer.toString(table.getLastAccessTime());
+                }
+                if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_OWNER)) {
+                    return table.getOwner();
+                }
+                if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_NAME)) {
+                    return table.getTableName();
+                }
+                if (key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_TABLE_TYPE)) {
+                    return table.getTableType();
+                }
+                Map<String, String> parameters = table.getParameters();
+                return parameters == null
+                        ? null
+                        : parameters.get(key.substring(hive_metastoreConstants.HIVE_FILTER_FIELD_PARAMS.length()));
+            }
+
+            @Override
+            public HiveFilterEvaluator.KeyType type(String key) {
+                return key.equals(hive_metastoreConstants.HIVE_FILTER_FIELD_LAST_ACCESS)
+                        ? HiveFilterEvaluator.KeyType.INTEGRAL
+                        : HiveFilterEvaluator.KeyType.STRING;
+            }
+        });
+    }
 }

@@ -22,67 +22,69 @@ import org.apache.hadoop.hive.metastore.api.Table;
  * {@code metadata_location}.
  */
 final class HmsTables {
-  static final String EXTERNAL_TABLE = "EXTERNAL_TABLE";
-  /** Hive's table parameter holding a table's comment. */
-  static final String COMMENT = "comment";
+    static final String EXTERNAL_TABLE = "EXTERNAL_TABLE";
+    /** Hive's table parameter holding a table's comment. */
+    static final String COMMENT = "comment";
 
-  private HmsTables() {}
+    private HmsTables() {}
 
-  /** Whether a Hive table is an Iceberg table: Iceberg's HiveCatalog marks it with a parameter. */
-  static boolean isIceberg(Table table) {
-    return table.getParameters() != null && LakeKeys.ICEBERG_TABLE_TYPE.equalsIgnoreCase(table.getParameters().get(LakeKeys.TABLE_TYPE));
-  }
-
-  /** The Iceberg pointer a Hive table's parameters carry; null for none. */
-  static String metadataLocation(Table table) {
-    return table.getParameters() == null ? null : table.getParameters().get(LakeKeys.METADATA_LOCATION);
-  }
-
-  /** The entry for {@code table}: a new one, or {@code previous} with Hive's fields replaced and the rest (REST's, statistics) kept. */
-  static TableEntry entry(Table table, TableEntry previous) throws MetaException {
-    byte[] struct = HmsStructs.encode(table, "table " + table.getDbName() + "." + table.getTableName());
-    String type = isIceberg(table) ? LakeKeys.ICEBERG_TABLE_TYPE : String.valueOf(table.getTableType());
-    String location = table.getSd() == null ? null : table.getSd().getLocation();
-    return previous == null
-        ? TableEntry.hive(struct, type, location, metadataLocation(table))
-        : previous.withHive(struct, type, location, metadataLocation(table));
-  }
-
-  /** The Hive table an entry stands for. */
-  static Table table(String db, String name, TableEntry entry) throws MetaException {
-    Table table = entry.hiveTable() != null
-        ? HmsStructs.decode(new Table(), entry.hiveTable(), "the stored table " + db + "." + name)
-        : icebergTable(entry.location());
-    table.setDbName(db);
-    table.setTableName(name);
-    table.setCatName(HmsNames.HIVE_CATALOG);
-    if (entry.metadataLocation() != null) {
-      if (table.getParameters() == null) {
-        table.setParameters(new HashMap<>());
-      }
-      table.getParameters().put(LakeKeys.METADATA_LOCATION, entry.metadataLocation());
+    /** Whether a Hive table is an Iceberg table: Iceberg's HiveCatalog marks it with a parameter. */
+    static boolean isIceberg(Table table) {
+        return table.getParameters() != null
+                && LakeKeys.ICEBERG_TABLE_TYPE.equalsIgnoreCase(
+                        table.getParameters().get(LakeKeys.TABLE_TYPE));
     }
-    return table;
-  }
 
-  /** A table made over REST, as Iceberg's HiveCatalog would have registered it. */
-  private static Table icebergTable(String location) {
-    Map<String, String> parameters = new HashMap<>();
-    parameters.put(LakeKeys.TABLE_TYPE, LakeKeys.ICEBERG_TABLE_TYPE);
-    parameters.put(HmsDataFiles.EXTERNAL, "TRUE");
-    StorageDescriptor sd = new StorageDescriptor();
-    sd.setCols(List.of());
-    sd.setLocation(location);
-    sd.setInputFormat("org.apache.hadoop.mapred.FileInputFormat");
-    sd.setOutputFormat("org.apache.hadoop.mapred.FileOutputFormat");
-    sd.setSerdeInfo(new SerDeInfo(null, "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
-    sd.setParameters(new HashMap<>());
-    Table table = new Table();
-    table.setTableType(EXTERNAL_TABLE);
-    table.setParameters(parameters);
-    table.setSd(sd);
-    table.setPartitionKeys(List.of());
-    table.setOwner("");
-    return table;
-  }
+    /** The Iceberg pointer a Hive table's parameters carry; null for none. */
+    static String metadataLocation(Table table) {
+        return table.getParameters() == null ? null : table.getParameters().get(LakeKeys.METADATA_LOCATION);
+    }
+
+    /** The entry for {@code table}: a new one, or {@code previous} with Hive's fields replaced and the rest (REST's, statistics) kept. */
+    static TableEntry entry(Table table, TableEntry previous) throws MetaException {
+        byte[] struct = HmsStructs.encode(table, "table " + table.getDbName() + "." + table.getTableName());
+        String type = isIceberg(table) ? LakeKeys.ICEBERG_TABLE_TYPE : String.valueOf(table.getTableType());
+        String location = table.getSd() == null ? null : table.getSd().getLocation();
+        return previous == null
+                ? TableEntry.hive(struct, type, location, metadataLocation(table))
+                : previous.withHive(struct, type, location, metadataLocation(table));
+    }
+
+    /** The Hive table an entry stands for. */
+    static Table table(String db, String name, TableEntry entry) throws MetaException {
+        Table table = entry.hiveTable() != null
+                ? HmsStructs.decode(new Table(), entry.hiveTable(), "the stored table " + db + "." + name)
+                : icebergTable(entry.location());
+        table.setDbName(db);
+        table.setTableName(name);
+        table.setCatName(HmsNames.HIVE_CATALOG);
+        if (entry.metadataLocation() != null) {
+            if (table.getParameters() == null) {
+                table.setParameters(new HashMap<>());
+            }
+            table.getParameters().put(LakeKeys.METADATA_LOCATION, entry.metadataLocation());
+        }
+        return table;
+    }
+
+    /** A table made over REST, as Iceberg's HiveCatalog would have registered it. */
+    private static Table icebergTable(String location) {
+        Map<String, String> parameters = new HashMap<>();
+        parameters.put(LakeKeys.TABLE_TYPE, LakeKeys.ICEBERG_TABLE_TYPE);
+        parameters.put(HmsDataFiles.EXTERNAL, "TRUE");
+        StorageDescriptor sd = new StorageDescriptor();
+        sd.setCols(List.of());
+        sd.setLocation(location);
+        sd.setInputFormat("org.apache.hadoop.mapred.FileInputFormat");
+        sd.setOutputFormat("org.apache.hadoop.mapred.FileOutputFormat");
+        sd.setSerdeInfo(new SerDeInfo(null, "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
+        sd.setParameters(new HashMap<>());
+        Table table = new Table();
+        table.setTableType(EXTERNAL_TABLE);
+        table.setParameters(parameters);
+        table.setSd(sd);
+        table.setPartitionKeys(List.of());
+        table.setOwner("");
+        return table;
+    }
 }

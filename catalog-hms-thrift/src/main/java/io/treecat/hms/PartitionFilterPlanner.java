@@ -32,183 +32,197 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
  * so a filter the tree cannot express exactly still gets the exact answer.
  */
 final class PartitionFilterPlanner {
-  private static final Set<String> INTEGRAL = Set.of("tinyint", "smallint", "int", "integer", "bigint");
-  private static final Set<String> STRING = Set.of("string", "char", "varchar");
+    private static final Set<String> INTEGRAL = Set.of("tinyint", "smallint", "int", "integer", "bigint");
+    private static final Set<String> STRING = Set.of("string", "char", "varchar");
 
-  private final HiveFilter.Node filter;
-  private final List<String> keys;
-  private final List<HiveFilterEvaluator.KeyType> types;
-  private final HiveFilterEvaluator evaluator;
+    private final HiveFilter.Node filter;
+    private final List<String> keys;
+    private final List<HiveFilterEvaluator.KeyType> types;
+    private final HiveFilterEvaluator evaluator;
 
-  private PartitionFilterPlanner(HiveFilter.Node filter, List<String> keys, List<HiveFilterEvaluator.KeyType> types) {
-    this.filter = filter;
-    this.keys = keys;
-    this.types = types;
-    this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.SQL);
-  }
+    private PartitionFilterPlanner(HiveFilter.Node filter, List<String> keys, List<HiveFilterEvaluator.KeyType> types) {
+        this.filter = filter;
+        this.keys = keys;
+        this.types = types;
+        this.evaluator = new HiveFilterEvaluator(filter, LikePattern.Syntax.SQL);
+    }
 
-  static boolean isIntegral(FieldSchema key) {
-    return keyType(key) == HiveFilterEvaluator.KeyType.INTEGRAL;
-  }
+    static boolean isIntegral(FieldSchema key) {
+        return keyType(key) == HiveFilterEvaluator.KeyType.INTEGRAL;
+    }
 
-  /** How Hive's filter compares the key's values; null for a type it cannot filter on. */
-  static HiveFilterEvaluator.KeyType keyType(FieldSchema key) {
-    String type = key.getType() == null ? "" : key.getType().toLowerCase(Locale.ROOT).trim();
-    int parameters = type.indexOf('(');
-    String name = (parameters < 0 ? type : type.substring(0, parameters)).trim();
-    if (INTEGRAL.contains(name)) {
-      return HiveFilterEvaluator.KeyType.INTEGRAL;
+    /** How Hive's filter compares the key's values; null for a type it cannot filter on. */
+    static HiveFilterEvaluator.KeyType keyType(FieldSchema key) {
+        String type = key.getType() == null
+                ? ""
+                : key.getType().toLowerCase(Locale.ROOT).trim();
+        int parameters = type.indexOf('(');
+        String name = (parameters < 0 ? type : type.substring(0, parameters)).trim();
+        if (INTEGRAL.contains(name)) {
+            return HiveFilterEvaluator.KeyType.INTEGRAL;
+        }
+        if (STRING.contains(name)) {
+            return HiveFilterEvaluator.KeyType.STRING;
+        }
+        return name.equals("date") ? HiveFilterEvaluator.KeyType.DATE : null;
     }
-    if (STRING.contains(name)) {
-      return HiveFilterEvaluator.KeyType.STRING;
-    }
-    return name.equals("date") ? HiveFilterEvaluator.KeyType.DATE : null;
-  }
 
-  /** Binds {@code filter} to {@code partitionKeys}, refusing what Hive refuses (see the class comment). */
-  static PartitionFilterPlanner plan(HiveFilter.Node filter, List<FieldSchema> partitionKeys) throws MetaException {
-    List<String> keys = new ArrayList<>();
-    List<HiveFilterEvaluator.KeyType> types = new ArrayList<>();
-    List<String> typeNames = new ArrayList<>();
-    for (FieldSchema key : partitionKeys) {
-      keys.add(key.getName().toLowerCase(Locale.ROOT));
-      types.add(keyType(key));
-      typeNames.add(key.getType());
+    /** Binds {@code filter} to {@code partitionKeys}, refusing what Hive refuses (see the class comment). */
+    static PartitionFilterPlanner plan(HiveFilter.Node filter, List<FieldSchema> partitionKeys) throws MetaException {
+        List<String> keys = new ArrayList<>();
+        List<HiveFilterEvaluator.KeyType> types = new ArrayList<>();
+        List<String> typeNames = new ArrayList<>();
+        for (FieldSchema key : partitionKeys) {
+            keys.add(key.getName().toLowerCase(Locale.ROOT));
+            types.add(keyType(key));
+            typeNames.add(key.getType());
+        }
+        PartitionFilterPlanner planner = new PartitionFilterPlanner(filter, keys, Collections.unmodifiableList(types));
+        HiveFilter.forEachCondition(filter, (key, operator, value) -> planner.check(key, operator, value, typeNames));
+        return planner;
     }
-    PartitionFilterPlanner planner = new PartitionFilterPlanner(filter, keys, Collections.unmodifiableList(types));
-    HiveFilter.forEachCondition(filter, (key, operator, value) -> planner.check(key, operator, value, typeNames));
-    return planner;
-  }
 
-  private void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value, List<String> typeNames) throws MetaException {
-    int level = levelOf(key);
-    if (level < 0) {
-      throw new MetaException("Error parsing partition filter: '" + key + "' is not a partition key of the table (its keys are " + keys + ")");
+    private void check(String key, HiveFilter.Operator operator, HiveFilter.Literal value, List<String> typeNames)
+            throws MetaException {
+        int level = levelOf(key);
+        if (level < 0) {
+            throw new MetaException("Error parsing partition filter: '" + key
+                    + "' is not a partition key of the table (its keys are " + keys + ")");
+        }
+        HiveFilterEvaluator.KeyType type = types.get(level);
+        boolean defaultPartition = !value.integer() && value.text().equals(HivePartitionNames.DEFAULT_PARTITION);
+        String refusal = null;
+        if (type == null) {
+            refusal = "key " + key + " is of type " + typeNames.get(level);
+        } else if (!defaultPartition) {
+            refusal = switch (type) {
+                case STRING -> value.integer() ? "it compares string key " + key + " with an integer" : null;
+                case INTEGRAL ->
+                    !value.integer()
+                            ? "it compares integral key " + key + " with a string"
+                            : operator == HiveFilter.Operator.LIKE
+                                    ? "like does not apply to integral key " + key
+                                    : null;
+                case DATE ->
+                    value.integer() || HiveFilterEvaluator.parseDate(value.text()) == null
+                            ? "it compares date key " + key + " with no date"
+                            : operator == HiveFilter.Operator.LIKE ? "like does not apply to date key " + key : null;
+            };
+        }
+        if (refusal != null) {
+            throw new MetaException(
+                    "Filtering is supported only on partition keys of type string, integral keys with integers and date keys with dates: "
+                            + key + " " + operator.symbol() + " " + value.show() + ": " + refusal);
+        }
     }
-    HiveFilterEvaluator.KeyType type = types.get(level);
-    boolean defaultPartition = !value.integer() && value.text().equals(HivePartitionNames.DEFAULT_PARTITION);
-    String refusal = null;
-    if (type == null) {
-      refusal = "key " + key + " is of type " + typeNames.get(level);
-    } else if (!defaultPartition) {
-      refusal = switch (type) {
-        case STRING -> value.integer() ? "it compares string key " + key + " with an integer" : null;
-        case INTEGRAL -> !value.integer() ? "it compares integral key " + key + " with a string"
-            : operator == HiveFilter.Operator.LIKE ? "like does not apply to integral key " + key : null;
-        case DATE -> value.integer() || HiveFilterEvaluator.parseDate(value.text()) == null ? "it compares date key " + key + " with no date"
-            : operator == HiveFilter.Operator.LIKE ? "like does not apply to date key " + key : null;
-      };
-    }
-    if (refusal != null) {
-      throw new MetaException("Filtering is supported only on partition keys of type string, integral keys with integers and date keys with dates: "
-          + key + " " + operator.symbol() + " " + value.show() + ": " + refusal);
-    }
-  }
 
-  private int levelOf(String key) {
-    return keys.indexOf(key.toLowerCase(Locale.ROOT));
-  }
+    private int levelOf(String key) {
+        return keys.indexOf(key.toLowerCase(Locale.ROOT));
+    }
 
-  // ---- pushdown
+    // ---- pushdown
 
-  /** One predicate per level, in the path query language; never empty. */
-  List<String> levelPredicates() {
-    List<String> predicates = new ArrayList<>();
-    for (int level = 0; level < keys.size(); level++) {
-      String pushed = push(filter, level);
-      predicates.add(pushed == null ? isPartition() : isPartition() + " and (" + pushed + ")");
+    /** One predicate per level, in the path query language; never empty. */
+    List<String> levelPredicates() {
+        List<String> predicates = new ArrayList<>();
+        for (int level = 0; level < keys.size(); level++) {
+            String pushed = push(filter, level);
+            predicates.add(pushed == null ? isPartition() : isPartition() + " and (" + pushed + ")");
+        }
+        return predicates;
     }
-    return predicates;
-  }
 
-  /** A predicate on level {@code level} implied by {@code node}, or null (nothing to push). */
-  private String push(HiveFilter.Node node, int level) {
-    if (node instanceof HiveFilter.And and) {
-      String left = push(and.left(), level);
-      String right = push(and.right(), level);
-      return left == null ? right : right == null ? left : "(" + left + ") and (" + right + ")";
-    }
-    if (node instanceof HiveFilter.Or or) {
-      String left = push(or.left(), level);
-      String right = push(or.right(), level);
-      return left == null || right == null ? null : "(" + left + ") or (" + right + ")";
-    }
-    if (types.get(level) == HiveFilterEvaluator.KeyType.DATE) {
-      return null; // dates compare as dates, which the tree's string and number order do not know
-    }
-    if (node instanceof HiveFilter.Compare compare && levelOf(compare.key()) == level) {
-      return push(level, compare.operator(), compare.value());
-    }
-    if (node instanceof HiveFilter.In in && levelOf(in.key()) == level && !in.negated()) {
-      List<String> items = new ArrayList<>();
-      boolean allNumeric = in.values().stream().allMatch(value -> numeric(level, value));
-      boolean noneNumeric = in.values().stream().noneMatch(value -> numeric(level, value));
-      if (!allNumeric && !noneNumeric) {
+    /** A predicate on level {@code level} implied by {@code node}, or null (nothing to push). */
+    private String push(HiveFilter.Node node, int level) {
+        if (node instanceof HiveFilter.And and) {
+            String left = push(and.left(), level);
+            String right = push(and.right(), level);
+            return left == null ? right : right == null ? left : "(" + left + ") and (" + right + ")";
+        }
+        if (node instanceof HiveFilter.Or or) {
+            String left = push(or.left(), level);
+            String right = push(or.right(), level);
+            return left == null || right == null ? null : "(" + left + ") or (" + right + ")";
+        }
+        if (types.get(level) == HiveFilterEvaluator.KeyType.DATE) {
+            return null; // dates compare as dates, which the tree's string and number order do not know
+        }
+        if (node instanceof HiveFilter.Compare compare && levelOf(compare.key()) == level) {
+            return push(level, compare.operator(), compare.value());
+        }
+        if (node instanceof HiveFilter.In in && levelOf(in.key()) == level && !in.negated()) {
+            List<String> items = new ArrayList<>();
+            boolean allNumeric = in.values().stream().allMatch(value -> numeric(level, value));
+            boolean noneNumeric = in.values().stream().noneMatch(value -> numeric(level, value));
+            if (!allNumeric && !noneNumeric) {
+                return null;
+            }
+            for (HiveFilter.Literal value : in.values()) {
+                items.add(
+                        allNumeric
+                                ? Long.toString(value.number())
+                                : quote(HivePartitionNames.component(keys.get(level), value.text())));
+            }
+            return (allNumeric ? LakeKeys.PART_NUM : "obj_id") + " in (" + String.join(", ", items) + ")";
+        }
+        if (node instanceof HiveFilter.Between between && levelOf(between.key()) == level && !between.negated()) {
+            String low = push(level, HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
+            String high = push(level, HiveFilter.Operator.LESS_OR_EQUAL, between.high());
+            return "(" + low + ") and (" + high + ")";
+        }
         return null;
-      }
-      for (HiveFilter.Literal value : in.values()) {
-        items.add(allNumeric ? Long.toString(value.number()) : quote(HivePartitionNames.component(keys.get(level), value.text())));
-      }
-      return (allNumeric ? LakeKeys.PART_NUM : "obj_id") + " in (" + String.join(", ", items) + ")";
     }
-    if (node instanceof HiveFilter.Between between && levelOf(between.key()) == level && !between.negated()) {
-      String low = push(level, HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
-      String high = push(level, HiveFilter.Operator.LESS_OR_EQUAL, between.high());
-      return "(" + low + ") and (" + high + ")";
+
+    private String push(int level, HiveFilter.Operator operator, HiveFilter.Literal value) {
+        if (operator == HiveFilter.Operator.LIKE) {
+            LikePattern pattern = LikePattern.compile(value.text(), LikePattern.Syntax.SQL);
+            if (pattern.isLiteral() && !pattern.literalPrefix().isEmpty()) {
+                return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), pattern.literalPrefix()));
+            }
+            String prefix = pattern.literalPrefix();
+            return prefix.isEmpty() ? null : LakeKeys.PART_VAL + " >= " + quote(prefix);
+        }
+        if (numeric(level, value)) {
+            return LakeKeys.PART_NUM + " " + operator.symbol() + " " + value.number();
+        }
+        if (operator == HiveFilter.Operator.EQUALS) {
+            return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), value.text()));
+        }
+        return LakeKeys.PART_VAL + " " + operator.symbol() + " " + quote(value.text());
     }
-    return null;
-  }
 
-  private String push(int level, HiveFilter.Operator operator, HiveFilter.Literal value) {
-    if (operator == HiveFilter.Operator.LIKE) {
-      LikePattern pattern = LikePattern.compile(value.text(), LikePattern.Syntax.SQL);
-      if (pattern.isLiteral() && !pattern.literalPrefix().isEmpty()) {
-        return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), pattern.literalPrefix()));
-      }
-      String prefix = pattern.literalPrefix();
-      return prefix.isEmpty() ? null : LakeKeys.PART_VAL + " >= " + quote(prefix);
+    /** The predicate of a partition level (of any value). */
+    static String isPartition() {
+        return LakeKeys.OBJ_TYPE + " = " + quote(ObjectType.PARTITION.storedName());
     }
-    if (numeric(level, value)) {
-      return LakeKeys.PART_NUM + " " + operator.symbol() + " " + value.number();
+
+    static String quote(String text) {
+        return PathSteps.literal(text);
     }
-    if (operator == HiveFilter.Operator.EQUALS) {
-      return "obj_id = " + quote(HivePartitionNames.component(keys.get(level), value.text()));
+
+    /** Whether a comparison of {@code level} with {@code value} is numeric. */
+    private boolean numeric(int level, HiveFilter.Literal value) {
+        return types.get(level) == HiveFilterEvaluator.KeyType.INTEGRAL && value.integer();
     }
-    return LakeKeys.PART_VAL + " " + operator.symbol() + " " + quote(value.text());
-  }
 
-  /** The predicate of a partition level (of any value). */
-  static String isPartition() {
-    return LakeKeys.OBJ_TYPE + " = " + quote(ObjectType.PARTITION.storedName());
-  }
+    static Long parseLong(String text) {
+        return HiveFilterEvaluator.parseLong(text);
+    }
 
-  static String quote(String text) {
-    return PathSteps.literal(text);
-  }
+    // ---- exact evaluation
 
-  /** Whether a comparison of {@code level} with {@code value} is numeric. */
-  private boolean numeric(int level, HiveFilter.Literal value) {
-    return types.get(level) == HiveFilterEvaluator.KeyType.INTEGRAL && value.integer();
-  }
+    /** Whether the partition with these values (one per key, in key order) matches. */
+    boolean test(List<String> values) {
+        return evaluator.matches(new HiveFilterEvaluator.Row() {
+            @Override
+            public String value(String key) {
+                return values.get(levelOf(key));
+            }
 
-  static Long parseLong(String text) {
-    return HiveFilterEvaluator.parseLong(text);
-  }
-
-  // ---- exact evaluation
-
-  /** Whether the partition with these values (one per key, in key order) matches. */
-  boolean test(List<String> values) {
-    return evaluator.matches(new HiveFilterEvaluator.Row() {
-      @Override
-      public String value(String key) {
-        return values.get(levelOf(key));
-      }
-
-      @Override
-      public HiveFilterEvaluator.KeyType type(String key) {
-        return types.get(levelOf(key));
-      }
-    });
-  }
+            @Override
+            public HiveFilterEvaluator.KeyType type(String key) {
+                return types.get(levelOf(key));
+            }
+        });
+    }
 }

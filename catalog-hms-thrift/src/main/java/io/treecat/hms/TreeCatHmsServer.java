@@ -35,114 +35,138 @@ import org.slf4j.LoggerFactory;
  * transaction, retries of lost races); the default locations come from the shared {@link Warehouses}.
  */
 public final class TreeCatHmsServer {
-  private static final Logger LOG = LoggerFactory.getLogger(TreeCatHmsServer.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCatHmsServer.class);
 
-  /** The call areas: each serves its Iface calls by name; no call is served twice. */
-  static final List<Class<?>> AREAS = List.of(HmsServiceCalls.class, HmsDatabaseCalls.class, HmsTableCalls.class, HmsPartitionCalls.class,
-      HmsStatisticsCalls.class, HmsLockCalls.class, HmsFunctionCalls.class);
+    /** The call areas: each serves its Iface calls by name; no call is served twice. */
+    static final List<Class<?>> AREAS = List.of(
+            HmsServiceCalls.class,
+            HmsDatabaseCalls.class,
+            HmsTableCalls.class,
+            HmsPartitionCalls.class,
+            HmsStatisticsCalls.class,
+            HmsLockCalls.class,
+            HmsFunctionCalls.class);
 
-  private final TransactionRunner runner;
-  private final HmsServerConfig config;
-  private final HmsLocks locks;
-  private final HmsTableCalls tableCalls;
-  private final TBaseProcessor<?> processor;
-  private volatile TServerSocket socket;
-  private volatile TServer server;
-  private volatile Thread thread;
+    private final TransactionRunner runner;
+    private final HmsServerConfig config;
+    private final HmsLocks locks;
+    private final HmsTableCalls tableCalls;
+    private final TBaseProcessor<?> processor;
+    private volatile TServerSocket socket;
+    private volatile TServer server;
+    private volatile Thread thread;
 
-  /**
-   * @param runner the lake's transaction runner, shared with the other interfaces
-   * @param warehouses where each catalog's files live (default database, table and partition locations)
-   */
-  public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
-    this.runner = requireNonNull(runner, "runner is null");
-    this.config = requireNonNull(config, "config is null");
-    HmsCalls calls = new HmsCalls(runner, warehouses.forCatalog(config.catalog()));
-    HmsPartitions partitions = new HmsPartitions(config.catalog());
-    this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), calls.names());
-    this.tableCalls = new HmsTableCalls(calls, partitions);
-    List<Object> areas = List.of(new HmsServiceCalls(config.catalog()), new HmsDatabaseCalls(calls, partitions), tableCalls,
-        new HmsPartitionCalls(calls, partitions), new HmsStatisticsCalls(calls, partitions), new HmsLockCalls(locks), new HmsFunctionCalls(calls));
-    this.processor = HmsDispatch.processor(HmsDispatch.iface(areas), HmsDispatch.implementations(AREAS).keySet());
-  }
-
-  /**
-   * A server with its own runner (allow-all) and every catalog's files under {@code config.warehouse()}
-   * ({@code <warehouse>/<catalog>}), for tests and tools that run no other interface.
-   */
-  public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
-    this(new TransactionRunner(() -> service, Authorizer.allowAll()), Warehouses.underRoot(config.warehouse(), new LocalFileIO()), config);
-  }
-
-  /** The Thrift calls served: every other one is UNKNOWN_METHOD. */
-  public static Set<String> servedCalls() {
-    Set<String> served = new TreeSet<>(HmsDispatch.implementations(AREAS).keySet());
-    served.addAll(LegacyCalls.NAMES);
-    return served;
-  }
-
-  public synchronized void start() {
-    if (server != null) {
-      throw new IllegalStateException("Already started");
+    /**
+     * @param runner the lake's transaction runner, shared with the other interfaces
+     * @param warehouses where each catalog's files live (default database, table and partition locations)
+     */
+    public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+        this.runner = requireNonNull(runner, "runner is null");
+        this.config = requireNonNull(config, "config is null");
+        HmsCalls calls = new HmsCalls(runner, warehouses.forCatalog(config.catalog()));
+        HmsPartitions partitions = new HmsPartitions(config.catalog());
+        this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), calls.names());
+        this.tableCalls = new HmsTableCalls(calls, partitions);
+        List<Object> areas = List.of(
+                new HmsServiceCalls(config.catalog()),
+                new HmsDatabaseCalls(calls, partitions),
+                tableCalls,
+                new HmsPartitionCalls(calls, partitions),
+                new HmsStatisticsCalls(calls, partitions),
+                new HmsLockCalls(locks),
+                new HmsFunctionCalls(calls));
+        this.processor = HmsDispatch.processor(
+                HmsDispatch.iface(areas), HmsDispatch.implementations(AREAS).keySet());
     }
-    try {
-      socket = new TServerSocket(new InetSocketAddress(config.host(), config.port()));
-    } catch (TTransportException e) {
-      throw new IllegalStateException("Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+
+    /**
+     * A server with its own runner (allow-all) and every catalog's files under {@code config.warehouse()}
+     * ({@code <warehouse>/<catalog>}), for tests and tools that run no other interface.
+     */
+    public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
+        this(
+                new TransactionRunner(() -> service, Authorizer.allowAll()),
+                Warehouses.underRoot(config.warehouse(), new LocalFileIO()),
+                config);
     }
-    TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-        .processor(new LegacyCalls(tableCalls, processor))
-        .protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxMessageBytes(), config.maxMessageBytes()))
-        .minWorkerThreads(config.minThreads())
-        .maxWorkerThreads(config.maxThreads());
-    TServer started = new TThreadPoolServer(args);
-    server = started;
-    Thread serving = new Thread(started::serve, "treecat-hms-" + port());
-    serving.setDaemon(true);
-    serving.start();
-    thread = serving;
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!started.isServing() && System.nanoTime() < deadline && serving.isAlive()) {
-      Thread.onSpinWait();
-      Thread.yield();
+
+    /** The Thrift calls served: every other one is UNKNOWN_METHOD. */
+    public static Set<String> servedCalls() {
+        Set<String> served = new TreeSet<>(HmsDispatch.implementations(AREAS).keySet());
+        served.addAll(LegacyCalls.NAMES);
+        return served;
     }
-    LOG.info("HMS Thrift listening on {}:{}, catalog '{}' ({} calls served)", config.host(), port(), config.catalog(), servedCalls().size());
-  }
 
-  /** The bound port, or -1 before start. */
-  public int port() {
-    TServerSocket bound = socket;
-    return bound == null ? -1 : bound.getServerSocket().getLocalPort();
-  }
-
-  public boolean isServing() {
-    TServer running = server;
-    return running != null && running.isServing();
-  }
-
-  /** Stops accepting, then waits a while for the serving thread to end. */
-  public synchronized void shutdown() {
-    TServer running = server;
-    if (running == null) {
-      return;
+    public synchronized void start() {
+        if (server != null) {
+            throw new IllegalStateException("Already started");
+        }
+        try {
+            socket = new TServerSocket(new InetSocketAddress(config.host(), config.port()));
+        } catch (TTransportException e) {
+            throw new IllegalStateException(
+                    "Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(),
+                    e);
+        }
+        TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
+                .processor(new LegacyCalls(tableCalls, processor))
+                .protocolFactory(
+                        new TBinaryProtocol.Factory(false, true, config.maxMessageBytes(), config.maxMessageBytes()))
+                .minWorkerThreads(config.minThreads())
+                .maxWorkerThreads(config.maxThreads());
+        TServer started = new TThreadPoolServer(args);
+        server = started;
+        Thread serving = new Thread(started::serve, "treecat-hms-" + port());
+        serving.setDaemon(true);
+        serving.start();
+        thread = serving;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!started.isServing() && System.nanoTime() < deadline && serving.isAlive()) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        LOG.info(
+                "HMS Thrift listening on {}:{}, catalog '{}' ({} calls served)",
+                config.host(),
+                port(),
+                config.catalog(),
+                servedCalls().size());
     }
-    running.stop();
-    Thread serving = thread;
-    if (serving != null) {
-      try {
-        serving.join(10_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+
+    /** The bound port, or -1 before start. */
+    public int port() {
+        TServerSocket bound = socket;
+        return bound == null ? -1 : bound.getServerSocket().getLocalPort();
     }
-  }
 
-  CatalogService service() {
-    return runner.service();
-  }
+    public boolean isServing() {
+        TServer running = server;
+        return running != null && running.isServing();
+    }
 
-  /** The lock table (tests check that clients released their locks). */
-  HmsLocks locks() {
-    return locks;
-  }
+    /** Stops accepting, then waits a while for the serving thread to end. */
+    public synchronized void shutdown() {
+        TServer running = server;
+        if (running == null) {
+            return;
+        }
+        running.stop();
+        Thread serving = thread;
+        if (serving != null) {
+            try {
+                serving.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    CatalogService service() {
+        return runner.service();
+    }
+
+    /** The lock table (tests check that clients released their locks). */
+    HmsLocks locks() {
+        return locks;
+    }
 }

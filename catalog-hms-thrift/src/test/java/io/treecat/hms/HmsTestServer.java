@@ -28,101 +28,103 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * ({@link #warehouse()}), so catalog {@code warehouse}'s default locations are under {@code warehouse/warehouse/}.
  */
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
-  private final Duration lockTimeout;
-  private final List<AutoCloseable> clients = new ArrayList<>();
-  private Path directory;
-  private CatalogService catalog;
-  private TreeCatHmsServer server;
+    private final Duration lockTimeout;
+    private final List<AutoCloseable> clients = new ArrayList<>();
+    private Path directory;
+    private CatalogService catalog;
+    private TreeCatHmsServer server;
 
-  HmsTestServer() {
-    this(HmsServerConfig.DEFAULT_LOCK_TIMEOUT);
-  }
-
-  private HmsTestServer(Duration lockTimeout) {
-    this.lockTimeout = lockTimeout;
-  }
-
-  /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
-  static HmsTestServer withLockTimeout(Duration timeout) {
-    return new HmsTestServer(timeout);
-  }
-
-  @Override
-  public void beforeEach(ExtensionContext context) throws IOException {
-    directory = Files.createTempDirectory("treecat-hms-");
-    catalog = CatalogService.open(directory.resolve("db"));
-    server = new TreeCatHmsServer(catalog, HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout));
-    server.start();
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) throws Exception {
-    for (int i = clients.size() - 1; i >= 0; i--) {
-      clients.get(i).close();
+    HmsTestServer() {
+        this(HmsServerConfig.DEFAULT_LOCK_TIMEOUT);
     }
-    clients.clear();
-    server.shutdown();
-    catalog.close();
-    try (Stream<Path> files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(HmsTestServer::delete);
+
+    private HmsTestServer(Duration lockTimeout) {
+        this.lockTimeout = lockTimeout;
     }
-  }
 
-  private static void delete(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
+    static HmsTestServer withLockTimeout(Duration timeout) {
+        return new HmsTestServer(timeout);
     }
-  }
 
-  /** This test's own directory (deleted after it). */
-  Path directory() {
-    return directory;
-  }
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException {
+        directory = Files.createTempDirectory("treecat-hms-");
+        catalog = CatalogService.open(directory.resolve("db"));
+        server = new TreeCatHmsServer(
+                catalog,
+                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout));
+        server.start();
+    }
 
-  /** The warehouse root, a {@code file:} URI. */
-  String warehouse() {
-    return directory.resolve("warehouse").toUri().toString();
-  }
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        for (int i = clients.size() - 1; i >= 0; i--) {
+            clients.get(i).close();
+        }
+        clients.clear();
+        server.shutdown();
+        catalog.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(HmsTestServer::delete);
+        }
+    }
 
-  /** The tree the server serves, for reading what a call stored. */
-  CatalogService catalog() {
-    return catalog;
-  }
+    private static void delete(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
-  TreeCatHmsServer server() {
-    return server;
-  }
+    /** This test's own directory (deleted after it). */
+    Path directory() {
+        return directory;
+    }
 
-  int port() {
-    return server.port();
-  }
+    /** The warehouse root, a {@code file:} URI. */
+    String warehouse() {
+        return directory.resolve("warehouse").toUri().toString();
+    }
 
-  /** {@code thrift://127.0.0.1:<port>}. */
-  String uri() {
-    return "thrift://127.0.0.1:" + port();
-  }
+    /** The tree the server serves, for reading what a call stored. */
+    CatalogService catalog() {
+        return catalog;
+    }
 
-  /** An open socket to the server, closed after the test. */
-  TSocket socket() throws Exception {
-    TSocket socket = new TSocket("127.0.0.1", port());
-    socket.open();
-    clients.add(socket::close);
-    return socket;
-  }
+    TreeCatHmsServer server() {
+        return server;
+    }
 
-  /** A new connection with Hive's generated client, closed after the test. */
-  ThriftHiveMetastore.Client client() throws Exception {
-    return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket()));
-  }
+    int port() {
+        return server.port();
+    }
 
-  /** A new connection with Hive's own HiveMetaStoreClient, closed after the test. */
-  HiveMetaStoreClient hiveClient() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.set("metastore.thrift.uris", uri());
-    HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
-    clients.add(client::close);
-    return client;
-  }
+    /** {@code thrift://127.0.0.1:<port>}. */
+    String uri() {
+        return "thrift://127.0.0.1:" + port();
+    }
+
+    /** An open socket to the server, closed after the test. */
+    TSocket socket() throws Exception {
+        TSocket socket = new TSocket("127.0.0.1", port());
+        socket.open();
+        clients.add(socket::close);
+        return socket;
+    }
+
+    /** A new connection with Hive's generated client, closed after the test. */
+    ThriftHiveMetastore.Client client() throws Exception {
+        return new ThriftHiveMetastore.Client(new TBinaryProtocol(socket()));
+    }
+
+    /** A new connection with Hive's own HiveMetaStoreClient, closed after the test. */
+    HiveMetaStoreClient hiveClient() throws Exception {
+        Configuration conf = new Configuration(false);
+        conf.set("metastore.thrift.uris", uri());
+        HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
+        clients.add(client::close);
+        return client;
+    }
 }

@@ -15,14 +15,14 @@ import java.util.function.Supplier;
  * that run outside a transaction).
  */
 public record Lakehouse(TransactionRunner runner, Warehouses warehouses, Authorizer authorizer) {
-  public Lakehouse {
-    requireNonNull(runner, "runner is null");
-    requireNonNull(warehouses, "warehouses is null");
-    requireNonNull(authorizer, "authorizer is null");
-  }
+    public Lakehouse {
+        requireNonNull(runner, "runner is null");
+        requireNonNull(warehouses, "warehouses is null");
+        requireNonNull(authorizer, "authorizer is null");
+    }
 
-  /** The lakehouse over {@code service} (looked up per operation: the server opens it after wiring). */
-  public static Lakehouse of(Supplier<CatalogService> service, Warehouses warehouses, Authorizer authorizer) {
-    return new Lakehouse(new TransactionRunner(service, authorizer), warehouses, authorizer);
-  }
+    /** The lakehouse over {@code service} (looked up per operation: the server opens it after wiring). */
+    public static Lakehouse of(Supplier<CatalogService> service, Warehouses warehouses, Authorizer authorizer) {
+        return new Lakehouse(new TransactionRunner(service, authorizer), warehouses, authorizer);
+    }
 }

@@ -17,85 +17,98 @@ import org.apache.iceberg.io.FileIO;
  * of iceberg-core's version must re-run the differential planning test.
  */
 public final class TreeCatIcebergAccess {
-  private TreeCatIcebergAccess() {}
+    private TreeCatIcebergAccess() {}
 
-  /** Sets the data and file sequence numbers a manifest entry would give {@code file}; returns it. */
-  public static <F extends ContentFile<F>> F withSequenceNumbers(F file, Long dataSequenceNumber, Long fileSequenceNumber) {
-    BaseFile<?> base = (BaseFile<?>) file;
-    base.setDataSequenceNumber(dataSequenceNumber);
-    base.setFileSequenceNumber(fileSequenceNumber);
-    return file;
-  }
-
-  /** What a manifest entry says about its file. */
-  public enum EntryStatus {
-    EXISTING,
-    ADDED,
-    DELETED
-  }
-
-  /** Receives the entries of a manifest: the file (a copy, safe to keep) and its entry's sequence numbers already set on it. */
-  @FunctionalInterface
-  public interface EntryVisitor {
-    void visit(EntryStatus status, ContentFile<?> file, long snapshotId);
-  }
-
-  /**
-   * Visits every entry of a data or delete manifest, live or deleted, with the sequence numbers
-   * inherited from the manifest set on the file (what {@code ManifestEntry} carries and the public
-   * reader API does not expose).
-   */
-  public static void readEntries(ManifestFile manifest, FileIO io, Map<Integer, PartitionSpec> specsById, boolean liveOnly, EntryVisitor visitor) {
-    if (manifest.content() == ManifestContent.DATA) {
-      try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specsById)) {
-        visit(liveOnly ? reader.liveEntries() : reader.entries(), visitor);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    } else {
-      try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, specsById)) {
-        visit(liveOnly ? reader.liveEntries() : reader.entries(), visitor);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  }
-
-  private static <F extends ContentFile<F>> void visit(CloseableIterable<ManifestEntry<F>> entries, EntryVisitor visitor) throws IOException {
-    try (CloseableIterable<ManifestEntry<F>> closing = entries) {
-      for (ManifestEntry<F> entry : closing) {
-        F file = entry.status() == ManifestEntry.Status.DELETED ? entry.file().copyWithoutStats() : entry.file().copy();
-        withSequenceNumbers(file, entry.dataSequenceNumber(), entry.fileSequenceNumber());
-        EntryStatus status = switch (entry.status()) {
-          case EXISTING -> EntryStatus.EXISTING;
-          case ADDED -> EntryStatus.ADDED;
-          case DELETED -> EntryStatus.DELETED;
-        };
-        visitor.visit(status, file, entry.snapshotId() == null ? -1 : entry.snapshotId());
-      }
-    }
-  }
-
-  /** Iceberg's delete-file index over live delete files that already passed the scan's filter. */
-  public static DeleteMatcher deleteMatcher(Iterable<DeleteFile> deleteFiles, Map<Integer, PartitionSpec> specsById, boolean caseSensitive) {
-    return new DeleteMatcher(DeleteFileIndex.builderFor(deleteFiles).specsById(specsById).caseSensitive(caseSensitive).build());
-  }
-
-  /** Which delete files apply to a data file, by {@link DeleteFileIndex#forDataFile(long, DataFile)}. */
-  public static final class DeleteMatcher {
-    private final DeleteFileIndex index;
-
-    private DeleteMatcher(DeleteFileIndex index) {
-      this.index = index;
+    /** Sets the data and file sequence numbers a manifest entry would give {@code file}; returns it. */
+    public static <F extends ContentFile<F>> F withSequenceNumbers(
+            F file, Long dataSequenceNumber, Long fileSequenceNumber) {
+        BaseFile<?> base = (BaseFile<?>) file;
+        base.setDataSequenceNumber(dataSequenceNumber);
+        base.setFileSequenceNumber(fileSequenceNumber);
+        return file;
     }
 
-    public boolean isEmpty() {
-      return index.isEmpty();
+    /** What a manifest entry says about its file. */
+    public enum EntryStatus {
+        EXISTING,
+        ADDED,
+        DELETED
     }
 
-    /** The delete files that apply to {@code file}, whose data sequence number must be set. */
-    public DeleteFile[] forDataFile(DataFile file) {
-      return index.forDataFile(file.dataSequenceNumber(), file);
+    /** Receives the entries of a manifest: the file (a copy, safe to keep) and its entry's sequence numbers already set on it. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        void visit(EntryStatus status, ContentFile<?> file, long snapshotId);
     }
-  }
+
+    /**
+     * Visits every entry of a data or delete manifest, live or deleted, with the sequence numbers
+     * inherited from the manifest set on the file (what {@code ManifestEntry} carries and the public
+     * reader API does not expose).
+     */
+    public static void readEntries(
+            ManifestFile manifest,
+            FileIO io,
+            Map<Integer, PartitionSpec> specsById,
+            boolean liveOnly,
+            EntryVisitor visitor) {
+        if (manifest.content() == ManifestContent.DATA) {
+            try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specsById)) {
+                visit(liveOnly ? reader.liveEntries() : reader.entries(), visitor);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else {
+            try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(manifest, io, specsById)) {
+                visit(liveOnly ? reader.liveEntries() : reader.entries(), visitor);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static <F extends ContentFile<F>> void visit(
+            CloseableIterable<ManifestEntry<F>> entries, EntryVisitor visitor) throws IOException {
+        try (CloseableIterable<ManifestEntry<F>> closing = entries) {
+            for (ManifestEntry<F> entry : closing) {
+                F file = entry.status() == ManifestEntry.Status.DELETED
+                        ? entry.file().copyWithoutStats()
+                        : entry.file().copy();
+                withSequenceNumbers(file, entry.dataSequenceNumber(), entry.fileSequenceNumber());
+                EntryStatus status = switch (entry.status()) {
+                    case EXISTING -> EntryStatus.EXISTING;
+                    case ADDED -> EntryStatus.ADDED;
+                    case DELETED -> EntryStatus.DELETED;
+                };
+                visitor.visit(status, file, entry.snapshotId() == null ? -1 : entry.snapshotId());
+            }
+        }
+    }
+
+    /** Iceberg's delete-file index over live delete files that already passed the scan's filter. */
+    public static DeleteMatcher deleteMatcher(
+            Iterable<DeleteFile> deleteFiles, Map<Integer, PartitionSpec> specsById, boolean caseSensitive) {
+        return new DeleteMatcher(DeleteFileIndex.builderFor(deleteFiles)
+                .specsById(specsById)
+                .caseSensitive(caseSensitive)
+                .build());
+    }
+
+    /** Which delete files apply to a data file, by {@link DeleteFileIndex#forDataFile(long, DataFile)}. */
+    public static final class DeleteMatcher {
+        private final DeleteFileIndex index;
+
+        private DeleteMatcher(DeleteFileIndex index) {
+            this.index = index;
+        }
+
+        public boolean isEmpty() {
+            return index.isEmpty();
+        }
+
+        /** The delete files that apply to {@code file}, whose data sequence number must be set. */
+        public DeleteFile[] forDataFile(DataFile file) {
+            return index.forDataFile(file.dataSequenceNumber(), file);
+        }
+    }
 }

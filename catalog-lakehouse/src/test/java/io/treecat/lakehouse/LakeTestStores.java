@@ -12,10 +12,14 @@ import java.time.Clock;
 
 /** A real RocksDB-backed catalog with the lake validator installed, as the server opens it. */
 public final class LakeTestStores {
-  private LakeTestStores() {}
+    private LakeTestStores() {}
 
-  public static CatalogService open(Path directory) {
-    return new CatalogService(VersionedTree.open(RocksKvStore.open(directory, RocksStoreOptions.defaults())), TransactionConfig.defaults(),
-        Clock.systemUTC(), CatalogMetrics.NONE, new LakeObjectValidator());
-  }
+    public static CatalogService open(Path directory) {
+        return new CatalogService(
+                VersionedTree.open(RocksKvStore.open(directory, RocksStoreOptions.defaults())),
+                TransactionConfig.defaults(),
+                Clock.systemUTC(),
+                CatalogMetrics.NONE,
+                new LakeObjectValidator());
+    }
 }

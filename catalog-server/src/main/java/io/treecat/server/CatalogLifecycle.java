@@ -26,50 +26,64 @@ import org.slf4j.LoggerFactory;
  * after the last one: every acknowledged commit is durable and the store closes cleanly.
  */
 final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
-  private static final Logger LOG = LoggerFactory.getLogger(CatalogLifecycle.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogLifecycle.class);
 
-  private final Path dataDir;
-  private final Path warehouse;
-  private final RocksStoreOptions storeOptions;
-  private final TransactionConfig transactionConfig;
-  private final CatalogMetrics metrics;
-  private volatile CatalogService catalog;
+    private final Path dataDir;
+    private final Path warehouse;
+    private final RocksStoreOptions storeOptions;
+    private final TransactionConfig transactionConfig;
+    private final CatalogMetrics metrics;
+    private volatile CatalogService catalog;
 
-  CatalogLifecycle(Path dataDir, Path warehouse, RocksStoreOptions storeOptions, TransactionConfig transactionConfig, CatalogMetrics metrics) {
-    this.dataDir = requireNonNull(dataDir, "dataDir is null");
-    this.warehouse = requireNonNull(warehouse, "warehouse is null");
-    this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
-    this.transactionConfig = requireNonNull(transactionConfig, "transactionConfig is null");
-    this.metrics = requireNonNull(metrics, "metrics is null");
-  }
-
-  @Override
-  public void start() throws Exception {
-    Files.createDirectories(dataDir);
-    Files.createDirectories(warehouse);
-    // Every commit, native ones included, passes the lake model's codecs: no interface can leave a table another cannot read.
-    catalog = new CatalogService(VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)), transactionConfig, Clock.systemUTC(), metrics,
-        new LakeObjectValidator());
-    LOG.info("Opened the catalog at {} (newest version {}, protocol {})", dataDir.toAbsolutePath(), catalog.lastVid(), transactionConfig.protocol());
-  }
-
-  @Override
-  public void stop() {
-    CatalogService open = catalog;
-    catalog = null;
-    if (open != null) {
-      open.close();
-      LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
+    CatalogLifecycle(
+            Path dataDir,
+            Path warehouse,
+            RocksStoreOptions storeOptions,
+            TransactionConfig transactionConfig,
+            CatalogMetrics metrics) {
+        this.dataDir = requireNonNull(dataDir, "dataDir is null");
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
+        this.transactionConfig = requireNonNull(transactionConfig, "transactionConfig is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
     }
-  }
 
-  /** The open catalog; {@code STORE_CLOSED} before start and after stop. */
-  @Override
-  public CatalogService get() {
-    CatalogService open = catalog;
-    if (open == null) {
-      throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+    @Override
+    public void start() throws Exception {
+        Files.createDirectories(dataDir);
+        Files.createDirectories(warehouse);
+        // Every commit, native ones included, passes the lake model's codecs: no interface can leave a table another
+        // cannot read.
+        catalog = new CatalogService(
+                VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)),
+                transactionConfig,
+                Clock.systemUTC(),
+                metrics,
+                new LakeObjectValidator());
+        LOG.info(
+                "Opened the catalog at {} (newest version {}, protocol {})",
+                dataDir.toAbsolutePath(),
+                catalog.lastVid(),
+                transactionConfig.protocol());
     }
-    return open;
-  }
+
+    @Override
+    public void stop() {
+        CatalogService open = catalog;
+        catalog = null;
+        if (open != null) {
+            open.close();
+            LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
+        }
+    }
+
+    /** The open catalog; {@code STORE_CLOSED} before start and after stop. */
+    @Override
+    public CatalogService get() {
+        CatalogService open = catalog;
+        if (open == null) {
+            throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+        }
+        return open;
+    }
 }

@@ -1,9 +1,9 @@
 package io.treecat.server;
 
-import io.treecat.server.config.TreeCatConfiguration;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
+import io.treecat.server.config.TreeCatConfiguration;
 import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
@@ -12,23 +12,24 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * file it checks the embedded default with the current environment's overrides.
  */
 final class CheckConfigCommand extends ConfiguredCommand<TreeCatConfiguration> {
-  CheckConfigCommand() {
-    super("check-config", "Parses and validates a configuration file (default: the embedded one), then prints OK");
-  }
+    CheckConfigCommand() {
+        super("check-config", "Parses and validates a configuration file (default: the embedded one), then prints OK");
+    }
 
-  @Override
-  protected Class<TreeCatConfiguration> getConfigurationClass() {
-    return TreeCatConfiguration.class;
-  }
+    @Override
+    protected Class<TreeCatConfiguration> getConfigurationClass() {
+        return TreeCatConfiguration.class;
+    }
 
-  @Override
-  protected void run(Bootstrap<TreeCatConfiguration> bootstrap, Namespace namespace, TreeCatConfiguration configuration) {
-    String file = namespace.getString("file");
-    System.out.println("OK: " + (file == null ? "the embedded default configuration" : file) + " is valid");
-  }
+    @Override
+    protected void run(
+            Bootstrap<TreeCatConfiguration> bootstrap, Namespace namespace, TreeCatConfiguration configuration) {
+        String file = namespace.getString("file");
+        System.out.println("OK: " + (file == null ? "the embedded default configuration" : file) + " is valid");
+    }
 
-  @Override
-  public void onError(Cli cli, Namespace namespace, Throwable failure) {
-    cli.getStdErr().println(failure.getMessage());
-  }
+    @Override
+    public void onError(Cli cli, Namespace namespace, Throwable failure) {
+        cli.getStdErr().println(failure.getMessage());
+    }
 }

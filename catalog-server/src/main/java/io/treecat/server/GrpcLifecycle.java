@@ -13,38 +13,38 @@ import java.util.function.Supplier;
  * RocksDB is open and stops it (draining in-flight calls) before RocksDB closes.
  */
 final class GrpcLifecycle implements Managed {
-  private final Supplier<CatalogService> catalog;
-  private final GrpcServerConfig config;
-  private volatile TreeCatGrpcServer server;
+    private final Supplier<CatalogService> catalog;
+    private final GrpcServerConfig config;
+    private volatile TreeCatGrpcServer server;
 
-  GrpcLifecycle(Supplier<CatalogService> catalog, GrpcServerConfig config) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.config = requireNonNull(config, "config is null");
-  }
-
-  @Override
-  public void start() {
-    TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), config);
-    started.start();
-    server = started;
-  }
-
-  @Override
-  public void stop() {
-    TreeCatGrpcServer running = server;
-    if (running != null) {
-      running.shutdown();
+    GrpcLifecycle(Supplier<CatalogService> catalog, GrpcServerConfig config) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.config = requireNonNull(config, "config is null");
     }
-  }
 
-  boolean isServing() {
-    TreeCatGrpcServer running = server;
-    return running != null && running.isServing();
-  }
+    @Override
+    public void start() {
+        TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), config);
+        started.start();
+        server = started;
+    }
 
-  /** The bound port, or -1 before start. */
-  int port() {
-    TreeCatGrpcServer running = server;
-    return running == null ? -1 : running.port();
-  }
+    @Override
+    public void stop() {
+        TreeCatGrpcServer running = server;
+        if (running != null) {
+            running.shutdown();
+        }
+    }
+
+    boolean isServing() {
+        TreeCatGrpcServer running = server;
+        return running != null && running.isServing();
+    }
+
+    /** The bound port, or -1 before start. */
+    int port() {
+        TreeCatGrpcServer running = server;
+        return running == null ? -1 : running.port();
+    }
 }

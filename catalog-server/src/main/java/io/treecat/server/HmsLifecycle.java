@@ -14,40 +14,40 @@ import io.treecat.lakehouse.txn.TransactionRunner;
  * transaction runner, on the catalog's current service.
  */
 final class HmsLifecycle implements Managed {
-  private final TransactionRunner runner;
-  private final Warehouses warehouses;
-  private final HmsServerConfig config;
-  private volatile TreeCatHmsServer server;
+    private final TransactionRunner runner;
+    private final Warehouses warehouses;
+    private final HmsServerConfig config;
+    private volatile TreeCatHmsServer server;
 
-  HmsLifecycle(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
-    this.runner = requireNonNull(runner, "runner is null");
-    this.warehouses = requireNonNull(warehouses, "warehouses is null");
-    this.config = requireNonNull(config, "config is null");
-  }
-
-  @Override
-  public void start() {
-    TreeCatHmsServer started = new TreeCatHmsServer(runner, warehouses, config);
-    started.start();
-    server = started;
-  }
-
-  @Override
-  public void stop() {
-    TreeCatHmsServer running = server;
-    if (running != null) {
-      running.shutdown();
+    HmsLifecycle(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+        this.runner = requireNonNull(runner, "runner is null");
+        this.warehouses = requireNonNull(warehouses, "warehouses is null");
+        this.config = requireNonNull(config, "config is null");
     }
-  }
 
-  boolean isServing() {
-    TreeCatHmsServer running = server;
-    return running != null && running.isServing();
-  }
+    @Override
+    public void start() {
+        TreeCatHmsServer started = new TreeCatHmsServer(runner, warehouses, config);
+        started.start();
+        server = started;
+    }
 
-  /** The bound port, or -1 before start. */
-  int port() {
-    TreeCatHmsServer running = server;
-    return running == null ? -1 : running.port();
-  }
+    @Override
+    public void stop() {
+        TreeCatHmsServer running = server;
+        if (running != null) {
+            running.shutdown();
+        }
+    }
+
+    boolean isServing() {
+        TreeCatHmsServer running = server;
+        return running != null && running.isServing();
+    }
+
+    /** The bound port, or -1 before start. */
+    int port() {
+        TreeCatHmsServer running = server;
+        return running == null ? -1 : running.port();
+    }
 }

@@ -1,14 +1,5 @@
 package io.treecat.server;
 
-import io.treecat.server.config.TreeCatConfiguration;
-import io.treecat.server.config.GrpcConfig;
-import io.treecat.server.config.HmsConfig;
-import io.treecat.server.config.TreeCatConfigurationFactory;
-import io.treecat.server.config.TreeCatConfigurationSource;
-import io.treecat.server.admin.CatalogHealthCheck;
-import io.treecat.server.admin.ListenerHealthCheck;
-import io.treecat.server.admin.PrometheusServlet;
-import io.treecat.server.admin.RegistryCatalogMetrics;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
@@ -23,13 +14,22 @@ import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
-import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.nativeapi.NativeApi;
+import io.treecat.server.admin.CatalogHealthCheck;
+import io.treecat.server.admin.ListenerHealthCheck;
+import io.treecat.server.admin.PrometheusServlet;
+import io.treecat.server.admin.RegistryCatalogMetrics;
 import io.treecat.server.cli.RemoteCommands;
+import io.treecat.server.config.GrpcConfig;
+import io.treecat.server.config.HmsConfig;
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.TreeCatConfigurationFactory;
+import io.treecat.server.config.TreeCatConfigurationSource;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,113 +49,144 @@ import net.sourceforge.argparse4j.inf.ArgumentParserException;
  * {@link CatalogLifecycle}.
  */
 public final class TreeCatApplication extends Application<TreeCatConfiguration> {
-  @Override
-  public String getName() {
-    return "treecat";
-  }
-
-  @Override
-  protected void addDefaultCommands(Bootstrap<TreeCatConfiguration> bootstrap) {
-    // Only Dropwizard's server: check-config (below) replaces its "check".
-    bootstrap.addCommand(new ServerCommand<>(this));
-  }
-
-  @Override
-  public void initialize(Bootstrap<TreeCatConfiguration> bootstrap) {
-    bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    ConfigurationSourceProvider source = TreeCatConfigurationSource.withEnvironment();
-    bootstrap.setConfigurationSourceProvider(source);
-    bootstrap.setConfigurationFactoryFactory((type, validator, mapper, prefix) -> new TreeCatConfigurationFactory(type, validator, mapper, prefix, source));
-    bootstrap.addCommand(new CheckConfigCommand());
-    bootstrap.addCommand(new DemoCliCommand());
-    RemoteCommands.all().forEach(bootstrap::addCommand);
-  }
-
-  private volatile GrpcLifecycle grpc;
-
-  /** The port the gRPC listener bound, once the server runs; for tests that bind port 0. */
-  int grpcPort() {
-    return grpc == null ? -1 : grpc.port();
-  }
-
-  private volatile HmsLifecycle hms;
-
-  /** The port the HMS Thrift listener bound, once the server runs; for tests that bind port 0. */
-  int hmsPort() {
-    return hms == null ? -1 : hms.port();
-  }
-
-  @Override
-  public void run(TreeCatConfiguration configuration, Environment environment) {
-    if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
-      // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
-      server.setRegisterDefaultExceptionMappers(false);
+    @Override
+    public String getName() {
+        return "treecat";
     }
-    // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON too.
-    JsonErrorHandler.install(environment);
-    MetricRegistry metrics = environment.metrics();
-    CatalogLifecycle catalog = new CatalogLifecycle(
-        configuration.storage().dataDir(),
-        Path.of(configuration.warehouse().location()),
-        configuration.storage().rocksdb().toOptions(),
-        configuration.transactions().toTransactionConfig(),
-        new RegistryCatalogMetrics(metrics));
-    environment.lifecycle().manage(catalog);
-    // The one lakehouse every adapter's lake operations run on: one transaction runner, one warehouse
-    // root (a catalog's files under <root>/<catalog>), one authorizer.
-    String warehouse = LocalFileIO.location(Path.of(configuration.warehouse().location()));
-    Lakehouse lake = Lakehouse.of(catalog, Warehouses.underRoot(warehouse, new LocalFileIO()), Authorizer.allowAll());
 
-    // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
-    // other path to the native API's error table.
-    NativeApi.components(catalog, environment.getObjectMapper(), configuration.http().toBodyLimits()).forEach(environment.jersey()::register);
-    // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind: iceberg.metrics-reports.<kind>.
-    IcebergRest.components(lake, IcebergRest.DEFAULT_CATALOG, NativeApi.errors(),
-        (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType)).mark(),
-        new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
-        .forEach(environment.jersey()::register);
-
-    GrpcConfig grpcConfig = configuration.grpc();
-    Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
-        ? server.getShutdownGracePeriod().toJavaDuration()
-        : Duration.ofSeconds(30);
-    GrpcLifecycle grpc = new GrpcLifecycle(catalog,
-        new GrpcServerConfig(grpcConfig.host(), grpcConfig.port(), grpcConfig.maxInboundMessageBytes(), grpcConfig.queryBatchSize(), grace));
-    environment.lifecycle().manage(grpc);
-    this.grpc = grpc;
-
-    HmsConfig hmsConfig = configuration.hms();
-    HmsLifecycle hms = new HmsLifecycle(lake.runner(), lake.warehouses(),
-        HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse).withLockTimeout(hmsConfig.lockTimeout()));
-    environment.lifecycle().manage(hms);
-    this.hms = hms;
-
-    JettyListener rest = new JettyListener("application");
-    environment.lifecycle().addServerLifecycleListener(rest);
-    environment.healthChecks().register("rocksdb", new CatalogHealthCheck(catalog));
-    environment.healthChecks().register("listener-rest", new ListenerHealthCheck("REST", rest::isServing, rest::port));
-    environment.healthChecks().register("listener-grpc", new ListenerHealthCheck("gRPC", grpc::isServing, grpc::port));
-    environment.healthChecks().register("listener-hms", new ListenerHealthCheck("HMS Thrift", hms::isServing, hms::port));
-
-    CollectorRegistry prometheus = new CollectorRegistry();
-    prometheus.register(new DropwizardExports(metrics));
-    environment.admin().addServlet("prometheus", new PrometheusServlet(prometheus)).addMapping("/metrics/prometheus");
-  }
-
-  /**
-   * Runs one command line as {@link Application#run(String...)} does, but with the given streams and
-   * an exit code instead of {@code System.exit}: 0 on success, 2 for a usage error, 1 otherwise.
-   */
-  int runCommandLine(String[] arguments, OutputStream out, OutputStream err) throws Exception {
-    bootstrapLogging();
-    Bootstrap<TreeCatConfiguration> bootstrap = new Bootstrap<>(this);
-    addDefaultCommands(bootstrap);
-    initialize(bootstrap);
-    bootstrap.registerMetrics();
-    Optional<Throwable> failure = new Cli(new JarLocation(getClass()), bootstrap, out, err).run(arguments);
-    if (failure.isEmpty()) {
-      return 0;
+    @Override
+    protected void addDefaultCommands(Bootstrap<TreeCatConfiguration> bootstrap) {
+        // Only Dropwizard's server: check-config (below) replaces its "check".
+        bootstrap.addCommand(new ServerCommand<>(this));
     }
-    return failure.get() instanceof ArgumentParserException ? 2 : 1;
-  }
+
+    @Override
+    public void initialize(Bootstrap<TreeCatConfiguration> bootstrap) {
+        bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        ConfigurationSourceProvider source = TreeCatConfigurationSource.withEnvironment();
+        bootstrap.setConfigurationSourceProvider(source);
+        bootstrap.setConfigurationFactoryFactory((type, validator, mapper, prefix) ->
+                new TreeCatConfigurationFactory(type, validator, mapper, prefix, source));
+        bootstrap.addCommand(new CheckConfigCommand());
+        bootstrap.addCommand(new DemoCliCommand());
+        RemoteCommands.all().forEach(bootstrap::addCommand);
+    }
+
+    private volatile GrpcLifecycle grpc;
+
+    /** The port the gRPC listener bound, once the server runs; for tests that bind port 0. */
+    int grpcPort() {
+        return grpc == null ? -1 : grpc.port();
+    }
+
+    private volatile HmsLifecycle hms;
+
+    /** The port the HMS Thrift listener bound, once the server runs; for tests that bind port 0. */
+    int hmsPort() {
+        return hms == null ? -1 : hms.port();
+    }
+
+    @Override
+    public void run(TreeCatConfiguration configuration, Environment environment) {
+        if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
+            // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
+            server.setRegisterDefaultExceptionMappers(false);
+        }
+        // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
+        // too.
+        JsonErrorHandler.install(environment);
+        MetricRegistry metrics = environment.metrics();
+        CatalogLifecycle catalog = new CatalogLifecycle(
+                configuration.storage().dataDir(),
+                Path.of(configuration.warehouse().location()),
+                configuration.storage().rocksdb().toOptions(),
+                configuration.transactions().toTransactionConfig(),
+                new RegistryCatalogMetrics(metrics));
+        environment.lifecycle().manage(catalog);
+        // The one lakehouse every adapter's lake operations run on: one transaction runner, one warehouse
+        // root (a catalog's files under <root>/<catalog>), one authorizer.
+        String warehouse =
+                LocalFileIO.location(Path.of(configuration.warehouse().location()));
+        Lakehouse lake =
+                Lakehouse.of(catalog, Warehouses.underRoot(warehouse, new LocalFileIO()), Authorizer.allowAll());
+
+        // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
+        // other path to the native API's error table.
+        NativeApi.components(
+                        catalog,
+                        environment.getObjectMapper(),
+                        configuration.http().toBodyLimits())
+                .forEach(environment.jersey()::register);
+        // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
+        // iceberg.metrics-reports.<kind>.
+        IcebergRest.components(
+                        lake,
+                        IcebergRest.DEFAULT_CATALOG,
+                        NativeApi.errors(),
+                        (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
+                                .mark(),
+                        new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
+                .forEach(environment.jersey()::register);
+
+        GrpcConfig grpcConfig = configuration.grpc();
+        Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
+                ? server.getShutdownGracePeriod().toJavaDuration()
+                : Duration.ofSeconds(30);
+        GrpcLifecycle grpc = new GrpcLifecycle(
+                catalog,
+                new GrpcServerConfig(
+                        grpcConfig.host(),
+                        grpcConfig.port(),
+                        grpcConfig.maxInboundMessageBytes(),
+                        grpcConfig.queryBatchSize(),
+                        grace));
+        environment.lifecycle().manage(grpc);
+        this.grpc = grpc;
+
+        HmsConfig hmsConfig = configuration.hms();
+        HmsLifecycle hms = new HmsLifecycle(
+                lake.runner(),
+                lake.warehouses(),
+                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                        .withLockTimeout(hmsConfig.lockTimeout()));
+        environment.lifecycle().manage(hms);
+        this.hms = hms;
+
+        JettyListener rest = new JettyListener("application");
+        environment.lifecycle().addServerLifecycleListener(rest);
+        environment.healthChecks().register("rocksdb", new CatalogHealthCheck(catalog));
+        environment
+                .healthChecks()
+                .register("listener-rest", new ListenerHealthCheck("REST", rest::isServing, rest::port));
+        environment
+                .healthChecks()
+                .register("listener-grpc", new ListenerHealthCheck("gRPC", grpc::isServing, grpc::port));
+        environment
+                .healthChecks()
+                .register("listener-hms", new ListenerHealthCheck("HMS Thrift", hms::isServing, hms::port));
+
+        CollectorRegistry prometheus = new CollectorRegistry();
+        prometheus.register(new DropwizardExports(metrics));
+        environment
+                .admin()
+                .addServlet("prometheus", new PrometheusServlet(prometheus))
+                .addMapping("/metrics/prometheus");
+    }
+
+    /**
+     * Runs one command line as {@link Application#run(String...)} does, but with the given streams and
+     * an exit code instead of {@code System.exit}: 0 on success, 2 for a usage error, 1 otherwise.
+     */
+    int runCommandLine(String[] arguments, OutputStream out, OutputStream err) throws Exception {
+        bootstrapLogging();
+        Bootstrap<TreeCatConfiguration> bootstrap = new Bootstrap<>(this);
+        addDefaultCommands(bootstrap);
+        initialize(bootstrap);
+        bootstrap.registerMetrics();
+        Optional<Throwable> failure = new Cli(new JarLocation(getClass()), bootstrap, out, err).run(arguments);
+        if (failure.isEmpty()) {
+            return 0;
+        }
+        return failure.get() instanceof ArgumentParserException ? 2 : 1;
+    }
 }

@@ -15,30 +15,30 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * here reach it. Does nothing unless {@code treecat.rck=true} (the surefire execution {@code rck}).
  */
 public final class RckServer implements LauncherSessionListener {
-  private TreeCatTestServer server;
+    private TreeCatTestServer server;
 
-  @Override
-  public void launcherSessionOpened(LauncherSession session) {
-    if (!Boolean.getBoolean("treecat.rck")) {
-      return;
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        if (!Boolean.getBoolean("treecat.rck")) {
+            return;
+        }
+        try {
+            Path directory = Files.createTempDirectory("treecat-rck");
+            server = new TreeCatTestServer(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot start TreeCat for the RCK", e);
+        }
+        System.setProperty("uri", "http://127.0.0.1:" + server.port() + "/");
+        System.setProperty("io-impl", LocalFileIO.class.getName());
     }
-    try {
-      Path directory = Files.createTempDirectory("treecat-rck");
-      server = new TreeCatTestServer(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot start TreeCat for the RCK", e);
-    }
-    System.setProperty("uri", "http://127.0.0.1:" + server.port() + "/");
-    System.setProperty("io-impl", LocalFileIO.class.getName());
-  }
 
-  @Override
-  public void launcherSessionClosed(LauncherSession session) {
-    if (server != null) {
-      server.close();
-      server = null;
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
     }
-  }
 }

@@ -38,130 +38,151 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshots, and after a further commit) answers what Iceberg's client-side planning answers.
  */
 class TestIcebergRenameIndex {
-  private static final Schema SCHEMA = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "category", Types.StringType.get()));
-  private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("category").build();
-  private static final Namespace NAMESPACE = Namespace.of("sales");
-  private static final TableIdentifier OLD = TableIdentifier.of(NAMESPACE, "orders");
-  private static final TableIdentifier NEW = TableIdentifier.of(NAMESPACE, "orders_renamed");
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "category", Types.StringType.get()));
+    private static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("category").build();
+    private static final Namespace NAMESPACE = Namespace.of("sales");
+    private static final TableIdentifier OLD = TableIdentifier.of(NAMESPACE, "orders");
+    private static final TableIdentifier NEW = TableIdentifier.of(NAMESPACE, "orders_renamed");
 
-  @TempDir
-  Path directory;
+    @TempDir
+    Path directory;
 
-  private TreeCatTestServer server;
-  private RESTCatalog clientPlanning;
-  private RESTCatalog serverPlanning;
+    private TreeCatTestServer server;
+    private RESTCatalog clientPlanning;
+    private RESTCatalog serverPlanning;
 
-  @BeforeEach
-  void start() throws Exception {
-    server = new TreeCatTestServer(directory);
-    clientPlanning = server.icebergClient("client-planning", Map.of());
-    serverPlanning = server.icebergClient("server-planning",
-        Map.of(RESTCatalogProperties.SCAN_PLANNING_MODE, RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
-  }
-
-  @AfterEach
-  void stop() throws IOException {
-    clientPlanning.close();
-    serverPlanning.close();
-    server.close();
-  }
-
-  private static DataFile file(Table table, String category, int number) {
-    return DataFiles.builder(SPEC)
-        .withPath(table.location() + "/data/category=" + category + "/f" + number + ".parquet")
-        .withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(1000 + number)
-        .withRecordCount(10 + number)
-        .withPartitionPath("category=" + category)
-        .build();
-  }
-
-  private static Set<String> planned(TableScan scan) {
-    Set<String> files = new TreeSet<>();
-    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
-      tasks.forEach(task -> files.add(task.file().location()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return files;
-  }
-
-  /** The file_path of every leaf under the table's path, through the native API's path query. */
-  private Set<String> leaves(TableIdentifier table) {
-    String query = "/[obj_id='warehouse']/[obj_id='" + NAMESPACE.level(0) + "']/[obj_id='" + table.name() + "']/*/*";
-    TreeCatTestServer.Reply reply = server.get("/treecat/v1/query?q=" + encode(query) + "&results=leaves&fields=file_path");
-    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-    Set<String> paths = new TreeSet<>();
-    reply.json().get("rows").forEach(row -> paths.add(row.get("value").get("file_path").asText()));
-    return paths;
-  }
-
-  private TreeCatTestServer.Reply object(TableIdentifier table, String child) {
-    return server.get("/treecat/v1/objects?path=" + encode("/warehouse/" + NAMESPACE.level(0) + "/" + table.name() + child));
-  }
-
-  @Test
-  void renameMovesTheFileIndexAndPlanningStaysExact() {
-    clientPlanning.createNamespace(NAMESPACE);
-    Table table = clientPlanning.createTable(OLD, SCHEMA, SPEC);
-    List<Long> snapshots = new ArrayList<>();
-    int number = 0;
-    for (String category : List.of("apple", "banana", "cherry")) {
-      table.newAppend().appendFile(file(table, category, number++)).appendFile(file(table, category, number++)).commit();
-      snapshots.add(table.currentSnapshot().snapshotId());
-    }
-    DataFile removed = file(table, "banana", 2);
-    table.newDelete().deleteFile(removed).commit();
-    snapshots.add(table.currentSnapshot().snapshotId());
-    Set<String> before = leaves(OLD);
-    assertThat(before).hasSize(5).doesNotContain(removed.location());
-
-    clientPlanning.renameTable(OLD, NEW);
-
-    // The leaves moved, with the index node; nothing is left under the old path.
-    assertThat(leaves(NEW)).isEqualTo(before);
-    assertThat(leaves(OLD)).isEmpty();
-    assertThat(object(OLD, "").status()).isEqualTo(404);
-    TreeCatTestServer.Reply index = object(NEW, "/_files");
-    assertThat(index.status()).as(index.body()).isEqualTo(200);
-    JsonNode indexValue = index.json().get("value");
-    assertThat(indexValue.get("head").asLong()).isEqualTo(snapshots.get(snapshots.size() - 1));
-    assertThat(indexValue.get("snapshots").size()).isZero();
-
-    // Server-side planning equals client-side planning, now and at every older snapshot.
-    Table renamedClient = clientPlanning.loadTable(NEW);
-    Table renamedServer = serverPlanning.loadTable(NEW);
-    assertThat(planned(renamedServer.newScan())).isEqualTo(planned(renamedClient.newScan())).isEqualTo(before);
-    for (long snapshot : snapshots) {
-      assertThat(planned(renamedServer.newScan().useSnapshot(snapshot)))
-          .as("snapshot %s", snapshot)
-          .isEqualTo(planned(renamedClient.newScan().useSnapshot(snapshot)));
+    @BeforeEach
+    void start() throws Exception {
+        server = new TreeCatTestServer(directory);
+        clientPlanning = server.icebergClient("client-planning", Map.of());
+        serverPlanning = server.icebergClient(
+                "server-planning",
+                Map.of(
+                        RESTCatalogProperties.SCAN_PLANNING_MODE,
+                        RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
     }
 
-    // The index carries on incrementally from the moved head.
-    renamedClient.newAppend().appendFile(file(renamedClient, "date", number++)).commit();
-    Set<String> after = planned(clientPlanning.loadTable(NEW).newScan());
-    assertThat(after).hasSize(6);
-    assertThat(leaves(NEW)).isEqualTo(after);
-    assertThat(planned(serverPlanning.loadTable(NEW).newScan())).isEqualTo(after);
-    JsonNode next = object(NEW, "/_files").json().get("value");
-    assertThat(next.get("snapshots").has(Long.toString(snapshots.get(snapshots.size() - 1)))).isTrue();
-  }
+    @AfterEach
+    void stop() throws IOException {
+        clientPlanning.close();
+        serverPlanning.close();
+        server.close();
+    }
 
-  @Test
-  void renameBackAndForthKeepsOneCopyOfTheLeaves() {
-    clientPlanning.createNamespace(NAMESPACE);
-    Table table = clientPlanning.createTable(OLD, SCHEMA, SPEC);
-    table.newAppend().appendFile(file(table, "apple", 1)).appendFile(file(table, "banana", 2)).commit();
-    Set<String> files = leaves(OLD);
+    private static DataFile file(Table table, String category, int number) {
+        return DataFiles.builder(SPEC)
+                .withPath(table.location() + "/data/category=" + category + "/f" + number + ".parquet")
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(1000 + number)
+                .withRecordCount(10 + number)
+                .withPartitionPath("category=" + category)
+                .build();
+    }
 
-    clientPlanning.renameTable(OLD, NEW);
-    clientPlanning.renameTable(NEW, OLD);
+    private static Set<String> planned(TableScan scan) {
+        Set<String> files = new TreeSet<>();
+        try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+            tasks.forEach(task -> files.add(task.file().location()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
 
-    assertThat(leaves(OLD)).isEqualTo(files).hasSize(2);
-    assertThat(leaves(NEW)).isEmpty();
-    assertThat(planned(serverPlanning.loadTable(OLD).newScan())).isEqualTo(files);
-  }
+    /** The file_path of every leaf under the table's path, through the native API's path query. */
+    private Set<String> leaves(TableIdentifier table) {
+        String query =
+                "/[obj_id='warehouse']/[obj_id='" + NAMESPACE.level(0) + "']/[obj_id='" + table.name() + "']/*/*";
+        TreeCatTestServer.Reply reply =
+                server.get("/treecat/v1/query?q=" + encode(query) + "&results=leaves&fields=file_path");
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        Set<String> paths = new TreeSet<>();
+        reply.json()
+                .get("rows")
+                .forEach(row -> paths.add(row.get("value").get("file_path").asText()));
+        return paths;
+    }
+
+    private TreeCatTestServer.Reply object(TableIdentifier table, String child) {
+        return server.get(
+                "/treecat/v1/objects?path=" + encode("/warehouse/" + NAMESPACE.level(0) + "/" + table.name() + child));
+    }
+
+    @Test
+    void renameMovesTheFileIndexAndPlanningStaysExact() {
+        clientPlanning.createNamespace(NAMESPACE);
+        Table table = clientPlanning.createTable(OLD, SCHEMA, SPEC);
+        List<Long> snapshots = new ArrayList<>();
+        int number = 0;
+        for (String category : List.of("apple", "banana", "cherry")) {
+            table.newAppend()
+                    .appendFile(file(table, category, number++))
+                    .appendFile(file(table, category, number++))
+                    .commit();
+            snapshots.add(table.currentSnapshot().snapshotId());
+        }
+        DataFile removed = file(table, "banana", 2);
+        table.newDelete().deleteFile(removed).commit();
+        snapshots.add(table.currentSnapshot().snapshotId());
+        Set<String> before = leaves(OLD);
+        assertThat(before).hasSize(5).doesNotContain(removed.location());
+
+        clientPlanning.renameTable(OLD, NEW);
+
+        // The leaves moved, with the index node; nothing is left under the old path.
+        assertThat(leaves(NEW)).isEqualTo(before);
+        assertThat(leaves(OLD)).isEmpty();
+        assertThat(object(OLD, "").status()).isEqualTo(404);
+        TreeCatTestServer.Reply index = object(NEW, "/_files");
+        assertThat(index.status()).as(index.body()).isEqualTo(200);
+        JsonNode indexValue = index.json().get("value");
+        assertThat(indexValue.get("head").asLong()).isEqualTo(snapshots.get(snapshots.size() - 1));
+        assertThat(indexValue.get("snapshots").size()).isZero();
+
+        // Server-side planning equals client-side planning, now and at every older snapshot.
+        Table renamedClient = clientPlanning.loadTable(NEW);
+        Table renamedServer = serverPlanning.loadTable(NEW);
+        assertThat(planned(renamedServer.newScan()))
+                .isEqualTo(planned(renamedClient.newScan()))
+                .isEqualTo(before);
+        for (long snapshot : snapshots) {
+            assertThat(planned(renamedServer.newScan().useSnapshot(snapshot)))
+                    .as("snapshot %s", snapshot)
+                    .isEqualTo(planned(renamedClient.newScan().useSnapshot(snapshot)));
+        }
+
+        // The index carries on incrementally from the moved head.
+        renamedClient
+                .newAppend()
+                .appendFile(file(renamedClient, "date", number++))
+                .commit();
+        Set<String> after = planned(clientPlanning.loadTable(NEW).newScan());
+        assertThat(after).hasSize(6);
+        assertThat(leaves(NEW)).isEqualTo(after);
+        assertThat(planned(serverPlanning.loadTable(NEW).newScan())).isEqualTo(after);
+        JsonNode next = object(NEW, "/_files").json().get("value");
+        assertThat(next.get("snapshots").has(Long.toString(snapshots.get(snapshots.size() - 1))))
+                .isTrue();
+    }
+
+    @Test
+    void renameBackAndForthKeepsOneCopyOfTheLeaves() {
+        clientPlanning.createNamespace(NAMESPACE);
+        Table table = clientPlanning.createTable(OLD, SCHEMA, SPEC);
+        table.newAppend()
+                .appendFile(file(table, "apple", 1))
+                .appendFile(file(table, "banana", 2))
+                .commit();
+        Set<String> files = leaves(OLD);
+
+        clientPlanning.renameTable(OLD, NEW);
+        clientPlanning.renameTable(NEW, OLD);
+
+        assertThat(leaves(OLD)).isEqualTo(files).hasSize(2);
+        assertThat(leaves(NEW)).isEmpty();
+        assertThat(planned(serverPlanning.loadTable(OLD).newScan())).isEqualTo(files);
+    }
 }

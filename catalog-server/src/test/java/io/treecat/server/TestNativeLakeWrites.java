@@ -20,52 +20,66 @@ import org.junit.jupiter.api.io.TempDir;
  * the Hive Metastore cannot read is refused with the field named, and changes nothing.
  */
 class TestNativeLakeWrites {
-  @TempDir static Path directory;
-  private static TreeCatTestServer server;
-  private static RESTCatalog iceberg;
-  private static final TableIdentifier EVENTS = TableIdentifier.of("sales", "events");
+    @TempDir
+    static Path directory;
 
-  @BeforeAll
-  static void start() throws Exception {
-    server = new TreeCatTestServer(directory);
-    iceberg = server.icebergClient();
-    iceberg.createNamespace(Namespace.of("sales"));
-    iceberg.createTable(EVENTS, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
-  }
+    private static TreeCatTestServer server;
+    private static RESTCatalog iceberg;
+    private static final TableIdentifier EVENTS = TableIdentifier.of("sales", "events");
 
-  @AfterAll
-  static void stop() throws Exception {
-    iceberg.close();
-    server.close();
-  }
+    @BeforeAll
+    static void start() throws Exception {
+        server = new TreeCatTestServer(directory);
+        iceberg = server.icebergClient();
+        iceberg.createNamespace(Namespace.of("sales"));
+        iceberg.createTable(EVENTS, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+    }
 
-  @Test
-  void aNativeWriteThatBreaksATableIsRefusedAndTheTableStillLoads() {
-    long vid = server.get("/treecat/v1/objects?path=" + encode("/warehouse/sales/events")).json().get("version").asLong();
+    @AfterAll
+    static void stop() throws Exception {
+        iceberg.close();
+        server.close();
+    }
 
-    Reply refused = server.post("/treecat/v1/commit", "{\"writes\": [{\"op\": \"update\", \"path\": \"/warehouse/sales/events\","
-        + " \"value\": {\"obj_type\": \"table\", \"metadata_location\": 17}}]}");
+    @Test
+    void aNativeWriteThatBreaksATableIsRefusedAndTheTableStillLoads() {
+        long vid = server.get("/treecat/v1/objects?path=" + encode("/warehouse/sales/events"))
+                .json()
+                .get("version")
+                .asLong();
 
-    assertThat(refused.status()).isEqualTo(400);
-    assertThat(refused.error().get("type").asText()).isEqualTo("INVALID_VALUE");
-    assertThat(refused.error().get("message").asText())
-        .isEqualTo("Invalid table object: field 'metadata_location' must be a string, not int32 at /warehouse/sales/events");
-    assertThat(refused.error().get("context").get("field").asText()).isEqualTo("metadata_location");
-    assertThat(server.get("/treecat/v1/objects?path=" + encode("/warehouse/sales/events")).json().get("version").asLong()).isEqualTo(vid);
-    assertThat(iceberg.loadTable(EVENTS).schema().columns()).hasSize(1);
-  }
+        Reply refused = server.post(
+                "/treecat/v1/commit",
+                "{\"writes\": [{\"op\": \"update\", \"path\": \"/warehouse/sales/events\","
+                        + " \"value\": {\"obj_type\": \"table\", \"metadata_location\": 17}}]}");
 
-  @Test
-  void aNativeTableWithoutAPointerIsRefusedButFreeFormObjectsAreNot() {
-    Reply refused = server.post("/treecat/v1/commit",
-        "{\"writes\": [{\"op\": \"add\", \"path\": \"/warehouse/sales/bare\", \"value\": {\"obj_type\": \"table\"}}]}");
-    assertThat(refused.status()).isEqualTo(400);
-    assertThat(refused.error().get("context").get("field").asText()).isEqualTo("metadata_location");
-    assertThat(iceberg.tableExists(TableIdentifier.of("sales", "bare"))).isFalse();
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.error().get("type").asText()).isEqualTo("INVALID_VALUE");
+        assertThat(refused.error().get("message").asText())
+                .isEqualTo(
+                        "Invalid table object: field 'metadata_location' must be a string, not int32 at /warehouse/sales/events");
+        assertThat(refused.error().get("context").get("field").asText()).isEqualTo("metadata_location");
+        assertThat(server.get("/treecat/v1/objects?path=" + encode("/warehouse/sales/events"))
+                        .json()
+                        .get("version")
+                        .asLong())
+                .isEqualTo(vid);
+        assertThat(iceberg.loadTable(EVENTS).schema().columns()).hasSize(1);
+    }
 
-    Reply note = server.post("/treecat/v1/commit",
-        "{\"writes\": [{\"op\": \"add\", \"path\": \"/warehouse/sales/readme\", \"value\": {\"text\": \"owned by the sales team\"}}]}");
-    assertThat(note.status()).isEqualTo(200);
-    assertThat(iceberg.listTables(Namespace.of("sales"))).containsExactly(EVENTS);
-  }
+    @Test
+    void aNativeTableWithoutAPointerIsRefusedButFreeFormObjectsAreNot() {
+        Reply refused = server.post(
+                "/treecat/v1/commit",
+                "{\"writes\": [{\"op\": \"add\", \"path\": \"/warehouse/sales/bare\", \"value\": {\"obj_type\": \"table\"}}]}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.error().get("context").get("field").asText()).isEqualTo("metadata_location");
+        assertThat(iceberg.tableExists(TableIdentifier.of("sales", "bare"))).isFalse();
+
+        Reply note = server.post(
+                "/treecat/v1/commit",
+                "{\"writes\": [{\"op\": \"add\", \"path\": \"/warehouse/sales/readme\", \"value\": {\"text\": \"owned by the sales team\"}}]}");
+        assertThat(note.status()).isEqualTo(200);
+        assertThat(iceberg.listTables(Namespace.of("sales"))).containsExactly(EVENTS);
+    }
 }

@@ -13,31 +13,39 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The one process serves the HMS Thrift API over the tree the Iceberg REST catalog uses. */
 class TestServerHms {
-  @TempDir Path directory;
+    @TempDir
+    Path directory;
 
-  @Test
-  void hiveAndIcebergRestSeeOneCatalogAndTheListenerIsHealthy() throws Exception {
-    try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
-      assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"from_rest\"], \"properties\": {\"owner\": \"bob\"}}").status()).isEqualTo(200);
+    @Test
+    void hiveAndIcebergRestSeeOneCatalogAndTheListenerIsHealthy() throws Exception {
+        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+            assertThat(server.post(
+                                    "/v1/warehouse/namespaces",
+                                    "{\"namespace\": [\"from_rest\"], \"properties\": {\"owner\": \"bob\"}}")
+                            .status())
+                    .isEqualTo(200);
 
-      TSocket socket = new TSocket("127.0.0.1", server.hmsPort());
-      socket.open();
-      try {
-        ThriftHiveMetastore.Client hive = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
-        assertThat(hive.get_all_databases()).containsExactly("from_rest");
-        assertThat(hive.get_database("@hive#from_rest").getParameters()).containsEntry("owner", "bob");
-        Database db = new Database();
-        db.setName("from_hive");
-        hive.create_database(db);
-      } finally {
-        socket.close();
-      }
-      Reply namespaces = server.get("/v1/warehouse/namespaces");
-      assertThat(namespaces.status()).isEqualTo(200);
-      assertThat(namespaces.json().get("namespaces").toString()).contains("from_hive").contains("from_rest");
+            TSocket socket = new TSocket("127.0.0.1", server.hmsPort());
+            socket.open();
+            try {
+                ThriftHiveMetastore.Client hive = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+                assertThat(hive.get_all_databases()).containsExactly("from_rest");
+                assertThat(hive.get_database("@hive#from_rest").getParameters()).containsEntry("owner", "bob");
+                Database db = new Database();
+                db.setName("from_hive");
+                hive.create_database(db);
+            } finally {
+                socket.close();
+            }
+            Reply namespaces = server.get("/v1/warehouse/namespaces");
+            assertThat(namespaces.status()).isEqualTo(200);
+            assertThat(namespaces.json().get("namespaces").toString())
+                    .contains("from_hive")
+                    .contains("from_rest");
 
-      Reply health = server.admin("/healthcheck");
-      assertThat(health.json().get("listener-hms").get("healthy").asBoolean()).isTrue();
+            Reply health = server.admin("/healthcheck");
+            assertThat(health.json().get("listener-hms").get("healthy").asBoolean())
+                    .isTrue();
+        }
     }
-  }
 }

@@ -1,8 +1,5 @@
 package io.treecat.server;
 
-import io.treecat.server.config.TreeCatConfiguration;
-import io.treecat.server.config.TreeCatConfigurationFactory;
-import io.treecat.server.config.TreeCatConfigurationSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -16,52 +13,64 @@ import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
 import io.treecat.rest.nativeapi.BodyLimits;
+import io.treecat.server.config.TreeCatConfiguration;
+import io.treecat.server.config.TreeCatConfigurationFactory;
+import io.treecat.server.config.TreeCatConfigurationSource;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The embedded default YAML and the code defaults describe the same server, and map onto core's settings. */
 class TestTreeCatConfiguration {
-  private final ConfigurationSourceProvider source = TreeCatConfigurationSource.withEnvironment();
-  private final YamlConfigurationFactory<TreeCatConfiguration> factory = new TreeCatConfigurationFactory(TreeCatConfiguration.class,
-      Validators.newValidator(), Jackson.newObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES), "dw", source);
+    private final ConfigurationSourceProvider source = TreeCatConfigurationSource.withEnvironment();
+    private final YamlConfigurationFactory<TreeCatConfiguration> factory = new TreeCatConfigurationFactory(
+            TreeCatConfiguration.class,
+            Validators.newValidator(),
+            Jackson.newObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES),
+            "dw",
+            source);
 
-  @Test
-  void embeddedDefaultsMatchCodeDefaults() throws Exception {
-    for (TreeCatConfiguration configuration : new TreeCatConfiguration[] {factory.build(), new TreeCatConfiguration()}) {
-      assertThat(configuration.storage().dataDir()).isEqualTo(Path.of("data"));
-      assertThat(configuration.storage().rocksdb().toOptions()).isEqualTo(RocksStoreOptions.defaults());
-      assertThat(configuration.transactions().toTransactionConfig()).isEqualTo(TransactionConfig.defaults());
-      assertThat(configuration.warehouse().location()).isEqualTo("warehouse");
-      assertThat(configuration.grpc().host()).isEqualTo("0.0.0.0");
-      assertThat(configuration.grpc().port()).isEqualTo(50051);
-      assertThat(configuration.grpc().maxInboundMessageBytes()).isEqualTo(16 << 20);
-      assertThat(configuration.grpc().queryBatchSize()).isEqualTo(1000);
-      assertThat(configuration.hms().host()).isEqualTo("0.0.0.0");
-      assertThat(configuration.hms().port()).isEqualTo(9083);
-      assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
-      assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
-      assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
-      DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
-      assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8181);
-      assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort()).isEqualTo(8182);
-      assertThat(server.getShutdownGracePeriod().toSeconds()).isEqualTo(30);
+    @Test
+    void embeddedDefaultsMatchCodeDefaults() throws Exception {
+        for (TreeCatConfiguration configuration :
+                new TreeCatConfiguration[] {factory.build(), new TreeCatConfiguration()}) {
+            assertThat(configuration.storage().dataDir()).isEqualTo(Path.of("data"));
+            assertThat(configuration.storage().rocksdb().toOptions()).isEqualTo(RocksStoreOptions.defaults());
+            assertThat(configuration.transactions().toTransactionConfig()).isEqualTo(TransactionConfig.defaults());
+            assertThat(configuration.warehouse().location()).isEqualTo("warehouse");
+            assertThat(configuration.grpc().host()).isEqualTo("0.0.0.0");
+            assertThat(configuration.grpc().port()).isEqualTo(50051);
+            assertThat(configuration.grpc().maxInboundMessageBytes()).isEqualTo(16 << 20);
+            assertThat(configuration.grpc().queryBatchSize()).isEqualTo(1000);
+            assertThat(configuration.hms().host()).isEqualTo("0.0.0.0");
+            assertThat(configuration.hms().port()).isEqualTo(9083);
+            assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
+            assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
+            assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
+            DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
+            assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())
+                    .isEqualTo(8181);
+            assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort())
+                    .isEqualTo(8182);
+            assertThat(server.getShutdownGracePeriod().toSeconds()).isEqualTo(30);
+        }
     }
-  }
 
-  @Test
-  void systemPropertiesOverrideKeys() throws Exception {
-    System.setProperty("dw.transactions.protocol", "MGL");
-    System.setProperty("dw.storage.rocksdb.block-cache-size", "1GiB");
-    System.setProperty("dw.hms.lock-timeout", "2 seconds");
-    try {
-      TreeCatConfiguration configuration = factory.build();
-      assertThat(configuration.transactions().toTransactionConfig().protocol()).isEqualTo(ConcurrencyProtocol.MGL);
-      assertThat(configuration.storage().rocksdb().toOptions().blockCacheBytes()).isEqualTo(1L << 30);
-      assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
-    } finally {
-      System.clearProperty("dw.hms.lock-timeout");
-      System.clearProperty("dw.transactions.protocol");
-      System.clearProperty("dw.storage.rocksdb.block-cache-size");
+    @Test
+    void systemPropertiesOverrideKeys() throws Exception {
+        System.setProperty("dw.transactions.protocol", "MGL");
+        System.setProperty("dw.storage.rocksdb.block-cache-size", "1GiB");
+        System.setProperty("dw.hms.lock-timeout", "2 seconds");
+        try {
+            TreeCatConfiguration configuration = factory.build();
+            assertThat(configuration.transactions().toTransactionConfig().protocol())
+                    .isEqualTo(ConcurrencyProtocol.MGL);
+            assertThat(configuration.storage().rocksdb().toOptions().blockCacheBytes())
+                    .isEqualTo(1L << 30);
+            assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+        } finally {
+            System.clearProperty("dw.hms.lock-timeout");
+            System.clearProperty("dw.transactions.protocol");
+            System.clearProperty("dw.storage.rocksdb.block-cache-size");
+        }
     }
-  }
 }

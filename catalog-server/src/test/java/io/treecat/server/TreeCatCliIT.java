@@ -18,113 +18,141 @@ import org.junit.jupiter.api.io.TempDir;
  * real server (gRPC on an ephemeral loopback port). Runs after {@code package} (failsafe).
  */
 class TreeCatCliIT {
-  @TempDir Path directory;
-  private TreeCatTestServer server;
-  private int runs;
+    @TempDir
+    Path directory;
 
-  @BeforeEach
-  void start() throws Exception {
-    server = new TreeCatTestServer(directory.resolve("server"));
-  }
+    private TreeCatTestServer server;
+    private int runs;
 
-  @AfterEach
-  void stop() {
-    server.close();
-  }
-
-  private record Run(int exitCode, String out, String err) {}
-
-  private Run treecat(String... arguments) throws Exception {
-    List<String> command = new ArrayList<>(List.of(launcher().toString()));
-    command.add(arguments[0]);
-    command.add("--server");
-    command.add(server.grpcTarget());
-    command.addAll(List.of(arguments).subList(1, arguments.length));
-    Path out = directory.resolve("out" + runs + ".txt");
-    Path err = directory.resolve("err" + runs++ + ".txt");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
-    builder.environment().put("TREECAT_NO_BUILD", "1");
-    Process process = builder.start();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
-  }
-
-  private static Path launcher() {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      if (Files.isExecutable(dir.resolve("bin/treecat"))) {
-        return dir.resolve("bin/treecat");
-      }
+    @BeforeEach
+    void start() throws Exception {
+        server = new TreeCatTestServer(directory.resolve("server"));
     }
-    throw new IllegalStateException("bin/treecat not found above " + Path.of("").toAbsolutePath());
-  }
 
-  @Test
-  void commitQueryGetSnapshotCloneLoadAndExport() throws Exception {
-    Path writes = directory.resolve("writes.json");
-    Files.writeString(writes, "{\"writes\": ["
-        + "{\"op\": \"add\", \"path\": \"/retail\", \"value\": {\"obj_type\": \"database\"}},"
-        + "{\"op\": \"add\", \"path\": \"/retail/sales\", \"value\": {\"obj_type\": \"table\"}}]}");
-    Run committed = treecat("commit", writes.toString());
-    assertThat(committed.exitCode()).as(committed.err()).isZero();
-    assertThat(committed.out()).isEqualTo("{\"vid\": 1, \"changes\": 2}\n");
-
-    Path lines = directory.resolve("files.jsonl");
-    StringBuilder records = new StringBuilder();
-    for (int i = 0; i < 2500; i++) {
-      records.append("{\"path\": \"/retail/sales/f").append(i).append("\", \"kind\": \"leaf\", \"value\": {\"size\": ").append(i).append("}}\n");
+    @AfterEach
+    void stop() {
+        server.close();
     }
-    Files.writeString(lines, records);
-    Run loaded = treecat("load", lines.toString(), "--chunk", "1000");
-    assertThat(loaded.exitCode()).as(loaded.err()).isZero();
-    assertThat(loaded.out()).startsWith("{\"records\": 2500, \"commits\": 3, \"firstVid\": 2, \"lastVid\": 4,");
-    assertThat(loaded.err()).contains("100% [##############################] 2,500 records");
 
-    Run query = treecat("query", "/[obj_id='retail']/[obj_id='sales']/[size >= 2497]");
-    assertThat(query.exitCode()).as(query.err()).isZero();
-    assertThat(query.out().lines()).containsExactly(
-        "{\"path\": \"/retail/sales/f2497\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2497}}",
-        "{\"path\": \"/retail/sales/f2498\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2498}}",
-        "{\"path\": \"/retail/sales/f2499\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2499}}");
+    private record Run(int exitCode, String out, String err) {}
 
-    Run table = treecat("get", "/retail/sales", "--format", "table");
-    assertThat(table.out().lines()).containsExactly(
-        "KIND   VERSION   PATH                                                VALUE",
-        "inner  1         /retail/sales                                       {\"obj_type\": \"table\"}");
+    private Run treecat(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of(launcher().toString()));
+        command.add(arguments[0]);
+        command.add("--server");
+        command.add(server.grpcTarget());
+        command.addAll(List.of(arguments).subList(1, arguments.length));
+        Path out = directory.resolve("out" + runs + ".txt");
+        Path err = directory.resolve("err" + runs++ + ".txt");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        builder.environment().put("TREECAT_NO_BUILD", "1");
+        Process process = builder.start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Run(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
 
-    assertThat(treecat("snapshot", "create", "before-clone").out()).isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
-    assertThat(treecat("snapshot", "list").out()).isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
-    assertThat(treecat("clone", "/retail", "/retail_dev", "--snapshot", "before-clone").out()).isEqualTo("{\"vid\": 5, \"changes\": 2502}\n");
-    assertThat(treecat("query", "/[obj_id='retail_dev']/*/*", "--vid", "4").out()).isEmpty();
+    private static Path launcher() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isExecutable(dir.resolve("bin/treecat"))) {
+                return dir.resolve("bin/treecat");
+            }
+        }
+        throw new IllegalStateException(
+                "bin/treecat not found above " + Path.of("").toAbsolutePath());
+    }
 
-    Path exported = directory.resolve("export.jsonl");
-    Run export = treecat("export", "/retail_dev", "--output", exported.toString());
-    assertThat(export.exitCode()).as(export.err()).isZero();
-    List<String> exportedLines = Files.readAllLines(exported);
-    assertThat(exportedLines).hasSize(2502);
-    assertThat(exportedLines.get(0)).isEqualTo("{\"path\": \"/retail_dev\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"database\"}}");
-    assertThat(exportedLines.get(1)).isEqualTo("{\"path\": \"/retail_dev/sales\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"table\"}}");
-    assertThat(exportedLines.get(2)).isEqualTo("{\"path\": \"/retail_dev/sales/f0\", \"kind\": \"leaf\", \"value\": {\"size\": {\"$numberInt\": \"0\"}}}");
-  }
+    @Test
+    void commitQueryGetSnapshotCloneLoadAndExport() throws Exception {
+        Path writes = directory.resolve("writes.json");
+        Files.writeString(
+                writes,
+                "{\"writes\": ["
+                        + "{\"op\": \"add\", \"path\": \"/retail\", \"value\": {\"obj_type\": \"database\"}},"
+                        + "{\"op\": \"add\", \"path\": \"/retail/sales\", \"value\": {\"obj_type\": \"table\"}}]}");
+        Run committed = treecat("commit", writes.toString());
+        assertThat(committed.exitCode()).as(committed.err()).isZero();
+        assertThat(committed.out()).isEqualTo("{\"vid\": 1, \"changes\": 2}\n");
 
-  @Test
-  void errorsAreOneLineWithANonZeroExit() throws Exception {
-    Run syntax = treecat("query", "/[obj_id = 'retail'");
-    assertThat(syntax.exitCode()).isNotZero();
-    assertThat(syntax.out()).isEmpty();
-    assertThat(syntax.err().lines()).hasSize(1);
-    assertThat(syntax.err()).startsWith("treecat: QUERY_SYNTAX_ERROR: Syntax error at line 1, column 20: expected ']' but found end of query");
+        Path lines = directory.resolve("files.jsonl");
+        StringBuilder records = new StringBuilder();
+        for (int i = 0; i < 2500; i++) {
+            records.append("{\"path\": \"/retail/sales/f")
+                    .append(i)
+                    .append("\", \"kind\": \"leaf\", \"value\": {\"size\": ")
+                    .append(i)
+                    .append("}}\n");
+        }
+        Files.writeString(lines, records);
+        Run loaded = treecat("load", lines.toString(), "--chunk", "1000");
+        assertThat(loaded.exitCode()).as(loaded.err()).isZero();
+        assertThat(loaded.out()).startsWith("{\"records\": 2500, \"commits\": 3, \"firstVid\": 2, \"lastVid\": 4,");
+        assertThat(loaded.err()).contains("100% [##############################] 2,500 records");
 
-    Run missing = treecat("get", "/nope");
-    assertThat(missing.exitCode()).isNotZero();
-    assertThat(missing.err()).isEqualTo("treecat: OBJECT_NOT_FOUND: Object not found: /nope\n");
+        Run query = treecat("query", "/[obj_id='retail']/[obj_id='sales']/[size >= 2497]");
+        assertThat(query.exitCode()).as(query.err()).isZero();
+        assertThat(query.out().lines())
+                .containsExactly(
+                        "{\"path\": \"/retail/sales/f2497\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2497}}",
+                        "{\"path\": \"/retail/sales/f2498\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2498}}",
+                        "{\"path\": \"/retail/sales/f2499\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2499}}");
 
-    Run badFile = treecat("commit", directory.resolve("absent.json").toString());
-    assertThat(badFile.exitCode()).isNotZero();
-    assertThat(badFile.err()).isEqualTo("treecat: Cannot read " + directory.resolve("absent.json") + "\n");
+        Run table = treecat("get", "/retail/sales", "--format", "table");
+        assertThat(table.out().lines())
+                .containsExactly(
+                        "KIND   VERSION   PATH                                                VALUE",
+                        "inner  1         /retail/sales                                       {\"obj_type\": \"table\"}");
 
-    Run unreachable = treecat("query", "/*", "--server", "127.0.0.1:1");
-    assertThat(unreachable.exitCode()).isNotZero();
-    assertThat(unreachable.err().lines()).hasSize(1);
-    assertThat(unreachable.err()).startsWith("treecat: UNAVAILABLE");
-  }
+        assertThat(treecat("snapshot", "create", "before-clone").out())
+                .isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
+        assertThat(treecat("snapshot", "list").out()).isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
+        assertThat(treecat("clone", "/retail", "/retail_dev", "--snapshot", "before-clone")
+                        .out())
+                .isEqualTo("{\"vid\": 5, \"changes\": 2502}\n");
+        assertThat(treecat("query", "/[obj_id='retail_dev']/*/*", "--vid", "4").out())
+                .isEmpty();
+
+        Path exported = directory.resolve("export.jsonl");
+        Run export = treecat("export", "/retail_dev", "--output", exported.toString());
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        List<String> exportedLines = Files.readAllLines(exported);
+        assertThat(exportedLines).hasSize(2502);
+        assertThat(exportedLines.get(0))
+                .isEqualTo("{\"path\": \"/retail_dev\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"database\"}}");
+        assertThat(exportedLines.get(1))
+                .isEqualTo(
+                        "{\"path\": \"/retail_dev/sales\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"table\"}}");
+        assertThat(exportedLines.get(2))
+                .isEqualTo(
+                        "{\"path\": \"/retail_dev/sales/f0\", \"kind\": \"leaf\", \"value\": {\"size\": {\"$numberInt\": \"0\"}}}");
+    }
+
+    @Test
+    void errorsAreOneLineWithANonZeroExit() throws Exception {
+        Run syntax = treecat("query", "/[obj_id = 'retail'");
+        assertThat(syntax.exitCode()).isNotZero();
+        assertThat(syntax.out()).isEmpty();
+        assertThat(syntax.err().lines()).hasSize(1);
+        assertThat(syntax.err())
+                .startsWith(
+                        "treecat: QUERY_SYNTAX_ERROR: Syntax error at line 1, column 20: expected ']' but found end of query");
+
+        Run missing = treecat("get", "/nope");
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).isEqualTo("treecat: OBJECT_NOT_FOUND: Object not found: /nope\n");
+
+        Run badFile = treecat("commit", directory.resolve("absent.json").toString());
+        assertThat(badFile.exitCode()).isNotZero();
+        assertThat(badFile.err()).isEqualTo("treecat: Cannot read " + directory.resolve("absent.json") + "\n");
+
+        Run unreachable = treecat("query", "/*", "--server", "127.0.0.1:1");
+        assertThat(unreachable.exitCode()).isNotZero();
+        assertThat(unreachable.err().lines()).hasSize(1);
+        assertThat(unreachable.err()).startsWith("treecat: UNAVAILABLE");
+    }
 }

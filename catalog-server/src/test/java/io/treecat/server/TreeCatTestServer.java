@@ -30,145 +30,161 @@ import org.apache.iceberg.rest.RESTCatalog;
  * the embedded default configuration with ports 0, and a real HTTP client to talk to it.
  */
 final class TreeCatTestServer implements AutoCloseable {
-  static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = new ObjectMapper();
 
-  private final DropwizardTestSupport<TreeCatConfiguration> support;
-  private final HttpClient http = HttpClient.newHttpClient();
+    private final DropwizardTestSupport<TreeCatConfiguration> support;
+    private final HttpClient http = HttpClient.newHttpClient();
 
-  TreeCatTestServer(Path directory, ConfigOverride... extra) throws Exception {
-    List<ConfigOverride> overrides = new ArrayList<>(List.of(
-        ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-        ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
-        ConfigOverride.config("server.adminConnectors[0].port", "0"),
-        ConfigOverride.config("server.adminConnectors[0].bindHost", "127.0.0.1"),
-        ConfigOverride.config("grpc.port", "0"),
-        ConfigOverride.config("grpc.host", "127.0.0.1"),
-        ConfigOverride.config("hms.port", "0"),
-        ConfigOverride.config("hms.host", "127.0.0.1"),
-        ConfigOverride.config("storage.data-dir", directory.resolve("data").toString()),
-        ConfigOverride.config("warehouse.location", directory.resolve("warehouse").toString()),
-        ConfigOverride.config("logging.level", "WARN")));
-    overrides.addAll(List.of(extra));
-    support = new DropwizardTestSupport<>(TreeCatApplication.class, TreeCatConfigurationSource.EMBEDDED,
-        TreeCatConfigurationSource.withEnvironment(), overrides.toArray(ConfigOverride[]::new));
-    support.before();
-  }
-
-  @Override
-  public void close() {
-    support.after();
-  }
-
-  /** The application (HTTP) port the server bound. */
-  /**
-   * Iceberg's own REST client on this server, with {@link LocalFileIO} for the {@code file:} warehouse
-   * (no Hadoop on the class path) and the given extra catalog properties.
-   */
-  RESTCatalog icebergClient(String name, Map<String, String> extra) {
-    Map<String, String> properties = new HashMap<>(Map.of(
-        CatalogProperties.URI, "http://127.0.0.1:" + port(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    properties.putAll(extra);
-    RESTCatalog client = new RESTCatalog();
-    client.initialize(name, properties);
-    return client;
-  }
-
-  RESTCatalog icebergClient() {
-    return icebergClient("treecat", Map.of());
-  }
-
-  int port() {
-    return support.getLocalPort();
-  }
-
-  /** The port the HMS Thrift listener bound. */
-  int hmsPort() {
-    return ((TreeCatApplication) support.getApplication()).hmsPort();
-  }
-
-  /** The gRPC listener's address, for a client. */
-  String grpcTarget() {
-    return "127.0.0.1:" + ((TreeCatApplication) support.getApplication()).grpcPort();
-  }
-
-  static String encode(String text) {
-    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  Reply get(String path) {
-    return send("GET", api(path), HttpRequest.BodyPublishers.noBody());
-  }
-
-  Reply post(String path, String body) {
-    return send("POST", api(path), HttpRequest.BodyPublishers.ofString(body));
-  }
-
-  /** A POST whose body has no Content-Length: sent chunked, as it streams. */
-  Reply postStreamed(String path, Supplier<InputStream> body) {
-    return send("POST", api(path), HttpRequest.BodyPublishers.ofInputStream(body));
-  }
-
-  Reply delete(String path) {
-    return send("DELETE", api(path), HttpRequest.BodyPublishers.noBody());
-  }
-
-  Reply send(String method, String path, String body) {
-    return send(method, api(path), HttpRequest.BodyPublishers.ofString(body));
-  }
-
-  /** A request with extra headers (name, value, name, value, …); a null body sends none. */
-  Reply send(String method, String path, String body, String... headers) {
-    HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
-    return send(method, api(path), publisher, headers);
-  }
-
-  Reply admin(String path) {
-    return send("GET", URI.create("http://127.0.0.1:" + support.getAdminPort() + path), HttpRequest.BodyPublishers.noBody());
-  }
-
-  private URI api(String path) {
-    return URI.create("http://127.0.0.1:" + support.getLocalPort() + path);
-  }
-
-  private Reply send(String method, URI uri, HttpRequest.BodyPublisher body, String... headers) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).method(method, body).header("Content-Type", "application/json");
-    for (int i = 0; i + 1 < headers.length; i += 2) {
-      builder.header(headers[i], headers[i + 1]);
-    }
-    HttpRequest request = builder.build();
-    try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
-          response.headers().map());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  record Reply(int status, String contentType, String body, Map<String, List<String>> headers) {
-    /** A response header's first value, or null (names are case-insensitive, as HTTP's). */
-    String header(String name) {
-      return headers.entrySet().stream()
-          .filter(entry -> entry.getKey().equalsIgnoreCase(name) && !entry.getValue().isEmpty())
-          .map(entry -> entry.getValue().get(0))
-          .findFirst()
-          .orElse(null);
+    TreeCatTestServer(Path directory, ConfigOverride... extra) throws Exception {
+        List<ConfigOverride> overrides = new ArrayList<>(List.of(
+                ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+                ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
+                ConfigOverride.config("server.adminConnectors[0].port", "0"),
+                ConfigOverride.config("server.adminConnectors[0].bindHost", "127.0.0.1"),
+                ConfigOverride.config("grpc.port", "0"),
+                ConfigOverride.config("grpc.host", "127.0.0.1"),
+                ConfigOverride.config("hms.port", "0"),
+                ConfigOverride.config("hms.host", "127.0.0.1"),
+                ConfigOverride.config(
+                        "storage.data-dir", directory.resolve("data").toString()),
+                ConfigOverride.config(
+                        "warehouse.location", directory.resolve("warehouse").toString()),
+                ConfigOverride.config("logging.level", "WARN")));
+        overrides.addAll(List.of(extra));
+        support = new DropwizardTestSupport<>(
+                TreeCatApplication.class,
+                TreeCatConfigurationSource.EMBEDDED,
+                TreeCatConfigurationSource.withEnvironment(),
+                overrides.toArray(ConfigOverride[]::new));
+        support.before();
     }
 
-    JsonNode json() {
-      try {
-        return JSON.readTree(body);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Not JSON: " + body, e);
-      }
+    @Override
+    public void close() {
+        support.after();
     }
 
-    JsonNode error() {
-      return json().get("error");
+    /** The application (HTTP) port the server bound. */
+    /**
+     * Iceberg's own REST client on this server, with {@link LocalFileIO} for the {@code file:} warehouse
+     * (no Hadoop on the class path) and the given extra catalog properties.
+     */
+    RESTCatalog icebergClient(String name, Map<String, String> extra) {
+        Map<String, String> properties = new HashMap<>(Map.of(
+                CatalogProperties.URI,
+                "http://127.0.0.1:" + port(),
+                CatalogProperties.FILE_IO_IMPL,
+                LocalFileIO.class.getName()));
+        properties.putAll(extra);
+        RESTCatalog client = new RESTCatalog();
+        client.initialize(name, properties);
+        return client;
     }
-  }
+
+    RESTCatalog icebergClient() {
+        return icebergClient("treecat", Map.of());
+    }
+
+    int port() {
+        return support.getLocalPort();
+    }
+
+    /** The port the HMS Thrift listener bound. */
+    int hmsPort() {
+        return ((TreeCatApplication) support.getApplication()).hmsPort();
+    }
+
+    /** The gRPC listener's address, for a client. */
+    String grpcTarget() {
+        return "127.0.0.1:" + ((TreeCatApplication) support.getApplication()).grpcPort();
+    }
+
+    static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    Reply get(String path) {
+        return send("GET", api(path), HttpRequest.BodyPublishers.noBody());
+    }
+
+    Reply post(String path, String body) {
+        return send("POST", api(path), HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** A POST whose body has no Content-Length: sent chunked, as it streams. */
+    Reply postStreamed(String path, Supplier<InputStream> body) {
+        return send("POST", api(path), HttpRequest.BodyPublishers.ofInputStream(body));
+    }
+
+    Reply delete(String path) {
+        return send("DELETE", api(path), HttpRequest.BodyPublishers.noBody());
+    }
+
+    Reply send(String method, String path, String body) {
+        return send(method, api(path), HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** A request with extra headers (name, value, name, value, …); a null body sends none. */
+    Reply send(String method, String path, String body, String... headers) {
+        HttpRequest.BodyPublisher publisher =
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
+        return send(method, api(path), publisher, headers);
+    }
+
+    Reply admin(String path) {
+        return send(
+                "GET",
+                URI.create("http://127.0.0.1:" + support.getAdminPort() + path),
+                HttpRequest.BodyPublishers.noBody());
+    }
+
+    private URI api(String path) {
+        return URI.create("http://127.0.0.1:" + support.getLocalPort() + path);
+    }
+
+    private Reply send(String method, URI uri, HttpRequest.BodyPublisher body, String... headers) {
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(uri).method(method, body).header("Content-Type", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        HttpRequest request = builder.build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Reply(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body(),
+                    response.headers().map());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    record Reply(int status, String contentType, String body, Map<String, List<String>> headers) {
+        /** A response header's first value, or null (names are case-insensitive, as HTTP's). */
+        String header(String name) {
+            return headers.entrySet().stream()
+                    .filter(entry -> entry.getKey().equalsIgnoreCase(name)
+                            && !entry.getValue().isEmpty())
+                    .map(entry -> entry.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
+        }
+
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Not JSON: " + body, e);
+            }
+        }
+
+        JsonNode error() {
+            return json().get("error");
+        }
+    }
 }

@@ -28,151 +28,158 @@ import java.util.concurrent.TimeUnit;
  * catalog-server before this module).
  */
 final class TreeCatServerProcess implements AutoCloseable {
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);
 
-  private final Process process;
-  private final Path directory;
-  private final Path log;
-  private final int httpPort;
-  private final int adminPort;
-  private final int hmsPort;
+    private final Process process;
+    private final Path directory;
+    private final Path log;
+    private final int httpPort;
+    private final int adminPort;
+    private final int hmsPort;
 
-  private TreeCatServerProcess(Process process, Path directory, Path log, int httpPort, int adminPort, int hmsPort) {
-    this.process = requireNonNull(process, "process is null");
-    this.directory = requireNonNull(directory, "directory is null");
-    this.log = requireNonNull(log, "log is null");
-    this.httpPort = httpPort;
-    this.adminPort = adminPort;
-    this.hmsPort = hmsPort;
-  }
-
-  /**
-   * Starts a server whose data directory and warehouse are under {@code directory}, and returns once
-   * its admin health check answers 200 (RocksDB open, every listener up).
-   */
-  static TreeCatServerProcess start(Path directory) throws IOException, InterruptedException {
-    Path jar = serverJar();
-    Path log = directory.resolve("treecat-server.log");
-    int httpPort = freePort();
-    int adminPort = freePort();
-    int grpcPort = freePort();
-    int hmsPort = freePort();
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    // The server's own environment overrides (docs/configuration.md); small RocksDB buffers, since
-    // the machine is shared and the test writes little.
-    ProcessBuilder builder = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar.toString(), "server"))
-        .directory(directory.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
-    Map<String, String> environment = builder.environment();
-    environment.put("TREECAT_DATA_DIR", directory.resolve("data").toString());
-    environment.put("TREECAT_WAREHOUSE", directory.resolve("warehouse").toString());
-    environment.put("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "16MiB");
-    environment.put("TREECAT_ROCKSDB_WRITE_BUFFER_SIZE", "8MiB");
-    environment.put("TREECAT_HTTP_HOST", "127.0.0.1");
-    environment.put("TREECAT_HTTP_PORT", String.valueOf(httpPort));
-    environment.put("TREECAT_ADMIN_HOST", "127.0.0.1");
-    environment.put("TREECAT_ADMIN_PORT", String.valueOf(adminPort));
-    environment.put("TREECAT_GRPC_HOST", "127.0.0.1");
-    environment.put("TREECAT_GRPC_PORT", String.valueOf(grpcPort));
-    environment.put("TREECAT_HMS_HOST", "127.0.0.1");
-    environment.put("TREECAT_HMS_PORT", String.valueOf(hmsPort));
-    environment.put("TREECAT_SHUTDOWN_GRACE_PERIOD", "5 seconds");
-    TreeCatServerProcess server = new TreeCatServerProcess(builder.start(), directory, log, httpPort, adminPort, hmsPort);
-    try {
-      server.awaitHealthy();
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      server.close();
-      throw e;
+    private TreeCatServerProcess(Process process, Path directory, Path log, int httpPort, int adminPort, int hmsPort) {
+        this.process = requireNonNull(process, "process is null");
+        this.directory = requireNonNull(directory, "directory is null");
+        this.log = requireNonNull(log, "log is null");
+        this.httpPort = httpPort;
+        this.adminPort = adminPort;
+        this.hmsPort = hmsPort;
     }
-    return server;
-  }
 
-  /** The Iceberg REST catalog's {@code uri}: the bare server address (clients append {@code /v1}). */
-  String restUri() {
-    return "http://127.0.0.1:" + httpPort;
-  }
-
-  /** The Hive Metastore Thrift address, for {@code hive.metastore.uris}. */
-  String thriftUri() {
-    return "thrift://127.0.0.1:" + hmsPort;
-  }
-
-  /** Where the server keeps table data and metadata files. */
-  Path warehouse() {
-    return directory.resolve("warehouse");
-  }
-
-  /** Everything the server printed so far (its log goes to a file in the test's directory). */
-  String log() throws IOException {
-    return Files.readString(log, StandardCharsets.UTF_8);
-  }
-
-  /** The CPU time the server process has used so far (zero where the platform does not tell). */
-  Duration cpuTime() {
-    return process.info().totalCpuDuration().orElse(Duration.ZERO);
-  }
-
-  boolean isAlive() {
-    return process.isAlive();
-  }
-
-  private void awaitHealthy() throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
-        .timeout(Duration.ofSeconds(5)).build();
-    Instant deadline = Instant.now().plus(START_TIMEOUT);
-    String last = "no answer";
-    while (Instant.now().isBefore(deadline)) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("TreeCat server exited with " + process.exitValue() + " before it was healthy:\n" + log());
-      }
-      try {
-        HttpResponse<String> answer = http.send(health, HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          return;
+    /**
+     * Starts a server whose data directory and warehouse are under {@code directory}, and returns once
+     * its admin health check answers 200 (RocksDB open, every listener up).
+     */
+    static TreeCatServerProcess start(Path directory) throws IOException, InterruptedException {
+        Path jar = serverJar();
+        Path log = directory.resolve("treecat-server.log");
+        int httpPort = freePort();
+        int adminPort = freePort();
+        int grpcPort = freePort();
+        int hmsPort = freePort();
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        // The server's own environment overrides (docs/configuration.md); small RocksDB buffers, since
+        // the machine is shared and the test writes little.
+        ProcessBuilder builder = new ProcessBuilder(
+                        List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar.toString(), "server"))
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        Map<String, String> environment = builder.environment();
+        environment.put("TREECAT_DATA_DIR", directory.resolve("data").toString());
+        environment.put("TREECAT_WAREHOUSE", directory.resolve("warehouse").toString());
+        environment.put("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "16MiB");
+        environment.put("TREECAT_ROCKSDB_WRITE_BUFFER_SIZE", "8MiB");
+        environment.put("TREECAT_HTTP_HOST", "127.0.0.1");
+        environment.put("TREECAT_HTTP_PORT", String.valueOf(httpPort));
+        environment.put("TREECAT_ADMIN_HOST", "127.0.0.1");
+        environment.put("TREECAT_ADMIN_PORT", String.valueOf(adminPort));
+        environment.put("TREECAT_GRPC_HOST", "127.0.0.1");
+        environment.put("TREECAT_GRPC_PORT", String.valueOf(grpcPort));
+        environment.put("TREECAT_HMS_HOST", "127.0.0.1");
+        environment.put("TREECAT_HMS_PORT", String.valueOf(hmsPort));
+        environment.put("TREECAT_SHUTDOWN_GRACE_PERIOD", "5 seconds");
+        TreeCatServerProcess server =
+                new TreeCatServerProcess(builder.start(), directory, log, httpPort, adminPort, hmsPort);
+        try {
+            server.awaitHealthy();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            server.close();
+            throw e;
         }
-        last = answer.statusCode() + " " + answer.body();
-      } catch (IOException e) {
-        last = e.toString();
-      }
-      TimeUnit.MILLISECONDS.sleep(250);
+        return server;
     }
-    throw new IllegalStateException("TreeCat server not healthy after " + START_TIMEOUT + " (last: " + last + "):\n" + log());
-  }
 
-  /** Stops the server as SIGTERM does (graceful: RocksDB is closed), forcibly if it hangs. */
-  @Override
-  public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
+    /** The Iceberg REST catalog's {@code uri}: the bare server address (clients append {@code /v1}). */
+    String restUri() {
+        return "http://127.0.0.1:" + httpPort;
     }
-  }
 
-  private static Path serverJar() {
-    String configured = System.getProperty("treecat.server.jar");
-    if (configured == null) {
-      throw new IllegalStateException("System property treecat.server.jar is not set; run the tests through Maven (failsafe sets it)");
+    /** The Hive Metastore Thrift address, for {@code hive.metastore.uris}. */
+    String thriftUri() {
+        return "thrift://127.0.0.1:" + hmsPort;
     }
-    Path jar = Path.of(configured).toAbsolutePath().normalize();
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("TreeCat server jar " + jar + " does not exist; package catalog-server first "
-          + "(./mvnw -B verify -pl spark-connector -am)");
-    }
-    return jar;
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    /** Where the server keeps table data and metadata files. */
+    Path warehouse() {
+        return directory.resolve("warehouse");
     }
-  }
+
+    /** Everything the server printed so far (its log goes to a file in the test's directory). */
+    String log() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** The CPU time the server process has used so far (zero where the platform does not tell). */
+    Duration cpuTime() {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    private void awaitHealthy() throws IOException, InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
+                .timeout(Duration.ofSeconds(5))
+                .build();
+        Instant deadline = Instant.now().plus(START_TIMEOUT);
+        String last = "no answer";
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(
+                        "TreeCat server exited with " + process.exitValue() + " before it was healthy:\n" + log());
+            }
+            try {
+                HttpResponse<String> answer = http.send(health, HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 200) {
+                    return;
+                }
+                last = answer.statusCode() + " " + answer.body();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+        throw new IllegalStateException(
+                "TreeCat server not healthy after " + START_TIMEOUT + " (last: " + last + "):\n" + log());
+    }
+
+    /** Stops the server as SIGTERM does (graceful: RocksDB is closed), forcibly if it hangs. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Path serverJar() {
+        String configured = System.getProperty("treecat.server.jar");
+        if (configured == null) {
+            throw new IllegalStateException(
+                    "System property treecat.server.jar is not set; run the tests through Maven (failsafe sets it)");
+        }
+        Path jar = Path.of(configured).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("TreeCat server jar " + jar
+                    + " does not exist; package catalog-server first " + "(./mvnw -B verify -pl spark-connector -am)");
+        }
+        return jar;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
 }

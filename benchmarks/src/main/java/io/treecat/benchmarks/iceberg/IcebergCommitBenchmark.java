@@ -54,253 +54,296 @@ import org.apache.iceberg.types.Types;
  * is set on the JDBC tables, where it means nothing.
  */
 public final class IcebergCommitBenchmark {
-  private static final Schema SCHEMA = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.required(2, "day", Types.StringType.get()));
-  private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").build();
-  private static final Namespace NS = Namespace.of("bench");
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "day", Types.StringType.get()));
+    private static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("day").build();
+    private static final Namespace NS = Namespace.of("bench");
 
-  private IcebergCommitBenchmark() {}
+    private IcebergCommitBenchmark() {}
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println("usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
-      System.exit(2);
-    }
-    Path work = Files.createTempDirectory("iceberg-commit-bench");
-    try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
-      List<Peer> peers = new ArrayList<>(List.of(
-          new Peer("TreeCat REST (rebase)", treecat("http://127.0.0.1:" + server.port())),
-          new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc")))));
-      // -Dpeers=treecat or -Dpeers=jdbc runs one side alone (to profile it); the comparison needs both.
-      String only = System.getProperty("peers", "").toLowerCase(Locale.ROOT);
-      peers.removeIf(peer -> !only.isEmpty() && !peer.name().toLowerCase(Locale.ROOT).contains(only));
-      for (Peer peer : peers) {
-        ((SupportsNamespaces) peer.catalog()).createNamespace(NS);
-        warmUp(peer);
-      }
-      switch (args[0]) {
-        case "latency" -> latency(peers, Integer.parseInt(args[1]));
-        case "openloop" -> openLoop(peers, Integer.parseInt(args[1]),
-            Arrays.stream(args, 2, args.length).mapToDouble(Double::parseDouble).toArray());
-        default -> throw new IllegalArgumentException("Unknown mode: " + args[0]);
-      }
-    }
-  }
-
-  private record Peer(String name, Catalog catalog) {}
-
-  private static Catalog treecat(String uri) {
-    RESTCatalog catalog = new RESTCatalog();
-    catalog.initialize("treecat", Map.of(
-        CatalogProperties.URI, uri,
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
-    return catalog;
-  }
-
-  private static Catalog jdbc(Path directory) throws IOException {
-    Files.createDirectories(directory.resolve("warehouse"));
-    JdbcCatalog catalog = new JdbcCatalog();
-    catalog.initialize("jdbc", Map.of(
-        CatalogProperties.URI, "jdbc:sqlite:" + directory.resolve("catalog.db"),
-        CatalogProperties.WAREHOUSE_LOCATION, directory.resolve("warehouse").toUri().toString(),
-        CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
-        // sqlite allows one writer at a time; wait for the lock rather than fail at once.
-        "jdbc.busy_timeout", "10000"));
-    return catalog;
-  }
-
-  private static Table createTable(Catalog catalog, String name) {
-    return catalog.createTable(TableIdentifier.of(NS, name), SCHEMA, SPEC,
-        new HashMap<>(Map.of("treecat.rebase-appends", "true")));
-  }
-
-  private static final AtomicLong FILES = new AtomicLong();
-
-  private static DataFile file(Table table) {
-    long n = FILES.incrementAndGet();
-    String day = "2026-01-" + String.format("%02d", 1 + n % 28);
-    return DataFiles.builder(table.spec())
-        .withPath(table.location() + "/data/day=" + day + "/f-" + n + ".parquet")
-        .withFileSizeInBytes(1024)
-        .withRecordCount(100)
-        .withPartitionPath("day=" + day)
-        .build();
-  }
-
-  /**
-   * Untimed: concurrent appends to a scratch table until both JVMs have loaded and compiled the
-   * commit path (including, for TreeCat, the rebase path), so that no step measures class loading.
-   */
-  private static void warmUp(Peer peer) throws Exception {
-    int threads = 4;
-    int commits = Integer.getInteger("warmup.commits", 20);
-    Table created = createTable(peer.catalog(), "warmup");
-    TableIdentifier id = TableIdentifier.of(NS, "warmup");
-    created.newFastAppend().appendFile(file(created)).commit();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      done.add(pool.submit(() -> {
-        for (int i = 0; i < commits; i++) {
-          try {
-            Table table = peer.catalog().loadTable(id);
-            table.newFastAppend().appendFile(file(table)).commit();
-          } catch (RuntimeException e) {
-            // a commit that ran out of retries still warmed the path up
-          }
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            System.err.println(
+                    "usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
+            System.exit(2);
         }
-        return null;
-      }));
-    }
-    try {
-      for (java.util.concurrent.Future<?> future : done) {
-        future.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    peer.catalog().dropTable(id, false);
-  }
-
-  // ---- latency
-
-  private static void latency(List<Peer> peers, int commits) {
-    System.out.printf(Locale.ROOT, "| catalog | commits | p50 ms | p99 ms | mean ms |%n|---|---|---|---|---|%n");
-    // Interleave the peers in rounds so that both see the same machine load.
-    int rounds = 3;
-    Map<String, List<Long>> samples = new HashMap<>();
-    Map<String, Table> tables = new HashMap<>();
-    for (Peer peer : peers) {
-      Table table = createTable(peer.catalog(), "latency");
-      for (int i = 0; i < 20; i++) {
-        table.newFastAppend().appendFile(file(table)).commit();
-      }
-      tables.put(peer.name(), table);
-      samples.put(peer.name(), new ArrayList<>());
-    }
-    for (int round = 0; round < rounds; round++) {
-      for (Peer peer : peers) {
-        Table table = tables.get(peer.name());
-        for (int i = 0; i < commits / rounds; i++) {
-          DataFile file = file(table);
-          long start = System.nanoTime();
-          table.newFastAppend().appendFile(file).commit();
-          samples.get(peer.name()).add(System.nanoTime() - start);
+        Path work = Files.createTempDirectory("iceberg-commit-bench");
+        try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
+            List<Peer> peers = new ArrayList<>(List.of(
+                    new Peer("TreeCat REST (rebase)", treecat("http://127.0.0.1:" + server.port())),
+                    new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc")))));
+            // -Dpeers=treecat or -Dpeers=jdbc runs one side alone (to profile it); the comparison needs both.
+            String only = System.getProperty("peers", "").toLowerCase(Locale.ROOT);
+            peers.removeIf(peer ->
+                    !only.isEmpty() && !peer.name().toLowerCase(Locale.ROOT).contains(only));
+            for (Peer peer : peers) {
+                ((SupportsNamespaces) peer.catalog()).createNamespace(NS);
+                warmUp(peer);
+            }
+            switch (args[0]) {
+                case "latency" -> latency(peers, Integer.parseInt(args[1]));
+                case "openloop" ->
+                    openLoop(
+                            peers,
+                            Integer.parseInt(args[1]),
+                            Arrays.stream(args, 2, args.length)
+                                    .mapToDouble(Double::parseDouble)
+                                    .toArray());
+                default -> throw new IllegalArgumentException("Unknown mode: " + args[0]);
+            }
         }
-      }
     }
-    for (Peer peer : peers) {
-      long[] nanos = samples.get(peer.name()).stream().mapToLong(Long::longValue).sorted().toArray();
-      System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f |%n", peer.name(), nanos.length,
-          ms(percentile(nanos, 0.50)), ms(percentile(nanos, 0.99)), ms((long) Arrays.stream(nanos).average().orElse(0)));
+
+    private record Peer(String name, Catalog catalog) {}
+
+    private static Catalog treecat(String uri) {
+        RESTCatalog catalog = new RESTCatalog();
+        catalog.initialize(
+                "treecat",
+                Map.of(CatalogProperties.URI, uri, CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
+        return catalog;
     }
-  }
 
-  // ---- open loop
-
-  private static void openLoop(List<Peer> peers, int seconds, double[] rates) throws Exception {
-    System.out.printf(Locale.ROOT, "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased |%n"
-        + "|---|---|---|---|---|---|---|---|---|%n");
-    for (double rate : rates) {
-      for (Peer peer : peers) {
-        OpenLoopResult result = openLoopStep(peer, rate, seconds);
-        System.out.printf(Locale.ROOT, "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s |%n",
-            peer.name(), rate, result.committed(), result.failed(),
-            100.0 * result.committed() / Math.max(1, result.committed() + result.failed()),
-            result.achieved(), ms(result.p50()), ms(result.p99()), result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()));
-      }
+    private static Catalog jdbc(Path directory) throws IOException {
+        Files.createDirectories(directory.resolve("warehouse"));
+        JdbcCatalog catalog = new JdbcCatalog();
+        catalog.initialize(
+                "jdbc",
+                Map.of(
+                        CatalogProperties.URI,
+                        "jdbc:sqlite:" + directory.resolve("catalog.db"),
+                        CatalogProperties.WAREHOUSE_LOCATION,
+                        directory.resolve("warehouse").toUri().toString(),
+                        CatalogProperties.FILE_IO_IMPL,
+                        LocalFileIO.class.getName(),
+                        // sqlite allows one writer at a time; wait for the lock rather than fail at once.
+                        "jdbc.busy_timeout",
+                        "10000"));
+        return catalog;
     }
-  }
 
-  private record OpenLoopResult(int committed, int failed, double achieved, long p50, long p99, long rebased) {}
+    private static Table createTable(Catalog catalog, String name) {
+        return catalog.createTable(
+                TableIdentifier.of(NS, name), SCHEMA, SPEC, new HashMap<>(Map.of("treecat.rebase-appends", "true")));
+    }
 
-  private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds) throws Exception {
-    String name = ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
-    Table created = createTable(peer.catalog(), name);
-    TableIdentifier id = TableIdentifier.of(NS, name);
-    created.newFastAppend().appendFile(file(created)).commit();
+    private static final AtomicLong FILES = new AtomicLong();
 
-    ExecutorService pool = Executors.newCachedThreadPool();
-    AtomicInteger committed = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
-    ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-    ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-    Random random = new Random(42);
-    long start = System.nanoTime();
-    long end = start + TimeUnit.SECONDS.toNanos(seconds);
-    long next = start;
-    int arrivals = 0;
-    while (true) {
-      next += (long) (-Math.log(1 - random.nextDouble()) / rate * 1e9);
-      if (next >= end) {
-        break;
-      }
-      long wait = next - System.nanoTime();
-      if (wait > 0) {
-        TimeUnit.NANOSECONDS.sleep(wait);
-      }
-      arrivals++;
-      long arrival = next;
-      pool.execute(() -> {
+    private static DataFile file(Table table) {
+        long n = FILES.incrementAndGet();
+        String day = "2026-01-" + String.format("%02d", 1 + n % 28);
+        return DataFiles.builder(table.spec())
+                .withPath(table.location() + "/data/day=" + day + "/f-" + n + ".parquet")
+                .withFileSizeInBytes(1024)
+                .withRecordCount(100)
+                .withPartitionPath("day=" + day)
+                .build();
+    }
+
+    /**
+     * Untimed: concurrent appends to a scratch table until both JVMs have loaded and compiled the
+     * commit path (including, for TreeCat, the rebase path), so that no step measures class loading.
+     */
+    private static void warmUp(Peer peer) throws Exception {
+        int threads = 4;
+        int commits = Integer.getInteger("warmup.commits", 20);
+        Table created = createTable(peer.catalog(), "warmup");
+        TableIdentifier id = TableIdentifier.of(NS, "warmup");
+        created.newFastAppend().appendFile(file(created)).commit();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            done.add(pool.submit(() -> {
+                for (int i = 0; i < commits; i++) {
+                    try {
+                        Table table = peer.catalog().loadTable(id);
+                        table.newFastAppend().appendFile(file(table)).commit();
+                    } catch (RuntimeException e) {
+                        // a commit that ran out of retries still warmed the path up
+                    }
+                }
+                return null;
+            }));
+        }
         try {
-          Table table = peer.catalog().loadTable(id);
-          table.newFastAppend().appendFile(file(table)).commit();
-          latencies.add(System.nanoTime() - arrival);
-          committed.incrementAndGet();
-        } catch (RuntimeException e) {
-          failed.incrementAndGet();
-          errors.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+            for (java.util.concurrent.Future<?> future : done) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
         }
-      });
+        peer.catalog().dropTable(id, false);
     }
-    pool.shutdown();
-    if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
-      throw new IllegalStateException("Commits still running after 10 minutes");
-    }
-    double elapsed = (System.nanoTime() - start) / 1e9;
-    long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-    long rebased = -1;
-    Table result = peer.catalog().loadTable(id);
-    if (peer.catalog() instanceof RESTCatalog) {
-      rebased = 0;
-      for (Snapshot snapshot : result.snapshots()) {
-        if (snapshot.summary().containsKey("treecat.rebased-from")) {
-          rebased++;
+
+    // ---- latency
+
+    private static void latency(List<Peer> peers, int commits) {
+        System.out.printf(Locale.ROOT, "| catalog | commits | p50 ms | p99 ms | mean ms |%n|---|---|---|---|---|%n");
+        // Interleave the peers in rounds so that both see the same machine load.
+        int rounds = 3;
+        Map<String, List<Long>> samples = new HashMap<>();
+        Map<String, Table> tables = new HashMap<>();
+        for (Peer peer : peers) {
+            Table table = createTable(peer.catalog(), "latency");
+            for (int i = 0; i < 20; i++) {
+                table.newFastAppend().appendFile(file(table)).commit();
+            }
+            tables.put(peer.name(), table);
+            samples.put(peer.name(), new ArrayList<>());
         }
-      }
+        for (int round = 0; round < rounds; round++) {
+            for (Peer peer : peers) {
+                Table table = tables.get(peer.name());
+                for (int i = 0; i < commits / rounds; i++) {
+                    DataFile file = file(table);
+                    long start = System.nanoTime();
+                    table.newFastAppend().appendFile(file).commit();
+                    samples.get(peer.name()).add(System.nanoTime() - start);
+                }
+            }
+        }
+        for (Peer peer : peers) {
+            long[] nanos = samples.get(peer.name()).stream()
+                    .mapToLong(Long::longValue)
+                    .sorted()
+                    .toArray();
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %d | %.2f | %.2f | %.2f |%n",
+                    peer.name(),
+                    nanos.length,
+                    ms(percentile(nanos, 0.50)),
+                    ms(percentile(nanos, 0.99)),
+                    ms((long) Arrays.stream(nanos).average().orElse(0)));
+        }
     }
-    long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
-    if (total != committed.get() + 1) {
-      throw new IllegalStateException(peer.name() + ": " + committed.get() + " commits acknowledged but the table holds " + (total - 1));
-    }
-    if (!errors.isEmpty()) {
-      System.err.printf("%s at %.0f/s: %d of %d failed, e.g. %s%n", peer.name(), rate, failed.get(), arrivals, errors.peek());
-    }
-    // Achieved: commits over the time from the first arrival to the last completion.
-    return new OpenLoopResult(committed.get(), failed.get(), committed.get() / elapsed,
-        percentile(nanos, 0.50), percentile(nanos, 0.99), rebased);
-  }
 
-  private static long percentile(long[] sorted, double p) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
-  }
+    // ---- open loop
 
-  private static double ms(long nanos) {
-    return nanos / 1e6;
-  }
-
-  /** A TreeCat server in its own JVM ({@link ServerProcess#startTreeCat}); its REST port is chosen here, the others by the server. */
-  private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
-    List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
-    // Extra server JVM options, space-separated: a profiler, say (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
-    String extra = System.getProperty("treecat.server.jvm-args", "").trim();
-    if (!extra.isEmpty()) {
-      jvm.addAll(Arrays.asList(extra.split("\\s+")));
+    private static void openLoop(List<Peer> peers, int seconds, double[] rates) throws Exception {
+        System.out.printf(
+                Locale.ROOT,
+                "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased |%n"
+                        + "|---|---|---|---|---|---|---|---|---|%n");
+        for (double rate : rates) {
+            for (Peer peer : peers) {
+                OpenLoopResult result = openLoopStep(peer, rate, seconds);
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s |%n",
+                        peer.name(),
+                        rate,
+                        result.committed(),
+                        result.failed(),
+                        100.0 * result.committed() / Math.max(1, result.committed() + result.failed()),
+                        result.achieved(),
+                        ms(result.p50()),
+                        ms(result.p99()),
+                        result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()));
+            }
+        }
     }
-    return ServerProcess.startTreeCat(jar, directory, jvm, ServerProcess.freePort(), 0);
-  }
+
+    private record OpenLoopResult(int committed, int failed, double achieved, long p50, long p99, long rebased) {}
+
+    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds) throws Exception {
+        String name =
+                ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
+        Table created = createTable(peer.catalog(), name);
+        TableIdentifier id = TableIdentifier.of(NS, name);
+        created.newFastAppend().appendFile(file(created)).commit();
+
+        ExecutorService pool = Executors.newCachedThreadPool();
+        AtomicInteger committed = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        Random random = new Random(42);
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long next = start;
+        int arrivals = 0;
+        while (true) {
+            next += (long) (-Math.log(1 - random.nextDouble()) / rate * 1e9);
+            if (next >= end) {
+                break;
+            }
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            arrivals++;
+            long arrival = next;
+            pool.execute(() -> {
+                try {
+                    Table table = peer.catalog().loadTable(id);
+                    table.newFastAppend().appendFile(file(table)).commit();
+                    latencies.add(System.nanoTime() - arrival);
+                    committed.incrementAndGet();
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
+                    errors.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+            });
+        }
+        pool.shutdown();
+        if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("Commits still running after 10 minutes");
+        }
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+        long rebased = -1;
+        Table result = peer.catalog().loadTable(id);
+        if (peer.catalog() instanceof RESTCatalog) {
+            rebased = 0;
+            for (Snapshot snapshot : result.snapshots()) {
+                if (snapshot.summary().containsKey("treecat.rebased-from")) {
+                    rebased++;
+                }
+            }
+        }
+        long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
+        if (total != committed.get() + 1) {
+            throw new IllegalStateException(
+                    peer.name() + ": " + committed.get() + " commits acknowledged but the table holds " + (total - 1));
+        }
+        if (!errors.isEmpty()) {
+            System.err.printf(
+                    "%s at %.0f/s: %d of %d failed, e.g. %s%n",
+                    peer.name(), rate, failed.get(), arrivals, errors.peek());
+        }
+        // Achieved: commits over the time from the first arrival to the last completion.
+        return new OpenLoopResult(
+                committed.get(),
+                failed.get(),
+                committed.get() / elapsed,
+                percentile(nanos, 0.50),
+                percentile(nanos, 0.99),
+                rebased);
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    /** A TreeCat server in its own JVM ({@link ServerProcess#startTreeCat}); its REST port is chosen here, the others by the server. */
+    private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
+        List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
+        // Extra server JVM options, space-separated: a profiler, say
+        // (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
+        String extra = System.getProperty("treecat.server.jvm-args", "").trim();
+        if (!extra.isEmpty()) {
+            jvm.addAll(Arrays.asList(extra.split("\\s+")));
+        }
+        return ServerProcess.startTreeCat(jar, directory, jvm, ServerProcess.freePort(), 0);
+    }
 }

@@ -2,13 +2,13 @@ package io.treecat.core.error;
 
 /** What kind of failure an error is; each adapter maps categories to its wire format in one table. */
 public enum ErrorCategory {
-  NOT_FOUND,
-  ALREADY_EXISTS,
-  /** A commit was aborted by a conflict or a failed precondition; retrying may succeed. */
-  CONFLICT,
-  /** The request itself is wrong: a bad query, path, value or argument. */
-  INVALID_ARGUMENT,
-  /** The operation may or may not have taken effect. */
-  UNKNOWN_OUTCOME,
-  INTERNAL
+    NOT_FOUND,
+    ALREADY_EXISTS,
+    /** A commit was aborted by a conflict or a failed precondition; retrying may succeed. */
+    CONFLICT,
+    /** The request itself is wrong: a bad query, path, value or argument. */
+    INVALID_ARGUMENT,
+    /** The operation may or may not have taken effect. */
+    UNKNOWN_OUTCOME,
+    INTERNAL
 }

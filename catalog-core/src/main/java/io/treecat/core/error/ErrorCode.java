@@ -12,73 +12,73 @@ import static io.treecat.core.error.ErrorCategory.UNKNOWN_OUTCOME;
  * name on every wire. Ids are never renumbered; a retired code stays here as a comment.
  */
 public enum ErrorCode {
-  // Paths and objects
-  INVALID_PATH(1, INVALID_ARGUMENT),
-  OBJECT_NOT_FOUND(2, NOT_FOUND),
-  OBJECT_ALREADY_EXISTS(3, ALREADY_EXISTS),
-  PARENT_NOT_FOUND(4, NOT_FOUND),
-  INVALID_VALUE(5, INVALID_ARGUMENT),
-  VALUE_TOO_LARGE(6, INVALID_ARGUMENT),
-  LEAF_IS_IMMUTABLE(7, INVALID_ARGUMENT),
-  LEAF_CANNOT_HAVE_CHILDREN(8, INVALID_ARGUMENT),
-  INVALID_WRITE_SET(9, INVALID_ARGUMENT),
-  MERGE_TYPE_MISMATCH(10, INVALID_ARGUMENT),
+    // Paths and objects
+    INVALID_PATH(1, INVALID_ARGUMENT),
+    OBJECT_NOT_FOUND(2, NOT_FOUND),
+    OBJECT_ALREADY_EXISTS(3, ALREADY_EXISTS),
+    PARENT_NOT_FOUND(4, NOT_FOUND),
+    INVALID_VALUE(5, INVALID_ARGUMENT),
+    VALUE_TOO_LARGE(6, INVALID_ARGUMENT),
+    LEAF_IS_IMMUTABLE(7, INVALID_ARGUMENT),
+    LEAF_CANNOT_HAVE_CHILDREN(8, INVALID_ARGUMENT),
+    INVALID_WRITE_SET(9, INVALID_ARGUMENT),
+    MERGE_TYPE_MISMATCH(10, INVALID_ARGUMENT),
 
-  // Versions
-  VID_NOT_FOUND(20, NOT_FOUND),
-  SNAPSHOT_NOT_FOUND(21, NOT_FOUND),
-  SNAPSHOT_ALREADY_EXISTS(22, ALREADY_EXISTS),
-  INVALID_SNAPSHOT_NAME(23, INVALID_ARGUMENT),
-  INVALID_CLONE(24, INVALID_ARGUMENT),
+    // Versions
+    VID_NOT_FOUND(20, NOT_FOUND),
+    SNAPSHOT_NOT_FOUND(21, NOT_FOUND),
+    SNAPSHOT_ALREADY_EXISTS(22, ALREADY_EXISTS),
+    INVALID_SNAPSHOT_NAME(23, INVALID_ARGUMENT),
+    INVALID_CLONE(24, INVALID_ARGUMENT),
 
-  // Queries
-  QUERY_SYNTAX_ERROR(40, INVALID_ARGUMENT),
-  INVALID_CONTINUATION(41, INVALID_ARGUMENT),
-  INVALID_QUERY_OPTION(42, INVALID_ARGUMENT),
-  /** A malformed request on some wire: a missing or unknown field, a bad enum, an id that cannot be parsed. */
-  INVALID_REQUEST(43, INVALID_ARGUMENT),
+    // Queries
+    QUERY_SYNTAX_ERROR(40, INVALID_ARGUMENT),
+    INVALID_CONTINUATION(41, INVALID_ARGUMENT),
+    INVALID_QUERY_OPTION(42, INVALID_ARGUMENT),
+    /** A malformed request on some wire: a missing or unknown field, a bad enum, an id that cannot be parsed. */
+    INVALID_REQUEST(43, INVALID_ARGUMENT),
 
-  // Transactions
-  COMMIT_CONFLICT(60, CONFLICT),
-  TRANSACTION_NOT_FOUND(61, NOT_FOUND),
-  TRANSACTION_READ_ONLY(62, INVALID_ARGUMENT),
-  LOCK_TIMEOUT(63, CONFLICT),
-  COMMIT_STATE_UNKNOWN(64, UNKNOWN_OUTCOME),
+    // Transactions
+    COMMIT_CONFLICT(60, CONFLICT),
+    TRANSACTION_NOT_FOUND(61, NOT_FOUND),
+    TRANSACTION_READ_ONLY(62, INVALID_ARGUMENT),
+    LOCK_TIMEOUT(63, CONFLICT),
+    COMMIT_STATE_UNKNOWN(64, UNKNOWN_OUTCOME),
 
-  // Bulk load
-  INVALID_LOAD_RECORD(80, INVALID_ARGUMENT),
+    // Bulk load
+    INVALID_LOAD_RECORD(80, INVALID_ARGUMENT),
 
-  // Lake objects (catalog-lakehouse): context names the object ("catalog", "namespace", "table", "view")
-  NAMESPACE_NOT_FOUND(120, NOT_FOUND),
-  TABLE_NOT_FOUND(121, NOT_FOUND),
-  VIEW_NOT_FOUND(122, NOT_FOUND),
-  /** The name is taken; context "existing" says by what (namespace, table, view). */
-  NAME_ALREADY_EXISTS(123, ALREADY_EXISTS),
-  NAMESPACE_NOT_EMPTY(124, CONFLICT),
-  /** A compare-and-set of a table's metadata pointer found another pointer; context "actual" and "expected". */
-  METADATA_LOCATION_MISMATCH(125, CONFLICT),
-  /** The first id of a lake path names an object that is not a catalog. */
-  NOT_A_CATALOG(126, INVALID_ARGUMENT),
+    // Lake objects (catalog-lakehouse): context names the object ("catalog", "namespace", "table", "view")
+    NAMESPACE_NOT_FOUND(120, NOT_FOUND),
+    TABLE_NOT_FOUND(121, NOT_FOUND),
+    VIEW_NOT_FOUND(122, NOT_FOUND),
+    /** The name is taken; context "existing" says by what (namespace, table, view). */
+    NAME_ALREADY_EXISTS(123, ALREADY_EXISTS),
+    NAMESPACE_NOT_EMPTY(124, CONFLICT),
+    /** A compare-and-set of a table's metadata pointer found another pointer; context "actual" and "expected". */
+    METADATA_LOCATION_MISMATCH(125, CONFLICT),
+    /** The first id of a lake path names an object that is not a catalog. */
+    NOT_A_CATALOG(126, INVALID_ARGUMENT),
 
-  // Storage
-  STORAGE_FAILURE(100, INTERNAL),
-  STORAGE_CORRUPTION(101, INTERNAL),
-  UNSUPPORTED_STORAGE_FORMAT(102, INTERNAL),
-  STORE_CLOSED(103, INTERNAL);
+    // Storage
+    STORAGE_FAILURE(100, INTERNAL),
+    STORAGE_CORRUPTION(101, INTERNAL),
+    UNSUPPORTED_STORAGE_FORMAT(102, INTERNAL),
+    STORE_CLOSED(103, INTERNAL);
 
-  private final int id;
-  private final ErrorCategory category;
+    private final int id;
+    private final ErrorCategory category;
 
-  ErrorCode(int id, ErrorCategory category) {
-    this.id = id;
-    this.category = category;
-  }
+    ErrorCode(int id, ErrorCategory category) {
+        this.id = id;
+        this.category = category;
+    }
 
-  public int id() {
-    return id;
-  }
+    public int id() {
+        return id;
+    }
 
-  public ErrorCategory category() {
-    return category;
-  }
+    public ErrorCategory category() {
+        return category;
+    }
 }

@@ -38,209 +38,215 @@ import org.bson.json.JsonParseException;
  * the chunk in progress is, so a load resumes after the last reported count.
  */
 public final class BulkLoader {
-  /** Told after each committed chunk. */
-  @FunctionalInterface
-  public interface Progress {
-    Progress NONE = (records, vid) -> {};
+    /** Told after each committed chunk. */
+    @FunctionalInterface
+    public interface Progress {
+        Progress NONE = (records, vid) -> {};
 
-    void committed(long recordsSoFar, long vid);
-  }
-
-  /** What a load did. */
-  public record LoadResult(long records, long commits, long firstVid, long lastVid, long nanos) {
-    public double recordsPerSecond() {
-      return nanos == 0 ? 0 : records * 1e9 / nanos;
+        void committed(long recordsSoFar, long vid);
     }
-  }
 
-  /** Commits one chunk atomically and durably; the transaction manager's or the tree's commit. */
-  @FunctionalInterface
-  public interface Committer {
-    CommitResult commit(WriteSet writes);
-  }
-
-  private final Committer committer;
-  private final int chunkSize;
-
-  public BulkLoader(Committer committer, int chunkSize) {
-    this.committer = requireNonNull(committer, "committer is null");
-    if (chunkSize <= 0) {
-      throw new IllegalArgumentException("chunkSize must be positive");
-    }
-    this.chunkSize = chunkSize;
-  }
-
-  public LoadResult load(BufferedReader input, Progress progress) {
-    Loading loading = new Loading(progress);
-    List<WriteOp> chunk = new ArrayList<>(chunkSize);
-    long lineNumber = 0;
-    // One chunk commits on a background thread while the next is parsed: parsing JSON costs about
-    // as much as committing, so the two overlap instead of alternating.
-    ExecutorService committer = Executors.newSingleThreadExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "treecat-bulk-load-commit");
-      thread.setDaemon(true);
-      return thread;
-    });
-    try {
-      String line;
-      while ((line = input.readLine()) != null) {
-        lineNumber++;
-        if (line.isBlank()) {
-          continue;
+    /** What a load did. */
+    public record LoadResult(long records, long commits, long firstVid, long lastVid, long nanos) {
+        public double recordsPerSecond() {
+            return nanos == 0 ? 0 : records * 1e9 / nanos;
         }
-        chunk.add(parse(line, lineNumber));
-        if (chunk.size() == chunkSize) {
-          loading.submit(committer, chunk, lineNumber);
-          chunk = new ArrayList<>(chunkSize);
+    }
+
+    /** Commits one chunk atomically and durably; the transaction manager's or the tree's commit. */
+    @FunctionalInterface
+    public interface Committer {
+        CommitResult commit(WriteSet writes);
+    }
+
+    private final Committer committer;
+    private final int chunkSize;
+
+    public BulkLoader(Committer committer, int chunkSize) {
+        this.committer = requireNonNull(committer, "committer is null");
+        if (chunkSize <= 0) {
+            throw new IllegalArgumentException("chunkSize must be positive");
         }
-      }
-      if (!chunk.isEmpty()) {
-        loading.submit(committer, chunk, lineNumber);
-      }
-      loading.awaitInFlight();
-    } catch (IOException e) {
-      loading.awaitQuietly();
-      throw new UncheckedIOException("Cannot read the load input at line " + (lineNumber + 1), e);
-    } catch (RuntimeException e) {
-      // A bad record or a failed commit: let the chunk in flight finish, so what is reported as
-      // committed is exactly what is durable, then fail.
-      loading.awaitQuietly();
-      throw e;
-    } finally {
-      committer.shutdownNow();
-    }
-    return loading.result();
-  }
-
-  /** The state of one load: the chunk in flight and what has been committed. */
-  private final class Loading {
-    private final Progress progress;
-    private final long started = System.nanoTime();
-    private Future<Long> inFlight;
-    private int inFlightSize;
-    private long records;
-    private long commits;
-    private long firstVid;
-    private long lastVid;
-
-    Loading(Progress progress) {
-      this.progress = progress;
+        this.chunkSize = chunkSize;
     }
 
-    void submit(ExecutorService committer, List<WriteOp> chunk, long lastLine) {
-      awaitInFlight();
-      inFlightSize = chunk.size();
-      inFlight = committer.submit(() -> commit(chunk, lastLine));
-    }
-
-    void awaitInFlight() {
-      if (inFlight == null) {
-        return;
-      }
-      long vid;
-      try {
-        vid = inFlight.get();
-      } catch (ExecutionException e) {
-        inFlight = null;
-        if (e.getCause() instanceof RuntimeException runtime) {
-          throw runtime;
+    public LoadResult load(BufferedReader input, Progress progress) {
+        Loading loading = new Loading(progress);
+        List<WriteOp> chunk = new ArrayList<>(chunkSize);
+        long lineNumber = 0;
+        // One chunk commits on a background thread while the next is parsed: parsing JSON costs about
+        // as much as committing, so the two overlap instead of alternating.
+        ExecutorService committer = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "treecat-bulk-load-commit");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            String line;
+            while ((line = input.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                chunk.add(parse(line, lineNumber));
+                if (chunk.size() == chunkSize) {
+                    loading.submit(committer, chunk, lineNumber);
+                    chunk = new ArrayList<>(chunkSize);
+                }
+            }
+            if (!chunk.isEmpty()) {
+                loading.submit(committer, chunk, lineNumber);
+            }
+            loading.awaitInFlight();
+        } catch (IOException e) {
+            loading.awaitQuietly();
+            throw new UncheckedIOException("Cannot read the load input at line " + (lineNumber + 1), e);
+        } catch (RuntimeException e) {
+            // A bad record or a failed commit: let the chunk in flight finish, so what is reported as
+            // committed is exactly what is durable, then fail.
+            loading.awaitQuietly();
+            throw e;
+        } finally {
+            committer.shutdownNow();
         }
-        throw new IllegalStateException("bulk load commit failed", e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Interrupted while a chunk was committing").with("committedRecords", records);
-      }
-      inFlight = null;
-      lastVid = vid;
-      firstVid = firstVid == 0 ? vid : firstVid;
-      records += inFlightSize;
-      commits++;
-      progress.committed(records, vid);
+        return loading.result();
     }
 
-    void awaitQuietly() {
-      try {
-        awaitInFlight();
-      } catch (RuntimeException ignored) {
-        // The first failure is the one reported.
-      }
-    }
+    /** The state of one load: the chunk in flight and what has been committed. */
+    private final class Loading {
+        private final Progress progress;
+        private final long started = System.nanoTime();
+        private Future<Long> inFlight;
+        private int inFlightSize;
+        private long records;
+        private long commits;
+        private long firstVid;
+        private long lastVid;
 
-    LoadResult result() {
-      return new LoadResult(records, commits, firstVid, lastVid, System.nanoTime() - started);
-    }
-  }
-
-  private long commit(List<WriteOp> chunk, long lastLine) {
-    try {
-      return committer.commit(new WriteSet(chunk)).vid();
-    } catch (CatalogException e) {
-      throw e.with("chunkEndsAtLine", lastLine);
-    }
-  }
-
-  /** Parses one line into an add. */
-  public static WriteOp.Add parse(String line, long lineNumber) {
-    BsonDocument record;
-    try {
-      // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
-      record = JsonToBson.parse(line);
-    } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
-      throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
-    }
-    BsonValue path = record.get("path");
-    if (path == null || !path.isString()) {
-      throw invalid(lineNumber, "\"path\" must be a string");
-    }
-    BsonValue kind = record.get("kind");
-    if (kind == null || !kind.isString()) {
-      throw invalid(lineNumber, "\"kind\" must be \"inner\" or \"leaf\"");
-    }
-    ObjectKind objectKind;
-    switch (kind.asString().getValue().toLowerCase(Locale.ROOT)) {
-      case "inner":
-        objectKind = ObjectKind.INNER;
-        break;
-      case "leaf":
-        objectKind = ObjectKind.LEAF;
-        break;
-      default:
-        throw invalid(lineNumber, "\"kind\" must be \"inner\" or \"leaf\", not \"" + kind.asString().getValue() + "\"");
-    }
-    BsonValue value = record.get("value", new BsonDocument());
-    if (!value.isDocument()) {
-      throw invalid(lineNumber, "\"value\" must be an object");
-    }
-    String unknown = firstUnknownField((RawBsonDocument) record);
-    if (unknown != null) {
-      throw invalid(lineNumber, "unknown field \"" + unknown + "\" (expected path, kind, value)");
-    }
-    ObjectPath objectPath;
-    try {
-      objectPath = ObjectPath.parse(path.asString().getValue());
-    } catch (CatalogException e) {
-      throw invalid(lineNumber, e.getMessage());
-    }
-    return new WriteOp.Add(objectPath, objectKind, value.asDocument());
-  }
-
-  /** Walks the top-level names of the raw record; keySet() would decode the whole value. */
-  private static String firstUnknownField(RawBsonDocument record) {
-    try (BsonBinaryReader reader = new BsonBinaryReader(record.getByteBuffer().asNIO())) {
-      reader.readStartDocument();
-      while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
-        String name = reader.readName();
-        if (!name.equals("path") && !name.equals("kind") && !name.equals("value")) {
-          return name;
+        Loading(Progress progress) {
+            this.progress = progress;
         }
-        reader.skipValue();
-      }
-      return null;
-    }
-  }
 
-  private static CatalogException invalid(long lineNumber, String problem) {
-    return new CatalogException(ErrorCode.INVALID_LOAD_RECORD, "Invalid record at line " + lineNumber + ": " + problem)
-        .with("line", lineNumber);
-  }
+        void submit(ExecutorService committer, List<WriteOp> chunk, long lastLine) {
+            awaitInFlight();
+            inFlightSize = chunk.size();
+            inFlight = committer.submit(() -> commit(chunk, lastLine));
+        }
+
+        void awaitInFlight() {
+            if (inFlight == null) {
+                return;
+            }
+            long vid;
+            try {
+                vid = inFlight.get();
+            } catch (ExecutionException e) {
+                inFlight = null;
+                if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new IllegalStateException("bulk load commit failed", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Interrupted while a chunk was committing")
+                        .with("committedRecords", records);
+            }
+            inFlight = null;
+            lastVid = vid;
+            firstVid = firstVid == 0 ? vid : firstVid;
+            records += inFlightSize;
+            commits++;
+            progress.committed(records, vid);
+        }
+
+        void awaitQuietly() {
+            try {
+                awaitInFlight();
+            } catch (RuntimeException ignored) {
+                // The first failure is the one reported.
+            }
+        }
+
+        LoadResult result() {
+            return new LoadResult(records, commits, firstVid, lastVid, System.nanoTime() - started);
+        }
+    }
+
+    private long commit(List<WriteOp> chunk, long lastLine) {
+        try {
+            return committer.commit(new WriteSet(chunk)).vid();
+        } catch (CatalogException e) {
+            throw e.with("chunkEndsAtLine", lastLine);
+        }
+    }
+
+    /** Parses one line into an add. */
+    public static WriteOp.Add parse(String line, long lineNumber) {
+        BsonDocument record;
+        try {
+            // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
+            record = JsonToBson.parse(line);
+        } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
+            throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
+        }
+        BsonValue path = record.get("path");
+        if (path == null || !path.isString()) {
+            throw invalid(lineNumber, "\"path\" must be a string");
+        }
+        BsonValue kind = record.get("kind");
+        if (kind == null || !kind.isString()) {
+            throw invalid(lineNumber, "\"kind\" must be \"inner\" or \"leaf\"");
+        }
+        ObjectKind objectKind;
+        switch (kind.asString().getValue().toLowerCase(Locale.ROOT)) {
+            case "inner":
+                objectKind = ObjectKind.INNER;
+                break;
+            case "leaf":
+                objectKind = ObjectKind.LEAF;
+                break;
+            default:
+                throw invalid(
+                        lineNumber,
+                        "\"kind\" must be \"inner\" or \"leaf\", not \""
+                                + kind.asString().getValue() + "\"");
+        }
+        BsonValue value = record.get("value", new BsonDocument());
+        if (!value.isDocument()) {
+            throw invalid(lineNumber, "\"value\" must be an object");
+        }
+        String unknown = firstUnknownField((RawBsonDocument) record);
+        if (unknown != null) {
+            throw invalid(lineNumber, "unknown field \"" + unknown + "\" (expected path, kind, value)");
+        }
+        ObjectPath objectPath;
+        try {
+            objectPath = ObjectPath.parse(path.asString().getValue());
+        } catch (CatalogException e) {
+            throw invalid(lineNumber, e.getMessage());
+        }
+        return new WriteOp.Add(objectPath, objectKind, value.asDocument());
+    }
+
+    /** Walks the top-level names of the raw record; keySet() would decode the whole value. */
+    private static String firstUnknownField(RawBsonDocument record) {
+        try (BsonBinaryReader reader =
+                new BsonBinaryReader(record.getByteBuffer().asNIO())) {
+            reader.readStartDocument();
+            while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
+                String name = reader.readName();
+                if (!name.equals("path") && !name.equals("kind") && !name.equals("value")) {
+                    return name;
+                }
+                reader.skipValue();
+            }
+            return null;
+        }
+    }
+
+    private static CatalogException invalid(long lineNumber, String problem) {
+        return new CatalogException(
+                        ErrorCode.INVALID_LOAD_RECORD, "Invalid record at line " + lineNumber + ": " + problem)
+                .with("line", lineNumber);
+    }
 }

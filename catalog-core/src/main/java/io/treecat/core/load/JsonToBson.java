@@ -20,100 +20,103 @@ import org.bson.io.BasicOutputBuffer;
  * so the result never differs from org.bson's.
  */
 final class JsonToBson {
-  private static final JsonFactory JSON = JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(100).build())
-      .build();
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(100).build())
+            .build();
 
-  /** Thrown inside the fast path when org.bson must decide. */
-  private static final class NeedsFallback extends Exception {
-    private static final long serialVersionUID = 1L;
+    /** Thrown inside the fast path when org.bson must decide. */
+    private static final class NeedsFallback extends Exception {
+        private static final long serialVersionUID = 1L;
 
-    NeedsFallback() {
-      super(null, null, false, false);
-    }
-  }
-
-  private JsonToBson() {}
-
-  /** The BSON of a JSON object; org.bson's parse errors (JsonParseException) for malformed input. */
-  static RawBsonDocument parse(String json) {
-    try {
-      return fast(json);
-    } catch (NeedsFallback | IOException | RuntimeException e) {
-      // Extended JSON, or input BSON cannot hold (a NUL in a name): org.bson decides, and its
-      // error is the one reported.
-      return RawBsonDocument.parse(json);
-    }
-  }
-
-  private static RawBsonDocument fast(String json) throws IOException, NeedsFallback {
-    BasicOutputBuffer buffer = new BasicOutputBuffer(json.length() + 64);
-    try (JsonParser parser = JSON.createParser(json); BsonBinaryWriter writer = new BsonBinaryWriter(buffer)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        throw new NeedsFallback();
-      }
-      writer.writeStartDocument();
-      writeFields(parser, writer);
-      if (parser.nextToken() != null) {
-        throw new NeedsFallback();
-      }
-    }
-    return new RawBsonDocument(buffer.toByteArray());
-  }
-
-  /** Writes the fields of the object the parser is in, up to and including its end. */
-  private static void writeFields(JsonParser parser, BsonBinaryWriter writer) throws IOException, NeedsFallback {
-    JsonToken token;
-    while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-      String name = parser.currentName();
-      if (name.startsWith("$")) {
-        throw new NeedsFallback();
-      }
-      writer.writeName(name);
-      writeValue(parser, parser.nextToken(), writer);
-    }
-    if (token != JsonToken.END_OBJECT) {
-      throw new NeedsFallback();
-    }
-    writer.writeEndDocument();
-  }
-
-  private static void writeValue(JsonParser parser, JsonToken token, BsonBinaryWriter writer) throws IOException, NeedsFallback {
-    if (token == null) {
-      throw new NeedsFallback();
-    }
-    switch (token) {
-      case START_OBJECT -> {
-        writer.writeStartDocument();
-        writeFields(parser, writer);
-      }
-      case START_ARRAY -> {
-        writer.writeStartArray();
-        JsonToken element;
-        while ((element = parser.nextToken()) != JsonToken.END_ARRAY) {
-          writeValue(parser, element, writer);
+        NeedsFallback() {
+            super(null, null, false, false);
         }
-        writer.writeEndArray();
-      }
-      case VALUE_STRING -> writer.writeString(parser.getText());
-      case VALUE_NUMBER_INT -> {
-        switch (parser.getNumberType()) {
-          case INT -> writer.writeInt32(parser.getIntValue());
-          case LONG -> writer.writeInt64(parser.getLongValue());
-          default -> throw new NeedsFallback();
-        }
-      }
-      case VALUE_NUMBER_FLOAT -> {
-        double value = parser.getDoubleValue();
-        if (!Double.isFinite(value)) {
-          throw new NeedsFallback();
-        }
-        writer.writeDouble(value);
-      }
-      case VALUE_TRUE -> writer.writeBoolean(true);
-      case VALUE_FALSE -> writer.writeBoolean(false);
-      case VALUE_NULL -> writer.writeNull();
-      default -> throw new NeedsFallback();
     }
-  }
+
+    private JsonToBson() {}
+
+    /** The BSON of a JSON object; org.bson's parse errors (JsonParseException) for malformed input. */
+    static RawBsonDocument parse(String json) {
+        try {
+            return fast(json);
+        } catch (NeedsFallback | IOException | RuntimeException e) {
+            // Extended JSON, or input BSON cannot hold (a NUL in a name): org.bson decides, and its
+            // error is the one reported.
+            return RawBsonDocument.parse(json);
+        }
+    }
+
+    private static RawBsonDocument fast(String json) throws IOException, NeedsFallback {
+        BasicOutputBuffer buffer = new BasicOutputBuffer(json.length() + 64);
+        try (JsonParser parser = JSON.createParser(json);
+                BsonBinaryWriter writer = new BsonBinaryWriter(buffer)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new NeedsFallback();
+            }
+            writer.writeStartDocument();
+            writeFields(parser, writer);
+            if (parser.nextToken() != null) {
+                throw new NeedsFallback();
+            }
+        }
+        return new RawBsonDocument(buffer.toByteArray());
+    }
+
+    /** Writes the fields of the object the parser is in, up to and including its end. */
+    private static void writeFields(JsonParser parser, BsonBinaryWriter writer) throws IOException, NeedsFallback {
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            if (name.startsWith("$")) {
+                throw new NeedsFallback();
+            }
+            writer.writeName(name);
+            writeValue(parser, parser.nextToken(), writer);
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new NeedsFallback();
+        }
+        writer.writeEndDocument();
+    }
+
+    private static void writeValue(JsonParser parser, JsonToken token, BsonBinaryWriter writer)
+            throws IOException, NeedsFallback {
+        if (token == null) {
+            throw new NeedsFallback();
+        }
+        switch (token) {
+            case START_OBJECT -> {
+                writer.writeStartDocument();
+                writeFields(parser, writer);
+            }
+            case START_ARRAY -> {
+                writer.writeStartArray();
+                JsonToken element;
+                while ((element = parser.nextToken()) != JsonToken.END_ARRAY) {
+                    writeValue(parser, element, writer);
+                }
+                writer.writeEndArray();
+            }
+            case VALUE_STRING -> writer.writeString(parser.getText());
+            case VALUE_NUMBER_INT -> {
+                switch (parser.getNumberType()) {
+                    case INT -> writer.writeInt32(parser.getIntValue());
+                    case LONG -> writer.writeInt64(parser.getLongValue());
+                    default -> throw new NeedsFallback();
+                }
+            }
+            case VALUE_NUMBER_FLOAT -> {
+                double value = parser.getDoubleValue();
+                if (!Double.isFinite(value)) {
+                    throw new NeedsFallback();
+                }
+                writer.writeDouble(value);
+            }
+            case VALUE_TRUE -> writer.writeBoolean(true);
+            case VALUE_FALSE -> writer.writeBoolean(false);
+            case VALUE_NULL -> writer.writeNull();
+            default -> throw new NeedsFallback();
+        }
+    }
 }

@@ -13,13 +13,13 @@ import org.bson.BsonDocument;
  * @param version the vid of the write that produced this version of the object
  */
 public record CatalogObject(ObjectPath path, ObjectKind kind, BsonDocument value, long version) {
-  public CatalogObject {
-    requireNonNull(path, "path is null");
-    requireNonNull(kind, "kind is null");
-    requireNonNull(value, "value is null");
-  }
+    public CatalogObject {
+        requireNonNull(path, "path is null");
+        requireNonNull(kind, "kind is null");
+        requireNonNull(value, "value is null");
+    }
 
-  public String id() {
-    return path.id();
-  }
+    public String id() {
+        return path.id();
+    }
 }

@@ -15,120 +15,122 @@ import java.nio.charset.StandardCharsets;
  * 0xFF}, which makes {@code prefix + 0xFF} an exclusive upper bound for every key under a prefix.
  */
 public final class IdOrder {
-  public static final byte TERMINATOR = 0x00;
-  private static final byte ESCAPE = 0x01;
-  /** Sorts after every byte an encoded id can contain. */
-  public static final byte AFTER_ALL = (byte) 0xFF;
+    public static final byte TERMINATOR = 0x00;
+    private static final byte ESCAPE = 0x01;
+    /** Sorts after every byte an encoded id can contain. */
+    public static final byte AFTER_ALL = (byte) 0xFF;
 
-  private IdOrder() {}
+    private IdOrder() {}
 
-  public static int compare(String left, String right) {
-    // UTF-16 compareTo differs from code point order only for surrogates; compare code points.
-    int i = 0;
-    int j = 0;
-    while (i < left.length() && j < right.length()) {
-      int a = left.codePointAt(i);
-      int b = right.codePointAt(j);
-      if (a != b) {
-        return Integer.compare(a, b);
-      }
-      i += Character.charCount(a);
-      j += Character.charCount(b);
+    public static int compare(String left, String right) {
+        // UTF-16 compareTo differs from code point order only for surrogates; compare code points.
+        int i = 0;
+        int j = 0;
+        while (i < left.length() && j < right.length()) {
+            int a = left.codePointAt(i);
+            int b = right.codePointAt(j);
+            if (a != b) {
+                return Integer.compare(a, b);
+            }
+            i += Character.charCount(a);
+            j += Character.charCount(b);
+        }
+        return Integer.compare(left.length() - i, right.length() - j);
     }
-    return Integer.compare(left.length() - i, right.length() - j);
-  }
 
-  public static int utf8Length(String id) {
-    int length = 0;
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c < 0x80) {
-        length += 1;
-      } else if (c < 0x800) {
-        length += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
-        length += 4;
-        i++;
-      } else {
-        length += 3;
-      }
+    public static int utf8Length(String id) {
+        int length = 0;
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c < 0x80) {
+                length += 1;
+            } else if (c < 0x800) {
+                length += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < id.length()
+                    && Character.isLowSurrogate(id.charAt(i + 1))) {
+                length += 4;
+                i++;
+            } else {
+                length += 3;
+            }
+        }
+        return length;
     }
-    return length;
-  }
 
-  /** The id's escaped bytes followed by the terminator. */
-  public static byte[] encode(String id) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 2);
-    writeEscaped(out, id);
-    out.write(TERMINATOR);
-    return out.toByteArray();
-  }
+    /** The id's escaped bytes followed by the terminator. */
+    public static byte[] encode(String id) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 2);
+        writeEscaped(out, id);
+        out.write(TERMINATOR);
+        return out.toByteArray();
+    }
 
-  /** The id's escaped bytes without the terminator: a prefix of the encoding of every id that starts with it. */
-  public static byte[] encodeUnterminated(String id) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 1);
-    writeEscaped(out, id);
-    return out.toByteArray();
-  }
+    /** The id's escaped bytes without the terminator: a prefix of the encoding of every id that starts with it. */
+    public static byte[] encodeUnterminated(String id) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 1);
+        writeEscaped(out, id);
+        return out.toByteArray();
+    }
 
-  public static void writeEscaped(ByteArrayOutputStream out, String id) {
-    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
-    for (byte b : utf8) {
-      if (b == 0x00) {
-        out.write(ESCAPE);
-        out.write(0x01);
-      } else if (b == ESCAPE) {
-        out.write(ESCAPE);
-        out.write(0x02);
-      } else {
-        out.write(b);
-      }
+    public static void writeEscaped(ByteArrayOutputStream out, String id) {
+        byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+        for (byte b : utf8) {
+            if (b == 0x00) {
+                out.write(ESCAPE);
+                out.write(0x01);
+            } else if (b == ESCAPE) {
+                out.write(ESCAPE);
+                out.write(0x02);
+            } else {
+                out.write(b);
+            }
+        }
     }
-  }
 
-  /**
-   * Decodes one encoded id starting at {@code offset}.
-   *
-   * @return the id; {@link #encodedLength} gives the number of bytes it took
-   */
-  public static String decode(byte[] bytes, int offset) {
-    int end = offset;
-    boolean escaped = false;
-    for (; end < bytes.length && bytes[end] != TERMINATOR; end++) {
-      escaped |= bytes[end] == ESCAPE;
+    /**
+     * Decodes one encoded id starting at {@code offset}.
+     *
+     * @return the id; {@link #encodedLength} gives the number of bytes it took
+     */
+    public static String decode(byte[] bytes, int offset) {
+        int end = offset;
+        boolean escaped = false;
+        for (; end < bytes.length && bytes[end] != TERMINATOR; end++) {
+            escaped |= bytes[end] == ESCAPE;
+        }
+        if (end == bytes.length) {
+            throw new IllegalArgumentException("encoded id at offset " + offset + " has no terminator");
+        }
+        if (!escaped) {
+            // The common case, and the hot path of every scan: the bytes are the id's UTF-8 as they are.
+            return new String(bytes, offset, end - offset, StandardCharsets.UTF_8);
+        }
+        byte[] utf8 = new byte[end - offset];
+        int n = 0;
+        for (int i = offset; i < end; i++) {
+            byte b = bytes[i];
+            if (b == ESCAPE) {
+                byte code = bytes[++i];
+                utf8[n++] = code == 0x01 ? (byte) 0x00 : ESCAPE;
+            } else {
+                utf8[n++] = b;
+            }
+        }
+        return new String(utf8, 0, n, StandardCharsets.UTF_8);
     }
-    if (end == bytes.length) {
-      throw new IllegalArgumentException("encoded id at offset " + offset + " has no terminator");
-    }
-    if (!escaped) {
-      // The common case, and the hot path of every scan: the bytes are the id's UTF-8 as they are.
-      return new String(bytes, offset, end - offset, StandardCharsets.UTF_8);
-    }
-    byte[] utf8 = new byte[end - offset];
-    int n = 0;
-    for (int i = offset; i < end; i++) {
-      byte b = bytes[i];
-      if (b == ESCAPE) {
-        byte code = bytes[++i];
-        utf8[n++] = code == 0x01 ? (byte) 0x00 : ESCAPE;
-      } else {
-        utf8[n++] = b;
-      }
-    }
-    return new String(utf8, 0, n, StandardCharsets.UTF_8);
-  }
 
-  /** The number of bytes, terminator included, of the encoded id starting at {@code offset}. */
-  public static int encodedLength(byte[] bytes, int offset) {
-    return terminatorIndex(bytes, offset) - offset + 1;
-  }
-
-  private static int terminatorIndex(byte[] bytes, int offset) {
-    for (int i = offset; i < bytes.length; i++) {
-      if (bytes[i] == TERMINATOR) {
-        return i;
-      }
+    /** The number of bytes, terminator included, of the encoded id starting at {@code offset}. */
+    public static int encodedLength(byte[] bytes, int offset) {
+        return terminatorIndex(bytes, offset) - offset + 1;
     }
-    throw new IllegalArgumentException("encoded id at offset " + offset + " has no terminator");
-  }
+
+    private static int terminatorIndex(byte[] bytes, int offset) {
+        for (int i = offset; i < bytes.length; i++) {
+            if (bytes[i] == TERMINATOR) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("encoded id at offset " + offset + " has no terminator");
+    }
 }

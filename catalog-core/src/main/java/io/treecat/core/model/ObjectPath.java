@@ -19,201 +19,213 @@ import java.util.List;
  * exactly the byte order of their storage keys.
  */
 public final class ObjectPath implements Comparable<ObjectPath> {
-  /** The longest path the store accepts; deeper paths are rejected as invalid. */
-  public static final int MAX_DEPTH = 255;
-  /** The longest id, in UTF-8 bytes. */
-  public static final int MAX_ID_BYTES = 4096;
+    /** The longest path the store accepts; deeper paths are rejected as invalid. */
+    public static final int MAX_DEPTH = 255;
+    /** The longest id, in UTF-8 bytes. */
+    public static final int MAX_ID_BYTES = 4096;
 
-  public static final ObjectPath ROOT = new ObjectPath(ImmutableList.of(), true);
+    public static final ObjectPath ROOT = new ObjectPath(ImmutableList.of(), true);
 
-  private final ImmutableList<String> ids;
-  private int hash;
+    private final ImmutableList<String> ids;
+    private int hash;
 
-  /** A path of the given ids, each checked. */
-  public ObjectPath(List<String> ids) {
-    requireNonNull(ids, "ids is null");
-    this.ids = ImmutableList.copyOf(ids);
-    checkDepth(this.ids.size());
-    for (int i = 0; i < this.ids.size(); i++) {
-      checkId(this.ids.get(i), i);
-    }
-  }
-
-  /** For ids already checked: navigation builds paths on every row a query returns. */
-  private ObjectPath(ImmutableList<String> ids, boolean checked) {
-    this.ids = ids;
-  }
-
-  private static void checkDepth(int depth) {
-    if (depth > MAX_DEPTH) {
-      throw new CatalogException(ErrorCode.INVALID_PATH, "Path is deeper than " + MAX_DEPTH + " levels").with("depth", depth);
-    }
-  }
-
-  public List<String> ids() {
-    return ids;
-  }
-
-  public static ObjectPath of(String... ids) {
-    return new ObjectPath(List.of(ids));
-  }
-
-  /**
-   * Parses the text form: {@code /} alone is the root, otherwise {@code /id1/id2...} with {@code \/}
-   * and {@code \\} escapes inside ids.
-   */
-  public static ObjectPath parse(String text) {
-    requireNonNull(text, "path text is null");
-    if (text.isEmpty() || text.charAt(0) != '/') {
-      throw invalid(text, 0, "a path starts with '/'");
-    }
-    if (text.equals("/")) {
-      return ROOT;
-    }
-    ImmutableList.Builder<String> ids = ImmutableList.builder();
-    StringBuilder id = new StringBuilder();
-    for (int i = 1; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\\') {
-        if (i + 1 == text.length()) {
-          throw invalid(text, i, "a trailing '\\' escapes nothing");
+    /** A path of the given ids, each checked. */
+    public ObjectPath(List<String> ids) {
+        requireNonNull(ids, "ids is null");
+        this.ids = ImmutableList.copyOf(ids);
+        checkDepth(this.ids.size());
+        for (int i = 0; i < this.ids.size(); i++) {
+            checkId(this.ids.get(i), i);
         }
-        char next = text.charAt(++i);
-        if (next != '/' && next != '\\') {
-          throw invalid(text, i - 1, "only '\\/' and '\\\\' are escapes in a path");
+    }
+
+    /** For ids already checked: navigation builds paths on every row a query returns. */
+    private ObjectPath(ImmutableList<String> ids, boolean checked) {
+        this.ids = ids;
+    }
+
+    private static void checkDepth(int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new CatalogException(ErrorCode.INVALID_PATH, "Path is deeper than " + MAX_DEPTH + " levels")
+                    .with("depth", depth);
         }
-        id.append(next);
-      } else if (c == '/') {
+    }
+
+    public List<String> ids() {
+        return ids;
+    }
+
+    public static ObjectPath of(String... ids) {
+        return new ObjectPath(List.of(ids));
+    }
+
+    /**
+     * Parses the text form: {@code /} alone is the root, otherwise {@code /id1/id2...} with {@code \/}
+     * and {@code \\} escapes inside ids.
+     */
+    public static ObjectPath parse(String text) {
+        requireNonNull(text, "path text is null");
+        if (text.isEmpty() || text.charAt(0) != '/') {
+            throw invalid(text, 0, "a path starts with '/'");
+        }
+        if (text.equals("/")) {
+            return ROOT;
+        }
+        ImmutableList.Builder<String> ids = ImmutableList.builder();
+        StringBuilder id = new StringBuilder();
+        for (int i = 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\') {
+                if (i + 1 == text.length()) {
+                    throw invalid(text, i, "a trailing '\\' escapes nothing");
+                }
+                char next = text.charAt(++i);
+                if (next != '/' && next != '\\') {
+                    throw invalid(text, i - 1, "only '\\/' and '\\\\' are escapes in a path");
+                }
+                id.append(next);
+            } else if (c == '/') {
+                if (id.length() == 0) {
+                    throw invalid(text, i, "empty id");
+                }
+                ids.add(id.toString());
+                id.setLength(0);
+            } else {
+                id.append(c);
+            }
+        }
         if (id.length() == 0) {
-          throw invalid(text, i, "empty id");
+            throw invalid(text, text.length(), "empty id");
         }
         ids.add(id.toString());
-        id.setLength(0);
-      } else {
-        id.append(c);
-      }
+        return new ObjectPath(ids.build());
     }
-    if (id.length() == 0) {
-      throw invalid(text, text.length(), "empty id");
+
+    private static CatalogException invalid(String text, int index, String problem) {
+        return new CatalogException(ErrorCode.INVALID_PATH, "Invalid path at position " + (index + 1) + ": " + problem)
+                .with("path", text)
+                .with("position", index + 1);
     }
-    ids.add(id.toString());
-    return new ObjectPath(ids.build());
-  }
 
-  private static CatalogException invalid(String text, int index, String problem) {
-    return new CatalogException(ErrorCode.INVALID_PATH, "Invalid path at position " + (index + 1) + ": " + problem)
-        .with("path", text)
-        .with("position", index + 1);
-  }
-
-  private static void checkId(String id, int index) {
-    requireNonNull(id, "id is null");
-    if (id.isEmpty()) {
-      throw new CatalogException(ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is empty");
-    }
-    if (IdOrder.utf8Length(id) > MAX_ID_BYTES) {
-      throw new CatalogException(
-              ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is longer than " + MAX_ID_BYTES + " bytes")
-          .with("idPrefix", id.substring(0, 64));
-    }
-  }
-
-  public int depth() {
-    return ids.size();
-  }
-
-  public boolean isRoot() {
-    return ids.isEmpty();
-  }
-
-  /** The last id; the root has none. */
-  public String id() {
-    if (ids.isEmpty()) {
-      throw new IllegalStateException("the root has no id");
-    }
-    return ids.get(ids.size() - 1);
-  }
-
-  public ObjectPath parent() {
-    if (ids.isEmpty()) {
-      throw new IllegalStateException("the root has no parent");
-    }
-    return new ObjectPath(ids.subList(0, ids.size() - 1), true);
-  }
-
-  public ObjectPath child(String id) {
-    checkDepth(ids.size() + 1);
-    checkId(id, ids.size());
-    return new ObjectPath(ImmutableList.<String>builderWithExpectedSize(ids.size() + 1).addAll(ids).add(id).build(), true);
-  }
-
-  /** The first {@code depth} ids of this path. */
-  public ObjectPath prefix(int depth) {
-    return new ObjectPath(ids.subList(0, depth), true);
-  }
-
-  /** True when this path is {@code other} or one of its ancestors. */
-  public boolean isAncestorOrSelf(ObjectPath other) {
-    return other.ids.size() >= ids.size() && other.ids.subList(0, ids.size()).equals(ids);
-  }
-
-  /** Replaces the ancestor {@code from} of this path with {@code to}. */
-  public ObjectPath rebase(ObjectPath from, ObjectPath to) {
-    if (!from.isAncestorOrSelf(this)) {
-      throw new IllegalArgumentException(from + " is not an ancestor of " + this);
-    }
-    checkDepth(to.ids.size() + ids.size() - from.ids.size());
-    return new ObjectPath(
-        ImmutableList.<String>builder().addAll(to.ids).addAll(ids.subList(from.ids.size(), ids.size())).build(), true);
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return this == other || (other instanceof ObjectPath path && ids.equals(path.ids));
-  }
-
-  @Override
-  public int hashCode() {
-    int h = hash;
-    if (h == 0) {
-      h = ids.hashCode();
-      hash = h;
-    }
-    return h;
-  }
-
-  @Override
-  public int compareTo(ObjectPath other) {
-    int byDepth = Integer.compare(ids.size(), other.ids.size());
-    if (byDepth != 0) {
-      return byDepth;
-    }
-    for (int i = 0; i < ids.size(); i++) {
-      int byId = IdOrder.compare(ids.get(i), other.ids.get(i));
-      if (byId != 0) {
-        return byId;
-      }
-    }
-    return 0;
-  }
-
-  /** The escaped text form accepted by {@link #parse}. */
-  @Override
-  public String toString() {
-    if (ids.isEmpty()) {
-      return "/";
-    }
-    StringBuilder text = new StringBuilder();
-    for (String id : ids) {
-      text.append('/');
-      for (int i = 0; i < id.length(); i++) {
-        char c = id.charAt(i);
-        if (c == '/' || c == '\\') {
-          text.append('\\');
+    private static void checkId(String id, int index) {
+        requireNonNull(id, "id is null");
+        if (id.isEmpty()) {
+            throw new CatalogException(ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is empty");
         }
-        text.append(c);
-      }
+        if (IdOrder.utf8Length(id) > MAX_ID_BYTES) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_PATH,
+                            "Invalid path: id " + (index + 1) + " is longer than " + MAX_ID_BYTES + " bytes")
+                    .with("idPrefix", id.substring(0, 64));
+        }
     }
-    return text.toString();
-  }
+
+    public int depth() {
+        return ids.size();
+    }
+
+    public boolean isRoot() {
+        return ids.isEmpty();
+    }
+
+    /** The last id; the root has none. */
+    public String id() {
+        if (ids.isEmpty()) {
+            throw new IllegalStateException("the root has no id");
+        }
+        return ids.get(ids.size() - 1);
+    }
+
+    public ObjectPath parent() {
+        if (ids.isEmpty()) {
+            throw new IllegalStateException("the root has no parent");
+        }
+        return new ObjectPath(ids.subList(0, ids.size() - 1), true);
+    }
+
+    public ObjectPath child(String id) {
+        checkDepth(ids.size() + 1);
+        checkId(id, ids.size());
+        return new ObjectPath(
+                ImmutableList.<String>builderWithExpectedSize(ids.size() + 1)
+                        .addAll(ids)
+                        .add(id)
+                        .build(),
+                true);
+    }
+
+    /** The first {@code depth} ids of this path. */
+    public ObjectPath prefix(int depth) {
+        return new ObjectPath(ids.subList(0, depth), true);
+    }
+
+    /** True when this path is {@code other} or one of its ancestors. */
+    public boolean isAncestorOrSelf(ObjectPath other) {
+        return other.ids.size() >= ids.size()
+                && other.ids.subList(0, ids.size()).equals(ids);
+    }
+
+    /** Replaces the ancestor {@code from} of this path with {@code to}. */
+    public ObjectPath rebase(ObjectPath from, ObjectPath to) {
+        if (!from.isAncestorOrSelf(this)) {
+            throw new IllegalArgumentException(from + " is not an ancestor of " + this);
+        }
+        checkDepth(to.ids.size() + ids.size() - from.ids.size());
+        return new ObjectPath(
+                ImmutableList.<String>builder()
+                        .addAll(to.ids)
+                        .addAll(ids.subList(from.ids.size(), ids.size()))
+                        .build(),
+                true);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return this == other || (other instanceof ObjectPath path && ids.equals(path.ids));
+    }
+
+    @Override
+    public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = ids.hashCode();
+            hash = h;
+        }
+        return h;
+    }
+
+    @Override
+    public int compareTo(ObjectPath other) {
+        int byDepth = Integer.compare(ids.size(), other.ids.size());
+        if (byDepth != 0) {
+            return byDepth;
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            int byId = IdOrder.compare(ids.get(i), other.ids.get(i));
+            if (byId != 0) {
+                return byId;
+            }
+        }
+        return 0;
+    }
+
+    /** The escaped text form accepted by {@link #parse}. */
+    @Override
+    public String toString() {
+        if (ids.isEmpty()) {
+            return "/";
+        }
+        StringBuilder text = new StringBuilder();
+        for (String id : ids) {
+            text.append('/');
+            for (int i = 0; i < id.length(); i++) {
+                char c = id.charAt(i);
+                if (c == '/' || c == '\\') {
+                    text.append('\\');
+                }
+                text.append(c);
+            }
+        }
+        return text.toString();
+    }
 }

@@ -41,201 +41,208 @@ import java.util.function.Supplier;
  * snapshots, clones and bulk loads over one versioned tree. Thread safe.
  */
 public final class CatalogService implements AutoCloseable {
-  private final VersionedTree tree;
-  private final TransactionManager transactions;
-  private final QueryExecutor executor;
-  private final CatalogMetrics metrics;
-  private final WriteValidator validator;
+    private final VersionedTree tree;
+    private final TransactionManager transactions;
+    private final QueryExecutor executor;
+    private final CatalogMetrics metrics;
+    private final WriteValidator validator;
 
-  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
-    this(tree, config, clock, CatalogMetrics.NONE);
-  }
-
-  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics) {
-    this(tree, config, clock, metrics, WriteValidator.NONE);
-  }
-
-  /** @param validator checks every write set before it commits (transactions, single commits and bulk-load chunks) */
-  public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics, WriteValidator validator) {
-    this.validator = requireNonNull(validator, "validator is null");
-    this.tree = requireNonNull(tree, "tree is null");
-    this.transactions = new TransactionManager(tree, config, clock);
-    this.executor = new QueryExecutor(tree);
-    this.metrics = requireNonNull(metrics, "metrics is null");
-  }
-
-  /** Opens (or creates) a catalog stored with RocksDB in {@code directory}, with default settings. */
-  public static CatalogService open(Path directory) {
-    return open(directory, RocksStoreOptions.defaults(), TransactionConfig.defaults());
-  }
-
-  public static CatalogService open(Path directory, RocksStoreOptions options, TransactionConfig config) {
-    return new CatalogService(VersionedTree.open(RocksKvStore.open(directory, options)), config, Clock.systemUTC());
-  }
-
-  public TransactionManager transactions() {
-    return transactions;
-  }
-
-  public VersionedTree tree() {
-    return tree;
-  }
-
-  public long lastVid() {
-    return tree.lastVid();
-  }
-
-  /** The vid a read point stands for, checked to be readable. */
-  public long resolve(ReadPoint point) {
-    requireNonNull(point, "read point is null");
-    if (point instanceof ReadPoint.AtVid atVid) {
-      return tree.checkReadable(atVid.vid());
+    public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
+        this(tree, config, clock, CatalogMetrics.NONE);
     }
-    if (point instanceof ReadPoint.AtSnapshot snapshot) {
-      return tree.snapshotVid(snapshot.name());
+
+    public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock, CatalogMetrics metrics) {
+        this(tree, config, clock, metrics, WriteValidator.NONE);
     }
-    return tree.lastVid();
-  }
 
-  public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
-    return tree.read(path, resolve(point));
-  }
-
-  public QueryPlan plan(String query) {
-    return QueryPlanner.plan(QueryParser.parse(query));
-  }
-
-  public String explain(String query) {
-    return plan(query).explain();
-  }
-
-  /** Opens a streaming cursor outside any transaction; the caller closes it. */
-  public QueryCursor openQuery(QueryRequest request) {
-    return openQuery(request, ScanListener.NONE);
-  }
-
-  /**
-   * Opens a streaming cursor inside a transaction: it reads at the transaction's read vid, and a
-   * read-write transaction records its scans for validation at commit.
-   */
-  public QueryCursor openQuery(TransactionId id, QueryRequest request) {
-    Transaction txn = transactions.find(id);
-    if (!(request.readPoint() instanceof ReadPoint.Latest)) {
-      throw new CatalogException(ErrorCode.INVALID_QUERY_OPTION, "A query in a transaction reads at the transaction's version; do not give another")
-          .with("transaction", id);
+    /** @param validator checks every write set before it commits (transactions, single commits and bulk-load chunks) */
+    public CatalogService(
+            VersionedTree tree,
+            TransactionConfig config,
+            Clock clock,
+            CatalogMetrics metrics,
+            WriteValidator validator) {
+        this.validator = requireNonNull(validator, "validator is null");
+        this.tree = requireNonNull(tree, "tree is null");
+        this.transactions = new TransactionManager(tree, config, clock);
+        this.executor = new QueryExecutor(tree);
+        this.metrics = requireNonNull(metrics, "metrics is null");
     }
-    return openQuery(request.at(ReadPoint.vid(txn.readVid())), transactions.scanListener(txn));
-  }
 
-  public QueryPage query(TransactionId id, QueryRequest request) {
-    try (QueryCursor cursor = openQuery(id, request)) {
-      return cursor.page(request.limit());
+    /** Opens (or creates) a catalog stored with RocksDB in {@code directory}, with default settings. */
+    public static CatalogService open(Path directory) {
+        return open(directory, RocksStoreOptions.defaults(), TransactionConfig.defaults());
     }
-  }
 
-  private QueryCursor openQuery(QueryRequest request, ScanListener listener) {
-    try {
-      QueryPlan plan = plan(request.query());
-      long vid;
-      Optional<Continuation> after = request.pageToken().map(Continuation::decode);
-      if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
-        vid = tree.checkReadable(after.get().vid());
-      } else {
-        vid = resolve(request.readPoint());
-      }
-      QueryOptions options = new QueryOptions(vid, request.results(), request.projection(), after, listener);
-      return new MeasuredCursor(executor.execute(plan, options), metrics);
-    } catch (CatalogException e) {
-      metrics.queryFailed(e.code());
-      throw e;
+    public static CatalogService open(Path directory, RocksStoreOptions options, TransactionConfig config) {
+        return new CatalogService(VersionedTree.open(RocksKvStore.open(directory, options)), config, Clock.systemUTC());
     }
-  }
 
-  /** One page of a query's results, with the token for the next page if there is one. */
-  public QueryPage query(QueryRequest request) {
-    try (QueryCursor cursor = openQuery(request)) {
-      return cursor.page(request.limit());
+    public TransactionManager transactions() {
+        return transactions;
     }
-  }
 
-  /** Commits writes on their own, outside any transaction; durable when this returns. */
-  public CommitResult commit(WriteSet writes) {
-    validate(writes);
-    return measureCommit(() -> transactions.commit(writes));
-  }
-
-  private void validate(WriteSet writes) {
-    validator.validate(writes, path -> tree.read(path, lastVid()));
-  }
-
-  private CommitResult measureCommit(Supplier<CommitResult> commit) {
-    long start = System.nanoTime();
-    try {
-      CommitResult result = commit.get();
-      metrics.commitSucceeded(System.nanoTime() - start, result.changes().size());
-      return result;
-    } catch (CatalogException e) {
-      metrics.commitFailed(e.code(), System.nanoTime() - start);
-      throw e;
+    public VersionedTree tree() {
+        return tree;
     }
-  }
 
-  public Transaction begin(TransactionMode mode, ReadPoint point) {
-    OptionalLong vid = point instanceof ReadPoint.Latest ? OptionalLong.empty() : OptionalLong.of(resolve(point));
-    return transactions.begin(mode, vid);
-  }
+    public long lastVid() {
+        return tree.lastVid();
+    }
 
-  /** Reads one object in a transaction; a read-write transaction records the read for validation. */
-  public Optional<CatalogObject> get(TransactionId id, ObjectPath path) {
-    Transaction txn = transactions.find(id);
-    return tree.read(path, transactions.recordRead(txn, path));
-  }
+    /** The vid a read point stands for, checked to be readable. */
+    public long resolve(ReadPoint point) {
+        requireNonNull(point, "read point is null");
+        if (point instanceof ReadPoint.AtVid atVid) {
+            return tree.checkReadable(atVid.vid());
+        }
+        if (point instanceof ReadPoint.AtSnapshot snapshot) {
+            return tree.snapshotVid(snapshot.name());
+        }
+        return tree.lastVid();
+    }
 
-  public CommitResult commit(TransactionId id, WriteSet writes) {
-    try {
-      validate(writes);
-    } catch (CatalogException e) {
-      // A refused write set ends its transaction, as a failed commit does.
-      try {
+    public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
+        return tree.read(path, resolve(point));
+    }
+
+    public QueryPlan plan(String query) {
+        return QueryPlanner.plan(QueryParser.parse(query));
+    }
+
+    public String explain(String query) {
+        return plan(query).explain();
+    }
+
+    /** Opens a streaming cursor outside any transaction; the caller closes it. */
+    public QueryCursor openQuery(QueryRequest request) {
+        return openQuery(request, ScanListener.NONE);
+    }
+
+    /**
+     * Opens a streaming cursor inside a transaction: it reads at the transaction's read vid, and a
+     * read-write transaction records its scans for validation at commit.
+     */
+    public QueryCursor openQuery(TransactionId id, QueryRequest request) {
+        Transaction txn = transactions.find(id);
+        if (!(request.readPoint() instanceof ReadPoint.Latest)) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_QUERY_OPTION,
+                            "A query in a transaction reads at the transaction's version; do not give another")
+                    .with("transaction", id);
+        }
+        return openQuery(request.at(ReadPoint.vid(txn.readVid())), transactions.scanListener(txn));
+    }
+
+    public QueryPage query(TransactionId id, QueryRequest request) {
+        try (QueryCursor cursor = openQuery(id, request)) {
+            return cursor.page(request.limit());
+        }
+    }
+
+    private QueryCursor openQuery(QueryRequest request, ScanListener listener) {
+        try {
+            QueryPlan plan = plan(request.query());
+            long vid;
+            Optional<Continuation> after = request.pageToken().map(Continuation::decode);
+            if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
+                vid = tree.checkReadable(after.get().vid());
+            } else {
+                vid = resolve(request.readPoint());
+            }
+            QueryOptions options = new QueryOptions(vid, request.results(), request.projection(), after, listener);
+            return new MeasuredCursor(executor.execute(plan, options), metrics);
+        } catch (CatalogException e) {
+            metrics.queryFailed(e.code());
+            throw e;
+        }
+    }
+
+    /** One page of a query's results, with the token for the next page if there is one. */
+    public QueryPage query(QueryRequest request) {
+        try (QueryCursor cursor = openQuery(request)) {
+            return cursor.page(request.limit());
+        }
+    }
+
+    /** Commits writes on their own, outside any transaction; durable when this returns. */
+    public CommitResult commit(WriteSet writes) {
+        validate(writes);
+        return measureCommit(() -> transactions.commit(writes));
+    }
+
+    private void validate(WriteSet writes) {
+        validator.validate(writes, path -> tree.read(path, lastVid()));
+    }
+
+    private CommitResult measureCommit(Supplier<CommitResult> commit) {
+        long start = System.nanoTime();
+        try {
+            CommitResult result = commit.get();
+            metrics.commitSucceeded(System.nanoTime() - start, result.changes().size());
+            return result;
+        } catch (CatalogException e) {
+            metrics.commitFailed(e.code(), System.nanoTime() - start);
+            throw e;
+        }
+    }
+
+    public Transaction begin(TransactionMode mode, ReadPoint point) {
+        OptionalLong vid = point instanceof ReadPoint.Latest ? OptionalLong.empty() : OptionalLong.of(resolve(point));
+        return transactions.begin(mode, vid);
+    }
+
+    /** Reads one object in a transaction; a read-write transaction records the read for validation. */
+    public Optional<CatalogObject> get(TransactionId id, ObjectPath path) {
+        Transaction txn = transactions.find(id);
+        return tree.read(path, transactions.recordRead(txn, path));
+    }
+
+    public CommitResult commit(TransactionId id, WriteSet writes) {
+        try {
+            validate(writes);
+        } catch (CatalogException e) {
+            // A refused write set ends its transaction, as a failed commit does.
+            try {
+                transactions.abort(id);
+            } catch (CatalogException ignored) {
+                // Already gone: the refusal is what the caller needs to hear.
+            }
+            throw e;
+        }
+        return measureCommit(() -> transactions.commit(id, writes));
+    }
+
+    public void abort(TransactionId id) {
         transactions.abort(id);
-      } catch (CatalogException ignored) {
-        // Already gone: the refusal is what the caller needs to hear.
-      }
-      throw e;
     }
-    return measureCommit(() -> transactions.commit(id, writes));
-  }
 
-  public void abort(TransactionId id) {
-    transactions.abort(id);
-  }
+    /** Imports JSON lines in chunks, each chunk one durable commit. */
+    public BulkLoader.LoadResult bulkLoad(BufferedReader input, int chunkSize, BulkLoader.Progress progress) {
+        return new BulkLoader(this::commit, chunkSize).load(input, progress);
+    }
 
-  /** Imports JSON lines in chunks, each chunk one durable commit. */
-  public BulkLoader.LoadResult bulkLoad(BufferedReader input, int chunkSize, BulkLoader.Progress progress) {
-    return new BulkLoader(this::commit, chunkSize).load(input, progress);
-  }
+    public NamedSnapshot createSnapshot(String name, ReadPoint point) {
+        return tree.createSnapshot(name, resolve(point));
+    }
 
-  public NamedSnapshot createSnapshot(String name, ReadPoint point) {
-    return tree.createSnapshot(name, resolve(point));
-  }
+    public List<NamedSnapshot> listSnapshots() {
+        return tree.listSnapshots();
+    }
 
-  public List<NamedSnapshot> listSnapshots() {
-    return tree.listSnapshots();
-  }
+    public void dropSnapshot(String name) {
+        tree.dropSnapshot(name);
+    }
 
-  public void dropSnapshot(String name) {
-    tree.dropSnapshot(name);
-  }
+    /** Copies the subtree at {@code source} as of {@code point} to {@code target}, sharing leaves. */
+    public CommitResult clone(ObjectPath source, ObjectPath target, ReadPoint point) {
+        return commit(WriteSet.of(new WriteOp.Clone(source, target, resolve(point))));
+    }
 
-  /** Copies the subtree at {@code source} as of {@code point} to {@code target}, sharing leaves. */
-  public CommitResult clone(ObjectPath source, ObjectPath target, ReadPoint point) {
-    return commit(WriteSet.of(new WriteOp.Clone(source, target, resolve(point))));
-  }
-
-  /** Finishes commits in flight, then closes the store. */
-  @Override
-  public void close() {
-    transactions.close();
-    tree.close();
-  }
+    /** Finishes commits in flight, then closes the store. */
+    @Override
+    public void close() {
+        transactions.close();
+        tree.close();
+    }
 }

@@ -13,12 +13,12 @@ import java.util.function.Function;
  */
 @FunctionalInterface
 public interface WriteValidator {
-  /** Accepts everything. */
-  WriteValidator NONE = (writes, current) -> {};
+    /** Accepts everything. */
+    WriteValidator NONE = (writes, current) -> {};
 
-  /**
-   * Returns if {@code writes} may be committed, throws a {@code CatalogException} naming the path and
-   * field otherwise. {@code current} reads the newest committed state (outside any transaction).
-   */
-  void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current);
+    /**
+     * Returns if {@code writes} may be committed, throws a {@code CatalogException} naming the path and
+     * field otherwise. {@code current} reads the newest committed state (outside any transaction).
+     */
+    void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current);
 }

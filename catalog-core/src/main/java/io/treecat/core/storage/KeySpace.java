@@ -6,22 +6,22 @@ package io.treecat.core.storage;
  * PathKeys}.
  */
 public enum KeySpace {
-  /** The current version of every inner object that ever existed (the paper's SnapshotStore). */
-  INNER_CURRENT("inner_current"),
-  /** Past versions of inner objects, newest first per path (the paper's DeltaStore). */
-  INNER_HISTORY("inner_history"),
-  /** Leaf objects with their create and tombstone vids (the paper's LeafObjectStore). */
-  LEAF("leaf"),
-  /** Fixed keys: format version, last committed vid, named snapshots. */
-  META("meta");
+    /** The current version of every inner object that ever existed (the paper's SnapshotStore). */
+    INNER_CURRENT("inner_current"),
+    /** Past versions of inner objects, newest first per path (the paper's DeltaStore). */
+    INNER_HISTORY("inner_history"),
+    /** Leaf objects with their create and tombstone vids (the paper's LeafObjectStore). */
+    LEAF("leaf"),
+    /** Fixed keys: format version, last committed vid, named snapshots. */
+    META("meta");
 
-  private final String familyName;
+    private final String familyName;
 
-  KeySpace(String familyName) {
-    this.familyName = familyName;
-  }
+    KeySpace(String familyName) {
+        this.familyName = familyName;
+    }
 
-  public String familyName() {
-    return familyName;
-  }
+    public String familyName() {
+        return familyName;
+    }
 }

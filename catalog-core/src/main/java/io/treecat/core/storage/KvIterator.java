@@ -5,17 +5,17 @@ package io.treecat.core.storage;
  * safe; must be closed. {@link #key()} and {@link #value()} return fresh copies.
  */
 public interface KvIterator extends AutoCloseable {
-  /** Positions at the first key at or after {@code key} (and within the bounds). */
-  void seek(byte[] key);
+    /** Positions at the first key at or after {@code key} (and within the bounds). */
+    void seek(byte[] key);
 
-  boolean isValid();
+    boolean isValid();
 
-  void next();
+    void next();
 
-  byte[] key();
+    byte[] key();
 
-  byte[] value();
+    byte[] value();
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

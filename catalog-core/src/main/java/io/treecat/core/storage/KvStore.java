@@ -5,29 +5,29 @@ package io.treecat.core.storage;
  * key space. Implementations are thread safe.
  */
 public interface KvStore extends AutoCloseable {
-  /** The value of {@code key}, or null. */
-  byte[] get(KeySpace space, byte[] key);
+    /** The value of {@code key}, or null. */
+    byte[] get(KeySpace space, byte[] key);
 
-  /**
-   * Opens an iterator over the keys in [{@code lowerInclusive}, {@code upperExclusive}); either bound
-   * may be null for unbounded. The upper bound is enforced by the store itself, so a scan never reads
-   * past it.
-   */
-  KvIterator iterator(KeySpace space, byte[] lowerInclusive, byte[] upperExclusive);
+    /**
+     * Opens an iterator over the keys in [{@code lowerInclusive}, {@code upperExclusive}); either bound
+     * may be null for unbounded. The upper bound is enforced by the store itself, so a scan never reads
+     * past it.
+     */
+    KvIterator iterator(KeySpace space, byte[] lowerInclusive, byte[] upperExclusive);
 
-  KvBatch newBatch();
+    KvBatch newBatch();
 
-  /**
-   * Applies the batch atomically: after a crash, either all of it or none of it is present.
-   *
-   * @param sync when true the write-ahead log is synced before returning, so the batch survives a
-   *     crash of the process or the machine once this returns
-   */
-  void write(KvBatch batch, boolean sync);
+    /**
+     * Applies the batch atomically: after a crash, either all of it or none of it is present.
+     *
+     * @param sync when true the write-ahead log is synced before returning, so the batch survives a
+     *     crash of the process or the machine once this returns
+     */
+    void write(KvBatch batch, boolean sync);
 
-  /** Syncs the write-ahead log: every batch written before this call becomes durable. */
-  void syncWal();
+    /** Syncs the write-ahead log: every batch written before this call becomes durable. */
+    void syncWal();
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

@@ -27,71 +27,75 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * can need.
  */
 final class ChangeLog {
-  /** One change to a child of a parent, committed at {@code vid}. */
-  record LogKey(byte[] parentKey, long vid, int sequence) {}
+    /** One change to a child of a parent, committed at {@code vid}. */
+    record LogKey(byte[] parentKey, long vid, int sequence) {}
 
-  private static final Comparator<LogKey> ORDER = (a, b) -> {
-    int byParent = Arrays.compareUnsigned(a.parentKey(), b.parentKey());
-    if (byParent != 0) {
-      return byParent;
+    private static final Comparator<LogKey> ORDER = (a, b) -> {
+        int byParent = Arrays.compareUnsigned(a.parentKey(), b.parentKey());
+        if (byParent != 0) {
+            return byParent;
+        }
+        int byVid = Long.compare(a.vid(), b.vid());
+        return byVid != 0 ? byVid : Integer.compare(a.sequence(), b.sequence());
+    };
+
+    private final ConcurrentHashMap<ObjectPath, Long> versionMap = new ConcurrentHashMap<>();
+    private final ConcurrentSkipListMap<LogKey, ObjectChange> logIndex = new ConcurrentSkipListMap<>(ORDER);
+    private volatile long floor;
+
+    ChangeLog(long floor) {
+        this.floor = floor;
     }
-    int byVid = Long.compare(a.vid(), b.vid());
-    return byVid != 0 ? byVid : Integer.compare(a.sequence(), b.sequence());
-  };
 
-  private final ConcurrentHashMap<ObjectPath, Long> versionMap = new ConcurrentHashMap<>();
-  private final ConcurrentSkipListMap<LogKey, ObjectChange> logIndex = new ConcurrentSkipListMap<>(ORDER);
-  private volatile long floor;
-
-  ChangeLog(long floor) {
-    this.floor = floor;
-  }
-
-  /** Records a commit's changes; called in commit order, before any later commit is validated. */
-  void record(long vid, List<ObjectChange> changes) {
-    int sequence = 0;
-    for (ObjectChange change : changes) {
-      ObjectPath parent = change.path().parent();
-      logIndex.put(new LogKey(PathKeys.pathKey(parent), vid, sequence++), change);
-      versionMap.merge(parent, vid, Math::max);
+    /** Records a commit's changes; called in commit order, before any later commit is validated. */
+    void record(long vid, List<ObjectChange> changes) {
+        int sequence = 0;
+        for (ObjectChange change : changes) {
+            ObjectPath parent = change.path().parent();
+            logIndex.put(new LogKey(PathKeys.pathKey(parent), vid, sequence++), change);
+            versionMap.merge(parent, vid, Math::max);
+        }
     }
-  }
 
-  /** The newest vid that changed a child of {@code parent}, or -1 if none is remembered. */
-  long newestChildVid(ObjectPath parent) {
-    return versionMap.getOrDefault(parent, -1L);
-  }
-
-  /** The changes to children of {@code parent} committed after {@code afterVid}, in vid order. */
-  Collection<ObjectChange> changesAfter(ObjectPath parent, long afterVid) {
-    byte[] parentKey = PathKeys.pathKey(parent);
-    return logIndex.subMap(new LogKey(parentKey, afterVid + 1, Integer.MIN_VALUE), true, new LogKey(parentKey, Long.MAX_VALUE, Integer.MAX_VALUE), true)
-        .values();
-  }
-
-  /** Every vid above this one is in the log. */
-  long floor() {
-    return floor;
-  }
-
-  /**
-   * Forgets changes at or below {@code watermark}, the oldest read vid any active read-write
-   * transaction holds: validation only ever looks above its own read vid.
-   */
-  void collect(long watermark) {
-    if (watermark <= floor) {
-      return;
+    /** The newest vid that changed a child of {@code parent}, or -1 if none is remembered. */
+    long newestChildVid(ObjectPath parent) {
+        return versionMap.getOrDefault(parent, -1L);
     }
-    floor = watermark;
-    logIndex.keySet().removeIf(key -> key.vid() <= watermark);
-    for (Map.Entry<ObjectPath, Long> entry : versionMap.entrySet()) {
-      if (entry.getValue() <= watermark) {
-        versionMap.remove(entry.getKey(), entry.getValue());
-      }
-    }
-  }
 
-  int size() {
-    return logIndex.size();
-  }
+    /** The changes to children of {@code parent} committed after {@code afterVid}, in vid order. */
+    Collection<ObjectChange> changesAfter(ObjectPath parent, long afterVid) {
+        byte[] parentKey = PathKeys.pathKey(parent);
+        return logIndex.subMap(
+                        new LogKey(parentKey, afterVid + 1, Integer.MIN_VALUE),
+                        true,
+                        new LogKey(parentKey, Long.MAX_VALUE, Integer.MAX_VALUE),
+                        true)
+                .values();
+    }
+
+    /** Every vid above this one is in the log. */
+    long floor() {
+        return floor;
+    }
+
+    /**
+     * Forgets changes at or below {@code watermark}, the oldest read vid any active read-write
+     * transaction holds: validation only ever looks above its own read vid.
+     */
+    void collect(long watermark) {
+        if (watermark <= floor) {
+            return;
+        }
+        floor = watermark;
+        logIndex.keySet().removeIf(key -> key.vid() <= watermark);
+        for (Map.Entry<ObjectPath, Long> entry : versionMap.entrySet()) {
+            if (entry.getValue() <= watermark) {
+                versionMap.remove(entry.getKey(), entry.getValue());
+            }
+        }
+    }
+
+    int size() {
+        return logIndex.size();
+    }
 }

@@ -33,142 +33,154 @@ import org.slf4j.LoggerFactory;
  * accepting commits, as the store's state is then uncertain.
  */
 final class CommitPipeline implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
 
-  /** A commit waiting for the sequencer. */
-  record Request(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate, CompletableFuture<CommitResult> done) {}
+    /** A commit waiting for the sequencer. */
+    record Request(
+            List<ScanEntry> scanSet,
+            long readVid,
+            WriteSet writes,
+            boolean validate,
+            CompletableFuture<CommitResult> done) {}
 
-  private record Written(CommitResult result, CompletableFuture<CommitResult> done) {}
+    private record Written(CommitResult result, CompletableFuture<CommitResult> done) {}
 
-  private static final Request STOP = new Request(List.of(), 0, null, false, null);
+    private static final Request STOP = new Request(List.of(), 0, null, false, null);
 
-  private final VersionedTree tree;
-  private final ChangeLog log;
-  private final Validator validator;
-  private final LongConsumer afterCommit;
-  private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
-  private final BlockingQueue<Written> unsynced = new LinkedBlockingQueue<>();
-  private final Thread sequencer;
-  private final Thread syncer;
-  private volatile CatalogException failure;
-  private volatile boolean closed;
+    private final VersionedTree tree;
+    private final ChangeLog log;
+    private final Validator validator;
+    private final LongConsumer afterCommit;
+    private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Written> unsynced = new LinkedBlockingQueue<>();
+    private final Thread sequencer;
+    private final Thread syncer;
+    private volatile CatalogException failure;
+    private volatile boolean closed;
 
-  CommitPipeline(VersionedTree tree, ChangeLog log, Validator validator, LongConsumer afterCommit) {
-    this.tree = tree;
-    this.log = log;
-    this.validator = validator;
-    this.afterCommit = afterCommit;
-    this.sequencer = new Thread(this::runSequencer, "treecat-commit-sequencer");
-    this.syncer = new Thread(this::runSyncer, "treecat-commit-syncer");
-    sequencer.setDaemon(true);
-    syncer.setDaemon(true);
-    sequencer.start();
-    syncer.start();
-  }
-
-  CompletableFuture<CommitResult> submit(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate) {
-    CompletableFuture<CommitResult> done = new CompletableFuture<>();
-    if (closed) {
-      done.completeExceptionally(new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down"));
-    } else if (failure != null) {
-      done.completeExceptionally(failure);
-    } else {
-      pending.add(new Request(scanSet, readVid, writes, validate, done));
+    CommitPipeline(VersionedTree tree, ChangeLog log, Validator validator, LongConsumer afterCommit) {
+        this.tree = tree;
+        this.log = log;
+        this.validator = validator;
+        this.afterCommit = afterCommit;
+        this.sequencer = new Thread(this::runSequencer, "treecat-commit-sequencer");
+        this.syncer = new Thread(this::runSyncer, "treecat-commit-syncer");
+        sequencer.setDaemon(true);
+        syncer.setDaemon(true);
+        sequencer.start();
+        syncer.start();
     }
-    return done;
-  }
 
-  private void runSequencer() {
-    while (true) {
-      Request request;
-      try {
-        request = pending.take();
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (request == STOP) {
-        List<Request> late = new ArrayList<>();
-        pending.drainTo(late);
-        late.forEach(r -> r.done().completeExceptionally(new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down")));
-        unsynced.add(new Written(null, null));
-        return;
-      }
-      if (failure != null) {
-        request.done().completeExceptionally(failure);
-        continue;
-      }
-      try {
-        if (request.validate()) {
-          validator.validate(request.scanSet(), request.readVid());
+    CompletableFuture<CommitResult> submit(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate) {
+        CompletableFuture<CommitResult> done = new CompletableFuture<>();
+        if (closed) {
+            done.completeExceptionally(new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down"));
+        } else if (failure != null) {
+            done.completeExceptionally(failure);
+        } else {
+            pending.add(new Request(scanSet, readVid, writes, validate, done));
         }
-        try (PreparedCommit prepared = tree.prepare(request.writes())) {
-          tree.apply(prepared, false);
-          log.record(prepared.vid(), prepared.result().changes());
-          unsynced.add(new Written(prepared.result(), request.done()));
+        return done;
+    }
+
+    private void runSequencer() {
+        while (true) {
+            Request request;
+            try {
+                request = pending.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (request == STOP) {
+                List<Request> late = new ArrayList<>();
+                pending.drainTo(late);
+                late.forEach(r -> r.done()
+                        .completeExceptionally(
+                                new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down")));
+                unsynced.add(new Written(null, null));
+                return;
+            }
+            if (failure != null) {
+                request.done().completeExceptionally(failure);
+                continue;
+            }
+            try {
+                if (request.validate()) {
+                    validator.validate(request.scanSet(), request.readVid());
+                }
+                try (PreparedCommit prepared = tree.prepare(request.writes())) {
+                    tree.apply(prepared, false);
+                    log.record(prepared.vid(), prepared.result().changes());
+                    unsynced.add(new Written(prepared.result(), request.done()));
+                }
+            } catch (CatalogException e) {
+                // A conflict or a failed precondition: nothing was written.
+                request.done().completeExceptionally(e);
+            } catch (RuntimeException e) {
+                LOG.error("Commit failed unexpectedly", e);
+                request.done()
+                        .completeExceptionally(
+                                new CatalogException(ErrorCode.STORAGE_FAILURE, "Commit failed: " + e, e));
+            }
         }
-      } catch (CatalogException e) {
-        // A conflict or a failed precondition: nothing was written.
-        request.done().completeExceptionally(e);
-      } catch (RuntimeException e) {
-        LOG.error("Commit failed unexpectedly", e);
-        request.done().completeExceptionally(new CatalogException(ErrorCode.STORAGE_FAILURE, "Commit failed: " + e, e));
-      }
     }
-  }
 
-  private void runSyncer() {
-    List<Written> group = new ArrayList<>();
-    while (true) {
-      try {
-        group.add(unsynced.take());
-      } catch (InterruptedException e) {
-        return;
-      }
-      unsynced.drainTo(group);
-      boolean stop = group.get(group.size() - 1).done() == null;
-      if (stop) {
-        group.remove(group.size() - 1);
-      }
-      if (!group.isEmpty()) {
-        syncGroup(group);
-      }
-      group.clear();
-      if (stop) {
-        return;
-      }
+    private void runSyncer() {
+        List<Written> group = new ArrayList<>();
+        while (true) {
+            try {
+                group.add(unsynced.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            unsynced.drainTo(group);
+            boolean stop = group.get(group.size() - 1).done() == null;
+            if (stop) {
+                group.remove(group.size() - 1);
+            }
+            if (!group.isEmpty()) {
+                syncGroup(group);
+            }
+            group.clear();
+            if (stop) {
+                return;
+            }
+        }
     }
-  }
 
-  private void syncGroup(List<Written> group) {
-    try {
-      tree.syncWal();
-    } catch (RuntimeException e) {
-      failure = new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "The write-ahead log could not be synced; the commit may or may not be durable", e);
-      LOG.error("WAL sync failed; refusing further commits", e);
-      group.forEach(written -> written.done().completeExceptionally(failure));
-      return;
+    private void syncGroup(List<Written> group) {
+        try {
+            tree.syncWal();
+        } catch (RuntimeException e) {
+            failure = new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    "The write-ahead log could not be synced; the commit may or may not be durable",
+                    e);
+            LOG.error("WAL sync failed; refusing further commits", e);
+            group.forEach(written -> written.done().completeExceptionally(failure));
+            return;
+        }
+        long newest = group.get(group.size() - 1).result().vid();
+        tree.publish(newest);
+        afterCommit.accept(newest);
+        for (Written written : group) {
+            written.done().complete(written.result());
+        }
     }
-    long newest = group.get(group.size() - 1).result().vid();
-    tree.publish(newest);
-    afterCommit.accept(newest);
-    for (Written written : group) {
-      written.done().complete(written.result());
-    }
-  }
 
-  /** Finishes the commits already submitted, then stops both threads. */
-  @Override
-  public void close() {
-    if (closed) {
-      return;
+    /** Finishes the commits already submitted, then stops both threads. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pending.add(STOP);
+        try {
+            sequencer.join();
+            syncer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
-    closed = true;
-    pending.add(STOP);
-    try {
-      sequencer.join();
-      syncer.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

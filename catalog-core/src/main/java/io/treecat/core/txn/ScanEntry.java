@@ -15,14 +15,14 @@ import io.treecat.core.version.ChildKinds;
  *     children match matters
  */
 public record ScanEntry(ObjectPath parent, PlanStep step, ChildKinds kinds, boolean returnsObjects) {
-  public ScanEntry {
-    requireNonNull(parent, "parent is null");
-    requireNonNull(step, "step is null");
-    requireNonNull(kinds, "kinds is null");
-  }
+    public ScanEntry {
+        requireNonNull(parent, "parent is null");
+        requireNonNull(step, "step is null");
+        requireNonNull(kinds, "kinds is null");
+    }
 
-  /** The predicate in query syntax, for conflict messages. */
-  public String predicate() {
-    return step.step().toString();
-  }
+    /** The predicate in query syntax, for conflict messages. */
+    public String predicate() {
+        return step.step().toString();
+    }
 }

@@ -10,68 +10,69 @@ import java.util.List;
  * #id()}.
  */
 public final class Transaction {
-  private final TransactionId id;
-  private final TransactionMode mode;
-  private final long readVid;
-  /** Start order, for wait-die: a smaller number is an older transaction. */
-  private final long startSequence;
-  private final List<ScanEntry> scanSet = new ArrayList<>();
-  private volatile Instant lastActivity;
-  /** Set once the commit starts, so the idle sweeper never ends a transaction mid-commit. */
-  private volatile boolean busy;
+    private final TransactionId id;
+    private final TransactionMode mode;
+    private final long readVid;
+    /** Start order, for wait-die: a smaller number is an older transaction. */
+    private final long startSequence;
 
-  Transaction(TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now) {
-    this.id = id;
-    this.mode = mode;
-    this.readVid = readVid;
-    this.startSequence = startSequence;
-    this.lastActivity = now;
-  }
+    private final List<ScanEntry> scanSet = new ArrayList<>();
+    private volatile Instant lastActivity;
+    /** Set once the commit starts, so the idle sweeper never ends a transaction mid-commit. */
+    private volatile boolean busy;
 
-  public TransactionId id() {
-    return id;
-  }
+    Transaction(TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now) {
+        this.id = id;
+        this.mode = mode;
+        this.readVid = readVid;
+        this.startSequence = startSequence;
+        this.lastActivity = now;
+    }
 
-  public TransactionMode mode() {
-    return mode;
-  }
+    public TransactionId id() {
+        return id;
+    }
 
-  /** Every query of the transaction reads at this vid (with MGL, read-write queries read the newest). */
-  public long readVid() {
-    return readVid;
-  }
+    public TransactionMode mode() {
+        return mode;
+    }
 
-  long startSequence() {
-    return startSequence;
-  }
+    /** Every query of the transaction reads at this vid (with MGL, read-write queries read the newest). */
+    public long readVid() {
+        return readVid;
+    }
 
-  Instant lastActivity() {
-    return lastActivity;
-  }
+    long startSequence() {
+        return startSequence;
+    }
 
-  void touch(Instant now) {
-    lastActivity = now;
-  }
+    Instant lastActivity() {
+        return lastActivity;
+    }
 
-  void markBusy() {
-    busy = true;
-  }
+    void touch(Instant now) {
+        lastActivity = now;
+    }
 
-  boolean isBusy() {
-    return busy;
-  }
+    void markBusy() {
+        busy = true;
+    }
 
-  synchronized void recordScan(ScanEntry entry) {
-    scanSet.add(entry);
-  }
+    boolean isBusy() {
+        return busy;
+    }
 
-  /** A copy of the scan set so far. */
-  public synchronized List<ScanEntry> scanSet() {
-    return List.copyOf(scanSet);
-  }
+    synchronized void recordScan(ScanEntry entry) {
+        scanSet.add(entry);
+    }
 
-  @Override
-  public String toString() {
-    return "Transaction{" + id + ", " + mode + ", readVid=" + readVid + "}";
-  }
+    /** A copy of the scan set so far. */
+    public synchronized List<ScanEntry> scanSet() {
+        return List.copyOf(scanSet);
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction{" + id + ", " + mode + ", readVid=" + readVid + "}";
+    }
 }

@@ -8,24 +8,25 @@ import java.util.UUID;
 
 /** A transaction session's id, as clients pass it back. */
 public record TransactionId(UUID uuid) {
-  public TransactionId {
-    requireNonNull(uuid, "uuid is null");
-  }
-
-  public static TransactionId create() {
-    return new TransactionId(UUID.randomUUID());
-  }
-
-  public static TransactionId valueOf(String text) {
-    try {
-      return new TransactionId(UUID.fromString(text));
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new CatalogException(ErrorCode.INVALID_REQUEST, "Not a transaction id: '" + text + "'").with("transaction", text);
+    public TransactionId {
+        requireNonNull(uuid, "uuid is null");
     }
-  }
 
-  @Override
-  public String toString() {
-    return uuid.toString();
-  }
+    public static TransactionId create() {
+        return new TransactionId(UUID.randomUUID());
+    }
+
+    public static TransactionId valueOf(String text) {
+        try {
+            return new TransactionId(UUID.fromString(text));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new CatalogException(ErrorCode.INVALID_REQUEST, "Not a transaction id: '" + text + "'")
+                    .with("transaction", text);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return uuid.toString();
+    }
 }

@@ -47,302 +47,325 @@ import java.util.concurrent.atomic.AtomicLong;
  * Read-write transactions are validated with OSPL (default) or OSL, or run under MGL locks.
  */
 public final class TransactionManager implements AutoCloseable {
-  private final VersionedTree tree;
-  private final TransactionConfig config;
-  private final Clock clock;
-  private final ChangeLog log;
-  private final CommitPipeline pipeline;
-  private final LockManager locks;
-  private final ExecutorService validationPool;
-  private final ScheduledExecutorService sweeper;
-  private final Map<TransactionId, Transaction> sessions = new ConcurrentHashMap<>();
-  private final AtomicLong startSequence = new AtomicLong();
-  private final AtomicLong commitsSinceCollect = new AtomicLong();
-  /** Orders read-write begins against garbage collection, so no new reader falls below the watermark. */
-  private final Object watermarkLock = new Object();
+    private final VersionedTree tree;
+    private final TransactionConfig config;
+    private final Clock clock;
+    private final ChangeLog log;
+    private final CommitPipeline pipeline;
+    private final LockManager locks;
+    private final ExecutorService validationPool;
+    private final ScheduledExecutorService sweeper;
+    private final Map<TransactionId, Transaction> sessions = new ConcurrentHashMap<>();
+    private final AtomicLong startSequence = new AtomicLong();
+    private final AtomicLong commitsSinceCollect = new AtomicLong();
+    /** Orders read-write begins against garbage collection, so no new reader falls below the watermark. */
+    private final Object watermarkLock = new Object();
 
-  public TransactionManager(VersionedTree tree, TransactionConfig config, Clock clock) {
-    this.tree = requireNonNull(tree, "tree is null");
-    this.config = requireNonNull(config, "config is null");
-    this.clock = requireNonNull(clock, "clock is null");
-    this.log = new ChangeLog(tree.lastVid());
-    this.validationPool = Executors.newFixedThreadPool(config.validationThreads(), daemon("treecat-validation"));
-    this.pipeline = new CommitPipeline(tree,
-        log,
-        new Validator(log, config.protocol(), validationPool, config.validationThreads(), config.parallelValidationThreshold()),
-        this::afterCommit);
-    this.locks = new LockManager(config.lockTimeout());
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(daemon("treecat-session-sweeper"));
-    long period = Math.max(100, Math.min(config.idleTimeout().toMillis() / 2, 10_000));
-    sweeper.scheduleWithFixedDelay(this::expireIdleSessions, period, period, TimeUnit.MILLISECONDS);
-  }
-
-  private static ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
-  public ConcurrencyProtocol protocol() {
-    return config.protocol();
-  }
-
-  public VersionedTree tree() {
-    return tree;
-  }
-
-  /**
-   * Opens a session.
-   *
-   * @param atVid read at this committed vid instead of the newest; a read-write transaction can only
-   *     start at a vid whose later commits are still in the validation log
-   */
-  public Transaction begin(TransactionMode mode, OptionalLong atVid) {
-    requireNonNull(mode, "mode is null");
-    if (mode == TransactionMode.READ_ONLY) {
-      long readVid = atVid.isPresent() ? tree.checkReadable(atVid.getAsLong()) : tree.lastVid();
-      return register(mode, readVid);
+    public TransactionManager(VersionedTree tree, TransactionConfig config, Clock clock) {
+        this.tree = requireNonNull(tree, "tree is null");
+        this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.log = new ChangeLog(tree.lastVid());
+        this.validationPool = Executors.newFixedThreadPool(config.validationThreads(), daemon("treecat-validation"));
+        this.pipeline = new CommitPipeline(
+                tree,
+                log,
+                new Validator(
+                        log,
+                        config.protocol(),
+                        validationPool,
+                        config.validationThreads(),
+                        config.parallelValidationThreshold()),
+                this::afterCommit);
+        this.locks = new LockManager(config.lockTimeout());
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(daemon("treecat-session-sweeper"));
+        long period = Math.max(100, Math.min(config.idleTimeout().toMillis() / 2, 10_000));
+        sweeper.scheduleWithFixedDelay(this::expireIdleSessions, period, period, TimeUnit.MILLISECONDS);
     }
-    synchronized (watermarkLock) {
-      long readVid = atVid.isPresent() ? tree.checkReadable(atVid.getAsLong()) : tree.lastVid();
-      if (readVid < log.floor()) {
-        throw new CatalogException(ErrorCode.INVALID_QUERY_OPTION,
-                "A read-write transaction cannot start at version " + readVid + ": commits after it are no longer tracked (oldest: " + log.floor() + ")")
-            .with("vid", readVid)
-            .with("oldestVid", log.floor());
-      }
-      return register(mode, readVid);
-    }
-  }
 
-  private Transaction register(TransactionMode mode, long readVid) {
-    Transaction txn = new Transaction(TransactionId.create(), mode, readVid, startSequence.incrementAndGet(), clock.instant());
-    sessions.put(txn.id(), txn);
-    return txn;
-  }
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
 
-  /** The open session with this id; {@code TRANSACTION_NOT_FOUND} if it ended or expired. */
-  public Transaction find(TransactionId id) {
-    Transaction txn = sessions.get(requireNonNull(id, "id is null"));
-    if (txn == null) {
-      throw new CatalogException(ErrorCode.TRANSACTION_NOT_FOUND, "No open transaction " + id + " (it committed, aborted or expired)")
-          .with("transaction", id);
+    public ConcurrencyProtocol protocol() {
+        return config.protocol();
     }
-    txn.touch(clock.instant());
-    return txn;
-  }
 
-  /**
-   * What a query in {@code txn} must tell the manager of each scan: a read-write transaction
-   * records it in its scan set (OSPL, OSL) or takes a shared lock on the scanned parent and reads the
-   * newest state (MGL). Read-only transactions record nothing.
-   */
-  public ScanListener scanListener(Transaction txn) {
-    if (txn.mode() == TransactionMode.READ_ONLY) {
-      return ScanListener.NONE;
+    public VersionedTree tree() {
+        return tree;
     }
-    if (config.protocol() == ConcurrencyProtocol.MGL) {
-      return (parent, step, kinds, returnsObjects, vid) -> {
-        lockScan(txn, parent, step);
-        return tree.lastVid();
-      };
-    }
-    return (parent, step, kinds, returnsObjects, vid) -> {
-      txn.recordScan(new ScanEntry(parent, step, kinds, returnsObjects));
-      return vid;
-    };
-  }
 
-  /** Records a point read of {@code path} (a get), which conflicts with any later change to it. */
-  public long recordRead(Transaction txn, ObjectPath path) {
-    if (txn.mode() == TransactionMode.READ_ONLY || path.isRoot()) {
-      return txn.readVid();
-    }
-    if (config.protocol() == ConcurrencyProtocol.MGL) {
-      // A point read locks the object's value, and by the intention lock its existence.
-      lockOrAbort(txn, LockManager.Resource.value(path), LockMode.S);
-      return tree.lastVid();
-    }
-    PlanStep pointRead = new PlanStep(path.depth(),
-        new Step.Filter(new Expr.Comparison(Operand.FieldRef.objectId(), ComparisonOperator.EQ, Operand.Literal.of(path.id())), 1),
-        IdRanges.of(IdRange.point(path.id())),
-        false);
-    return scanListener(txn).onScan(path.parent(), pointRead, ChildKinds.BOTH, true, txn.readVid());
-  }
-
-  /**
-   * Validates and commits the transaction's writes, ending the session either way.
-   *
-   * @return the commit; a read-write transaction without writes commits at its read vid
-   * @throws CatalogException {@code COMMIT_CONFLICT} naming the conflicting path and predicate,
-   *     {@code LOCK_TIMEOUT} with MGL, or the failed precondition of a write
-   */
-  public CommitResult commit(TransactionId id, WriteSet writes) {
-    Transaction txn = find(id);
-    txn.markBusy();
-    try {
-      if (writes == null || writes.ops().isEmpty()) {
-        return new CommitResult(txn.readVid(), List.of());
-      }
-      if (txn.mode() == TransactionMode.READ_ONLY) {
-        throw new CatalogException(ErrorCode.TRANSACTION_READ_ONLY, "A read-only transaction cannot write").with("transaction", id);
-      }
-      if (config.protocol() == ConcurrencyProtocol.MGL) {
-        lockWrites(txn, writes);
-        return await(pipeline.submit(List.of(), txn.readVid(), writes, false));
-      }
-      return await(pipeline.submit(txn.scanSet(), txn.readVid(), writes, true));
-    } finally {
-      end(txn);
-    }
-  }
-
-  /** Commits writes outside any session: validated against nothing, ordered with everything else. */
-  public CommitResult commit(WriteSet writes) {
-    requireNonNull(writes, "writes is null");
-    if (config.protocol() == ConcurrencyProtocol.MGL) {
-      Transaction txn = begin(TransactionMode.READ_WRITE, OptionalLong.empty());
-      return commit(txn.id(), writes);
-    }
-    return await(pipeline.submit(List.of(), tree.lastVid(), writes, false));
-  }
-
-  public void abort(TransactionId id) {
-    end(find(id));
-  }
-
-  private void end(Transaction txn) {
-    sessions.remove(txn.id());
-    if (config.protocol() == ConcurrencyProtocol.MGL) {
-      locks.releaseAll(txn);
-    }
-  }
-
-  /**
-   * A scan of a parent's children locks the whole parent subtree shared, except a scan of named
-   * children (obj_id = ..., in (...)), which locks just those: their existence (intention-shared on
-   * each), and their values when the predicate reads them.
-   */
-  private void lockScan(Transaction txn, ObjectPath parent, PlanStep step) {
-    List<String> named = pointIds(step.idRanges());
-    if (named == null) {
-      lockOrAbort(txn, LockManager.Resource.subtree(parent), LockMode.S);
-      return;
-    }
-    for (String id : named) {
-      ObjectPath child = parent.child(id);
-      if (step.needsValue()) {
-        lockOrAbort(txn, LockManager.Resource.value(child), LockMode.S);
-      } else {
-        lockOrAbort(txn, LockManager.Resource.subtree(child), LockMode.IS);
-      }
-    }
-  }
-
-  /** The ids of a set of single-id ranges, or null if any range spans more than one id. */
-  private static List<String> pointIds(IdRanges ranges) {
-    List<String> ids = new ArrayList<>();
-    for (IdRange range : ranges.ranges()) {
-      byte[] lower = range.lowerInclusive();
-      byte[] upper = range.upperExclusive();
-      // A point is [escaped + 0x00, escaped + 0x01): see IdOrder.
-      if (lower == null || upper == null || lower.length != upper.length || lower[lower.length - 1] != 0x00 || upper[upper.length - 1] != 0x01
-          || !Arrays.equals(lower, 0, lower.length - 1, upper, 0, upper.length - 1)) {
-        return null;
-      }
-      ids.add(IdOrder.decode(lower, 0));
-    }
-    return ids;
-  }
-
-  /** Value changes lock the value; creating, replacing or removing an object locks its subtree. */
-  private void lockWrites(Transaction txn, WriteSet writes) {
-    for (WriteOp op : writes.ops()) {
-      LockManager.Resource resource = op instanceof WriteOp.Merge ? LockManager.Resource.value(op.path()) : LockManager.Resource.subtree(op.path());
-      lockOrAbort(txn, resource, LockMode.X);
-    }
-  }
-
-  private void lockOrAbort(Transaction txn, LockManager.Resource resource, LockMode mode) {
-    try {
-      locks.lockHierarchy(txn, resource, mode);
-    } catch (CatalogException e) {
-      end(txn);
-      throw e.with("transaction", txn.id());
-    }
-  }
-
-  private static CommitResult await(CompletableFuture<CommitResult> done) {
-    try {
-      return done.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof CatalogException catalogException) {
-        throw catalogException;
-      }
-      throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Commit failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Interrupted while waiting for the commit; it may still complete");
-    }
-  }
-
-  /** Aborts sessions idle for longer than the configured timeout, freeing their resources. */
-  public int expireIdleSessions() {
-    Instant cutoff = clock.instant().minus(config.idleTimeout());
-    int expired = 0;
-    for (Transaction txn : new ArrayList<>(sessions.values())) {
-      if (!txn.isBusy() && txn.lastActivity().isBefore(cutoff)) {
-        end(txn);
-        expired++;
-      }
-    }
-    collectGarbage();
-    return expired;
-  }
-
-  private void afterCommit(long vid) {
-    if (commitsSinceCollect.incrementAndGet() >= 64) {
-      commitsSinceCollect.set(0);
-      collectGarbage();
-    }
-  }
-
-  /**
-   * Drops validation state below the watermark: the oldest read vid of an open read-write
-   * transaction, or the newest vid if there is none.
-   */
-  public void collectGarbage() {
-    synchronized (watermarkLock) {
-      long watermark = tree.lastVid();
-      for (Transaction txn : sessions.values()) {
-        if (txn.mode() == TransactionMode.READ_WRITE) {
-          watermark = Math.min(watermark, txn.readVid());
+    /**
+     * Opens a session.
+     *
+     * @param atVid read at this committed vid instead of the newest; a read-write transaction can only
+     *     start at a vid whose later commits are still in the validation log
+     */
+    public Transaction begin(TransactionMode mode, OptionalLong atVid) {
+        requireNonNull(mode, "mode is null");
+        if (mode == TransactionMode.READ_ONLY) {
+            long readVid = atVid.isPresent() ? tree.checkReadable(atVid.getAsLong()) : tree.lastVid();
+            return register(mode, readVid);
         }
-      }
-      log.collect(watermark);
+        synchronized (watermarkLock) {
+            long readVid = atVid.isPresent() ? tree.checkReadable(atVid.getAsLong()) : tree.lastVid();
+            if (readVid < log.floor()) {
+                throw new CatalogException(
+                                ErrorCode.INVALID_QUERY_OPTION,
+                                "A read-write transaction cannot start at version " + readVid
+                                        + ": commits after it are no longer tracked (oldest: " + log.floor() + ")")
+                        .with("vid", readVid)
+                        .with("oldestVid", log.floor());
+            }
+            return register(mode, readVid);
+        }
     }
-  }
 
-  /** Open sessions, for metrics and tests. */
-  public int openSessions() {
-    return sessions.size();
-  }
+    private Transaction register(TransactionMode mode, long readVid) {
+        Transaction txn = new Transaction(
+                TransactionId.create(), mode, readVid, startSequence.incrementAndGet(), clock.instant());
+        sessions.put(txn.id(), txn);
+        return txn;
+    }
 
-  /** Changes held for validation, for metrics and tests. */
-  public int trackedChanges() {
-    return log.size();
-  }
+    /** The open session with this id; {@code TRANSACTION_NOT_FOUND} if it ended or expired. */
+    public Transaction find(TransactionId id) {
+        Transaction txn = sessions.get(requireNonNull(id, "id is null"));
+        if (txn == null) {
+            throw new CatalogException(
+                            ErrorCode.TRANSACTION_NOT_FOUND,
+                            "No open transaction " + id + " (it committed, aborted or expired)")
+                    .with("transaction", id);
+        }
+        txn.touch(clock.instant());
+        return txn;
+    }
 
-  public Duration idleTimeout() {
-    return config.idleTimeout();
-  }
+    /**
+     * What a query in {@code txn} must tell the manager of each scan: a read-write transaction
+     * records it in its scan set (OSPL, OSL) or takes a shared lock on the scanned parent and reads the
+     * newest state (MGL). Read-only transactions record nothing.
+     */
+    public ScanListener scanListener(Transaction txn) {
+        if (txn.mode() == TransactionMode.READ_ONLY) {
+            return ScanListener.NONE;
+        }
+        if (config.protocol() == ConcurrencyProtocol.MGL) {
+            return (parent, step, kinds, returnsObjects, vid) -> {
+                lockScan(txn, parent, step);
+                return tree.lastVid();
+            };
+        }
+        return (parent, step, kinds, returnsObjects, vid) -> {
+            txn.recordScan(new ScanEntry(parent, step, kinds, returnsObjects));
+            return vid;
+        };
+    }
 
-  @Override
-  public void close() {
-    sweeper.shutdownNow();
-    pipeline.close();
-    validationPool.shutdownNow();
-  }
+    /** Records a point read of {@code path} (a get), which conflicts with any later change to it. */
+    public long recordRead(Transaction txn, ObjectPath path) {
+        if (txn.mode() == TransactionMode.READ_ONLY || path.isRoot()) {
+            return txn.readVid();
+        }
+        if (config.protocol() == ConcurrencyProtocol.MGL) {
+            // A point read locks the object's value, and by the intention lock its existence.
+            lockOrAbort(txn, LockManager.Resource.value(path), LockMode.S);
+            return tree.lastVid();
+        }
+        PlanStep pointRead = new PlanStep(
+                path.depth(),
+                new Step.Filter(
+                        new Expr.Comparison(
+                                Operand.FieldRef.objectId(), ComparisonOperator.EQ, Operand.Literal.of(path.id())),
+                        1),
+                IdRanges.of(IdRange.point(path.id())),
+                false);
+        return scanListener(txn).onScan(path.parent(), pointRead, ChildKinds.BOTH, true, txn.readVid());
+    }
+
+    /**
+     * Validates and commits the transaction's writes, ending the session either way.
+     *
+     * @return the commit; a read-write transaction without writes commits at its read vid
+     * @throws CatalogException {@code COMMIT_CONFLICT} naming the conflicting path and predicate,
+     *     {@code LOCK_TIMEOUT} with MGL, or the failed precondition of a write
+     */
+    public CommitResult commit(TransactionId id, WriteSet writes) {
+        Transaction txn = find(id);
+        txn.markBusy();
+        try {
+            if (writes == null || writes.ops().isEmpty()) {
+                return new CommitResult(txn.readVid(), List.of());
+            }
+            if (txn.mode() == TransactionMode.READ_ONLY) {
+                throw new CatalogException(ErrorCode.TRANSACTION_READ_ONLY, "A read-only transaction cannot write")
+                        .with("transaction", id);
+            }
+            if (config.protocol() == ConcurrencyProtocol.MGL) {
+                lockWrites(txn, writes);
+                return await(pipeline.submit(List.of(), txn.readVid(), writes, false));
+            }
+            return await(pipeline.submit(txn.scanSet(), txn.readVid(), writes, true));
+        } finally {
+            end(txn);
+        }
+    }
+
+    /** Commits writes outside any session: validated against nothing, ordered with everything else. */
+    public CommitResult commit(WriteSet writes) {
+        requireNonNull(writes, "writes is null");
+        if (config.protocol() == ConcurrencyProtocol.MGL) {
+            Transaction txn = begin(TransactionMode.READ_WRITE, OptionalLong.empty());
+            return commit(txn.id(), writes);
+        }
+        return await(pipeline.submit(List.of(), tree.lastVid(), writes, false));
+    }
+
+    public void abort(TransactionId id) {
+        end(find(id));
+    }
+
+    private void end(Transaction txn) {
+        sessions.remove(txn.id());
+        if (config.protocol() == ConcurrencyProtocol.MGL) {
+            locks.releaseAll(txn);
+        }
+    }
+
+    /**
+     * A scan of a parent's children locks the whole parent subtree shared, except a scan of named
+     * children (obj_id = ..., in (...)), which locks just those: their existence (intention-shared on
+     * each), and their values when the predicate reads them.
+     */
+    private void lockScan(Transaction txn, ObjectPath parent, PlanStep step) {
+        List<String> named = pointIds(step.idRanges());
+        if (named == null) {
+            lockOrAbort(txn, LockManager.Resource.subtree(parent), LockMode.S);
+            return;
+        }
+        for (String id : named) {
+            ObjectPath child = parent.child(id);
+            if (step.needsValue()) {
+                lockOrAbort(txn, LockManager.Resource.value(child), LockMode.S);
+            } else {
+                lockOrAbort(txn, LockManager.Resource.subtree(child), LockMode.IS);
+            }
+        }
+    }
+
+    /** The ids of a set of single-id ranges, or null if any range spans more than one id. */
+    private static List<String> pointIds(IdRanges ranges) {
+        List<String> ids = new ArrayList<>();
+        for (IdRange range : ranges.ranges()) {
+            byte[] lower = range.lowerInclusive();
+            byte[] upper = range.upperExclusive();
+            // A point is [escaped + 0x00, escaped + 0x01): see IdOrder.
+            if (lower == null
+                    || upper == null
+                    || lower.length != upper.length
+                    || lower[lower.length - 1] != 0x00
+                    || upper[upper.length - 1] != 0x01
+                    || !Arrays.equals(lower, 0, lower.length - 1, upper, 0, upper.length - 1)) {
+                return null;
+            }
+            ids.add(IdOrder.decode(lower, 0));
+        }
+        return ids;
+    }
+
+    /** Value changes lock the value; creating, replacing or removing an object locks its subtree. */
+    private void lockWrites(Transaction txn, WriteSet writes) {
+        for (WriteOp op : writes.ops()) {
+            LockManager.Resource resource = op instanceof WriteOp.Merge
+                    ? LockManager.Resource.value(op.path())
+                    : LockManager.Resource.subtree(op.path());
+            lockOrAbort(txn, resource, LockMode.X);
+        }
+    }
+
+    private void lockOrAbort(Transaction txn, LockManager.Resource resource, LockMode mode) {
+        try {
+            locks.lockHierarchy(txn, resource, mode);
+        } catch (CatalogException e) {
+            end(txn);
+            throw e.with("transaction", txn.id());
+        }
+    }
+
+    private static CommitResult await(CompletableFuture<CommitResult> done) {
+        try {
+            return done.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CatalogException catalogException) {
+                throw catalogException;
+            }
+            throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Commit failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN, "Interrupted while waiting for the commit; it may still complete");
+        }
+    }
+
+    /** Aborts sessions idle for longer than the configured timeout, freeing their resources. */
+    public int expireIdleSessions() {
+        Instant cutoff = clock.instant().minus(config.idleTimeout());
+        int expired = 0;
+        for (Transaction txn : new ArrayList<>(sessions.values())) {
+            if (!txn.isBusy() && txn.lastActivity().isBefore(cutoff)) {
+                end(txn);
+                expired++;
+            }
+        }
+        collectGarbage();
+        return expired;
+    }
+
+    private void afterCommit(long vid) {
+        if (commitsSinceCollect.incrementAndGet() >= 64) {
+            commitsSinceCollect.set(0);
+            collectGarbage();
+        }
+    }
+
+    /**
+     * Drops validation state below the watermark: the oldest read vid of an open read-write
+     * transaction, or the newest vid if there is none.
+     */
+    public void collectGarbage() {
+        synchronized (watermarkLock) {
+            long watermark = tree.lastVid();
+            for (Transaction txn : sessions.values()) {
+                if (txn.mode() == TransactionMode.READ_WRITE) {
+                    watermark = Math.min(watermark, txn.readVid());
+                }
+            }
+            log.collect(watermark);
+        }
+    }
+
+    /** Open sessions, for metrics and tests. */
+    public int openSessions() {
+        return sessions.size();
+    }
+
+    /** Changes held for validation, for metrics and tests. */
+    public int trackedChanges() {
+        return log.size();
+    }
+
+    public Duration idleTimeout() {
+        return config.idleTimeout();
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        pipeline.close();
+        validationPool.shutdownNow();
+    }
 }

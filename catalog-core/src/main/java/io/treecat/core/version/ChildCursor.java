@@ -9,19 +9,19 @@ import org.bson.BsonDocument;
  * describe the current one. Not thread safe; must be closed.
  */
 public interface ChildCursor extends AutoCloseable {
-  /** Moves to the next visible child; false when there is none. */
-  boolean advance();
+    /** Moves to the next visible child; false when there is none. */
+    boolean advance();
 
-  String id();
+    String id();
 
-  ObjectKind kind();
+    ObjectKind kind();
 
-  /** The child's value, parsed lazily: a cursor that only looks at ids never decodes BSON. */
-  BsonDocument value();
+    /** The child's value, parsed lazily: a cursor that only looks at ids never decodes BSON. */
+    BsonDocument value();
 
-  /** The vid that produced this version of the child. */
-  long version();
+    /** The vid that produced this version of the child. */
+    long version();
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

@@ -4,11 +4,11 @@ import io.treecat.core.model.ObjectKind;
 
 /** Which kinds of children a scan returns. */
 public enum ChildKinds {
-  INNER,
-  LEAVES,
-  BOTH;
+    INNER,
+    LEAVES,
+    BOTH;
 
-  public boolean includes(ObjectKind kind) {
-    return this == BOTH || (kind == ObjectKind.INNER ? this == INNER : this == LEAVES);
-  }
+    public boolean includes(ObjectKind kind) {
+        return this == BOTH || (kind == ObjectKind.INNER ? this == INNER : this == LEAVES);
+    }
 }

@@ -7,29 +7,29 @@ import io.treecat.core.storage.KvBatch;
  * {@link VersionedTree#apply}, then close it.
  */
 public final class PreparedCommit implements AutoCloseable {
-  private final KvBatch batch;
-  private final CommitResult result;
+    private final KvBatch batch;
+    private final CommitResult result;
 
-  PreparedCommit(KvBatch batch, CommitResult result) {
-    this.batch = batch;
-    this.result = result;
-  }
+    PreparedCommit(KvBatch batch, CommitResult result) {
+        this.batch = batch;
+        this.result = result;
+    }
 
-  public long vid() {
-    return result.vid();
-  }
+    public long vid() {
+        return result.vid();
+    }
 
-  /** The changes this commit makes, with before- and after-images. */
-  public CommitResult result() {
-    return result;
-  }
+    /** The changes this commit makes, with before- and after-images. */
+    public CommitResult result() {
+        return result;
+    }
 
-  KvBatch batch() {
-    return batch;
-  }
+    KvBatch batch() {
+        return batch;
+    }
 
-  @Override
-  public void close() {
-    batch.close();
-  }
+    @Override
+    public void close() {
+        batch.close();
+    }
 }

@@ -30,354 +30,371 @@ import org.bson.BsonDocument;
  * transaction while the previous one is written.
  */
 public final class VersionedTree implements AutoCloseable {
-  static final int FORMAT_VERSION = 1;
-  private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] LAST_VID_KEY = "last_vid".getBytes(StandardCharsets.UTF_8);
-  private static final String SNAPSHOT_PREFIX = "snapshot/";
-  private static final int MAX_SNAPSHOT_NAME = 256;
+    static final int FORMAT_VERSION = 1;
+    private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] LAST_VID_KEY = "last_vid".getBytes(StandardCharsets.UTF_8);
+    private static final String SNAPSHOT_PREFIX = "snapshot/";
+    private static final int MAX_SNAPSHOT_NAME = 256;
 
-  private final KvStore store;
-  /** The newest vid whose writes are durable and visible; reads at or below it are stable. */
-  private final AtomicLong lastVid;
-  /**
-   * The newest vid whose batch is in the store, possibly not yet synced. Ahead of {@link #lastVid}
-   * while a group commit waits for its WAL sync; the next commit is prepared against it.
-   */
-  private final AtomicLong appliedVid;
-  private final Object writeLock = new Object();
+    private final KvStore store;
+    /** The newest vid whose writes are durable and visible; reads at or below it are stable. */
+    private final AtomicLong lastVid;
+    /**
+     * The newest vid whose batch is in the store, possibly not yet synced. Ahead of {@link #lastVid}
+     * while a group commit waits for its WAL sync; the next commit is prepared against it.
+     */
+    private final AtomicLong appliedVid;
 
-  private VersionedTree(KvStore store, long lastVid) {
-    this.store = store;
-    this.lastVid = new AtomicLong(lastVid);
-    this.appliedVid = new AtomicLong(lastVid);
-  }
+    private final Object writeLock = new Object();
 
-  /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
-  public static VersionedTree open(KvStore store) {
-    requireNonNull(store, "store is null");
-    byte[] format = store.get(KeySpace.META, FORMAT_KEY);
-    if (format == null) {
-      try (KvBatch batch = store.newBatch()) {
-        batch.put(KeySpace.META, FORMAT_KEY, longBytes(FORMAT_VERSION));
-        batch.put(KeySpace.META, LAST_VID_KEY, longBytes(0));
-        store.write(batch, true);
-      }
-      return new VersionedTree(store, 0);
+    private VersionedTree(KvStore store, long lastVid) {
+        this.store = store;
+        this.lastVid = new AtomicLong(lastVid);
+        this.appliedVid = new AtomicLong(lastVid);
     }
-    long version = PathKeys.readLong(format, 0);
-    if (version != FORMAT_VERSION) {
-      store.close();
-      throw new CatalogException(ErrorCode.UNSUPPORTED_STORAGE_FORMAT, "Unsupported storage format version")
-          .with("found", version)
-          .with("supported", FORMAT_VERSION);
+
+    /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
+    public static VersionedTree open(KvStore store) {
+        requireNonNull(store, "store is null");
+        byte[] format = store.get(KeySpace.META, FORMAT_KEY);
+        if (format == null) {
+            try (KvBatch batch = store.newBatch()) {
+                batch.put(KeySpace.META, FORMAT_KEY, longBytes(FORMAT_VERSION));
+                batch.put(KeySpace.META, LAST_VID_KEY, longBytes(0));
+                store.write(batch, true);
+            }
+            return new VersionedTree(store, 0);
+        }
+        long version = PathKeys.readLong(format, 0);
+        if (version != FORMAT_VERSION) {
+            store.close();
+            throw new CatalogException(ErrorCode.UNSUPPORTED_STORAGE_FORMAT, "Unsupported storage format version")
+                    .with("found", version)
+                    .with("supported", FORMAT_VERSION);
+        }
+        return new VersionedTree(store, PathKeys.readLong(store.get(KeySpace.META, LAST_VID_KEY), 0));
     }
-    return new VersionedTree(store, PathKeys.readLong(store.get(KeySpace.META, LAST_VID_KEY), 0));
-  }
 
-  public KvStore store() {
-    return store;
-  }
-
-  /** The newest committed vid; 0 is the empty tree. */
-  public long lastVid() {
-    return lastVid.get();
-  }
-
-  /** Checks that {@code vid} can be read: at least 0 and already committed. */
-  public long checkReadable(long vid) {
-    long last = lastVid.get();
-    if (vid < 0 || vid > last) {
-      throw new CatalogException(ErrorCode.VID_NOT_FOUND, "Version " + vid + " is not committed (the newest is " + last + ")")
-          .with("vid", vid)
-          .with("lastVid", last);
+    public KvStore store() {
+        return store;
     }
-    return vid;
-  }
 
-  // ---------------------------------------------------------------------------------------------
-  // Reads
-
-  /** The object at {@code path} as of {@code vid}, if it existed then. The root always exists. */
-  public Optional<CatalogObject> read(ObjectPath path, long vid) {
-    checkReadable(vid);
-    if (path.isRoot()) {
-      return Optional.of(new CatalogObject(path, ObjectKind.INNER, new BsonDocument(), 0));
+    /** The newest committed vid; 0 is the empty tree. */
+    public long lastVid() {
+        return lastVid.get();
     }
-    byte[] pathKey = PathKeys.pathKey(path);
-    Optional<CatalogObject> inner = readInner(path, pathKey, vid);
-    return inner.isPresent() ? inner : readLeaf(path, pathKey, vid);
-  }
 
-  private Optional<CatalogObject> readInner(ObjectPath path, byte[] pathKey, long vid) {
-    byte[] current = store.get(KeySpace.INNER_CURRENT, pathKey);
-    if (current == null) {
-      return Optional.empty();
+    /** Checks that {@code vid} can be read: at least 0 and already committed. */
+    public long checkReadable(long vid) {
+        long last = lastVid.get();
+        if (vid < 0 || vid > last) {
+            throw new CatalogException(
+                            ErrorCode.VID_NOT_FOUND,
+                            "Version " + vid + " is not committed (the newest is " + last + ")")
+                    .with("vid", vid)
+                    .with("lastVid", last);
+        }
+        return vid;
     }
-    long currentVid = Records.innerCurrentVid(current);
-    if (currentVid <= vid) {
-      return Records.innerCurrentRemoved(current)
-          ? Optional.empty()
-          : Optional.of(new CatalogObject(path, ObjectKind.INNER, Records.document(current, Records.INNER_CURRENT_HEADER), currentVid));
+
+    // ---------------------------------------------------------------------------------------------
+    // Reads
+
+    /** The object at {@code path} as of {@code vid}, if it existed then. The root always exists. */
+    public Optional<CatalogObject> read(ObjectPath path, long vid) {
+        checkReadable(vid);
+        if (path.isRoot()) {
+            return Optional.of(new CatalogObject(path, ObjectKind.INNER, new BsonDocument(), 0));
+        }
+        byte[] pathKey = PathKeys.pathKey(path);
+        Optional<CatalogObject> inner = readInner(path, pathKey, vid);
+        return inner.isPresent() ? inner : readLeaf(path, pathKey, vid);
     }
-    return readInnerHistory(path, pathKey, vid);
-  }
 
-  private Optional<CatalogObject> readInnerHistory(ObjectPath path, byte[] pathKey, long vid) {
-    HistoryEntry entry = historyAt(pathKey, vid);
-    return entry == null
-        ? Optional.empty()
-        : Optional.of(new CatalogObject(path, ObjectKind.INNER, Records.document(entry.record(), Records.HEADER), entry.startVid()));
-  }
-
-  /** A past version of an inner object: its history record and the vid it started at. */
-  record HistoryEntry(byte[] record, long startVid) {}
-
-  /**
-   * The version of an inner object that was current at {@code vid}, from its history: one seek, as
-   * versions of a path sort newest first. Null if it did not exist then (or was removed).
-   */
-  HistoryEntry historyAt(byte[] pathKey, long vid) {
-    try (KvIterator history = store.iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(pathKey))) {
-      history.seek(PathKeys.versionedKey(pathKey, vid));
-      if (!history.isValid()) {
-        return null;
-      }
-      byte[] key = history.key();
-      if (!PathKeys.isVersionOf(key, pathKey)) {
-        return null;
-      }
-      byte[] record = history.value();
-      if (Records.historyRemoved(record) || Records.historyEndVid(record) <= vid) {
-        return null;
-      }
-      return new HistoryEntry(record, PathKeys.vidOfVersionedKey(key));
+    private Optional<CatalogObject> readInner(ObjectPath path, byte[] pathKey, long vid) {
+        byte[] current = store.get(KeySpace.INNER_CURRENT, pathKey);
+        if (current == null) {
+            return Optional.empty();
+        }
+        long currentVid = Records.innerCurrentVid(current);
+        if (currentVid <= vid) {
+            return Records.innerCurrentRemoved(current)
+                    ? Optional.empty()
+                    : Optional.of(new CatalogObject(
+                            path,
+                            ObjectKind.INNER,
+                            Records.document(current, Records.INNER_CURRENT_HEADER),
+                            currentVid));
+        }
+        return readInnerHistory(path, pathKey, vid);
     }
-  }
 
-  private Optional<CatalogObject> readLeaf(ObjectPath path, byte[] pathKey, long vid) {
-    LeafEntry entry = findLeaf(pathKey, vid);
-    if (entry == null) {
-      return Optional.empty();
+    private Optional<CatalogObject> readInnerHistory(ObjectPath path, byte[] pathKey, long vid) {
+        HistoryEntry entry = historyAt(pathKey, vid);
+        return entry == null
+                ? Optional.empty()
+                : Optional.of(new CatalogObject(
+                        path, ObjectKind.INNER, Records.document(entry.record(), Records.HEADER), entry.startVid()));
     }
-    return Optional.of(new CatalogObject(path, ObjectKind.LEAF, Records.document(resolveLeaf(entry.record), Records.HEADER), entry.createVid));
-  }
 
-  /** The leaf entry of a path visible at {@code vid}, or null. */
-  private LeafEntry findLeaf(byte[] pathKey, long vid) {
-    try (KvIterator leaves = store.iterator(KeySpace.LEAF, null, PathKeys.prefixEnd(pathKey))) {
-      leaves.seek(PathKeys.versionedKey(pathKey, vid));
-      if (!leaves.isValid()) {
-        return null;
-      }
-      byte[] key = leaves.key();
-      if (!PathKeys.isVersionOf(key, pathKey)) {
-        return null;
-      }
-      byte[] record = leaves.value();
-      return Records.leafTombstoneVid(record) > vid ? new LeafEntry(key, record, PathKeys.vidOfVersionedKey(key)) : null;
+    /** A past version of an inner object: its history record and the vid it started at. */
+    record HistoryEntry(byte[] record, long startVid) {}
+
+    /**
+     * The version of an inner object that was current at {@code vid}, from its history: one seek, as
+     * versions of a path sort newest first. Null if it did not exist then (or was removed).
+     */
+    HistoryEntry historyAt(byte[] pathKey, long vid) {
+        try (KvIterator history = store.iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(pathKey))) {
+            history.seek(PathKeys.versionedKey(pathKey, vid));
+            if (!history.isValid()) {
+                return null;
+            }
+            byte[] key = history.key();
+            if (!PathKeys.isVersionOf(key, pathKey)) {
+                return null;
+            }
+            byte[] record = history.value();
+            if (Records.historyRemoved(record) || Records.historyEndVid(record) <= vid) {
+                return null;
+            }
+            return new HistoryEntry(record, PathKeys.vidOfVersionedKey(key));
+        }
     }
-  }
 
-  /** The record holding a leaf's value: itself, or the primary copy a shared leaf refers to. */
-  byte[] resolveLeaf(byte[] record) {
-    if (!Records.leafIsReference(record)) {
-      return record;
+    private Optional<CatalogObject> readLeaf(ObjectPath path, byte[] pathKey, long vid) {
+        LeafEntry entry = findLeaf(pathKey, vid);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new CatalogObject(
+                path, ObjectKind.LEAF, Records.document(resolveLeaf(entry.record), Records.HEADER), entry.createVid));
     }
-    byte[] primaryKey = Records.leafReference(record);
-    byte[] primary = store.get(KeySpace.LEAF, primaryKey);
-    if (primary == null) {
-      throw new CatalogException(ErrorCode.STORAGE_CORRUPTION, "A shared leaf refers to a missing primary copy")
-          .with("primary", PathKeys.decodePath(primaryKey, primaryKey.length - PathKeys.VID_BYTES));
+
+    /** The leaf entry of a path visible at {@code vid}, or null. */
+    private LeafEntry findLeaf(byte[] pathKey, long vid) {
+        try (KvIterator leaves = store.iterator(KeySpace.LEAF, null, PathKeys.prefixEnd(pathKey))) {
+            leaves.seek(PathKeys.versionedKey(pathKey, vid));
+            if (!leaves.isValid()) {
+                return null;
+            }
+            byte[] key = leaves.key();
+            if (!PathKeys.isVersionOf(key, pathKey)) {
+                return null;
+            }
+            byte[] record = leaves.value();
+            return Records.leafTombstoneVid(record) > vid
+                    ? new LeafEntry(key, record, PathKeys.vidOfVersionedKey(key))
+                    : null;
+        }
     }
-    return primary;
-  }
 
-  record LeafEntry(byte[] key, byte[] record, long createVid) {}
-
-  /**
-   * Opens a cursor over the children of {@code parent} visible at {@code vid}.
-   *
-   * @param idRanges ranges over {@link io.treecat.core.model.IdOrder} encodings of the child ids,
-   *     each a pair {lowerInclusive, upperExclusive} with null for unbounded, sorted and disjoint;
-   *     an empty list means no child can match
-   */
-  public ChildCursor children(ObjectPath parent, long vid, List<byte[][]> idRanges, ChildKinds kinds) {
-    checkReadable(vid);
-    return new TreeChildCursor(this, parent, vid, idRanges, kinds);
-  }
-
-  /** All children at an applied vid that may not be published yet: for preparing the next commit. */
-  TreeChildCursor appliedChildren(ObjectPath parent, long vid) {
-    return new TreeChildCursor(this, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
-  }
-
-  /** All the children of {@code parent} at {@code vid}. */
-  public ChildCursor children(ObjectPath parent, long vid) {
-    return children(parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Writes
-
-  /**
-   * Applies a write set atomically at the next vid and syncs it to disk before returning.
-   *
-   * @throws CatalogException if a precondition fails; then nothing was written
-   */
-  public CommitResult commit(WriteSet writes) {
-    synchronized (writeLock) {
-      try (PreparedCommit prepared = prepare(writes)) {
-        apply(prepared, true);
-        publish(prepared.vid());
-        return prepared.result();
-      }
+    /** The record holding a leaf's value: itself, or the primary copy a shared leaf refers to. */
+    byte[] resolveLeaf(byte[] record) {
+        if (!Records.leafIsReference(record)) {
+            return record;
+        }
+        byte[] primaryKey = Records.leafReference(record);
+        byte[] primary = store.get(KeySpace.LEAF, primaryKey);
+        if (primary == null) {
+            throw new CatalogException(ErrorCode.STORAGE_CORRUPTION, "A shared leaf refers to a missing primary copy")
+                    .with("primary", PathKeys.decodePath(primaryKey, primaryKey.length - PathKeys.VID_BYTES));
+        }
+        return primary;
     }
-  }
 
-  /**
-   * Checks the preconditions of {@code writes} against the newest applied state and builds the
-   * storage batch that installs them at the next vid. Nothing changes until {@link #apply}. Callers
-   * must serialize prepare-and-apply pairs: a transaction manager's commit sequencer, or {@link
-   * #commit}.
-   */
-  public PreparedCommit prepare(WriteSet writes) {
-    requireNonNull(writes, "writes is null");
-    long applied = appliedVid.get();
-    return new CommitBuilder(this, applied, applied + 1).build(writes);
-  }
+    record LeafEntry(byte[] key, byte[] record, long createVid) {}
 
-  /**
-   * Writes a prepared commit as one atomic batch. The commit is not yet readable: {@link #publish}
-   * makes it so, once it is durable.
-   *
-   * @param sync sync the write-ahead log before returning; a group commit passes false and calls
-   *     {@link #syncWal} once for the whole group before publishing
-   */
-  public void apply(PreparedCommit prepared, boolean sync) {
-    long expected = appliedVid.get() + 1;
-    if (prepared.vid() != expected) {
-      throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
+    /**
+     * Opens a cursor over the children of {@code parent} visible at {@code vid}.
+     *
+     * @param idRanges ranges over {@link io.treecat.core.model.IdOrder} encodings of the child ids,
+     *     each a pair {lowerInclusive, upperExclusive} with null for unbounded, sorted and disjoint;
+     *     an empty list means no child can match
+     */
+    public ChildCursor children(ObjectPath parent, long vid, List<byte[][]> idRanges, ChildKinds kinds) {
+        checkReadable(vid);
+        return new TreeChildCursor(this, parent, vid, idRanges, kinds);
     }
-    prepared.batch().put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
-    store.write(prepared.batch(), sync);
-    appliedVid.set(prepared.vid());
-  }
 
-  /** Makes every applied commit up to {@code vid} readable. Vids only move forward. */
-  public void publish(long vid) {
-    if (vid > appliedVid.get()) {
-      throw new IllegalStateException("cannot publish vid " + vid + " before it is applied (applied: " + appliedVid.get() + ")");
+    /** All children at an applied vid that may not be published yet: for preparing the next commit. */
+    TreeChildCursor appliedChildren(ObjectPath parent, long vid) {
+        return new TreeChildCursor(this, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
     }
-    lastVid.accumulateAndGet(vid, Math::max);
-  }
 
-  /** The newest vid written to the store, durable or not. */
-  public long appliedVid() {
-    return appliedVid.get();
-  }
-
-  public void syncWal() {
-    store.syncWal();
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Snapshots
-
-  /** Names {@code vid}; the name must be new. Durable when this returns. */
-  public NamedSnapshot createSnapshot(String name, long vid) {
-    checkSnapshotName(name);
-    synchronized (writeLock) {
-      checkReadable(vid);
-      byte[] key = snapshotKey(name);
-      if (store.get(KeySpace.META, key) != null) {
-        throw new CatalogException(ErrorCode.SNAPSHOT_ALREADY_EXISTS, "Snapshot already exists: " + name).with("snapshot", name);
-      }
-      try (KvBatch batch = store.newBatch()) {
-        batch.put(KeySpace.META, key, longBytes(vid));
-        store.write(batch, true);
-      }
-      return new NamedSnapshot(name, vid);
+    /** All the children of {@code parent} at {@code vid}. */
+    public ChildCursor children(ObjectPath parent, long vid) {
+        return children(parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
     }
-  }
 
-  public Optional<NamedSnapshot> findSnapshot(String name) {
-    checkSnapshotName(name);
-    byte[] value = store.get(KeySpace.META, snapshotKey(name));
-    return value == null ? Optional.empty() : Optional.of(new NamedSnapshot(name, PathKeys.readLong(value, 0)));
-  }
+    // ---------------------------------------------------------------------------------------------
+    // Writes
 
-  /** The vid a snapshot names; fails with {@code SNAPSHOT_NOT_FOUND} if there is no such snapshot. */
-  public long snapshotVid(String name) {
-    return findSnapshot(name)
-        .orElseThrow(() -> new CatalogException(ErrorCode.SNAPSHOT_NOT_FOUND, "No snapshot named " + name).with("snapshot", name))
-        .vid();
-  }
-
-  /** Every named snapshot, by name. */
-  public List<NamedSnapshot> listSnapshots() {
-    byte[] prefix = SNAPSHOT_PREFIX.getBytes(StandardCharsets.UTF_8);
-    ImmutableList.Builder<NamedSnapshot> snapshots = ImmutableList.builder();
-    try (KvIterator iterator = store.iterator(KeySpace.META, prefix, PathKeys.prefixEnd(prefix))) {
-      for (iterator.seek(prefix); iterator.isValid(); iterator.next()) {
-        byte[] key = iterator.key();
-        String name = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
-        snapshots.add(new NamedSnapshot(name, PathKeys.readLong(iterator.value(), 0)));
-      }
+    /**
+     * Applies a write set atomically at the next vid and syncs it to disk before returning.
+     *
+     * @throws CatalogException if a precondition fails; then nothing was written
+     */
+    public CommitResult commit(WriteSet writes) {
+        synchronized (writeLock) {
+            try (PreparedCommit prepared = prepare(writes)) {
+                apply(prepared, true);
+                publish(prepared.vid());
+                return prepared.result();
+            }
+        }
     }
-    return snapshots.build();
-  }
 
-  public void dropSnapshot(String name) {
-    checkSnapshotName(name);
-    synchronized (writeLock) {
-      byte[] key = snapshotKey(name);
-      if (store.get(KeySpace.META, key) == null) {
-        throw new CatalogException(ErrorCode.SNAPSHOT_NOT_FOUND, "No snapshot named " + name).with("snapshot", name);
-      }
-      try (KvBatch batch = store.newBatch()) {
-        batch.delete(KeySpace.META, key);
-        store.write(batch, true);
-      }
+    /**
+     * Checks the preconditions of {@code writes} against the newest applied state and builds the
+     * storage batch that installs them at the next vid. Nothing changes until {@link #apply}. Callers
+     * must serialize prepare-and-apply pairs: a transaction manager's commit sequencer, or {@link
+     * #commit}.
+     */
+    public PreparedCommit prepare(WriteSet writes) {
+        requireNonNull(writes, "writes is null");
+        long applied = appliedVid.get();
+        return new CommitBuilder(this, applied, applied + 1).build(writes);
     }
-  }
 
-  private static void checkSnapshotName(String name) {
-    requireNonNull(name, "snapshot name is null");
-    if (name.isEmpty() || name.length() > MAX_SNAPSHOT_NAME || name.chars().anyMatch(Character::isISOControl)) {
-      throw new CatalogException(
-              ErrorCode.INVALID_SNAPSHOT_NAME, "A snapshot name is 1 to " + MAX_SNAPSHOT_NAME + " characters without control characters")
-          .with("snapshot", name);
+    /**
+     * Writes a prepared commit as one atomic batch. The commit is not yet readable: {@link #publish}
+     * makes it so, once it is durable.
+     *
+     * @param sync sync the write-ahead log before returning; a group commit passes false and calls
+     *     {@link #syncWal} once for the whole group before publishing
+     */
+    public void apply(PreparedCommit prepared, boolean sync) {
+        long expected = appliedVid.get() + 1;
+        if (prepared.vid() != expected) {
+            throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
+        }
+        prepared.batch().put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
+        store.write(prepared.batch(), sync);
+        appliedVid.set(prepared.vid());
     }
-  }
 
-  private static byte[] snapshotKey(String name) {
-    return (SNAPSHOT_PREFIX + name).getBytes(StandardCharsets.UTF_8);
-  }
-
-  static byte[] longBytes(long value) {
-    byte[] bytes = new byte[8];
-    PathKeys.writeLong(bytes, 0, value);
-    return bytes;
-  }
-
-  @Override
-  public void close() {
-    store.close();
-  }
-
-  /** Direct store access for the cursor and commit builder in this package. */
-  KvStore kv() {
-    return store;
-  }
-
-  /** Entries visible at {@code vid} as a stand-alone list; used for small subtrees. */
-  List<CatalogObject> childList(ObjectPath parent, long vid) {
-    List<CatalogObject> children = new ArrayList<>();
-    try (ChildCursor cursor = children(parent, vid)) {
-      while (cursor.advance()) {
-        children.add(new CatalogObject(parent.child(cursor.id()), cursor.kind(), cursor.value(), cursor.version()));
-      }
+    /** Makes every applied commit up to {@code vid} readable. Vids only move forward. */
+    public void publish(long vid) {
+        if (vid > appliedVid.get()) {
+            throw new IllegalStateException(
+                    "cannot publish vid " + vid + " before it is applied (applied: " + appliedVid.get() + ")");
+        }
+        lastVid.accumulateAndGet(vid, Math::max);
     }
-    return children;
-  }
+
+    /** The newest vid written to the store, durable or not. */
+    public long appliedVid() {
+        return appliedVid.get();
+    }
+
+    public void syncWal() {
+        store.syncWal();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Snapshots
+
+    /** Names {@code vid}; the name must be new. Durable when this returns. */
+    public NamedSnapshot createSnapshot(String name, long vid) {
+        checkSnapshotName(name);
+        synchronized (writeLock) {
+            checkReadable(vid);
+            byte[] key = snapshotKey(name);
+            if (store.get(KeySpace.META, key) != null) {
+                throw new CatalogException(ErrorCode.SNAPSHOT_ALREADY_EXISTS, "Snapshot already exists: " + name)
+                        .with("snapshot", name);
+            }
+            try (KvBatch batch = store.newBatch()) {
+                batch.put(KeySpace.META, key, longBytes(vid));
+                store.write(batch, true);
+            }
+            return new NamedSnapshot(name, vid);
+        }
+    }
+
+    public Optional<NamedSnapshot> findSnapshot(String name) {
+        checkSnapshotName(name);
+        byte[] value = store.get(KeySpace.META, snapshotKey(name));
+        return value == null ? Optional.empty() : Optional.of(new NamedSnapshot(name, PathKeys.readLong(value, 0)));
+    }
+
+    /** The vid a snapshot names; fails with {@code SNAPSHOT_NOT_FOUND} if there is no such snapshot. */
+    public long snapshotVid(String name) {
+        return findSnapshot(name)
+                .orElseThrow(() -> new CatalogException(ErrorCode.SNAPSHOT_NOT_FOUND, "No snapshot named " + name)
+                        .with("snapshot", name))
+                .vid();
+    }
+
+    /** Every named snapshot, by name. */
+    public List<NamedSnapshot> listSnapshots() {
+        byte[] prefix = SNAPSHOT_PREFIX.getBytes(StandardCharsets.UTF_8);
+        ImmutableList.Builder<NamedSnapshot> snapshots = ImmutableList.builder();
+        try (KvIterator iterator = store.iterator(KeySpace.META, prefix, PathKeys.prefixEnd(prefix))) {
+            for (iterator.seek(prefix); iterator.isValid(); iterator.next()) {
+                byte[] key = iterator.key();
+                String name = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
+                snapshots.add(new NamedSnapshot(name, PathKeys.readLong(iterator.value(), 0)));
+            }
+        }
+        return snapshots.build();
+    }
+
+    public void dropSnapshot(String name) {
+        checkSnapshotName(name);
+        synchronized (writeLock) {
+            byte[] key = snapshotKey(name);
+            if (store.get(KeySpace.META, key) == null) {
+                throw new CatalogException(ErrorCode.SNAPSHOT_NOT_FOUND, "No snapshot named " + name)
+                        .with("snapshot", name);
+            }
+            try (KvBatch batch = store.newBatch()) {
+                batch.delete(KeySpace.META, key);
+                store.write(batch, true);
+            }
+        }
+    }
+
+    private static void checkSnapshotName(String name) {
+        requireNonNull(name, "snapshot name is null");
+        if (name.isEmpty() || name.length() > MAX_SNAPSHOT_NAME || name.chars().anyMatch(Character::isISOControl)) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_SNAPSHOT_NAME,
+                            "A snapshot name is 1 to " + MAX_SNAPSHOT_NAME + " characters without control characters")
+                    .with("snapshot", name);
+        }
+    }
+
+    private static byte[] snapshotKey(String name) {
+        return (SNAPSHOT_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] longBytes(long value) {
+        byte[] bytes = new byte[8];
+        PathKeys.writeLong(bytes, 0, value);
+        return bytes;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    /** Direct store access for the cursor and commit builder in this package. */
+    KvStore kv() {
+        return store;
+    }
+
+    /** Entries visible at {@code vid} as a stand-alone list; used for small subtrees. */
+    List<CatalogObject> childList(ObjectPath parent, long vid) {
+        List<CatalogObject> children = new ArrayList<>();
+        try (ChildCursor cursor = children(parent, vid)) {
+            while (cursor.advance()) {
+                children.add(
+                        new CatalogObject(parent.child(cursor.id()), cursor.kind(), cursor.value(), cursor.version()));
+            }
+        }
+        return children;
+    }
 }

@@ -18,69 +18,86 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TestBulkLoader {
-  @TempDir Path directory;
+    @TempDir
+    Path directory;
 
-  private static BufferedReader lines(String... lines) {
-    return new BufferedReader(new StringReader(String.join("\n", lines)));
-  }
-
-  @Test
-  void loadsInChunksAndReportsProgress() {
-    List<String> input = new ArrayList<>();
-    input.add("{\"path\": \"/db\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"database\"}}");
-    input.add("{\"path\": \"/db/t\", \"kind\": \"inner\"}");
-    for (int i = 0; i < 25; i++) {
-      input.add("{\"path\": \"/db/t/f" + i + "\", \"kind\": \"leaf\", \"value\": {\"size\": {\"$numberLong\": \"" + i + "\"}}}");
+    private static BufferedReader lines(String... lines) {
+        return new BufferedReader(new StringReader(String.join("\n", lines)));
     }
-    input.add("");
-    try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
-      List<Long> progress = new ArrayList<>();
-      BulkLoader.LoadResult result = new BulkLoader(tree::commit, 10).load(lines(input.toArray(String[]::new)), (records, vid) -> progress.add(records));
-      assertThat(result.records()).isEqualTo(27);
-      assertThat(result.commits()).isEqualTo(3);
-      assertThat(progress).containsExactly(10L, 20L, 27L);
-      assertThat(tree.read(ObjectPath.parse("/db/t/f24"), tree.lastVid()).orElseThrow().kind()).isEqualTo(ObjectKind.LEAF);
-      assertThat(tree.read(ObjectPath.parse("/db/t/f3"), tree.lastVid()).orElseThrow().value()).isEqualTo(BsonDocument.parse("{size: {$numberLong: '3'}}"));
-    }
-  }
 
-  @Test
-  void aBadRecordNamesItsLineAndLeavesEarlierChunksOnly() {
-    try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
-      BulkLoader loader = new BulkLoader(tree::commit, 2);
-      assertThatThrownBy(() -> loader.load(lines(
-              "{\"path\": \"/a\", \"kind\": \"inner\"}",
-              "{\"path\": \"/b\", \"kind\": \"inner\"}",
-              "{\"path\": \"/c\", \"kind\": \"inner\"}",
-              "{\"path\": \"/d\", \"kind\": \"tree\"}"), BulkLoader.Progress.NONE))
-          .isInstanceOf(CatalogException.class)
-          .hasMessage("Invalid record at line 4: \"kind\" must be \"inner\" or \"leaf\", not \"tree\"");
-      assertThat(tree.read(ObjectPath.parse("/b"), tree.lastVid())).isPresent();
-      assertThat(tree.read(ObjectPath.parse("/c"), tree.lastVid())).isEmpty();
+    @Test
+    void loadsInChunksAndReportsProgress() {
+        List<String> input = new ArrayList<>();
+        input.add("{\"path\": \"/db\", \"kind\": \"inner\", \"value\": {\"obj_type\": \"database\"}}");
+        input.add("{\"path\": \"/db/t\", \"kind\": \"inner\"}");
+        for (int i = 0; i < 25; i++) {
+            input.add("{\"path\": \"/db/t/f" + i + "\", \"kind\": \"leaf\", \"value\": {\"size\": {\"$numberLong\": \""
+                    + i + "\"}}}");
+        }
+        input.add("");
+        try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
+            List<Long> progress = new ArrayList<>();
+            BulkLoader.LoadResult result = new BulkLoader(tree::commit, 10)
+                    .load(lines(input.toArray(String[]::new)), (records, vid) -> progress.add(records));
+            assertThat(result.records()).isEqualTo(27);
+            assertThat(result.commits()).isEqualTo(3);
+            assertThat(progress).containsExactly(10L, 20L, 27L);
+            assertThat(tree.read(ObjectPath.parse("/db/t/f24"), tree.lastVid())
+                            .orElseThrow()
+                            .kind())
+                    .isEqualTo(ObjectKind.LEAF);
+            assertThat(tree.read(ObjectPath.parse("/db/t/f3"), tree.lastVid())
+                            .orElseThrow()
+                            .value())
+                    .isEqualTo(BsonDocument.parse("{size: {$numberLong: '3'}}"));
+        }
     }
-  }
 
-  @Test
-  void malformedRecordsAreRejectedWithTheirLine() {
-    assertThatThrownBy(() -> BulkLoader.parse("{not json", 7))
-        .isInstanceOf(CatalogException.class).hasMessageStartingWith("Invalid record at line 7: not a JSON object");
-    assertThatThrownBy(() -> BulkLoader.parse("{\"kind\": \"leaf\"}", 8))
-        .isInstanceOf(CatalogException.class).hasMessage("Invalid record at line 8: \"path\" must be a string");
-    assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"x\", \"kind\": \"leaf\"}", 9))
-        .isInstanceOf(CatalogException.class).hasMessage("Invalid record at line 9: Invalid path at position 1: a path starts with '/'");
-    assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"/x\", \"kind\": \"leaf\", \"value\": 3}", 10))
-        .isInstanceOf(CatalogException.class).hasMessage("Invalid record at line 10: \"value\" must be an object");
-    assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"/x\", \"kind\": \"leaf\", \"extra\": 1}", 11))
-        .isInstanceOf(CatalogException.class).hasMessage("Invalid record at line 11: unknown field \"extra\" (expected path, kind, value)");
-  }
-
-  @Test
-  void aRecordWhosePreconditionFailsStopsTheLoad() {
-    try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
-      assertThatThrownBy(() -> new BulkLoader(tree::commit, 100).load(lines("{\"path\": \"/a/b\", \"kind\": \"leaf\"}"), BulkLoader.Progress.NONE))
-          .isInstanceOf(CatalogException.class)
-          .hasMessage("Parent does not exist: /a");
-      assertThat(tree.lastVid()).isZero();
+    @Test
+    void aBadRecordNamesItsLineAndLeavesEarlierChunksOnly() {
+        try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
+            BulkLoader loader = new BulkLoader(tree::commit, 2);
+            assertThatThrownBy(() -> loader.load(
+                            lines(
+                                    "{\"path\": \"/a\", \"kind\": \"inner\"}",
+                                    "{\"path\": \"/b\", \"kind\": \"inner\"}",
+                                    "{\"path\": \"/c\", \"kind\": \"inner\"}",
+                                    "{\"path\": \"/d\", \"kind\": \"tree\"}"),
+                            BulkLoader.Progress.NONE))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("Invalid record at line 4: \"kind\" must be \"inner\" or \"leaf\", not \"tree\"");
+            assertThat(tree.read(ObjectPath.parse("/b"), tree.lastVid())).isPresent();
+            assertThat(tree.read(ObjectPath.parse("/c"), tree.lastVid())).isEmpty();
+        }
     }
-  }
+
+    @Test
+    void malformedRecordsAreRejectedWithTheirLine() {
+        assertThatThrownBy(() -> BulkLoader.parse("{not json", 7))
+                .isInstanceOf(CatalogException.class)
+                .hasMessageStartingWith("Invalid record at line 7: not a JSON object");
+        assertThatThrownBy(() -> BulkLoader.parse("{\"kind\": \"leaf\"}", 8))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid record at line 8: \"path\" must be a string");
+        assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"x\", \"kind\": \"leaf\"}", 9))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid record at line 9: Invalid path at position 1: a path starts with '/'");
+        assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"/x\", \"kind\": \"leaf\", \"value\": 3}", 10))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid record at line 10: \"value\" must be an object");
+        assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"/x\", \"kind\": \"leaf\", \"extra\": 1}", 11))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid record at line 11: unknown field \"extra\" (expected path, kind, value)");
+    }
+
+    @Test
+    void aRecordWhosePreconditionFailsStopsTheLoad() {
+        try (VersionedTree tree = VersionedTree.open(RocksKvStore.open(directory))) {
+            assertThatThrownBy(() -> new BulkLoader(tree::commit, 100)
+                            .load(lines("{\"path\": \"/a/b\", \"kind\": \"leaf\"}"), BulkLoader.Progress.NONE))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("Parent does not exist: /a");
+            assertThat(tree.lastVid()).isZero();
+        }
+    }
 }

@@ -8,24 +8,24 @@ import java.time.ZoneOffset;
 
 /** A clock tests move by hand. */
 final class MutableClock extends Clock {
-  private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
-  void advance(Duration duration) {
-    now = now.plus(duration);
-  }
+    void advance(Duration duration) {
+        now = now.plus(duration);
+    }
 
-  @Override
-  public ZoneId getZone() {
-    return ZoneOffset.UTC;
-  }
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
 
-  @Override
-  public Clock withZone(ZoneId zone) {
-    return this;
-  }
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
 
-  @Override
-  public Instant instant() {
-    return now;
-  }
+    @Override
+    public Instant instant() {
+        return now;
+    }
 }

@@ -19,218 +19,257 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TestVersionedTree {
-  @TempDir Path directory;
-  private VersionedTree tree;
+    @TempDir
+    Path directory;
 
-  @BeforeEach
-  void open() {
-    tree = VersionedTree.open(RocksKvStore.open(directory));
-  }
+    private VersionedTree tree;
 
-  @AfterEach
-  void close() {
-    tree.close();
-  }
-
-  private static BsonDocument doc(String json) {
-    return BsonDocument.parse(json);
-  }
-
-  private static ObjectPath path(String text) {
-    return ObjectPath.parse(text);
-  }
-
-  private long add(String path, ObjectKind kind, String json) {
-    return tree.commit(WriteSet.of(new WriteOp.Add(path(path), kind, doc(json)))).vid();
-  }
-
-  private List<String> childIds(String parent, long vid) {
-    List<String> ids = new ArrayList<>();
-    try (ChildCursor cursor = tree.children(path(parent), vid)) {
-      while (cursor.advance()) {
-        ids.add(cursor.id() + (cursor.kind() == ObjectKind.LEAF ? "(leaf)" : ""));
-      }
+    @BeforeEach
+    void open() {
+        tree = VersionedTree.open(RocksKvStore.open(directory));
     }
-    return ids;
-  }
 
-  @Test
-  void everyVersionOfAnInnerObjectStaysReadable() {
-    long v1 = add("/retail", ObjectKind.INNER, "{obj_type: 'database', owner: 'ann'}");
-    long v2 = tree.commit(WriteSet.of(new WriteOp.Update(path("/retail"), ObjectKind.INNER, doc("{obj_type: 'database', owner: 'bob'}")))).vid();
-    long v3 = tree.commit(WriteSet.of(new WriteOp.Remove(path("/retail")))).vid();
-    long v4 = add("/retail", ObjectKind.INNER, "{obj_type: 'database', owner: 'cy'}");
-
-    assertThat(tree.read(path("/retail"), 0)).isEmpty();
-    assertThat(tree.read(path("/retail"), v1).orElseThrow().value().getString("owner").getValue()).isEqualTo("ann");
-    assertThat(tree.read(path("/retail"), v2).orElseThrow().value().getString("owner").getValue()).isEqualTo("bob");
-    assertThat(tree.read(path("/retail"), v3)).isEmpty();
-    assertThat(tree.read(path("/retail"), v4).orElseThrow().value().getString("owner").getValue()).isEqualTo("cy");
-    assertThat(tree.read(path("/retail"), v2).orElseThrow().version()).isEqualTo(v2);
-  }
-
-  @Test
-  void leavesAreVisibleWithinTheirVidRange() {
-    add("/t", ObjectKind.INNER, "{}");
-    long added = add("/t/f1", ObjectKind.LEAF, "{size: 10}");
-    long replaced = tree.commit(WriteSet.of(new WriteOp.Update(path("/t/f1"), ObjectKind.LEAF, doc("{size: 20}")))).vid();
-    long removed = tree.commit(WriteSet.of(new WriteOp.Remove(path("/t/f1")))).vid();
-
-    assertThat(tree.read(path("/t/f1"), added - 1)).isEmpty();
-    assertThat(tree.read(path("/t/f1"), added).orElseThrow().value()).isEqualTo(doc("{size: 10}"));
-    assertThat(tree.read(path("/t/f1"), replaced).orElseThrow().value()).isEqualTo(doc("{size: 20}"));
-    assertThat(tree.read(path("/t/f1"), removed)).isEmpty();
-    assertThat(childIds("/t", added)).containsExactly("f1(leaf)");
-    assertThat(childIds("/t", removed)).isEmpty();
-  }
-
-  @Test
-  void childrenComeInIdOrderAcrossInnerAndLeafObjects() {
-    tree.commit(WriteSet.of(
-        new WriteOp.Add(path("/t"), ObjectKind.INNER, doc("{}")),
-        new WriteOp.Add(path("/t/c"), ObjectKind.LEAF, doc("{}")),
-        new WriteOp.Add(path("/t/a"), ObjectKind.INNER, doc("{}")),
-        new WriteOp.Add(path("/t/b"), ObjectKind.LEAF, doc("{}")),
-        new WriteOp.Add(path("/t/a/x"), ObjectKind.LEAF, doc("{}"))));
-    assertThat(childIds("/t", tree.lastVid())).containsExactly("a", "b(leaf)", "c(leaf)");
-    assertThat(childIds("/t/a", tree.lastVid())).containsExactly("x(leaf)");
-  }
-
-  @Test
-  void aWriteSetIsAtomic() {
-    add("/db", ObjectKind.INNER, "{}");
-    long before = tree.lastVid();
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(
-            new WriteOp.Add(path("/db/t1"), ObjectKind.INNER, doc("{}")),
-            new WriteOp.Add(path("/nope/t2"), ObjectKind.INNER, doc("{}")))))
-        .isInstanceOf(CatalogException.class)
-        .hasMessage("Parent does not exist: /nope")
-        .satisfies(e -> assertThat(((CatalogException) e).context()).containsEntry("writeIndex", "1"));
-    assertThat(tree.lastVid()).isEqualTo(before);
-    assertThat(tree.read(path("/db/t1"), tree.lastVid())).isEmpty();
-  }
-
-  @Test
-  void preconditionsFailClearly() {
-    add("/db", ObjectKind.INNER, "{}");
-    add("/db/f", ObjectKind.LEAF, "{}");
-    assertThatThrownBy(() -> add("/db", ObjectKind.INNER, "{}"))
-        .isInstanceOf(CatalogException.class).hasMessage("Object already exists: /db")
-        .extracting(e -> ((CatalogException) e).code()).isEqualTo(ErrorCode.OBJECT_ALREADY_EXISTS);
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Merge(path("/db/x"), doc("{n: {op: '+', val: 1}}")))))
-        .isInstanceOf(CatalogException.class).hasMessage("Merge needs an existing object: /db/x");
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Merge(path("/db/f"), doc("{n: {op: '+', val: 1}}")))))
-        .isInstanceOf(CatalogException.class).hasMessage("Leaves are immutable and cannot be merged: /db/f");
-    assertThatThrownBy(() -> add("/db/f/child", ObjectKind.LEAF, "{}"))
-        .isInstanceOf(CatalogException.class).hasMessage("A leaf cannot have children: /db/f");
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Remove(path("/db/missing")))))
-        .isInstanceOf(CatalogException.class).hasMessage("Object not found: /db/missing");
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Update(path("/db/f"), ObjectKind.INNER, doc("{}")))))
-        .isInstanceOf(CatalogException.class).hasMessage("Update cannot change an object's kind: /db/f is LEAF");
-  }
-
-  @Test
-  void removeTakesTheWholeSubtree() {
-    tree.commit(WriteSet.of(
-        new WriteOp.Add(path("/db"), ObjectKind.INNER, doc("{}")),
-        new WriteOp.Add(path("/db/t"), ObjectKind.INNER, doc("{}")),
-        new WriteOp.Add(path("/db/t/p"), ObjectKind.INNER, doc("{}")),
-        new WriteOp.Add(path("/db/t/p/f"), ObjectKind.LEAF, doc("{}"))));
-    long before = tree.lastVid();
-    tree.commit(WriteSet.of(new WriteOp.Remove(path("/db/t"))));
-    for (String gone : List.of("/db/t", "/db/t/p", "/db/t/p/f")) {
-      assertThat(tree.read(path(gone), tree.lastVid())).as(gone).isEmpty();
-      assertThat(tree.read(path(gone), before)).as(gone).isPresent();
+    @AfterEach
+    void close() {
+        tree.close();
     }
-    // Re-adding the table does not bring back its old children.
-    add("/db/t", ObjectKind.INNER, "{}");
-    assertThat(childIds("/db/t", tree.lastVid())).isEmpty();
-  }
 
-  @Test
-  void mergeAppliesAtCommitTime() {
-    add("/t", ObjectKind.INNER, "{stats: {files: 1, min: 5}}");
-    tree.commit(WriteSet.of(
-        new WriteOp.Merge(path("/t"), doc("{stats: {files: {op: '+', val: 2}, min: {op: 'min', val: 3}}}")),
-        new WriteOp.Merge(path("/t"), doc("{stats: {files: {op: '+', val: 4}}}"))));
-    assertThat(tree.read(path("/t"), tree.lastVid()).orElseThrow().value()).isEqualTo(doc("{stats: {files: 7, min: 3}}"));
-  }
+    private static BsonDocument doc(String json) {
+        return BsonDocument.parse(json);
+    }
 
-  @Test
-  void snapshotsNameVersions() {
-    long v1 = add("/a", ObjectKind.INNER, "{n: 1}");
-    tree.createSnapshot("nightly", v1);
-    add("/b", ObjectKind.INNER, "{}");
-    assertThat(tree.snapshotVid("nightly")).isEqualTo(v1);
-    assertThat(tree.listSnapshots()).containsExactly(new NamedSnapshot("nightly", v1));
-    assertThatThrownBy(() -> tree.createSnapshot("nightly", v1))
-        .isInstanceOf(CatalogException.class).hasMessage("Snapshot already exists: nightly");
-    assertThatThrownBy(() -> tree.createSnapshot("future", 99))
-        .isInstanceOf(CatalogException.class).hasMessage("Version 99 is not committed (the newest is 2)");
-    tree.dropSnapshot("nightly");
-    assertThat(tree.listSnapshots()).isEmpty();
-    assertThatThrownBy(() -> tree.snapshotVid("nightly"))
-        .isInstanceOf(CatalogException.class).hasMessage("No snapshot named nightly");
-  }
+    private static ObjectPath path(String text) {
+        return ObjectPath.parse(text);
+    }
 
-  @Test
-  void cloneCopiesInnerObjectsAndSharesLeaves() {
-    tree.commit(WriteSet.of(
-        new WriteOp.Add(path("/prod"), ObjectKind.INNER, doc("{env: 'prod'}")),
-        new WriteOp.Add(path("/prod/t"), ObjectKind.INNER, doc("{v: 1}")),
-        new WriteOp.Add(path("/prod/t/f1"), ObjectKind.LEAF, doc("{size: 1}"))));
-    long source = tree.lastVid();
-    tree.commit(WriteSet.of(new WriteOp.Add(path("/prod/t/f2"), ObjectKind.LEAF, doc("{size: 2}"))));
-    tree.commit(WriteSet.of(new WriteOp.Clone(path("/prod"), path("/dev"), source)));
+    private long add(String path, ObjectKind kind, String json) {
+        return tree.commit(WriteSet.of(new WriteOp.Add(path(path), kind, doc(json))))
+                .vid();
+    }
 
-    long now = tree.lastVid();
-    assertThat(tree.read(path("/dev"), now).orElseThrow().value()).isEqualTo(doc("{env: 'prod'}"));
-    assertThat(childIds("/dev/t", now)).containsExactly("f1(leaf)");
-    assertThat(tree.read(path("/dev/t/f1"), now).orElseThrow().value()).isEqualTo(doc("{size: 1}"));
+    private List<String> childIds(String parent, long vid) {
+        List<String> ids = new ArrayList<>();
+        try (ChildCursor cursor = tree.children(path(parent), vid)) {
+            while (cursor.advance()) {
+                ids.add(cursor.id() + (cursor.kind() == ObjectKind.LEAF ? "(leaf)" : ""));
+            }
+        }
+        return ids;
+    }
 
-    // The clone is independent: changing it leaves the source alone, and removing the source's
-    // leaf leaves the shared copy readable through the clone.
-    tree.commit(WriteSet.of(new WriteOp.Update(path("/dev/t"), ObjectKind.INNER, doc("{v: 2}"))));
-    tree.commit(WriteSet.of(new WriteOp.Remove(path("/prod/t/f1"))));
-    assertThat(tree.read(path("/prod/t"), tree.lastVid()).orElseThrow().value()).isEqualTo(doc("{v: 1}"));
-    assertThat(tree.read(path("/dev/t/f1"), tree.lastVid()).orElseThrow().value()).isEqualTo(doc("{size: 1}"));
+    @Test
+    void everyVersionOfAnInnerObjectStaysReadable() {
+        long v1 = add("/retail", ObjectKind.INNER, "{obj_type: 'database', owner: 'ann'}");
+        long v2 = tree.commit(WriteSet.of(new WriteOp.Update(
+                        path("/retail"), ObjectKind.INNER, doc("{obj_type: 'database', owner: 'bob'}"))))
+                .vid();
+        long v3 = tree.commit(WriteSet.of(new WriteOp.Remove(path("/retail")))).vid();
+        long v4 = add("/retail", ObjectKind.INNER, "{obj_type: 'database', owner: 'cy'}");
 
-    // A clone of a clone still points at the primary copy.
-    tree.commit(WriteSet.of(new WriteOp.Clone(path("/dev"), path("/qa"), tree.lastVid())));
-    assertThat(tree.read(path("/qa/t/f1"), tree.lastVid()).orElseThrow().value()).isEqualTo(doc("{size: 1}"));
-  }
+        assertThat(tree.read(path("/retail"), 0)).isEmpty();
+        assertThat(tree.read(path("/retail"), v1)
+                        .orElseThrow()
+                        .value()
+                        .getString("owner")
+                        .getValue())
+                .isEqualTo("ann");
+        assertThat(tree.read(path("/retail"), v2)
+                        .orElseThrow()
+                        .value()
+                        .getString("owner")
+                        .getValue())
+                .isEqualTo("bob");
+        assertThat(tree.read(path("/retail"), v3)).isEmpty();
+        assertThat(tree.read(path("/retail"), v4)
+                        .orElseThrow()
+                        .value()
+                        .getString("owner")
+                        .getValue())
+                .isEqualTo("cy");
+        assertThat(tree.read(path("/retail"), v2).orElseThrow().version()).isEqualTo(v2);
+    }
 
-  @Test
-  void reopeningGivesBackTheSameStateAndVidCounter() {
-    add("/a", ObjectKind.INNER, "{n: 1}");
-    add("/a/f", ObjectKind.LEAF, "{n: 2}");
-    tree.createSnapshot("s", 1);
-    long last = tree.lastVid();
-    tree.close();
+    @Test
+    void leavesAreVisibleWithinTheirVidRange() {
+        add("/t", ObjectKind.INNER, "{}");
+        long added = add("/t/f1", ObjectKind.LEAF, "{size: 10}");
+        long replaced = tree.commit(WriteSet.of(new WriteOp.Update(path("/t/f1"), ObjectKind.LEAF, doc("{size: 20}"))))
+                .vid();
+        long removed =
+                tree.commit(WriteSet.of(new WriteOp.Remove(path("/t/f1")))).vid();
 
-    tree = VersionedTree.open(RocksKvStore.open(directory));
-    assertThat(tree.lastVid()).isEqualTo(last);
-    assertThat(tree.read(path("/a/f"), last).orElseThrow().value()).isEqualTo(doc("{n: 2}"));
-    assertThat(tree.snapshotVid("s")).isEqualTo(1);
-    assertThat(add("/b", ObjectKind.INNER, "{}")).isEqualTo(last + 1);
-  }
+        assertThat(tree.read(path("/t/f1"), added - 1)).isEmpty();
+        assertThat(tree.read(path("/t/f1"), added).orElseThrow().value()).isEqualTo(doc("{size: 10}"));
+        assertThat(tree.read(path("/t/f1"), replaced).orElseThrow().value()).isEqualTo(doc("{size: 20}"));
+        assertThat(tree.read(path("/t/f1"), removed)).isEmpty();
+        assertThat(childIds("/t", added)).containsExactly("f1(leaf)");
+        assertThat(childIds("/t", removed)).isEmpty();
+    }
 
-  @Test
-  void oversizedValuesAreRejected() {
-    BsonDocument big = new BsonDocument("blob", new org.bson.BsonBinary(new byte[16 * 1024 * 1024]));
-    assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Add(path("/big"), ObjectKind.INNER, big))))
-        .isInstanceOf(CatalogException.class)
-        .extracting(e -> ((CatalogException) e).code())
-        .isIn(ErrorCode.VALUE_TOO_LARGE, ErrorCode.INVALID_VALUE);
-    assertThat(tree.lastVid()).isZero();
-  }
+    @Test
+    void childrenComeInIdOrderAcrossInnerAndLeafObjects() {
+        tree.commit(WriteSet.of(
+                new WriteOp.Add(path("/t"), ObjectKind.INNER, doc("{}")),
+                new WriteOp.Add(path("/t/c"), ObjectKind.LEAF, doc("{}")),
+                new WriteOp.Add(path("/t/a"), ObjectKind.INNER, doc("{}")),
+                new WriteOp.Add(path("/t/b"), ObjectKind.LEAF, doc("{}")),
+                new WriteOp.Add(path("/t/a/x"), ObjectKind.LEAF, doc("{}"))));
+        assertThat(childIds("/t", tree.lastVid())).containsExactly("a", "b(leaf)", "c(leaf)");
+        assertThat(childIds("/t/a", tree.lastVid())).containsExactly("x(leaf)");
+    }
 
-  @Test
-  void readsPastTheNewestVersionFail() {
-    assertThatThrownBy(() -> tree.read(path("/a"), 5))
-        .isInstanceOf(CatalogException.class)
-        .hasMessage("Version 5 is not committed (the newest is 0)");
-    CatalogObject root = tree.read(ObjectPath.ROOT, 0).orElseThrow();
-    assertThat(root.kind()).isEqualTo(ObjectKind.INNER);
-  }
+    @Test
+    void aWriteSetIsAtomic() {
+        add("/db", ObjectKind.INNER, "{}");
+        long before = tree.lastVid();
+        assertThatThrownBy(() -> tree.commit(WriteSet.of(
+                        new WriteOp.Add(path("/db/t1"), ObjectKind.INNER, doc("{}")),
+                        new WriteOp.Add(path("/nope/t2"), ObjectKind.INNER, doc("{}")))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Parent does not exist: /nope")
+                .satisfies(e -> assertThat(((CatalogException) e).context()).containsEntry("writeIndex", "1"));
+        assertThat(tree.lastVid()).isEqualTo(before);
+        assertThat(tree.read(path("/db/t1"), tree.lastVid())).isEmpty();
+    }
+
+    @Test
+    void preconditionsFailClearly() {
+        add("/db", ObjectKind.INNER, "{}");
+        add("/db/f", ObjectKind.LEAF, "{}");
+        assertThatThrownBy(() -> add("/db", ObjectKind.INNER, "{}"))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Object already exists: /db")
+                .extracting(e -> ((CatalogException) e).code())
+                .isEqualTo(ErrorCode.OBJECT_ALREADY_EXISTS);
+        assertThatThrownBy(
+                        () -> tree.commit(WriteSet.of(new WriteOp.Merge(path("/db/x"), doc("{n: {op: '+', val: 1}}")))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Merge needs an existing object: /db/x");
+        assertThatThrownBy(
+                        () -> tree.commit(WriteSet.of(new WriteOp.Merge(path("/db/f"), doc("{n: {op: '+', val: 1}}")))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Leaves are immutable and cannot be merged: /db/f");
+        assertThatThrownBy(() -> add("/db/f/child", ObjectKind.LEAF, "{}"))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("A leaf cannot have children: /db/f");
+        assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Remove(path("/db/missing")))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Object not found: /db/missing");
+        assertThatThrownBy(
+                        () -> tree.commit(WriteSet.of(new WriteOp.Update(path("/db/f"), ObjectKind.INNER, doc("{}")))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Update cannot change an object's kind: /db/f is LEAF");
+    }
+
+    @Test
+    void removeTakesTheWholeSubtree() {
+        tree.commit(WriteSet.of(
+                new WriteOp.Add(path("/db"), ObjectKind.INNER, doc("{}")),
+                new WriteOp.Add(path("/db/t"), ObjectKind.INNER, doc("{}")),
+                new WriteOp.Add(path("/db/t/p"), ObjectKind.INNER, doc("{}")),
+                new WriteOp.Add(path("/db/t/p/f"), ObjectKind.LEAF, doc("{}"))));
+        long before = tree.lastVid();
+        tree.commit(WriteSet.of(new WriteOp.Remove(path("/db/t"))));
+        for (String gone : List.of("/db/t", "/db/t/p", "/db/t/p/f")) {
+            assertThat(tree.read(path(gone), tree.lastVid())).as(gone).isEmpty();
+            assertThat(tree.read(path(gone), before)).as(gone).isPresent();
+        }
+        // Re-adding the table does not bring back its old children.
+        add("/db/t", ObjectKind.INNER, "{}");
+        assertThat(childIds("/db/t", tree.lastVid())).isEmpty();
+    }
+
+    @Test
+    void mergeAppliesAtCommitTime() {
+        add("/t", ObjectKind.INNER, "{stats: {files: 1, min: 5}}");
+        tree.commit(WriteSet.of(
+                new WriteOp.Merge(path("/t"), doc("{stats: {files: {op: '+', val: 2}, min: {op: 'min', val: 3}}}")),
+                new WriteOp.Merge(path("/t"), doc("{stats: {files: {op: '+', val: 4}}}"))));
+        assertThat(tree.read(path("/t"), tree.lastVid()).orElseThrow().value())
+                .isEqualTo(doc("{stats: {files: 7, min: 3}}"));
+    }
+
+    @Test
+    void snapshotsNameVersions() {
+        long v1 = add("/a", ObjectKind.INNER, "{n: 1}");
+        tree.createSnapshot("nightly", v1);
+        add("/b", ObjectKind.INNER, "{}");
+        assertThat(tree.snapshotVid("nightly")).isEqualTo(v1);
+        assertThat(tree.listSnapshots()).containsExactly(new NamedSnapshot("nightly", v1));
+        assertThatThrownBy(() -> tree.createSnapshot("nightly", v1))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Snapshot already exists: nightly");
+        assertThatThrownBy(() -> tree.createSnapshot("future", 99))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Version 99 is not committed (the newest is 2)");
+        tree.dropSnapshot("nightly");
+        assertThat(tree.listSnapshots()).isEmpty();
+        assertThatThrownBy(() -> tree.snapshotVid("nightly"))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("No snapshot named nightly");
+    }
+
+    @Test
+    void cloneCopiesInnerObjectsAndSharesLeaves() {
+        tree.commit(WriteSet.of(
+                new WriteOp.Add(path("/prod"), ObjectKind.INNER, doc("{env: 'prod'}")),
+                new WriteOp.Add(path("/prod/t"), ObjectKind.INNER, doc("{v: 1}")),
+                new WriteOp.Add(path("/prod/t/f1"), ObjectKind.LEAF, doc("{size: 1}"))));
+        long source = tree.lastVid();
+        tree.commit(WriteSet.of(new WriteOp.Add(path("/prod/t/f2"), ObjectKind.LEAF, doc("{size: 2}"))));
+        tree.commit(WriteSet.of(new WriteOp.Clone(path("/prod"), path("/dev"), source)));
+
+        long now = tree.lastVid();
+        assertThat(tree.read(path("/dev"), now).orElseThrow().value()).isEqualTo(doc("{env: 'prod'}"));
+        assertThat(childIds("/dev/t", now)).containsExactly("f1(leaf)");
+        assertThat(tree.read(path("/dev/t/f1"), now).orElseThrow().value()).isEqualTo(doc("{size: 1}"));
+
+        // The clone is independent: changing it leaves the source alone, and removing the source's
+        // leaf leaves the shared copy readable through the clone.
+        tree.commit(WriteSet.of(new WriteOp.Update(path("/dev/t"), ObjectKind.INNER, doc("{v: 2}"))));
+        tree.commit(WriteSet.of(new WriteOp.Remove(path("/prod/t/f1"))));
+        assertThat(tree.read(path("/prod/t"), tree.lastVid()).orElseThrow().value())
+                .isEqualTo(doc("{v: 1}"));
+        assertThat(tree.read(path("/dev/t/f1"), tree.lastVid()).orElseThrow().value())
+                .isEqualTo(doc("{size: 1}"));
+
+        // A clone of a clone still points at the primary copy.
+        tree.commit(WriteSet.of(new WriteOp.Clone(path("/dev"), path("/qa"), tree.lastVid())));
+        assertThat(tree.read(path("/qa/t/f1"), tree.lastVid()).orElseThrow().value())
+                .isEqualTo(doc("{size: 1}"));
+    }
+
+    @Test
+    void reopeningGivesBackTheSameStateAndVidCounter() {
+        add("/a", ObjectKind.INNER, "{n: 1}");
+        add("/a/f", ObjectKind.LEAF, "{n: 2}");
+        tree.createSnapshot("s", 1);
+        long last = tree.lastVid();
+        tree.close();
+
+        tree = VersionedTree.open(RocksKvStore.open(directory));
+        assertThat(tree.lastVid()).isEqualTo(last);
+        assertThat(tree.read(path("/a/f"), last).orElseThrow().value()).isEqualTo(doc("{n: 2}"));
+        assertThat(tree.snapshotVid("s")).isEqualTo(1);
+        assertThat(add("/b", ObjectKind.INNER, "{}")).isEqualTo(last + 1);
+    }
+
+    @Test
+    void oversizedValuesAreRejected() {
+        BsonDocument big = new BsonDocument("blob", new org.bson.BsonBinary(new byte[16 * 1024 * 1024]));
+        assertThatThrownBy(() -> tree.commit(WriteSet.of(new WriteOp.Add(path("/big"), ObjectKind.INNER, big))))
+                .isInstanceOf(CatalogException.class)
+                .extracting(e -> ((CatalogException) e).code())
+                .isIn(ErrorCode.VALUE_TOO_LARGE, ErrorCode.INVALID_VALUE);
+        assertThat(tree.lastVid()).isZero();
+    }
+
+    @Test
+    void readsPastTheNewestVersionFail() {
+        assertThatThrownBy(() -> tree.read(path("/a"), 5))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Version 5 is not committed (the newest is 0)");
+        CatalogObject root = tree.read(ObjectPath.ROOT, 0).orElseThrow();
+        assertThat(root.kind()).isEqualTo(ObjectKind.INNER);
+    }
 }

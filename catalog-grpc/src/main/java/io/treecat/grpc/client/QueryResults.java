@@ -21,65 +21,67 @@ import java.util.stream.StreamSupport;
  * call and the server releases the query.
  */
 public final class QueryResults implements Iterator<CatalogObject>, AutoCloseable {
-  private final Context.CancellableContext context;
-  private final Iterator<QueryBatch> batches;
-  private Iterator<io.treecat.grpc.v1.CatalogObject> current = java.util.Collections.emptyIterator();
-  private long vid = -1;
-  private String nextPageToken = "";
-  private boolean closed;
+    private final Context.CancellableContext context;
+    private final Iterator<QueryBatch> batches;
+    private Iterator<io.treecat.grpc.v1.CatalogObject> current = java.util.Collections.emptyIterator();
+    private long vid = -1;
+    private String nextPageToken = "";
+    private boolean closed;
 
-  QueryResults(Context.CancellableContext context, Iterator<QueryBatch> batches) {
-    this.context = context;
-    this.batches = batches;
-  }
+    QueryResults(Context.CancellableContext context, Iterator<QueryBatch> batches) {
+        this.context = context;
+        this.batches = batches;
+    }
 
-  @Override
-  public boolean hasNext() {
-    try {
-      while (!current.hasNext()) {
-        if (closed || !batches.hasNext()) {
-          closed = true;
-          return false;
+    @Override
+    public boolean hasNext() {
+        try {
+            while (!current.hasNext()) {
+                if (closed || !batches.hasNext()) {
+                    closed = true;
+                    return false;
+                }
+                QueryBatch batch = batches.next();
+                vid = batch.getVid();
+                nextPageToken = batch.getNextPageToken();
+                current = batch.getObjectsList().iterator();
+            }
+            return true;
+        } catch (StatusRuntimeException e) {
+            close();
+            throw TreeCatClientException.from(e);
         }
-        QueryBatch batch = batches.next();
-        vid = batch.getVid();
-        nextPageToken = batch.getNextPageToken();
-        current = batch.getObjectsList().iterator();
-      }
-      return true;
-    } catch (StatusRuntimeException e) {
-      close();
-      throw TreeCatClientException.from(e);
     }
-  }
 
-  @Override
-  public CatalogObject next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
+    @Override
+    public CatalogObject next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return WireFormat.object(current.next());
     }
-    return WireFormat.object(current.next());
-  }
 
-  /** The vid every object is read at; known once the first batch arrived. */
-  public OptionalLong vid() {
-    return vid < 0 ? OptionalLong.empty() : OptionalLong.of(vid);
-  }
+    /** The vid every object is read at; known once the first batch arrived. */
+    public OptionalLong vid() {
+        return vid < 0 ? OptionalLong.empty() : OptionalLong.of(vid);
+    }
 
-  /** The token for the rest of the results, once all are read, if the limit stopped the query. */
-  public Optional<String> nextPageToken() {
-    return nextPageToken.isEmpty() ? Optional.empty() : Optional.of(nextPageToken);
-  }
+    /** The token for the rest of the results, once all are read, if the limit stopped the query. */
+    public Optional<String> nextPageToken() {
+        return nextPageToken.isEmpty() ? Optional.empty() : Optional.of(nextPageToken);
+    }
 
-  /** The remaining objects as a stream; closing the stream closes these results. */
-  public Stream<CatalogObject> stream() {
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL), false).onClose(this::close);
-  }
+    /** The remaining objects as a stream; closing the stream closes these results. */
+    public Stream<CatalogObject> stream() {
+        return StreamSupport.stream(
+                        Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL), false)
+                .onClose(this::close);
+    }
 
-  /** Cancels the call if objects are left unread. */
-  @Override
-  public void close() {
-    closed = true;
-    context.cancel(null);
-  }
+    /** Cancels the call if objects are left unread. */
+    @Override
+    public void close() {
+        closed = true;
+        context.cancel(null);
+    }
 }

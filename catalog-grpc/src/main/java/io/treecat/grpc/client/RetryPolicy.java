@@ -11,27 +11,27 @@ import java.time.Duration;
  * do not collide again in lockstep.
  */
 public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay) {
-  public RetryPolicy {
-    requireNonNull(baseDelay, "baseDelay is null");
-    requireNonNull(maxDelay, "maxDelay is null");
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+    public RetryPolicy {
+        requireNonNull(baseDelay, "baseDelay is null");
+        requireNonNull(maxDelay, "maxDelay is null");
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+        }
+        if (baseDelay.isNegative() || maxDelay.isNegative()) {
+            throw new IllegalArgumentException("delays must not be negative");
+        }
     }
-    if (baseDelay.isNegative() || maxDelay.isNegative()) {
-      throw new IllegalArgumentException("delays must not be negative");
+
+    /** 5 attempts, 10 ms base, 1 s cap. */
+    public static RetryPolicy defaults() {
+        return new RetryPolicy(5, Duration.ofMillis(10), Duration.ofSeconds(1));
     }
-  }
 
-  /** 5 attempts, 10 ms base, 1 s cap. */
-  public static RetryPolicy defaults() {
-    return new RetryPolicy(5, Duration.ofMillis(10), Duration.ofSeconds(1));
-  }
-
-  /** The longest wait before retry {@code retry} (1 for the first retry). */
-  public Duration delayCap(int retry) {
-    long base = baseDelay.toNanos();
-    int shift = Math.min(retry - 1, 62);
-    long exponential = base > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : base << shift;
-    return Duration.ofNanos(Math.min(exponential, maxDelay.toNanos()));
-  }
+    /** The longest wait before retry {@code retry} (1 for the first retry). */
+    public Duration delayCap(int retry) {
+        long base = baseDelay.toNanos();
+        int shift = Math.min(retry - 1, 62);
+        long exponential = base > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : base << shift;
+        return Duration.ofNanos(Math.min(exponential, maxDelay.toNanos()));
+    }
 }

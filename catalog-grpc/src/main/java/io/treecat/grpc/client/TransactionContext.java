@@ -11,19 +11,19 @@ import java.util.Optional;
  * transaction the server records it, so a concurrent change that would alter it aborts the commit.
  */
 public interface TransactionContext {
-  TransactionId id();
+    TransactionId id();
 
-  long readVid();
+    long readVid();
 
-  /** Streams the query's results; close what is returned. */
-  QueryResults query(QuerySpec query);
+    /** Streams the query's results; close what is returned. */
+    QueryResults query(QuerySpec query);
 
-  default QueryResults query(String query) {
-    return query(QuerySpec.of(query));
-  }
+    default QueryResults query(String query) {
+        return query(QuerySpec.of(query));
+    }
 
-  /** One page; its continuation is present only if more objects follow. */
-  QueryPage page(QuerySpec query);
+    /** One page; its continuation is present only if more objects follow. */
+    QueryPage page(QuerySpec query);
 
-  Optional<CatalogObject> get(ObjectPath path);
+    Optional<CatalogObject> get(ObjectPath path);
 }

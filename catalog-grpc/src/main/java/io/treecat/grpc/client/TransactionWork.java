@@ -9,6 +9,6 @@ import io.treecat.core.version.WriteSet;
  */
 @FunctionalInterface
 public interface TransactionWork {
-  /** @return the writes to commit; null to write nothing */
-  WriteSet run(TransactionContext transaction);
+    /** @return the writes to commit; null to write nothing */
+    WriteSet run(TransactionContext transaction);
 }

@@ -61,309 +61,334 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class TreeCatClient implements AutoCloseable {
-  /** Query batches are at most about 1 MiB; a single huge object may still exceed gRPC's 4 MiB default. */
-  private static final int MAX_INBOUND_MESSAGE_BYTES = 64 << 20;
-  /** Error details travel in trailers; leave room above the 8 KiB default. */
-  private static final int MAX_INBOUND_METADATA_BYTES = 64 << 10;
-  /** JSON-lines text per BulkLoad message. */
-  private static final int LOAD_MESSAGE_CHARS = 256 << 10;
+    /** Query batches are at most about 1 MiB; a single huge object may still exceed gRPC's 4 MiB default. */
+    private static final int MAX_INBOUND_MESSAGE_BYTES = 64 << 20;
+    /** Error details travel in trailers; leave room above the 8 KiB default. */
+    private static final int MAX_INBOUND_METADATA_BYTES = 64 << 10;
+    /** JSON-lines text per BulkLoad message. */
+    private static final int LOAD_MESSAGE_CHARS = 256 << 10;
 
-  private final ManagedChannel channel;
-  private final Optional<Duration> callTimeout;
+    private final ManagedChannel channel;
+    private final Optional<Duration> callTimeout;
 
-  /** Takes over {@code channel}: closing the client shuts it down. */
-  public TreeCatClient(ManagedChannel channel) {
-    this(channel, Optional.empty());
-  }
-
-  private TreeCatClient(ManagedChannel channel, Optional<Duration> callTimeout) {
-    this.channel = requireNonNull(channel, "channel is null");
-    this.callTimeout = requireNonNull(callTimeout, "callTimeout is null");
-  }
-
-  /** Connects in plaintext to {@code target}, e.g. {@code "localhost:50051"}. */
-  public static TreeCatClient connect(String target) {
-    requireNonNull(target, "target is null");
-    return new TreeCatClient(ManagedChannelBuilder.forTarget(target)
-        .usePlaintext()
-        .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-        .maxInboundMetadataSize(MAX_INBOUND_METADATA_BYTES)
-        .build());
-  }
-
-  /**
-   * A view of this client whose calls each get {@code timeout} as deadline (a query stream: for
-   * the whole stream). It shares the channel: close only one of them.
-   */
-  public TreeCatClient withDeadline(Duration timeout) {
-    return new TreeCatClient(channel, Optional.of(requireNonNull(timeout, "timeout is null")));
-  }
-
-  /** The channel, for the standard services the server also offers (health, reflection). */
-  public ManagedChannel channel() {
-    return channel;
-  }
-
-  private TreeCatGrpc.TreeCatBlockingStub blocking() {
-    TreeCatGrpc.TreeCatBlockingStub stub = TreeCatGrpc.newBlockingStub(channel);
-    return callTimeout.map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)).orElse(stub);
-  }
-
-  private TreeCatGrpc.TreeCatStub async() {
-    TreeCatGrpc.TreeCatStub stub = TreeCatGrpc.newStub(channel);
-    return callTimeout.map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)).orElse(stub);
-  }
-
-  private static <T> T call(Supplier<T> rpc) {
-    try {
-      return rpc.get();
-    } catch (StatusRuntimeException e) {
-      throw TreeCatClientException.from(e);
+    /** Takes over {@code channel}: closing the client shuts it down. */
+    public TreeCatClient(ManagedChannel channel) {
+        this(channel, Optional.empty());
     }
-  }
 
-  // ---- queries
-
-  /** Streams every result of {@code query} at the newest vid; close what is returned. */
-  public QueryResults query(String query) {
-    return query(QuerySpec.of(query));
-  }
-
-  /** Streams the results; close what is returned, which cancels the call if any are left. */
-  public QueryResults query(QuerySpec query) {
-    return query(Optional.empty(), query);
-  }
-
-  /**
-   * One page: up to {@code query.limit()} objects (all when 0), and the token for the next page
-   * when more follow.
-   */
-  public QueryPage page(QuerySpec query) {
-    return page(Optional.empty(), query);
-  }
-
-  QueryResults query(Optional<TransactionId> transaction, QuerySpec query) {
-    ExecuteQueryRequest.Builder request = ExecuteQueryRequest.newBuilder()
-        .setQuery(query.query())
-        .setResults(WireFormat.results(query.results()))
-        .addAllProjection(query.projection())
-        .setLimit(query.limit())
-        .setBatchSize(query.batchSize());
-    transaction.ifPresent(id -> request.setTransactionId(id.toString()));
-    if (!(query.readPoint() instanceof ReadPoint.Latest)) {
-      request.setReadPoint(WireFormat.readPoint(query.readPoint()));
+    private TreeCatClient(ManagedChannel channel, Optional<Duration> callTimeout) {
+        this.channel = requireNonNull(channel, "channel is null");
+        this.callTimeout = requireNonNull(callTimeout, "callTimeout is null");
     }
-    query.pageToken().ifPresent(request::setPageToken);
-    Context.CancellableContext context = Context.current().withCancellation();
-    Context previous = context.attach();
-    try {
-      Iterator<QueryBatch> batches = blocking().executeQuery(request.build());
-      return new QueryResults(context, batches);
-    } catch (StatusRuntimeException e) {
-      context.cancel(e);
-      throw TreeCatClientException.from(e);
-    } finally {
-      context.detach(previous);
+
+    /** Connects in plaintext to {@code target}, e.g. {@code "localhost:50051"}. */
+    public static TreeCatClient connect(String target) {
+        requireNonNull(target, "target is null");
+        return new TreeCatClient(ManagedChannelBuilder.forTarget(target)
+                .usePlaintext()
+                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
+                .maxInboundMetadataSize(MAX_INBOUND_METADATA_BYTES)
+                .build());
     }
-  }
 
-  QueryPage page(Optional<TransactionId> transaction, QuerySpec query) {
-    try (QueryResults results = query(transaction, query)) {
-      List<CatalogObject> rows = new ArrayList<>();
-      results.forEachRemaining(rows::add);
-      return new QueryPage(results.vid().orElseThrow(), rows, results.nextPageToken());
+    /**
+     * A view of this client whose calls each get {@code timeout} as deadline (a query stream: for
+     * the whole stream). It shares the channel: close only one of them.
+     */
+    public TreeCatClient withDeadline(Duration timeout) {
+        return new TreeCatClient(channel, Optional.of(requireNonNull(timeout, "timeout is null")));
     }
-  }
 
-  /** The query's plan, without running it. */
-  public String explain(String query) {
-    return call(() -> blocking().explain(ExplainRequest.newBuilder().setQuery(query).build()).getPlan());
-  }
-
-  // ---- objects
-
-  public Optional<CatalogObject> get(ObjectPath path) {
-    return get(path, ReadPoint.LATEST);
-  }
-
-  /** The object at {@code path} as of {@code point}; empty if it is absent there. */
-  public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
-    return get(Optional.empty(), path, point);
-  }
-
-  Optional<CatalogObject> get(Optional<TransactionId> transaction, ObjectPath path, ReadPoint point) {
-    GetObjectRequest.Builder request = GetObjectRequest.newBuilder().setPath(path.toString());
-    transaction.ifPresent(id -> request.setTransactionId(id.toString()));
-    if (!(point instanceof ReadPoint.Latest)) {
-      request.setReadPoint(WireFormat.readPoint(point));
+    /** The channel, for the standard services the server also offers (health, reflection). */
+    public ManagedChannel channel() {
+        return channel;
     }
-    try {
-      return Optional.of(WireFormat.object(blocking().getObject(request.build()).getObject()));
-    } catch (StatusRuntimeException e) {
-      TreeCatClientException failure = TreeCatClientException.from(e);
-      if (failure.errorCode().filter("OBJECT_NOT_FOUND"::equals).isPresent()) {
-        return Optional.empty();
-      }
-      throw failure;
+
+    private TreeCatGrpc.TreeCatBlockingStub blocking() {
+        TreeCatGrpc.TreeCatBlockingStub stub = TreeCatGrpc.newBlockingStub(channel);
+        return callTimeout
+                .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
+                .orElse(stub);
     }
-  }
 
-  // ---- transactions and commits
-
-  /** Opens a transaction reading at the newest vid. */
-  public RemoteTransaction begin(TransactionMode mode) {
-    return begin(mode, ReadPoint.LATEST);
-  }
-
-  public RemoteTransaction begin(TransactionMode mode, ReadPoint point) {
-    StartTransactionRequest.Builder request = StartTransactionRequest.newBuilder().setMode(WireFormat.mode(mode));
-    if (!(point instanceof ReadPoint.Latest)) {
-      request.setReadPoint(WireFormat.readPoint(point));
+    private TreeCatGrpc.TreeCatStub async() {
+        TreeCatGrpc.TreeCatStub stub = TreeCatGrpc.newStub(channel);
+        return callTimeout
+                .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
+                .orElse(stub);
     }
-    StartTransactionResponse response = call(() -> blocking().startTransaction(request.build()));
-    return new RemoteTransaction(this, TransactionId.valueOf(response.getTransactionId()), mode, response.getReadVid());
-  }
 
-  /** Commits {@code writes} on their own, durably. */
-  public CommitSummary commit(WriteSet writes) {
-    requireNonNull(writes, "writes is null");
-    return commit(CommitRequest.newBuilder().addAllWrites(WireFormat.writes(writes)));
-  }
-
-  /**
-   * Validates and commits the transaction; the session ends either way.
-   *
-   * @param writes null to commit without writing
-   */
-  public CommitSummary commit(TransactionId transaction, WriteSet writes) {
-    CommitRequest.Builder request = CommitRequest.newBuilder().setTransactionId(transaction.toString());
-    if (writes != null) {
-      request.addAllWrites(WireFormat.writes(writes));
-    }
-    return commit(request);
-  }
-
-  private CommitSummary commit(CommitRequest.Builder request) {
-    CommitResponse response = call(() -> blocking().commit(request.build()));
-    return new CommitSummary(response.getVid(), response.getChangeCount());
-  }
-
-  public void abort(TransactionId transaction) {
-    call(() -> blocking().abort(AbortRequest.newBuilder().setTransactionId(transaction.toString()).build()));
-  }
-
-  /**
-   * Runs {@code work} in a read-write transaction and commits what it returns, retrying ABORTED up
-   * to {@link RetryPolicy#defaults()} times; see {@link TransactionRunner}.
-   */
-  public CommitSummary runInTransaction(TransactionWork work) {
-    return runner(RetryPolicy.defaults(), new Random(), Sleeper.SYSTEM).run(work);
-  }
-
-  /** A runner with its own retry policy, randomness and way of waiting. */
-  public TransactionRunner runner(RetryPolicy policy, Random random, Sleeper sleeper) {
-    return new TransactionRunner(this, policy, random, sleeper);
-  }
-
-  // ---- snapshots and clones
-
-  public NamedSnapshot createSnapshot(String name, ReadPoint point) {
-    SnapshotRequest.Builder request = SnapshotRequest.newBuilder().setName(name);
-    if (!(point instanceof ReadPoint.Latest)) {
-      request.setReadPoint(WireFormat.readPoint(point));
-    }
-    return call(() -> WireFormat.snapshot(blocking().snapshot(request.build()).getSnapshot()));
-  }
-
-  public List<NamedSnapshot> listSnapshots() {
-    return call(() -> blocking().listSnapshots(ListSnapshotsRequest.getDefaultInstance()).getSnapshotsList().stream()
-        .map(WireFormat::snapshot)
-        .collect(ImmutableList.toImmutableList()));
-  }
-
-  public void dropSnapshot(String name) {
-    call(() -> blocking().dropSnapshot(DropSnapshotRequest.newBuilder().setName(name).build()));
-  }
-
-  /** Copies the subtree at {@code source} as of {@code point} to {@code target}, in one commit. */
-  public CommitSummary clone(ObjectPath source, ObjectPath target, ReadPoint point) {
-    CloneRequest.Builder request = CloneRequest.newBuilder().setSource(source.toString()).setTarget(target.toString());
-    if (!(point instanceof ReadPoint.Latest)) {
-      request.setReadPoint(WireFormat.readPoint(point));
-    }
-    CloneResponse response = call(() -> blocking().clone(request.build()));
-    return new CommitSummary(response.getVid(), response.getChangeCount());
-  }
-
-  // ---- bulk load
-
-  /**
-   * Streams JSON lines ({@code {"path": ..., "kind": "inner"|"leaf", "value": {...}}}) to the
-   * server, which commits every {@code chunkSize} records durably. The input is read as the server
-   * takes it, never all at once.
-   *
-   * @param progress told the number of records sent so far after each message
-   * @throws TreeCatClientException on a bad record or a failed commit; its context's {@code
-   *     committedRecords} records are durable, and a retry may skip them
-   */
-  public LoadSummary bulkLoad(Reader jsonLines, int chunkSize, LongConsumer progress) {
-    requireNonNull(jsonLines, "jsonLines is null");
-    requireNonNull(progress, "progress is null");
-    if (chunkSize <= 0) {
-      throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
-    }
-    BufferedReader reader = jsonLines instanceof BufferedReader buffered ? buffered : new BufferedReader(jsonLines);
-    BulkLoadCall call = new BulkLoadCall();
-    async().bulkLoad(call);
-    try {
-      boolean open = call.send(BulkLoadChunk.newBuilder().setChunkSize(chunkSize).build());
-      StringBuilder text = new StringBuilder();
-      long records = 0;
-      String line;
-      while (open && (line = reader.readLine()) != null) {
-        text.append(line).append('\n');
-        if (!line.isBlank()) {
-          records++;
+    private static <T> T call(Supplier<T> rpc) {
+        try {
+            return rpc.get();
+        } catch (StatusRuntimeException e) {
+            throw TreeCatClientException.from(e);
         }
-        if (text.length() >= LOAD_MESSAGE_CHARS) {
-          open = call.send(BulkLoadChunk.newBuilder().setJsonLines(text.toString()).build());
-          text.setLength(0);
-          progress.accept(records);
-        }
-      }
-      if (open && text.length() > 0) {
-        open = call.send(BulkLoadChunk.newBuilder().setJsonLines(text.toString()).build());
-        progress.accept(records);
-      }
-      if (open) {
-        call.finish();
-      }
-      BulkLoadResponse response = call.await();
-      return new LoadSummary(response.getRecords(), response.getCommits(), response.getFirstVid(), response.getLastVid(), response.getRecordsPerSecond());
-    } catch (IOException e) {
-      call.cancel("the load input could not be read", e);
-      throw new UncheckedIOException("Cannot read the load input", e);
-    } catch (InterruptedException e) {
-      call.cancel("interrupted", e);
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted during a bulk load", e);
-    } catch (RuntimeException e) {
-      call.cancel("the load failed on the client", e);
-      throw e;
     }
-  }
 
-  /** Shuts the channel down, cancelling calls still running after 5 seconds. */
-  @Override
-  public void close() {
-    channel.shutdown();
-    try {
-      if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
-        channel.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      channel.shutdownNow();
-      Thread.currentThread().interrupt();
+    // ---- queries
+
+    /** Streams every result of {@code query} at the newest vid; close what is returned. */
+    public QueryResults query(String query) {
+        return query(QuerySpec.of(query));
     }
-  }
+
+    /** Streams the results; close what is returned, which cancels the call if any are left. */
+    public QueryResults query(QuerySpec query) {
+        return query(Optional.empty(), query);
+    }
+
+    /**
+     * One page: up to {@code query.limit()} objects (all when 0), and the token for the next page
+     * when more follow.
+     */
+    public QueryPage page(QuerySpec query) {
+        return page(Optional.empty(), query);
+    }
+
+    QueryResults query(Optional<TransactionId> transaction, QuerySpec query) {
+        ExecuteQueryRequest.Builder request = ExecuteQueryRequest.newBuilder()
+                .setQuery(query.query())
+                .setResults(WireFormat.results(query.results()))
+                .addAllProjection(query.projection())
+                .setLimit(query.limit())
+                .setBatchSize(query.batchSize());
+        transaction.ifPresent(id -> request.setTransactionId(id.toString()));
+        if (!(query.readPoint() instanceof ReadPoint.Latest)) {
+            request.setReadPoint(WireFormat.readPoint(query.readPoint()));
+        }
+        query.pageToken().ifPresent(request::setPageToken);
+        Context.CancellableContext context = Context.current().withCancellation();
+        Context previous = context.attach();
+        try {
+            Iterator<QueryBatch> batches = blocking().executeQuery(request.build());
+            return new QueryResults(context, batches);
+        } catch (StatusRuntimeException e) {
+            context.cancel(e);
+            throw TreeCatClientException.from(e);
+        } finally {
+            context.detach(previous);
+        }
+    }
+
+    QueryPage page(Optional<TransactionId> transaction, QuerySpec query) {
+        try (QueryResults results = query(transaction, query)) {
+            List<CatalogObject> rows = new ArrayList<>();
+            results.forEachRemaining(rows::add);
+            return new QueryPage(results.vid().orElseThrow(), rows, results.nextPageToken());
+        }
+    }
+
+    /** The query's plan, without running it. */
+    public String explain(String query) {
+        return call(() -> blocking()
+                .explain(ExplainRequest.newBuilder().setQuery(query).build())
+                .getPlan());
+    }
+
+    // ---- objects
+
+    public Optional<CatalogObject> get(ObjectPath path) {
+        return get(path, ReadPoint.LATEST);
+    }
+
+    /** The object at {@code path} as of {@code point}; empty if it is absent there. */
+    public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
+        return get(Optional.empty(), path, point);
+    }
+
+    Optional<CatalogObject> get(Optional<TransactionId> transaction, ObjectPath path, ReadPoint point) {
+        GetObjectRequest.Builder request = GetObjectRequest.newBuilder().setPath(path.toString());
+        transaction.ifPresent(id -> request.setTransactionId(id.toString()));
+        if (!(point instanceof ReadPoint.Latest)) {
+            request.setReadPoint(WireFormat.readPoint(point));
+        }
+        try {
+            return Optional.of(
+                    WireFormat.object(blocking().getObject(request.build()).getObject()));
+        } catch (StatusRuntimeException e) {
+            TreeCatClientException failure = TreeCatClientException.from(e);
+            if (failure.errorCode().filter("OBJECT_NOT_FOUND"::equals).isPresent()) {
+                return Optional.empty();
+            }
+            throw failure;
+        }
+    }
+
+    // ---- transactions and commits
+
+    /** Opens a transaction reading at the newest vid. */
+    public RemoteTransaction begin(TransactionMode mode) {
+        return begin(mode, ReadPoint.LATEST);
+    }
+
+    public RemoteTransaction begin(TransactionMode mode, ReadPoint point) {
+        StartTransactionRequest.Builder request =
+                StartTransactionRequest.newBuilder().setMode(WireFormat.mode(mode));
+        if (!(point instanceof ReadPoint.Latest)) {
+            request.setReadPoint(WireFormat.readPoint(point));
+        }
+        StartTransactionResponse response = call(() -> blocking().startTransaction(request.build()));
+        return new RemoteTransaction(
+                this, TransactionId.valueOf(response.getTransactionId()), mode, response.getReadVid());
+    }
+
+    /** Commits {@code writes} on their own, durably. */
+    public CommitSummary commit(WriteSet writes) {
+        requireNonNull(writes, "writes is null");
+        return commit(CommitRequest.newBuilder().addAllWrites(WireFormat.writes(writes)));
+    }
+
+    /**
+     * Validates and commits the transaction; the session ends either way.
+     *
+     * @param writes null to commit without writing
+     */
+    public CommitSummary commit(TransactionId transaction, WriteSet writes) {
+        CommitRequest.Builder request = CommitRequest.newBuilder().setTransactionId(transaction.toString());
+        if (writes != null) {
+            request.addAllWrites(WireFormat.writes(writes));
+        }
+        return commit(request);
+    }
+
+    private CommitSummary commit(CommitRequest.Builder request) {
+        CommitResponse response = call(() -> blocking().commit(request.build()));
+        return new CommitSummary(response.getVid(), response.getChangeCount());
+    }
+
+    public void abort(TransactionId transaction) {
+        call(() -> blocking()
+                .abort(AbortRequest.newBuilder()
+                        .setTransactionId(transaction.toString())
+                        .build()));
+    }
+
+    /**
+     * Runs {@code work} in a read-write transaction and commits what it returns, retrying ABORTED up
+     * to {@link RetryPolicy#defaults()} times; see {@link TransactionRunner}.
+     */
+    public CommitSummary runInTransaction(TransactionWork work) {
+        return runner(RetryPolicy.defaults(), new Random(), Sleeper.SYSTEM).run(work);
+    }
+
+    /** A runner with its own retry policy, randomness and way of waiting. */
+    public TransactionRunner runner(RetryPolicy policy, Random random, Sleeper sleeper) {
+        return new TransactionRunner(this, policy, random, sleeper);
+    }
+
+    // ---- snapshots and clones
+
+    public NamedSnapshot createSnapshot(String name, ReadPoint point) {
+        SnapshotRequest.Builder request = SnapshotRequest.newBuilder().setName(name);
+        if (!(point instanceof ReadPoint.Latest)) {
+            request.setReadPoint(WireFormat.readPoint(point));
+        }
+        return call(
+                () -> WireFormat.snapshot(blocking().snapshot(request.build()).getSnapshot()));
+    }
+
+    public List<NamedSnapshot> listSnapshots() {
+        return call(
+                () -> blocking().listSnapshots(ListSnapshotsRequest.getDefaultInstance()).getSnapshotsList().stream()
+                        .map(WireFormat::snapshot)
+                        .collect(ImmutableList.toImmutableList()));
+    }
+
+    public void dropSnapshot(String name) {
+        call(() -> blocking()
+                .dropSnapshot(DropSnapshotRequest.newBuilder().setName(name).build()));
+    }
+
+    /** Copies the subtree at {@code source} as of {@code point} to {@code target}, in one commit. */
+    public CommitSummary clone(ObjectPath source, ObjectPath target, ReadPoint point) {
+        CloneRequest.Builder request =
+                CloneRequest.newBuilder().setSource(source.toString()).setTarget(target.toString());
+        if (!(point instanceof ReadPoint.Latest)) {
+            request.setReadPoint(WireFormat.readPoint(point));
+        }
+        CloneResponse response = call(() -> blocking().clone(request.build()));
+        return new CommitSummary(response.getVid(), response.getChangeCount());
+    }
+
+    // ---- bulk load
+
+    /**
+     * Streams JSON lines ({@code {"path": ..., "kind": "inner"|"leaf", "value": {...}}}) to the
+     * server, which commits every {@code chunkSize} records durably. The input is read as the server
+     * takes it, never all at once.
+     *
+     * @param progress told the number of records sent so far after each message
+     * @throws TreeCatClientException on a bad record or a failed commit; its context's {@code
+     *     committedRecords} records are durable, and a retry may skip them
+     */
+    public LoadSummary bulkLoad(Reader jsonLines, int chunkSize, LongConsumer progress) {
+        requireNonNull(jsonLines, "jsonLines is null");
+        requireNonNull(progress, "progress is null");
+        if (chunkSize <= 0) {
+            throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
+        }
+        BufferedReader reader = jsonLines instanceof BufferedReader buffered ? buffered : new BufferedReader(jsonLines);
+        BulkLoadCall call = new BulkLoadCall();
+        async().bulkLoad(call);
+        try {
+            boolean open =
+                    call.send(BulkLoadChunk.newBuilder().setChunkSize(chunkSize).build());
+            StringBuilder text = new StringBuilder();
+            long records = 0;
+            String line;
+            while (open && (line = reader.readLine()) != null) {
+                text.append(line).append('\n');
+                if (!line.isBlank()) {
+                    records++;
+                }
+                if (text.length() >= LOAD_MESSAGE_CHARS) {
+                    open = call.send(BulkLoadChunk.newBuilder()
+                            .setJsonLines(text.toString())
+                            .build());
+                    text.setLength(0);
+                    progress.accept(records);
+                }
+            }
+            if (open && text.length() > 0) {
+                open = call.send(
+                        BulkLoadChunk.newBuilder().setJsonLines(text.toString()).build());
+                progress.accept(records);
+            }
+            if (open) {
+                call.finish();
+            }
+            BulkLoadResponse response = call.await();
+            return new LoadSummary(
+                    response.getRecords(),
+                    response.getCommits(),
+                    response.getFirstVid(),
+                    response.getLastVid(),
+                    response.getRecordsPerSecond());
+        } catch (IOException e) {
+            call.cancel("the load input could not be read", e);
+            throw new UncheckedIOException("Cannot read the load input", e);
+        } catch (InterruptedException e) {
+            call.cancel("interrupted", e);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during a bulk load", e);
+        } catch (RuntimeException e) {
+            call.cancel("the load failed on the client", e);
+            throw e;
+        }
+    }
+
+    /** Shuts the channel down, cancelling calls still running after 5 seconds. */
+    @Override
+    public void close() {
+        channel.shutdown();
+        try {
+            if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+                channel.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            channel.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
 }

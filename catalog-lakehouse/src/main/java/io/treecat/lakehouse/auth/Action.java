@@ -5,35 +5,35 @@ package io.treecat.lakehouse.auth;
  * adapter names one (with the path it acts on) before its transaction starts.
  */
 public enum Action {
-  /** Reading a catalog's configuration, or listing its namespaces. */
-  LIST_NAMESPACES,
-  CREATE_NAMESPACE,
-  LOAD_NAMESPACE,
-  UPDATE_NAMESPACE,
-  DROP_NAMESPACE,
-  LIST_TABLES,
-  CREATE_TABLE,
-  LOAD_TABLE,
-  /** A change of a table's metadata: an Iceberg commit, a Hive alter_table, statistics. */
-  COMMIT_TABLE,
-  RENAME_TABLE,
-  DROP_TABLE,
-  /** Server-side scan planning: reading a table's file index. */
-  PLAN_SCAN,
-  LIST_VIEWS,
-  CREATE_VIEW,
-  LOAD_VIEW,
-  REPLACE_VIEW,
-  RENAME_VIEW,
-  DROP_VIEW,
-  LIST_PARTITIONS,
-  ADD_PARTITIONS,
-  ALTER_PARTITIONS,
-  DROP_PARTITIONS,
-  LIST_FUNCTIONS,
-  MANAGE_FUNCTIONS,
-  /** A path query or read of the native API. */
-  NATIVE_READ,
-  /** A write set of the native API. */
-  NATIVE_WRITE
+    /** Reading a catalog's configuration, or listing its namespaces. */
+    LIST_NAMESPACES,
+    CREATE_NAMESPACE,
+    LOAD_NAMESPACE,
+    UPDATE_NAMESPACE,
+    DROP_NAMESPACE,
+    LIST_TABLES,
+    CREATE_TABLE,
+    LOAD_TABLE,
+    /** A change of a table's metadata: an Iceberg commit, a Hive alter_table, statistics. */
+    COMMIT_TABLE,
+    RENAME_TABLE,
+    DROP_TABLE,
+    /** Server-side scan planning: reading a table's file index. */
+    PLAN_SCAN,
+    LIST_VIEWS,
+    CREATE_VIEW,
+    LOAD_VIEW,
+    REPLACE_VIEW,
+    RENAME_VIEW,
+    DROP_VIEW,
+    LIST_PARTITIONS,
+    ADD_PARTITIONS,
+    ALTER_PARTITIONS,
+    DROP_PARTITIONS,
+    LIST_FUNCTIONS,
+    MANAGE_FUNCTIONS,
+    /** A path query or read of the native API. */
+    NATIVE_READ,
+    /** A write set of the native API. */
+    NATIVE_WRITE
 }

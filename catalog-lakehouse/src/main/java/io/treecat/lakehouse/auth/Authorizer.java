@@ -7,11 +7,11 @@ package io.treecat.lakehouse.auth;
  */
 @FunctionalInterface
 public interface Authorizer {
-  /** Returns if {@code access} is allowed, throws otherwise. */
-  void check(Access access);
+    /** Returns if {@code access} is allowed, throws otherwise. */
+    void check(Access access);
 
-  /** Allows everything: what TreeCat does until authorization is configured. */
-  static Authorizer allowAll() {
-    return access -> {};
-  }
+    /** Allows everything: what TreeCat does until authorization is configured. */
+    static Authorizer allowAll() {
+        return access -> {};
+    }
 }

@@ -7,9 +7,9 @@ import static java.util.Objects.requireNonNull;
  * pass one per call, so authentication only has to fill it in.
  */
 public record Principal(String name) {
-  public static final Principal ANONYMOUS = new Principal("anonymous");
+    public static final Principal ANONYMOUS = new Principal("anonymous");
 
-  public Principal {
-    requireNonNull(name, "name is null");
-  }
+    public Principal {
+        requireNonNull(name, "name is null");
+    }
 }

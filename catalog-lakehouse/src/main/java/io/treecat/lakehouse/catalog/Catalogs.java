@@ -14,19 +14,23 @@ import java.util.Optional;
 
 /** Catalog objects ({@code /<catalog>}): made on first use by whichever interface writes there first. */
 public final class Catalogs {
-  private Catalogs() {}
+    private Catalogs() {}
 
-  /**
-   * Stages the catalog object of {@code warehouse} if it does not exist yet (with the warehouse's
-   * location); refuses a first path id that names something else.
-   */
-  public static void ensure(LakeTransaction txn, Warehouse warehouse) {
-    ObjectPath path = ObjectPath.of(warehouse.catalog());
-    Optional<CatalogObject> object = txn.read(path);
-    if (object.isEmpty()) {
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, CatalogEntry.of(warehouse.location()).encode()));
-    } else if (!ObjectType.CATALOG.isTypeOf(object)) {
-      throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + warehouse.catalog()).with("catalog", warehouse.catalog());
+    /**
+     * Stages the catalog object of {@code warehouse} if it does not exist yet (with the warehouse's
+     * location); refuses a first path id that names something else.
+     */
+    public static void ensure(LakeTransaction txn, Warehouse warehouse) {
+        ObjectPath path = ObjectPath.of(warehouse.catalog());
+        Optional<CatalogObject> object = txn.read(path);
+        if (object.isEmpty()) {
+            txn.write(new WriteOp.Add(
+                    path,
+                    ObjectKind.INNER,
+                    CatalogEntry.of(warehouse.location()).encode()));
+        } else if (!ObjectType.CATALOG.isTypeOf(object)) {
+            throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + warehouse.catalog())
+                    .with("catalog", warehouse.catalog());
+        }
     }
-  }
 }

@@ -9,11 +9,13 @@ import java.util.Optional;
 
 /** Namespace objects (Iceberg namespaces, Hive databases), as every interface reads them. */
 public final class Namespaces {
-  private Namespaces() {}
+    private Namespaces() {}
 
-  /** The namespace at {@code path}, read in {@code txn}; empty if there is none (or something else is there). */
-  public static Optional<NamespaceEntry> find(LakeTransaction txn, ObjectPath path) {
-    Optional<CatalogObject> object = txn.read(path);
-    return ObjectType.NAMESPACE.isTypeOf(object) ? Optional.of(NamespaceEntry.decode(object.get().value())) : Optional.empty();
-  }
+    /** The namespace at {@code path}, read in {@code txn}; empty if there is none (or something else is there). */
+    public static Optional<NamespaceEntry> find(LakeTransaction txn, ObjectPath path) {
+        Optional<CatalogObject> object = txn.read(path);
+        return ObjectType.NAMESPACE.isTypeOf(object)
+                ? Optional.of(NamespaceEntry.decode(object.get().value()))
+                : Optional.empty();
+    }
 }

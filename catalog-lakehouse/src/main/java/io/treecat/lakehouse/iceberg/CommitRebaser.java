@@ -67,363 +67,383 @@ import org.slf4j.LoggerFactory;
  * client's own properties and records the parent the client saw in {@value #REBASED_FROM}.
  */
 final class CommitRebaser {
-  private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
 
-  /** The table property that turns server-side rebase of appends on. */
-  static final String PROPERTY = "treecat.rebase-appends";
-  /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
-  static final String REBASED_FROM = "treecat.rebased-from";
+    /** The table property that turns server-side rebase of appends on. */
+    static final String PROPERTY = "treecat.rebase-appends";
+    /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
+    static final String REBASED_FROM = "treecat.rebased-from";
 
-  /**
-   * Summary keys the rebased append computes again: the totals (from the new parent's), the file and
-   * record counts it takes from the appended manifests, and the manifest counts. Setting one of them
-   * too would clash when the summary is built. The client's other keys stay as it wrote them: the
-   * added size and the per-partition summaries describe the same files, wherever they land.
-   */
-  private static final Set<String> RECOMPUTED_SUMMARY_KEYS = recomputedSummaryKeys();
-  /** Every summary key Iceberg computes (SnapshotSummary's constants): all recomputed when a manifest is copied. */
-  private static final Set<String> ALL_COMPUTED_SUMMARY_KEYS = summaryConstants(name -> true);
+    /**
+     * Summary keys the rebased append computes again: the totals (from the new parent's), the file and
+     * record counts it takes from the appended manifests, and the manifest counts. Setting one of them
+     * too would clash when the summary is built. The client's other keys stay as it wrote them: the
+     * added size and the per-partition summaries describe the same files, wherever they land.
+     */
+    private static final Set<String> RECOMPUTED_SUMMARY_KEYS = recomputedSummaryKeys();
+    /** Every summary key Iceberg computes (SnapshotSummary's constants): all recomputed when a manifest is copied. */
+    private static final Set<String> ALL_COMPUTED_SUMMARY_KEYS = summaryConstants(name -> true);
 
-  private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
+    private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
-  private final boolean enabledByDefault;
+    private final boolean enabledByDefault;
 
-  /**
-   * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
-   *     server's {@code iceberg.rebase-appends})
-   */
-  CommitRebaser(boolean enabledByDefault) {
-    this.enabledByDefault = enabledByDefault;
-  }
-
-  /**
-   * A rebased change: the table's new metadata (with its changes), the snapshot written for it, and
-   * the paths of the client's manifests it took over (the client's, never deleted here).
-   */
-  record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
-
-  /** The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the server's default. */
-  boolean enabled(TableMetadata metadata) {
-    if (metadata == null) {
-      return false;
+    /**
+     * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
+     *     server's {@code iceberg.rebase-appends})
+     */
+    CommitRebaser(boolean enabledByDefault) {
+        this.enabledByDefault = enabledByDefault;
     }
-    String own = metadata.properties().get(PROPERTY);
-    return own == null ? enabledByDefault : Boolean.parseBoolean(own.trim());
-  }
 
-  /**
-   * The change rebased onto {@code current}, or empty when it does not clearly commute with what
-   * happened since the client read the table (the caller then answers the original failure).
-   */
-  Optional<Rebased> rebase(FileIO io, TableMetadata current, TableChange change) {
-    if (!enabled(current)) {
-      return Optional.empty();
-    }
-    Optional<Append> append = appendOf(change.updates());
-    if (append.isEmpty()) {
-      return Optional.empty();
-    }
-    Snapshot incoming = append.get().snapshot();
-    String branch = append.get().branch();
-    if (current.snapshot(incoming.snapshotId()) != null) {
-      return refuse(incoming, "its snapshot id is already in the table");
-    }
-    for (UpdateRequirement requirement : change.requirements()) {
-      if (requirement instanceof UpdateRequirement.AssertRefSnapshotID ref && ref.refName().equals(branch)) {
-        if (!Objects.equals(ref.snapshotId(), incoming.parentId())) {
-          return refuse(incoming, "its branch requirement does not name its parent");
+    /**
+     * A rebased change: the table's new metadata (with its changes), the snapshot written for it, and
+     * the paths of the client's manifests it took over (the client's, never deleted here).
+     */
+    record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
+
+    /** The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the server's default. */
+    boolean enabled(TableMetadata metadata) {
+        if (metadata == null) {
+            return false;
         }
-        continue;
-      }
-      try {
-        requirement.validate(current);
-      } catch (CommitFailedException e) {
-        return refuse(incoming, "another requirement fails: " + e.getMessage());
-      }
+        String own = metadata.properties().get(PROPERTY);
+        return own == null ? enabledByDefault : Boolean.parseBoolean(own.trim());
     }
-    SnapshotRef head = current.ref(branch);
-    if (head == null || !head.isBranch()) {
-      // Nothing moved the branch (some other requirement failed), or it became a tag.
-      return refuse(incoming, "its branch is not a branch with a head");
-    }
-    if (incoming.parentId() != null
-        && !SnapshotUtil.isAncestorOf(head.snapshotId(), incoming.parentId(), current::snapshot)) {
-      return refuse(incoming, "its parent is no longer an ancestor of the branch head");
-    }
-    if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
-      return refuse(incoming, "the schema changed");
-    }
-    List<ManifestFile> added = new ArrayList<>();
-    try {
-      // Only manifests this snapshot wrote can hold its changes; each must hold only added data files.
-      for (ManifestFile manifest : incoming.allManifests(io)) {
-        if (!Objects.equals(manifest.snapshotId(), incoming.snapshotId())) {
-          continue;
+
+    /**
+     * The change rebased onto {@code current}, or empty when it does not clearly commute with what
+     * happened since the client read the table (the caller then answers the original failure).
+     */
+    Optional<Rebased> rebase(FileIO io, TableMetadata current, TableChange change) {
+        if (!enabled(current)) {
+            return Optional.empty();
         }
-        if (manifest.content() != ManifestContent.DATA || manifest.hasDeletedFiles() || manifest.hasExistingFiles()) {
-          return refuse(incoming, "it does more than add data files");
+        Optional<Append> append = appendOf(change.updates());
+        if (append.isEmpty()) {
+            return Optional.empty();
         }
-        if (!current.specsById().containsKey(manifest.partitionSpecId())) {
-          return refuse(incoming, "partition spec " + manifest.partitionSpecId() + " no longer exists");
+        Snapshot incoming = append.get().snapshot();
+        String branch = append.get().branch();
+        if (current.snapshot(incoming.snapshotId()) != null) {
+            return refuse(incoming, "its snapshot id is already in the table");
         }
-        added.add(new UnassignedManifest(manifest));
-      }
-    } catch (RuntimeException e) {
-      LOG.debug("Cannot read the manifest list of snapshot {}", incoming.snapshotId(), e);
-      return refuse(incoming, "its manifest list cannot be read");
-    }
-
-    RebaseOperations ops = new RebaseOperations(current, io, incoming.snapshotId());
-    AppendFiles rebasedAppend = new BaseTable(ops, "rebase", report -> { }).newFastAppend().toBranch(branch);
-    // Its few small tasks run on this thread: on Iceberg's worker pool, the append would poll for
-    // their end in 10 ms sleeps (Tasks.waitFor), while the table's commit queue waits behind it.
-    rebasedAppend.scanManifestsWith(DIRECT);
-    // The client's manifests are appended as they are, not rewritten: their entries leave snapshot id
-    // and sequence numbers to be inherited from the manifest list (format 2 and later), so the new
-    // list assigns them the rebased snapshot's. Format 1 cannot inherit, and Iceberg copies them.
-    added.forEach(rebasedAppend::appendManifest);
-    // A copied manifest's files are counted again, sizes and partitions too; a reused one's are not.
-    boolean copies = current.formatVersion() == 1
-        && !current.propertyAsBoolean(TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED, TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED_DEFAULT);
-    incoming.summary().forEach((key, value) -> {
-      boolean recomputed = copies
-          ? ALL_COMPUTED_SUMMARY_KEYS.contains(key) || key.startsWith(SnapshotSummary.CHANGED_PARTITION_PREFIX)
-          : RECOMPUTED_SUMMARY_KEYS.contains(key);
-      if (!recomputed && !EnvironmentContext.get().containsKey(key) && !key.equals(REBASED_FROM)) {
-        rebasedAppend.set(key, value);
-      }
-    });
-    rebasedAppend.set(REBASED_FROM, incoming.parentId() == null ? "none" : String.valueOf(incoming.parentId()));
-    Snapshot snapshot = rebasedAppend.apply();
-    TableMetadata updated = TableMetadata.buildFrom(current).setBranchSnapshot(snapshot, branch).build();
-    return Optional.of(new Rebased(updated, snapshot, Set.copyOf(added.stream().map(ManifestFile::path).toList())));
-  }
-
-  /** Notes a rebase whose metadata was committed. */
-  void committed(Rebased rebase) {
-    LOG.debug("Rebased snapshot {} onto {}", rebase.snapshot().snapshotId(), rebase.snapshot().parentId());
-  }
-
-  /**
-   * Deletes what a rebase wrote (its manifest list, and the manifests it copied for a format 1 table)
-   * when its commit did not happen. The client's manifests stay: the client may send them again.
-   */
-  void discard(FileIO io, Rebased rebase) {
-    Snapshot snapshot = rebase.snapshot();
-    try {
-      for (ManifestFile manifest : snapshot.allManifests(io)) {
-        if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId()) && !rebase.clientManifests().contains(manifest.path())) {
-          io.deleteFile(manifest.path());
+        for (UpdateRequirement requirement : change.requirements()) {
+            if (requirement instanceof UpdateRequirement.AssertRefSnapshotID ref
+                    && ref.refName().equals(branch)) {
+                if (!Objects.equals(ref.snapshotId(), incoming.parentId())) {
+                    return refuse(incoming, "its branch requirement does not name its parent");
+                }
+                continue;
+            }
+            try {
+                requirement.validate(current);
+            } catch (CommitFailedException e) {
+                return refuse(incoming, "another requirement fails: " + e.getMessage());
+            }
         }
-      }
-      io.deleteFile(snapshot.manifestListLocation());
-    } catch (RuntimeException e) {
-      LOG.debug("Could not delete the files of rebased snapshot {}", snapshot.snapshotId(), e);
-    }
-  }
-
-  private static Optional<Rebased> refuse(Snapshot incoming, String reason) {
-    LOG.debug("Not rebasing snapshot {}: {}", incoming.snapshotId(), reason);
-    return Optional.empty();
-  }
-
-  private record Append(Snapshot snapshot, String branch) {}
-
-  /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
-  private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
-    if (updates.size() != 2) {
-      return Optional.empty();
-    }
-    MetadataUpdate.AddSnapshot add = null;
-    MetadataUpdate.SetSnapshotRef ref = null;
-    for (MetadataUpdate update : updates) {
-      if (update instanceof MetadataUpdate.AddSnapshot a) {
-        add = a;
-      } else if (update instanceof MetadataUpdate.SetSnapshotRef r) {
-        ref = r;
-      }
-    }
-    if (add == null || ref == null
-        || !DataOperations.APPEND.equals(add.snapshot().operation())
-        || ref.snapshotId() != add.snapshot().snapshotId()
-        || !"branch".equalsIgnoreCase(ref.type())) {
-      return Optional.empty();
-    }
-    return Optional.of(new Append(add.snapshot(), ref.name()));
-  }
-
-  private static Set<String> recomputedSummaryKeys() {
-    Set<String> keys = new HashSet<>(List.of(
-        SnapshotSummary.ADDED_FILES_PROP, SnapshotSummary.DELETED_FILES_PROP,
-        SnapshotSummary.ADDED_RECORDS_PROP, SnapshotSummary.DELETED_RECORDS_PROP,
-        SnapshotSummary.ADDED_DELETE_FILES_PROP, SnapshotSummary.REMOVED_DELETE_FILES_PROP,
-        SnapshotSummary.CREATED_MANIFESTS_COUNT, SnapshotSummary.KEPT_MANIFESTS_COUNT,
-        SnapshotSummary.REPLACED_MANIFESTS_COUNT, SnapshotSummary.PROCESSED_MANIFEST_ENTRY_COUNT));
-    keys.addAll(summaryConstants(name -> name.startsWith("TOTAL_")));
-    return Set.copyOf(keys);
-  }
-
-  /** The values of SnapshotSummary's public String constants whose field names match. */
-  private static Set<String> summaryConstants(Predicate<String> fieldName) {
-    Set<String> keys = new HashSet<>();
-    for (Field field : SnapshotSummary.class.getFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class && fieldName.test(field.getName())) {
+        SnapshotRef head = current.ref(branch);
+        if (head == null || !head.isBranch()) {
+            // Nothing moved the branch (some other requirement failed), or it became a tag.
+            return refuse(incoming, "its branch is not a branch with a head");
+        }
+        if (incoming.parentId() != null
+                && !SnapshotUtil.isAncestorOf(head.snapshotId(), incoming.parentId(), current::snapshot)) {
+            return refuse(incoming, "its parent is no longer an ancestor of the branch head");
+        }
+        if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
+            return refuse(incoming, "the schema changed");
+        }
+        List<ManifestFile> added = new ArrayList<>();
         try {
-          keys.add((String) field.get(null));
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException("Cannot read SnapshotSummary." + field.getName(), e);
+            // Only manifests this snapshot wrote can hold its changes; each must hold only added data files.
+            for (ManifestFile manifest : incoming.allManifests(io)) {
+                if (!Objects.equals(manifest.snapshotId(), incoming.snapshotId())) {
+                    continue;
+                }
+                if (manifest.content() != ManifestContent.DATA
+                        || manifest.hasDeletedFiles()
+                        || manifest.hasExistingFiles()) {
+                    return refuse(incoming, "it does more than add data files");
+                }
+                if (!current.specsById().containsKey(manifest.partitionSpecId())) {
+                    return refuse(incoming, "partition spec " + manifest.partitionSpecId() + " no longer exists");
+                }
+                added.add(new UnassignedManifest(manifest));
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Cannot read the manifest list of snapshot {}", incoming.snapshotId(), e);
+            return refuse(incoming, "its manifest list cannot be read");
         }
-      }
-    }
-    return Set.copyOf(keys);
-  }
 
-  /**
-   * A manifest the client wrote for its snapshot, as it was before the client's manifest list
-   * assigned it a snapshot id, sequence numbers and a first row id: so that Iceberg's append takes
-   * it as it is, and the rebased snapshot's manifest list assigns them afresh.
-   */
-  private record UnassignedManifest(ManifestFile written) implements ManifestFile {
-    /** Iceberg's {@code ManifestWriter.UNASSIGNED_SEQ} (package-private there): "assign at commit". */
-    private static final long UNASSIGNED = -1L;
-
-    @Override
-    public String path() {
-      return written.path();
-    }
-
-    @Override
-    public long length() {
-      return written.length();
-    }
-
-    @Override
-    public int partitionSpecId() {
-      return written.partitionSpecId();
-    }
-
-    @Override
-    public ManifestContent content() {
-      return written.content();
-    }
-
-    @Override
-    public long sequenceNumber() {
-      return UNASSIGNED;
+        RebaseOperations ops = new RebaseOperations(current, io, incoming.snapshotId());
+        AppendFiles rebasedAppend =
+                new BaseTable(ops, "rebase", report -> {}).newFastAppend().toBranch(branch);
+        // Its few small tasks run on this thread: on Iceberg's worker pool, the append would poll for
+        // their end in 10 ms sleeps (Tasks.waitFor), while the table's commit queue waits behind it.
+        rebasedAppend.scanManifestsWith(DIRECT);
+        // The client's manifests are appended as they are, not rewritten: their entries leave snapshot id
+        // and sequence numbers to be inherited from the manifest list (format 2 and later), so the new
+        // list assigns them the rebased snapshot's. Format 1 cannot inherit, and Iceberg copies them.
+        added.forEach(rebasedAppend::appendManifest);
+        // A copied manifest's files are counted again, sizes and partitions too; a reused one's are not.
+        boolean copies = current.formatVersion() == 1
+                && !current.propertyAsBoolean(
+                        TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED,
+                        TableProperties.SNAPSHOT_ID_INHERITANCE_ENABLED_DEFAULT);
+        incoming.summary().forEach((key, value) -> {
+            boolean recomputed = copies
+                    ? ALL_COMPUTED_SUMMARY_KEYS.contains(key)
+                            || key.startsWith(SnapshotSummary.CHANGED_PARTITION_PREFIX)
+                    : RECOMPUTED_SUMMARY_KEYS.contains(key);
+            if (!recomputed && !EnvironmentContext.get().containsKey(key) && !key.equals(REBASED_FROM)) {
+                rebasedAppend.set(key, value);
+            }
+        });
+        rebasedAppend.set(REBASED_FROM, incoming.parentId() == null ? "none" : String.valueOf(incoming.parentId()));
+        Snapshot snapshot = rebasedAppend.apply();
+        TableMetadata updated = TableMetadata.buildFrom(current)
+                .setBranchSnapshot(snapshot, branch)
+                .build();
+        return Optional.of(new Rebased(
+                updated,
+                snapshot,
+                Set.copyOf(added.stream().map(ManifestFile::path).toList())));
     }
 
-    @Override
-    public long minSequenceNumber() {
-      return UNASSIGNED;
+    /** Notes a rebase whose metadata was committed. */
+    void committed(Rebased rebase) {
+        LOG.debug(
+                "Rebased snapshot {} onto {}",
+                rebase.snapshot().snapshotId(),
+                rebase.snapshot().parentId());
     }
 
-    @Override
-    public Long snapshotId() {
-      return null;
+    /**
+     * Deletes what a rebase wrote (its manifest list, and the manifests it copied for a format 1 table)
+     * when its commit did not happen. The client's manifests stay: the client may send them again.
+     */
+    void discard(FileIO io, Rebased rebase) {
+        Snapshot snapshot = rebase.snapshot();
+        try {
+            for (ManifestFile manifest : snapshot.allManifests(io)) {
+                if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId())
+                        && !rebase.clientManifests().contains(manifest.path())) {
+                    io.deleteFile(manifest.path());
+                }
+            }
+            io.deleteFile(snapshot.manifestListLocation());
+        } catch (RuntimeException e) {
+            LOG.debug("Could not delete the files of rebased snapshot {}", snapshot.snapshotId(), e);
+        }
     }
 
-    @Override
-    public Integer addedFilesCount() {
-      return written.addedFilesCount();
+    private static Optional<Rebased> refuse(Snapshot incoming, String reason) {
+        LOG.debug("Not rebasing snapshot {}: {}", incoming.snapshotId(), reason);
+        return Optional.empty();
     }
 
-    @Override
-    public Long addedRowsCount() {
-      return written.addedRowsCount();
+    private record Append(Snapshot snapshot, String branch) {}
+
+    /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
+    private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
+        if (updates.size() != 2) {
+            return Optional.empty();
+        }
+        MetadataUpdate.AddSnapshot add = null;
+        MetadataUpdate.SetSnapshotRef ref = null;
+        for (MetadataUpdate update : updates) {
+            if (update instanceof MetadataUpdate.AddSnapshot a) {
+                add = a;
+            } else if (update instanceof MetadataUpdate.SetSnapshotRef r) {
+                ref = r;
+            }
+        }
+        if (add == null
+                || ref == null
+                || !DataOperations.APPEND.equals(add.snapshot().operation())
+                || ref.snapshotId() != add.snapshot().snapshotId()
+                || !"branch".equalsIgnoreCase(ref.type())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Append(add.snapshot(), ref.name()));
     }
 
-    @Override
-    public Integer existingFilesCount() {
-      return written.existingFilesCount();
+    private static Set<String> recomputedSummaryKeys() {
+        Set<String> keys = new HashSet<>(List.of(
+                SnapshotSummary.ADDED_FILES_PROP, SnapshotSummary.DELETED_FILES_PROP,
+                SnapshotSummary.ADDED_RECORDS_PROP, SnapshotSummary.DELETED_RECORDS_PROP,
+                SnapshotSummary.ADDED_DELETE_FILES_PROP, SnapshotSummary.REMOVED_DELETE_FILES_PROP,
+                SnapshotSummary.CREATED_MANIFESTS_COUNT, SnapshotSummary.KEPT_MANIFESTS_COUNT,
+                SnapshotSummary.REPLACED_MANIFESTS_COUNT, SnapshotSummary.PROCESSED_MANIFEST_ENTRY_COUNT));
+        keys.addAll(summaryConstants(name -> name.startsWith("TOTAL_")));
+        return Set.copyOf(keys);
     }
 
-    @Override
-    public Long existingRowsCount() {
-      return written.existingRowsCount();
+    /** The values of SnapshotSummary's public String constants whose field names match. */
+    private static Set<String> summaryConstants(Predicate<String> fieldName) {
+        Set<String> keys = new HashSet<>();
+        for (Field field : SnapshotSummary.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers())
+                    && field.getType() == String.class
+                    && fieldName.test(field.getName())) {
+                try {
+                    keys.add((String) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("Cannot read SnapshotSummary." + field.getName(), e);
+                }
+            }
+        }
+        return Set.copyOf(keys);
     }
 
-    @Override
-    public Integer deletedFilesCount() {
-      return written.deletedFilesCount();
+    /**
+     * A manifest the client wrote for its snapshot, as it was before the client's manifest list
+     * assigned it a snapshot id, sequence numbers and a first row id: so that Iceberg's append takes
+     * it as it is, and the rebased snapshot's manifest list assigns them afresh.
+     */
+    private record UnassignedManifest(ManifestFile written) implements ManifestFile {
+        /** Iceberg's {@code ManifestWriter.UNASSIGNED_SEQ} (package-private there): "assign at commit". */
+        private static final long UNASSIGNED = -1L;
+
+        @Override
+        public String path() {
+            return written.path();
+        }
+
+        @Override
+        public long length() {
+            return written.length();
+        }
+
+        @Override
+        public int partitionSpecId() {
+            return written.partitionSpecId();
+        }
+
+        @Override
+        public ManifestContent content() {
+            return written.content();
+        }
+
+        @Override
+        public long sequenceNumber() {
+            return UNASSIGNED;
+        }
+
+        @Override
+        public long minSequenceNumber() {
+            return UNASSIGNED;
+        }
+
+        @Override
+        public Long snapshotId() {
+            return null;
+        }
+
+        @Override
+        public Integer addedFilesCount() {
+            return written.addedFilesCount();
+        }
+
+        @Override
+        public Long addedRowsCount() {
+            return written.addedRowsCount();
+        }
+
+        @Override
+        public Integer existingFilesCount() {
+            return written.existingFilesCount();
+        }
+
+        @Override
+        public Long existingRowsCount() {
+            return written.existingRowsCount();
+        }
+
+        @Override
+        public Integer deletedFilesCount() {
+            return written.deletedFilesCount();
+        }
+
+        @Override
+        public Long deletedRowsCount() {
+            return written.deletedRowsCount();
+        }
+
+        @Override
+        public List<PartitionFieldSummary> partitions() {
+            return written.partitions();
+        }
+
+        @Override
+        public ByteBuffer keyMetadata() {
+            return written.keyMetadata();
+        }
+
+        @Override
+        public Long firstRowId() {
+            return null;
+        }
+
+        @Override
+        public ManifestFile copy() {
+            return new UnassignedManifest(written.copy());
+        }
     }
 
-    @Override
-    public Long deletedRowsCount() {
-      return written.deletedRowsCount();
-    }
+    /**
+     * The table as the server sees it now, for Iceberg's {@code FastAppend}: it reads the current
+     * metadata, writes manifests beside the table's metadata, and hands out the client's snapshot id.
+     * It never commits: the caller commits the result in its TreeCat transaction.
+     */
+    private static final class RebaseOperations implements TableOperations {
+        private final TableMetadata current;
+        private final FileIO io;
+        private final long snapshotId;
 
-    @Override
-    public List<PartitionFieldSummary> partitions() {
-      return written.partitions();
-    }
+        RebaseOperations(TableMetadata current, FileIO io, long snapshotId) {
+            this.current = current;
+            this.io = io;
+            this.snapshotId = snapshotId;
+        }
 
-    @Override
-    public ByteBuffer keyMetadata() {
-      return written.keyMetadata();
-    }
+        @Override
+        public TableMetadata current() {
+            return current;
+        }
 
-    @Override
-    public Long firstRowId() {
-      return null;
-    }
+        @Override
+        public TableMetadata refresh() {
+            return current;
+        }
 
-    @Override
-    public ManifestFile copy() {
-      return new UnassignedManifest(written.copy());
-    }
-  }
+        @Override
+        public void commit(TableMetadata base, TableMetadata metadata) {
+            throw new UnsupportedOperationException(
+                    "A rebase is committed by the catalog's transaction, not by its operations");
+        }
 
-  /**
-   * The table as the server sees it now, for Iceberg's {@code FastAppend}: it reads the current
-   * metadata, writes manifests beside the table's metadata, and hands out the client's snapshot id.
-   * It never commits: the caller commits the result in its TreeCat transaction.
-   */
-  private static final class RebaseOperations implements TableOperations {
-    private final TableMetadata current;
-    private final FileIO io;
-    private final long snapshotId;
+        @Override
+        public FileIO io() {
+            return io;
+        }
 
-    RebaseOperations(TableMetadata current, FileIO io, long snapshotId) {
-      this.current = current;
-      this.io = io;
-      this.snapshotId = snapshotId;
-    }
+        @Override
+        public String metadataFileLocation(String fileName) {
+            String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+            String base = directory != null ? directory : current.location() + "/metadata";
+            return (base.endsWith("/") ? base : base + "/") + fileName;
+        }
 
-    @Override
-    public TableMetadata current() {
-      return current;
-    }
+        @Override
+        public LocationProvider locationProvider() {
+            return LocationProviders.locationsFor(current.location(), current.properties());
+        }
 
-    @Override
-    public TableMetadata refresh() {
-      return current;
+        @Override
+        public long newSnapshotId() {
+            return snapshotId;
+        }
     }
-
-    @Override
-    public void commit(TableMetadata base, TableMetadata metadata) {
-      throw new UnsupportedOperationException("A rebase is committed by the catalog's transaction, not by its operations");
-    }
-
-    @Override
-    public FileIO io() {
-      return io;
-    }
-
-    @Override
-    public String metadataFileLocation(String fileName) {
-      String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
-      String base = directory != null ? directory : current.location() + "/metadata";
-      return (base.endsWith("/") ? base : base + "/") + fileName;
-    }
-
-    @Override
-    public LocationProvider locationProvider() {
-      return LocationProviders.locationsFor(current.location(), current.properties());
-    }
-
-    @Override
-    public long newSnapshotId() {
-      return snapshotId;
-    }
-  }
 }

@@ -58,228 +58,239 @@ import org.bson.BsonValue;
  * moves the whole subtree with the table ({@link #movedValue}).
  */
 final class FileIndex {
-  private static final String HEAD = LakeKeys.FILE_INDEX_HEAD;
-  private static final String SNAPSHOTS = LakeKeys.FILE_INDEX_SNAPSHOTS;
-  /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
-  private static final int MAX_CHAIN = 1000;
+    private static final String HEAD = LakeKeys.FILE_INDEX_HEAD;
+    private static final String SNAPSHOTS = LakeKeys.FILE_INDEX_SNAPSHOTS;
+    /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
+    private static final int MAX_CHAIN = 1000;
 
-  private FileIndex() {}
+    private FileIndex() {}
 
-  static ObjectPath indexPath(ObjectPath table) {
-    return table.child(LakeKeys.FILE_INDEX_ID);
-  }
-
-  /** The id of a file's leaf: a hash of its location, which is unique in a table. */
-  static String fileId(String location) {
-    return com.google.common.hash.Hashing.murmur3_128().hashString(location, java.nio.charset.StandardCharsets.UTF_8).toString();
-  }
-
-  /**
-   * The writes that bring the table's file leaves to {@code updated}'s current snapshot, read in
-   * transaction {@code txn} (so a concurrent index change fails validation with the table swap).
-   * Added to the same write set as the table object's swap.
-   */
-  static List<WriteOp> writes(LakeTransaction txn, FileIO io, ObjectPath table, TableMetadata updated) {
-    Optional<CatalogObject> node = txn.read(indexPath(table));
-    Snapshot target = updated.currentSnapshot();
-    Long targetId = target == null ? null : target.snapshotId();
-    Long head = node.map(FileIndex::head).orElse(null);
-    if (node.isPresent() && Objects.equals(head, targetId)) {
-      return List.of();
-    }
-    Changes changes = new Changes(table, updated);
-    List<Snapshot> chain = node.isPresent() ? chain(updated, target, head) : null;
-    if (chain != null) {
-      for (Snapshot snapshot : chain) {
-        applyDelta(io, changes, updated, snapshot);
-      }
-    } else {
-      for (CatalogObject partition : txn.children(table, ObjectType.PARTITION)) {
-        changes.removePartition(partition.id());
-      }
-      if (target != null) {
-        indexAll(io, changes, updated, target);
-      }
-    }
-    List<WriteOp> writes = new ArrayList<>();
-    // The index node first: the partition nodes and leaves follow, the table object is written by the caller.
-    writes.add(new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, updated)));
-    writes.addAll(changes.writes());
-    return writes;
-  }
-
-  private static Long head(CatalogObject node) {
-    BsonValue head = node.value().get(HEAD);
-    return head == null || head.isNull() ? null : head.asInt64().getValue();
-  }
-
-  /** Snapshots from the head (exclusive) to the target (inclusive), oldest first; null if the target does not descend from the head. */
-  private static List<Snapshot> chain(TableMetadata metadata, Snapshot target, Long head) {
-    if (target == null) {
-      return null;
-    }
-    List<Snapshot> chain = new ArrayList<>();
-    Snapshot current = target;
-    while (current != null && chain.size() <= MAX_CHAIN) {
-      chain.add(0, current);
-      Long parent = current.parentId();
-      if (Objects.equals(parent, head)) {
-        return chain;
-      }
-      if (parent == null) {
-        return null;
-      }
-      current = metadata.snapshot(parent);
-    }
-    return null;
-  }
-
-  private static BsonDocument indexValue(Optional<CatalogObject> node, Long targetId, TableMetadata updated) {
-    BsonDocument snapshots = new BsonDocument();
-    Set<Long> live = new HashSet<>();
-    updated.snapshots().forEach(snapshot -> live.add(snapshot.snapshotId()));
-    if (node.isPresent()) {
-      BsonValue previous = node.get().value().get(SNAPSHOTS);
-      if (previous != null && previous.isDocument()) {
-        previous.asDocument().forEach((id, vid) -> {
-          if (live.contains(Long.valueOf(id))) {
-            snapshots.append(id, vid);
-          }
-        });
-      }
-      Long head = head(node.get());
-      if (head != null && live.contains(head)) {
-        snapshots.append(Long.toString(head), new BsonInt64(node.get().version()));
-      }
-    }
-    return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
-        .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
-        .append(SNAPSHOTS, snapshots);
-  }
-
-  /**
-   * The index node of a table that moved (a rename): the same head, no older snapshots. The
-   * rename's write set makes the node's own version the rename's vid, at which the leaves under the
-   * new path are the head's files, so the head stays served from the tree. The vids of older
-   * snapshots name versions of the tree in which the leaves were under the old path (and the new
-   * path did not exist, or held something else), so they are dropped: planning an older snapshot of
-   * a renamed table reads its manifests, as for a snapshot that was never indexed. Keeping them
-   * would need the old path beside each vid, and the old path may since name another table.
-   */
-  static BsonDocument movedValue(CatalogObject node) {
-    BsonValue head = node.value().get(HEAD);
-    return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
-        .append(HEAD, head == null ? BsonNull.VALUE : head)
-        .append(SNAPSHOTS, new BsonDocument());
-  }
-
-  /**
-   * The vid at which the leaves under {@code table} are exactly the live files of {@code snapshotId},
-   * from the index node as read at any later vid; empty if that snapshot was never indexed.
-   */
-  static OptionalLong vidOf(CatalogObject node, long snapshotId) {
-    Long head = head(node);
-    if (head != null && head == snapshotId) {
-      return OptionalLong.of(node.version());
-    }
-    BsonValue snapshots = node.value().get(SNAPSHOTS);
-    if (snapshots != null && snapshots.isDocument()) {
-      BsonValue vid = snapshots.asDocument().get(Long.toString(snapshotId));
-      if (vid != null) {
-        return OptionalLong.of(vid.asInt64().getValue());
-      }
-    }
-    return OptionalLong.empty();
-  }
-
-  /**
-   * The pending writes under one table: partition nodes removed by a re-index first, then partition
-   * upserts and leaf writes in order, a leaf's adds and removes netted by path.
-   */
-  private static final class Changes {
-    private final ObjectPath table;
-    private final TableMetadata metadata;
-    private final List<WriteOp> removals = new ArrayList<>();
-    private final Set<ObjectPath> partitions = new HashSet<>();
-    private final Map<ObjectPath, WriteOp> ops = new LinkedHashMap<>();
-    /** Leaves this write set adds that were not stored before it. */
-    private final Set<ObjectPath> addedHere = new HashSet<>();
-
-    Changes(ObjectPath table, TableMetadata metadata) {
-      this.table = table;
-      this.metadata = metadata;
+    static ObjectPath indexPath(ObjectPath table) {
+        return table.child(LakeKeys.FILE_INDEX_ID);
     }
 
-    private ObjectPath leafPath(ContentFile<?> file) {
-      PartitionSpec spec = metadata.spec(file.specId());
-      return table.child(FileLeaves.partitionId(spec, file.partition())).child(fileId(file.location()));
+    /** The id of a file's leaf: a hash of its location, which is unique in a table. */
+    static String fileId(String location) {
+        return com.google.common.hash.Hashing.murmur3_128()
+                .hashString(location, java.nio.charset.StandardCharsets.UTF_8)
+                .toString();
     }
 
-    void removePartition(String id) {
-      removals.add(new WriteOp.Remove(table.child(id)));
-    }
-
-    void add(ContentFile<?> file, long snapshotId, Schema schema) {
-      PartitionSpec spec = metadata.spec(file.specId());
-      ObjectPath leaf = leafPath(file);
-      ObjectPath partition = leaf.parent();
-      if (partitions.add(partition)) {
-        // An upsert: no read of the partition node, and one removed by a re-index comes back empty.
-        ops.put(partition, new WriteOp.Update(partition, ObjectKind.INNER, FileLeaves.partitionValue(spec, file.partition())));
-      }
-      if (!(ops.get(leaf) instanceof WriteOp.Remove)) {
-        addedHere.add(leaf);
-      }
-      // Update replaces a leaf that is already there, so re-adding a path never fails the commit.
-      ops.put(leaf, new WriteOp.Update(leaf, ObjectKind.LEAF, FileLeaves.fileValue(file, spec, schema, snapshotId)));
-    }
-
-    void remove(ContentFile<?> file) {
-      ObjectPath leaf = leafPath(file);
-      if (addedHere.remove(leaf)) {
-        ops.remove(leaf);
-      } else {
-        ops.put(leaf, new WriteOp.Remove(leaf));
-      }
-    }
-
-    List<WriteOp> writes() {
-      List<WriteOp> writes = new ArrayList<>(removals);
-      writes.addAll(ops.values());
-      return writes;
-    }
-  }
-
-  /** One snapshot's own manifest entries: what it added and what it deleted. */
-  private static void applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
-    Schema schema = metadata.schema();
-    for (ManifestFile manifest : manifests(io, snapshot)) {
-      if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
-        continue;
-      }
-      TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, (status, file, snapshotId) -> {
-        if (status == EntryStatus.DELETED) {
-          changes.remove(file);
-        } else if (status == EntryStatus.ADDED) {
-          changes.add(file, snapshotId, schema);
+    /**
+     * The writes that bring the table's file leaves to {@code updated}'s current snapshot, read in
+     * transaction {@code txn} (so a concurrent index change fails validation with the table swap).
+     * Added to the same write set as the table object's swap.
+     */
+    static List<WriteOp> writes(LakeTransaction txn, FileIO io, ObjectPath table, TableMetadata updated) {
+        Optional<CatalogObject> node = txn.read(indexPath(table));
+        Snapshot target = updated.currentSnapshot();
+        Long targetId = target == null ? null : target.snapshotId();
+        Long head = node.map(FileIndex::head).orElse(null);
+        if (node.isPresent() && Objects.equals(head, targetId)) {
+            return List.of();
         }
-      });
+        Changes changes = new Changes(table, updated);
+        List<Snapshot> chain = node.isPresent() ? chain(updated, target, head) : null;
+        if (chain != null) {
+            for (Snapshot snapshot : chain) {
+                applyDelta(io, changes, updated, snapshot);
+            }
+        } else {
+            for (CatalogObject partition : txn.children(table, ObjectType.PARTITION)) {
+                changes.removePartition(partition.id());
+            }
+            if (target != null) {
+                indexAll(io, changes, updated, target);
+            }
+        }
+        List<WriteOp> writes = new ArrayList<>();
+        // The index node first: the partition nodes and leaves follow, the table object is written by the caller.
+        writes.add(new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, updated)));
+        writes.addAll(changes.writes());
+        return writes;
     }
-  }
 
-  /** Every live file of a snapshot, from all its manifests. */
-  private static void indexAll(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
-    Schema schema = metadata.schema();
-    for (ManifestFile manifest : manifests(io, snapshot)) {
-      TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), true,
-          (status, file, snapshotId) -> changes.add(file, snapshotId, schema));
+    private static Long head(CatalogObject node) {
+        BsonValue head = node.value().get(HEAD);
+        return head == null || head.isNull() ? null : head.asInt64().getValue();
     }
-  }
 
-  /** A snapshot's data manifests, then its delete manifests. */
-  private static List<ManifestFile> manifests(FileIO io, Snapshot snapshot) {
-    List<ManifestFile> manifests = new ArrayList<>(snapshot.dataManifests(io));
-    manifests.addAll(snapshot.deleteManifests(io));
-    return manifests;
-  }
+    /** Snapshots from the head (exclusive) to the target (inclusive), oldest first; null if the target does not descend from the head. */
+    private static List<Snapshot> chain(TableMetadata metadata, Snapshot target, Long head) {
+        if (target == null) {
+            return null;
+        }
+        List<Snapshot> chain = new ArrayList<>();
+        Snapshot current = target;
+        while (current != null && chain.size() <= MAX_CHAIN) {
+            chain.add(0, current);
+            Long parent = current.parentId();
+            if (Objects.equals(parent, head)) {
+                return chain;
+            }
+            if (parent == null) {
+                return null;
+            }
+            current = metadata.snapshot(parent);
+        }
+        return null;
+    }
+
+    private static BsonDocument indexValue(Optional<CatalogObject> node, Long targetId, TableMetadata updated) {
+        BsonDocument snapshots = new BsonDocument();
+        Set<Long> live = new HashSet<>();
+        updated.snapshots().forEach(snapshot -> live.add(snapshot.snapshotId()));
+        if (node.isPresent()) {
+            BsonValue previous = node.get().value().get(SNAPSHOTS);
+            if (previous != null && previous.isDocument()) {
+                previous.asDocument().forEach((id, vid) -> {
+                    if (live.contains(Long.valueOf(id))) {
+                        snapshots.append(id, vid);
+                    }
+                });
+            }
+            Long head = head(node.get());
+            if (head != null && live.contains(head)) {
+                snapshots.append(Long.toString(head), new BsonInt64(node.get().version()));
+            }
+        }
+        return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
+                .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
+                .append(SNAPSHOTS, snapshots);
+    }
+
+    /**
+     * The index node of a table that moved (a rename): the same head, no older snapshots. The
+     * rename's write set makes the node's own version the rename's vid, at which the leaves under the
+     * new path are the head's files, so the head stays served from the tree. The vids of older
+     * snapshots name versions of the tree in which the leaves were under the old path (and the new
+     * path did not exist, or held something else), so they are dropped: planning an older snapshot of
+     * a renamed table reads its manifests, as for a snapshot that was never indexed. Keeping them
+     * would need the old path beside each vid, and the old path may since name another table.
+     */
+    static BsonDocument movedValue(CatalogObject node) {
+        BsonValue head = node.value().get(HEAD);
+        return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
+                .append(HEAD, head == null ? BsonNull.VALUE : head)
+                .append(SNAPSHOTS, new BsonDocument());
+    }
+
+    /**
+     * The vid at which the leaves under {@code table} are exactly the live files of {@code snapshotId},
+     * from the index node as read at any later vid; empty if that snapshot was never indexed.
+     */
+    static OptionalLong vidOf(CatalogObject node, long snapshotId) {
+        Long head = head(node);
+        if (head != null && head == snapshotId) {
+            return OptionalLong.of(node.version());
+        }
+        BsonValue snapshots = node.value().get(SNAPSHOTS);
+        if (snapshots != null && snapshots.isDocument()) {
+            BsonValue vid = snapshots.asDocument().get(Long.toString(snapshotId));
+            if (vid != null) {
+                return OptionalLong.of(vid.asInt64().getValue());
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    /**
+     * The pending writes under one table: partition nodes removed by a re-index first, then partition
+     * upserts and leaf writes in order, a leaf's adds and removes netted by path.
+     */
+    private static final class Changes {
+        private final ObjectPath table;
+        private final TableMetadata metadata;
+        private final List<WriteOp> removals = new ArrayList<>();
+        private final Set<ObjectPath> partitions = new HashSet<>();
+        private final Map<ObjectPath, WriteOp> ops = new LinkedHashMap<>();
+        /** Leaves this write set adds that were not stored before it. */
+        private final Set<ObjectPath> addedHere = new HashSet<>();
+
+        Changes(ObjectPath table, TableMetadata metadata) {
+            this.table = table;
+            this.metadata = metadata;
+        }
+
+        private ObjectPath leafPath(ContentFile<?> file) {
+            PartitionSpec spec = metadata.spec(file.specId());
+            return table.child(FileLeaves.partitionId(spec, file.partition())).child(fileId(file.location()));
+        }
+
+        void removePartition(String id) {
+            removals.add(new WriteOp.Remove(table.child(id)));
+        }
+
+        void add(ContentFile<?> file, long snapshotId, Schema schema) {
+            PartitionSpec spec = metadata.spec(file.specId());
+            ObjectPath leaf = leafPath(file);
+            ObjectPath partition = leaf.parent();
+            if (partitions.add(partition)) {
+                // An upsert: no read of the partition node, and one removed by a re-index comes back empty.
+                ops.put(
+                        partition,
+                        new WriteOp.Update(
+                                partition, ObjectKind.INNER, FileLeaves.partitionValue(spec, file.partition())));
+            }
+            if (!(ops.get(leaf) instanceof WriteOp.Remove)) {
+                addedHere.add(leaf);
+            }
+            // Update replaces a leaf that is already there, so re-adding a path never fails the commit.
+            ops.put(
+                    leaf,
+                    new WriteOp.Update(leaf, ObjectKind.LEAF, FileLeaves.fileValue(file, spec, schema, snapshotId)));
+        }
+
+        void remove(ContentFile<?> file) {
+            ObjectPath leaf = leafPath(file);
+            if (addedHere.remove(leaf)) {
+                ops.remove(leaf);
+            } else {
+                ops.put(leaf, new WriteOp.Remove(leaf));
+            }
+        }
+
+        List<WriteOp> writes() {
+            List<WriteOp> writes = new ArrayList<>(removals);
+            writes.addAll(ops.values());
+            return writes;
+        }
+    }
+
+    /** One snapshot's own manifest entries: what it added and what it deleted. */
+    private static void applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
+        Schema schema = metadata.schema();
+        for (ManifestFile manifest : manifests(io, snapshot)) {
+            if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
+                continue;
+            }
+            TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, (status, file, snapshotId) -> {
+                if (status == EntryStatus.DELETED) {
+                    changes.remove(file);
+                } else if (status == EntryStatus.ADDED) {
+                    changes.add(file, snapshotId, schema);
+                }
+            });
+        }
+    }
+
+    /** Every live file of a snapshot, from all its manifests. */
+    private static void indexAll(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
+        Schema schema = metadata.schema();
+        for (ManifestFile manifest : manifests(io, snapshot)) {
+            TreeCatIcebergAccess.readEntries(
+                    manifest,
+                    io,
+                    metadata.specsById(),
+                    true,
+                    (status, file, snapshotId) -> changes.add(file, snapshotId, schema));
+        }
+    }
+
+    /** A snapshot's data manifests, then its delete manifests. */
+    private static List<ManifestFile> manifests(FileIO io, Snapshot snapshot) {
+        List<ManifestFile> manifests = new ArrayList<>(snapshot.dataManifests(io));
+        manifests.addAll(snapshot.deleteManifests(io));
+        return manifests;
+    }
 }

@@ -23,64 +23,73 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * and {@link #SOURCE} is a rename's source.
  */
 public final class IcebergNames {
-  public static final String NAMESPACE = "namespace";
-  public static final String TABLE = "table";
-  public static final String VIEW = "view";
-  /** The stored type name ({@link ObjectType#storedName()}) of the object that holds a taken name, or {@link #OTHER}. */
-  public static final String EXISTING = "existing";
-  /** The {@link #EXISTING} of an object of no type the lake model knows. */
-  public static final String OTHER = "other";
-  public static final String SOURCE = "source";
+    public static final String NAMESPACE = "namespace";
+    public static final String TABLE = "table";
+    public static final String VIEW = "view";
+    /** The stored type name ({@link ObjectType#storedName()}) of the object that holds a taken name, or {@link #OTHER}. */
+    public static final String EXISTING = "existing";
+    /** The {@link #EXISTING} of an object of no type the lake model knows. */
+    public static final String OTHER = "other";
 
-  private IcebergNames() {}
+    public static final String SOURCE = "source";
 
-  public static ObjectPath namespacePath(String catalog, Namespace namespace) {
-    List<String> ids = new ArrayList<>();
-    ids.add(catalog);
-    ids.addAll(List.of(namespace.levels()));
-    return new ObjectPath(ids);
-  }
+    private IcebergNames() {}
 
-  public static ObjectPath tablePath(String catalog, TableIdentifier identifier) {
-    return namespacePath(catalog, identifier.namespace()).child(identifier.name());
-  }
+    public static ObjectPath namespacePath(String catalog, Namespace namespace) {
+        List<String> ids = new ArrayList<>();
+        ids.add(catalog);
+        ids.addAll(List.of(namespace.levels()));
+        return new ObjectPath(ids);
+    }
 
-  static Namespace parent(Namespace namespace) {
-    return Namespace.of(java.util.Arrays.copyOf(namespace.levels(), namespace.length() - 1));
-  }
+    public static ObjectPath tablePath(String catalog, TableIdentifier identifier) {
+        return namespacePath(catalog, identifier.namespace()).child(identifier.name());
+    }
 
-  static CatalogException noSuchNamespace(Namespace namespace) {
-    return new CatalogException(ErrorCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: " + namespace).with(NAMESPACE, namespace.toString());
-  }
+    static Namespace parent(Namespace namespace) {
+        return Namespace.of(java.util.Arrays.copyOf(namespace.levels(), namespace.length() - 1));
+    }
 
-  static CatalogException noSuchTable(TableIdentifier identifier) {
-    return new CatalogException(ErrorCode.TABLE_NOT_FOUND, "Table does not exist: " + identifier).with(TABLE, identifier.toString());
-  }
+    static CatalogException noSuchNamespace(Namespace namespace) {
+        return new CatalogException(ErrorCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: " + namespace)
+                .with(NAMESPACE, namespace.toString());
+    }
 
-  static CatalogException noSuchView(TableIdentifier identifier) {
-    return new CatalogException(ErrorCode.VIEW_NOT_FOUND, "View does not exist: " + identifier).with(VIEW, identifier.toString());
-  }
+    static CatalogException noSuchTable(TableIdentifier identifier) {
+        return new CatalogException(ErrorCode.TABLE_NOT_FOUND, "Table does not exist: " + identifier)
+                .with(TABLE, identifier.toString());
+    }
 
-  static CatalogException namespaceNotEmpty(Namespace namespace) {
-    return new CatalogException(ErrorCode.NAMESPACE_NOT_EMPTY, "Namespace is not empty: " + namespace).with(NAMESPACE, namespace.toString());
-  }
+    static CatalogException noSuchView(TableIdentifier identifier) {
+        return new CatalogException(ErrorCode.VIEW_NOT_FOUND, "View does not exist: " + identifier)
+                .with(VIEW, identifier.toString());
+    }
 
-  /**
-   * The name an operation wanted for a {@code wanted} ({@link #NAMESPACE}, {@link #TABLE} or
-   * {@link #VIEW}) is held by {@code existing}.
-   */
-  static CatalogException nameTaken(String wanted, String name, Optional<CatalogObject> existing) {
-    String holder = holder(existing);
-    return new CatalogException(ErrorCode.NAME_ALREADY_EXISTS, "The name is taken by a " + holder + ": " + name)
-        .with(wanted, name).with(EXISTING, holder);
-  }
+    static CatalogException namespaceNotEmpty(Namespace namespace) {
+        return new CatalogException(ErrorCode.NAMESPACE_NOT_EMPTY, "Namespace is not empty: " + namespace)
+                .with(NAMESPACE, namespace.toString());
+    }
 
-  /** A rename's destination is held by {@code existing}. */
-  static CatalogException renameTargetTaken(String wanted, TableIdentifier source, TableIdentifier destination, Optional<CatalogObject> existing) {
-    return nameTaken(wanted, destination.toString(), existing).with(SOURCE, source.toString());
-  }
+    /**
+     * The name an operation wanted for a {@code wanted} ({@link #NAMESPACE}, {@link #TABLE} or
+     * {@link #VIEW}) is held by {@code existing}.
+     */
+    static CatalogException nameTaken(String wanted, String name, Optional<CatalogObject> existing) {
+        String holder = holder(existing);
+        return new CatalogException(ErrorCode.NAME_ALREADY_EXISTS, "The name is taken by a " + holder + ": " + name)
+                .with(wanted, name)
+                .with(EXISTING, holder);
+    }
 
-  private static String holder(Optional<CatalogObject> existing) {
-    return existing.flatMap(object -> ObjectType.of(object.value())).map(ObjectType::storedName).orElse(OTHER);
-  }
+    /** A rename's destination is held by {@code existing}. */
+    static CatalogException renameTargetTaken(
+            String wanted, TableIdentifier source, TableIdentifier destination, Optional<CatalogObject> existing) {
+        return nameTaken(wanted, destination.toString(), existing).with(SOURCE, source.toString());
+    }
+
+    private static String holder(Optional<CatalogObject> existing) {
+        return existing.flatMap(object -> ObjectType.of(object.value()))
+                .map(ObjectType::storedName)
+                .orElse(OTHER);
+    }
 }

@@ -41,191 +41,211 @@ import org.apache.iceberg.catalog.Namespace;
  * ({@link RetryPolicy#NONE}): its client gets the conflict and retries, as Iceberg clients do.
  */
 public final class IcebergNamespaces {
-  private final Lakehouse lake;
+    private final Lakehouse lake;
 
-  public IcebergNamespaces(Lakehouse lake) {
-    this.lake = requireNonNull(lake, "lake is null");
-  }
-
-  /** One page of names under a namespace, and the token of the next page (null: no more). */
-  public record Page(List<String> names, String nextPageToken) {
-    public Page {
-      names = Collections.unmodifiableList(new ArrayList<>(requireNonNull(names, "names is null")));
+    public IcebergNamespaces(Lakehouse lake) {
+        this.lake = requireNonNull(lake, "lake is null");
     }
-  }
 
-  /** What a property update did: the keys set, the keys removed, and the keys to remove that were not there. */
-  public record PropertyChanges(List<String> updated, List<String> removed, List<String> missing) {
-    public PropertyChanges {
-      // Unmodifiable views, not List.copyOf: callers (Iceberg's response builders) ask contains(null).
-      updated = Collections.unmodifiableList(new ArrayList<>(updated));
-      removed = Collections.unmodifiableList(new ArrayList<>(removed));
-      missing = Collections.unmodifiableList(new ArrayList<>(missing));
-    }
-  }
-
-  /** Checks that a catalog's read point can be read (a vid or named snapshot that exists). */
-  public void checkReadable(Principal who, String catalog, ReadPoint point) {
-    lake.runner().read(Access.of(who, Action.LIST_NAMESPACES, ObjectPath.of(catalog)), point, txn -> null);
-  }
-
-  /** Creates a namespace (and its catalog on first use) and, for a {@code file:} location, its directory. */
-  public Map<String, String> create(Principal who, String catalog, Namespace namespace, Map<String, String> properties) {
-    if (namespace.isEmpty()) {
-      throw new IllegalArgumentException("Invalid namespace: empty");
-    }
-    Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-    Namespace parent = IcebergNames.parent(namespace);
-    lake.runner().write(Access.of(who, Action.CREATE_NAMESPACE, IcebergNames.namespacePath(catalog, parent)), RetryPolicy.NONE, txn -> {
-      Catalogs.ensure(txn, warehouse);
-      require(txn, catalog, parent);
-      ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-      Optional<CatalogObject> existing = txn.read(path);
-      if (existing.isPresent()) {
-        throw IcebergNames.nameTaken(IcebergNames.NAMESPACE, namespace.toString(), existing);
-      }
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, NamespaceEntry.of(properties).encode()));
-      return null;
-    });
-    String location = location(warehouse, namespace, properties);
-    if (location.startsWith("file:")) {
-      LocalFileIO.createDirectories(location);
-    }
-    return properties;
-  }
-
-  /**
-   * The namespace's properties, with its default {@code location} when none was set, as Iceberg's
-   * HiveCatalog answers with the database's location. Trino needs it: without a namespace location
-   * it creates a table eagerly (a create without {@code stage-create}), then refuses the table
-   * because its location already holds the metadata file.
-   */
-  public Map<String, String> load(Principal who, String catalog, ReadPoint point, Namespace namespace) {
-    ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-    return lake.runner().read(Access.of(who, Action.LOAD_NAMESPACE, path), point, txn -> {
-      Optional<CatalogObject> object = txn.read(path);
-      if (!ObjectType.NAMESPACE.isTypeOf(object)) {
-        throw IcebergNames.noSuchNamespace(namespace);
-      }
-      Map<String, String> properties = new LinkedHashMap<>(NamespaceEntry.decode(object.get().value()).properties());
-      properties.putIfAbsent(NamespaceEntry.LOCATION, location(lake.warehouses().forCatalog(catalog), namespace, properties));
-      return properties;
-    });
-  }
-
-  /**
-   * One page of the objects of {@code type} directly under {@code parent} (the catalog when empty),
-   * and the next page's token. A read-only point lists every page at the same vid; the newest lists
-   * each page at the vid its token names, as any paged query does.
-   */
-  public Page list(Principal who, String catalog, ReadPoint point, Namespace parent, ObjectType type, String pageToken, Integer pageSize) {
-    ObjectPath parentPath = IcebergNames.namespacePath(catalog, parent);
-    Action action = switch (type) {
-      case TABLE -> Action.LIST_TABLES;
-      case VIEW -> Action.LIST_VIEWS;
-      default -> Action.LIST_NAMESPACES;
-    };
-    return lake.runner().read(Access.of(who, action, parentPath), point, txn -> {
-      Optional<CatalogObject> parentObject = txn.read(parentPath);
-      if (parent.isEmpty()) {
-        if (parentObject.isEmpty()) {
-          return new Page(List.of(), null);
+    /** One page of names under a namespace, and the token of the next page (null: no more). */
+    public record Page(List<String> names, String nextPageToken) {
+        public Page {
+            names = Collections.unmodifiableList(new ArrayList<>(requireNonNull(names, "names is null")));
         }
-      } else if (!ObjectType.NAMESPACE.isTypeOf(parentObject)) {
-        throw IcebergNames.noSuchNamespace(parent);
-      }
-      String query = PathSteps.of(parentPath) + "/[" + LakeKeys.OBJ_TYPE + "=" + PathSteps.literal(type.storedName()) + "]";
-      ReadPoint pages = point instanceof ReadPoint.Latest ? point : ReadPoint.vid(txn.readVid());
-      QueryRequest request = QueryRequest.of(query).at(pages).withResults(ChildKinds.INNER);
-      if (pageSize != null) {
-        if (pageSize < 1) {
-          throw new IllegalArgumentException("Invalid pageSize: " + pageSize);
+    }
+
+    /** What a property update did: the keys set, the keys removed, and the keys to remove that were not there. */
+    public record PropertyChanges(List<String> updated, List<String> removed, List<String> missing) {
+        public PropertyChanges {
+            // Unmodifiable views, not List.copyOf: callers (Iceberg's response builders) ask contains(null).
+            updated = Collections.unmodifiableList(new ArrayList<>(updated));
+            removed = Collections.unmodifiableList(new ArrayList<>(removed));
+            missing = Collections.unmodifiableList(new ArrayList<>(missing));
         }
-        request = request.withLimit(Math.min(pageSize, QueryRequest.MAX_LIMIT));
-      }
-      if (pageToken != null && !pageToken.isEmpty()) {
-        request = request.withPageToken(pageToken);
-      }
-      List<String> names = new ArrayList<>();
-      while (true) {
-        QueryPage page = txn.service().query(request);
-        page.rows().forEach(row -> names.add(row.id()));
-        if (pageSize != null || page.continuation().isEmpty()) {
-          return new Page(names, page.continuation().orElse(null));
+    }
+
+    /** Checks that a catalog's read point can be read (a vid or named snapshot that exists). */
+    public void checkReadable(Principal who, String catalog, ReadPoint point) {
+        lake.runner().read(Access.of(who, Action.LIST_NAMESPACES, ObjectPath.of(catalog)), point, txn -> null);
+    }
+
+    /** Creates a namespace (and its catalog on first use) and, for a {@code file:} location, its directory. */
+    public Map<String, String> create(
+            Principal who, String catalog, Namespace namespace, Map<String, String> properties) {
+        if (namespace.isEmpty()) {
+            throw new IllegalArgumentException("Invalid namespace: empty");
         }
-        request = request.withPageToken(page.continuation().get());
-      }
-    });
-  }
-
-  /** Drops an empty namespace. */
-  public void drop(Principal who, String catalog, Namespace namespace) {
-    ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-    lake.runner().write(Access.of(who, Action.DROP_NAMESPACE, path), RetryPolicy.NONE, txn -> {
-      if (namespace.isEmpty() || !ObjectType.NAMESPACE.isTypeOf(txn.read(path))) {
-        throw IcebergNames.noSuchNamespace(namespace);
-      }
-      if (!txn.firstChildren(path, 1).isEmpty()) {
-        throw IcebergNames.namespaceNotEmpty(namespace);
-      }
-      txn.write(new WriteOp.Remove(path));
-      return null;
-    });
-  }
-
-  /** Removes, then sets; a key may not be in both. */
-  public PropertyChanges updateProperties(Principal who, String catalog, Namespace namespace, List<String> removals,
-      Map<String, String> updates) {
-    Set<String> both = new HashSet<>(removals);
-    both.retainAll(updates.keySet());
-    if (!both.isEmpty()) {
-      throw new IllegalArgumentException("Cannot both set and remove properties: " + both);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        Namespace parent = IcebergNames.parent(namespace);
+        lake.runner()
+                .write(
+                        Access.of(who, Action.CREATE_NAMESPACE, IcebergNames.namespacePath(catalog, parent)),
+                        RetryPolicy.NONE,
+                        txn -> {
+                            Catalogs.ensure(txn, warehouse);
+                            require(txn, catalog, parent);
+                            ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
+                            Optional<CatalogObject> existing = txn.read(path);
+                            if (existing.isPresent()) {
+                                throw IcebergNames.nameTaken(IcebergNames.NAMESPACE, namespace.toString(), existing);
+                            }
+                            txn.write(new WriteOp.Add(
+                                    path,
+                                    ObjectKind.INNER,
+                                    NamespaceEntry.of(properties).encode()));
+                            return null;
+                        });
+        String location = location(warehouse, namespace, properties);
+        if (location.startsWith("file:")) {
+            LocalFileIO.createDirectories(location);
+        }
+        return properties;
     }
-    ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-    return lake.runner().write(Access.of(who, Action.UPDATE_NAMESPACE, path), RetryPolicy.NONE, txn -> {
-      Optional<CatalogObject> object = txn.read(path);
-      if (!ObjectType.NAMESPACE.isTypeOf(object)) {
-        throw IcebergNames.noSuchNamespace(namespace);
-      }
-      NamespaceEntry entry = NamespaceEntry.decode(object.get().value());
-      Map<String, String> properties = new LinkedHashMap<>(entry.properties());
-      List<String> removed = new ArrayList<>();
-      List<String> missing = new ArrayList<>();
-      for (String key : removals) {
-        (properties.remove(key) != null ? removed : missing).add(key);
-      }
-      properties.putAll(updates);
-      txn.write(new WriteOp.Update(path, ObjectKind.INNER, entry.withProperties(properties).encode()));
-      return new PropertyChanges(new ArrayList<>(updates.keySet()), removed, missing);
-    });
-  }
 
-  // ---- for the table and view operations
-
-  /** Fails with NAMESPACE_NOT_FOUND unless {@code namespace} (the catalog itself when empty) is a namespace, read in {@code txn}. */
-  static void require(LakeTransaction txn, String catalog, Namespace namespace) {
-    if (!namespace.isEmpty() && !ObjectType.NAMESPACE.isTypeOf(txn.read(IcebergNames.namespacePath(catalog, namespace)))) {
-      throw IcebergNames.noSuchNamespace(namespace);
+    /**
+     * The namespace's properties, with its default {@code location} when none was set, as Iceberg's
+     * HiveCatalog answers with the database's location. Trino needs it: without a namespace location
+     * it creates a table eagerly (a create without {@code stage-create}), then refuses the table
+     * because its location already holds the metadata file.
+     */
+    public Map<String, String> load(Principal who, String catalog, ReadPoint point, Namespace namespace) {
+        ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
+        return lake.runner().read(Access.of(who, Action.LOAD_NAMESPACE, path), point, txn -> {
+            Optional<CatalogObject> object = txn.read(path);
+            if (!ObjectType.NAMESPACE.isTypeOf(object)) {
+                throw IcebergNames.noSuchNamespace(namespace);
+            }
+            Map<String, String> properties = new LinkedHashMap<>(
+                    NamespaceEntry.decode(object.get().value()).properties());
+            properties.putIfAbsent(
+                    NamespaceEntry.LOCATION, location(lake.warehouses().forCatalog(catalog), namespace, properties));
+            return properties;
+        });
     }
-  }
 
-  /** The default location of an object named {@code name} in {@code namespace}: under the namespace's location. */
-  static String childLocation(LakeTransaction txn, Warehouse warehouse, Namespace namespace, String name) {
-    Map<String, String> properties = namespace.isEmpty()
-        ? Map.of()
-        : txn.read(IcebergNames.namespacePath(warehouse.catalog(), namespace))
-            .filter(ObjectType.NAMESPACE::isTypeOf)
-            .map(object -> NamespaceEntry.decode(object.value()).properties())
-            .orElse(Map.of());
-    return location(warehouse, namespace, properties) + "/" + name;
-  }
-
-  /** A namespace's location: its {@code location} property, else under the catalog's warehouse. */
-  static String location(Warehouse warehouse, Namespace namespace, Map<String, String> properties) {
-    String location = properties.get(NamespaceEntry.LOCATION);
-    if (location != null && !location.isBlank()) {
-      return Locations.stripSlash(location);
+    /**
+     * One page of the objects of {@code type} directly under {@code parent} (the catalog when empty),
+     * and the next page's token. A read-only point lists every page at the same vid; the newest lists
+     * each page at the vid its token names, as any paged query does.
+     */
+    public Page list(
+            Principal who,
+            String catalog,
+            ReadPoint point,
+            Namespace parent,
+            ObjectType type,
+            String pageToken,
+            Integer pageSize) {
+        ObjectPath parentPath = IcebergNames.namespacePath(catalog, parent);
+        Action action = switch (type) {
+            case TABLE -> Action.LIST_TABLES;
+            case VIEW -> Action.LIST_VIEWS;
+            default -> Action.LIST_NAMESPACES;
+        };
+        return lake.runner().read(Access.of(who, action, parentPath), point, txn -> {
+            Optional<CatalogObject> parentObject = txn.read(parentPath);
+            if (parent.isEmpty()) {
+                if (parentObject.isEmpty()) {
+                    return new Page(List.of(), null);
+                }
+            } else if (!ObjectType.NAMESPACE.isTypeOf(parentObject)) {
+                throw IcebergNames.noSuchNamespace(parent);
+            }
+            String query = PathSteps.of(parentPath) + "/[" + LakeKeys.OBJ_TYPE + "="
+                    + PathSteps.literal(type.storedName()) + "]";
+            ReadPoint pages = point instanceof ReadPoint.Latest ? point : ReadPoint.vid(txn.readVid());
+            QueryRequest request = QueryRequest.of(query).at(pages).withResults(ChildKinds.INNER);
+            if (pageSize != null) {
+                if (pageSize < 1) {
+                    throw new IllegalArgumentException("Invalid pageSize: " + pageSize);
+                }
+                request = request.withLimit(Math.min(pageSize, QueryRequest.MAX_LIMIT));
+            }
+            if (pageToken != null && !pageToken.isEmpty()) {
+                request = request.withPageToken(pageToken);
+            }
+            List<String> names = new ArrayList<>();
+            while (true) {
+                QueryPage page = txn.service().query(request);
+                page.rows().forEach(row -> names.add(row.id()));
+                if (pageSize != null || page.continuation().isEmpty()) {
+                    return new Page(names, page.continuation().orElse(null));
+                }
+                request = request.withPageToken(page.continuation().get());
+            }
+        });
     }
-    return warehouse.namespaceLocation(List.of(namespace.levels()));
-  }
+
+    /** Drops an empty namespace. */
+    public void drop(Principal who, String catalog, Namespace namespace) {
+        ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
+        lake.runner().write(Access.of(who, Action.DROP_NAMESPACE, path), RetryPolicy.NONE, txn -> {
+            if (namespace.isEmpty() || !ObjectType.NAMESPACE.isTypeOf(txn.read(path))) {
+                throw IcebergNames.noSuchNamespace(namespace);
+            }
+            if (!txn.firstChildren(path, 1).isEmpty()) {
+                throw IcebergNames.namespaceNotEmpty(namespace);
+            }
+            txn.write(new WriteOp.Remove(path));
+            return null;
+        });
+    }
+
+    /** Removes, then sets; a key may not be in both. */
+    public PropertyChanges updateProperties(
+            Principal who, String catalog, Namespace namespace, List<String> removals, Map<String, String> updates) {
+        Set<String> both = new HashSet<>(removals);
+        both.retainAll(updates.keySet());
+        if (!both.isEmpty()) {
+            throw new IllegalArgumentException("Cannot both set and remove properties: " + both);
+        }
+        ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
+        return lake.runner().write(Access.of(who, Action.UPDATE_NAMESPACE, path), RetryPolicy.NONE, txn -> {
+            Optional<CatalogObject> object = txn.read(path);
+            if (!ObjectType.NAMESPACE.isTypeOf(object)) {
+                throw IcebergNames.noSuchNamespace(namespace);
+            }
+            NamespaceEntry entry = NamespaceEntry.decode(object.get().value());
+            Map<String, String> properties = new LinkedHashMap<>(entry.properties());
+            List<String> removed = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
+            for (String key : removals) {
+                (properties.remove(key) != null ? removed : missing).add(key);
+            }
+            properties.putAll(updates);
+            txn.write(new WriteOp.Update(
+                    path, ObjectKind.INNER, entry.withProperties(properties).encode()));
+            return new PropertyChanges(new ArrayList<>(updates.keySet()), removed, missing);
+        });
+    }
+
+    // ---- for the table and view operations
+
+    /** Fails with NAMESPACE_NOT_FOUND unless {@code namespace} (the catalog itself when empty) is a namespace, read in {@code txn}. */
+    static void require(LakeTransaction txn, String catalog, Namespace namespace) {
+        if (!namespace.isEmpty()
+                && !ObjectType.NAMESPACE.isTypeOf(txn.read(IcebergNames.namespacePath(catalog, namespace)))) {
+            throw IcebergNames.noSuchNamespace(namespace);
+        }
+    }
+
+    /** The default location of an object named {@code name} in {@code namespace}: under the namespace's location. */
+    static String childLocation(LakeTransaction txn, Warehouse warehouse, Namespace namespace, String name) {
+        Map<String, String> properties = namespace.isEmpty()
+                ? Map.of()
+                : txn.read(IcebergNames.namespacePath(warehouse.catalog(), namespace))
+                        .filter(ObjectType.NAMESPACE::isTypeOf)
+                        .map(object -> NamespaceEntry.decode(object.value()).properties())
+                        .orElse(Map.of());
+        return location(warehouse, namespace, properties) + "/" + name;
+    }
+
+    /** A namespace's location: its {@code location} property, else under the catalog's warehouse. */
+    static String location(Warehouse warehouse, Namespace namespace, Map<String, String> properties) {
+        String location = properties.get(NamespaceEntry.LOCATION);
+        if (location != null && !location.isBlank()) {
+            return Locations.stripSlash(location);
+        }
+        return warehouse.namespaceLocation(List.of(namespace.levels()));
+    }
 }

@@ -40,167 +40,197 @@ import org.slf4j.LoggerFactory;
  * a lost race ({@link TableCommits}); every other change answers the conflict and its client retries.
  */
 public final class IcebergTables {
-  private static final Logger LOG = LoggerFactory.getLogger(IcebergTables.class);
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergTables.class);
 
-  private final Lakehouse lake;
-  private final IcebergNamespaces namespaces;
-  private final MetadataFileCache metadataFiles = new MetadataFileCache();
-  private final TableCommits commits;
+    private final Lakehouse lake;
+    private final IcebergNamespaces namespaces;
+    private final MetadataFileCache metadataFiles = new MetadataFileCache();
+    private final TableCommits commits;
 
-  /**
-   * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
-   */
-  public IcebergTables(Lakehouse lake, boolean rebaseAppends) {
-    this.lake = requireNonNull(lake, "lake is null");
-    this.namespaces = new IcebergNamespaces(lake);
-    this.commits = new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends));
-  }
-
-  // ---- reads
-
-  /** The table's current metadata, read at {@code point} (metadata files are immutable, so a past pointer still loads that version). */
-  public TableMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
-    return readMetadata(catalog, metadataLocation(who, catalog, point, identifier));
-  }
-
-  /** The location of a table's current metadata file, without reading it (for ETags). */
-  public String metadataLocation(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    return lake.runner().read(Access.of(who, Action.LOAD_TABLE, path), point,
-        txn -> pointer(Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier)), identifier));
-  }
-
-  public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    return lake.runner().read(Access.of(who, Action.LOAD_TABLE, path), point, txn -> ObjectType.TABLE.isTypeOf(txn.read(path)));
-  }
-
-  /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
-  public boolean metadataFileExists(String catalog, String metadataLocation) {
-    return io(catalog).newInputFile(metadataLocation).exists();
-  }
-
-  public TableMetadata readMetadata(String catalog, String metadataLocation) {
-    return metadataFiles.read(io(catalog), metadataLocation);
-  }
-
-  // ---- creating
-
-  /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
-  public TableMetadata newTable(Principal who, String catalog, Namespace namespace, NewTable table) {
-    // The namespace is loaded even for a table with its own location: a missing one fails here.
-    Map<String, String> properties = namespace.isEmpty() ? Map.of() : namespaces.load(who, catalog, ReadPoint.LATEST, namespace);
-    String location = table.hasLocation()
-        ? Locations.stripSlash(table.location())
-        : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/" + table.name();
-    return TableMetadata.newTableMetadata(table.schema(), table.spec(), table.writeOrder(), location, table.properties());
-  }
-
-  public TableMetadata create(Principal who, String catalog, Namespace namespace, NewTable table) {
-    TableMetadata metadata = newTable(who, catalog, namespace, table);
-    return commits.create(who, catalog, TableIdentifier.of(namespace, table.name()), metadata);
-  }
-
-  /**
-   * Registers an existing metadata file as a table. With {@code overwrite} an existing table of that
-   * name is pointed at the file instead (its file index is rebuilt from the file's manifests, as after
-   * a rollback); a view or a namespace of that name is never overwritten.
-   */
-  public TableMetadata register(Principal who, String catalog, Namespace namespace, String name, String metadataLocation, boolean overwrite) {
-    TableIdentifier identifier = TableIdentifier.of(namespace, name);
-    FileIO io = io(catalog);
-    TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    lake.runner().write(Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
-      IcebergNamespaces.require(txn, catalog, namespace);
-      Optional<CatalogObject> existing = txn.read(path);
-      boolean replace = overwrite && ObjectType.TABLE.isTypeOf(existing);
-      if (existing.isPresent() && !replace) {
-        throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
-      }
-      if (replace) {
-        TableEntry current = TableEntry.decode(existing.get().value());
-        Tables.swapMetadataLocation(txn, path, current.metadataLocation(), entry -> entry.withIceberg(TableCommits.pointer(metadata)));
-      } else {
-        txn.write(new WriteOp.Add(path, ObjectKind.INNER, TableEntry.iceberg(TableCommits.pointer(metadata)).encode()));
-      }
-      // Index the current snapshot's files with the table (FileIndex), so planning is served from the tree.
-      txn.writeAll(FileIndex.writes(txn, io, path, metadata));
-      return null;
-    });
-    return metadata;
-  }
-
-  // ---- changing
-
-  /**
-   * Commits changes to one or more tables atomically ({@link TableCommits}). Answers the new
-   * metadata of each table, in request order.
-   */
-  public List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
-    return commits.commit(who, catalog, changes);
-  }
-
-  /** Drops a table; with {@code purge}, its files too, once the drop has committed. */
-  public void drop(Principal who, String catalog, TableIdentifier identifier, boolean purge) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    FileIO io = io(catalog);
-    lake.runner().write(Access.of(who, Action.DROP_TABLE, path), RetryPolicy.NONE, txn -> {
-      TableEntry table = Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier));
-      String metadataLocation = pointer(table, identifier);
-      txn.write(new WriteOp.Remove(path));
-      if (purge) {
-        txn.afterCommit(() -> purge(io, identifier, metadataLocation));
-      }
-      return null;
-    });
-  }
-
-  private static void purge(FileIO io, TableIdentifier identifier, String metadataLocation) {
-    try {
-      CatalogUtil.dropTableData(io, TableMetadataParser.read(io, metadataLocation));
-    } catch (RuntimeException e) {
-      LOG.warn("Dropped {} but could not purge all of its files", identifier, e);
+    /**
+     * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
+     */
+    public IcebergTables(Lakehouse lake, boolean rebaseAppends) {
+        this.lake = requireNonNull(lake, "lake is null");
+        this.namespaces = new IcebergNamespaces(lake);
+        this.commits = new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends));
     }
-  }
 
-  /**
-   * Renames a table: its whole subtree moves ({@link Tables#move}), the file index and its leaves
-   * shared, not rewritten. The index node is read through the transaction and rewritten, so a commit
-   * that changes the index between this read and the rename's commit fails the rename's validation
-   * instead of being lost; a table without an index (a Hive table's partition levels below it) has
-   * every level below read instead.
-   */
-  public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
-    ObjectPath from = IcebergNames.tablePath(catalog, source);
-    ObjectPath to = IcebergNames.tablePath(catalog, destination);
-    lake.runner().write(Access.of(who, Action.RENAME_TABLE, from), RetryPolicy.NONE, txn -> {
-      if (!ObjectType.TABLE.isTypeOf(txn.read(from))) {
-        throw IcebergNames.noSuchTable(source);
-      }
-      IcebergNamespaces.require(txn, catalog, destination.namespace());
-      Optional<CatalogObject> existing = txn.read(to);
-      if (existing.isPresent()) {
-        throw IcebergNames.renameTargetTaken(IcebergNames.TABLE, source, destination, existing);
-      }
-      Optional<CatalogObject> index = txn.read(FileIndex.indexPath(from));
-      Tables.move(txn, from, to, index.isPresent());
-      index.ifPresent(node -> txn.write(new WriteOp.Update(FileIndex.indexPath(to), ObjectKind.INNER, FileIndex.movedValue(node))));
-      return null;
-    });
-  }
+    // ---- reads
 
-  // ---- helpers
-
-  private FileIO io(String catalog) {
-    return lake.warehouses().forCatalog(catalog).io();
-  }
-
-  /** The table's metadata pointer; a table without one (made over HMS as a Hive table) has no Iceberg metadata to serve. */
-  static String pointer(TableEntry table, TableIdentifier identifier) {
-    if (table.metadataLocation() == null) {
-      throw new IllegalStateException("Not an Iceberg table, it has no metadata location: " + identifier);
+    /** The table's current metadata, read at {@code point} (metadata files are immutable, so a past pointer still loads that version). */
+    public TableMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        return readMetadata(catalog, metadataLocation(who, catalog, point, identifier));
     }
-    return table.metadataLocation();
-  }
+
+    /** The location of a table's current metadata file, without reading it (for ETags). */
+    public String metadataLocation(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner()
+                .read(
+                        Access.of(who, Action.LOAD_TABLE, path),
+                        point,
+                        txn -> pointer(
+                                Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier)),
+                                identifier));
+    }
+
+    public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner()
+                .read(Access.of(who, Action.LOAD_TABLE, path), point, txn -> ObjectType.TABLE.isTypeOf(txn.read(path)));
+    }
+
+    /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
+    public boolean metadataFileExists(String catalog, String metadataLocation) {
+        return io(catalog).newInputFile(metadataLocation).exists();
+    }
+
+    public TableMetadata readMetadata(String catalog, String metadataLocation) {
+        return metadataFiles.read(io(catalog), metadataLocation);
+    }
+
+    // ---- creating
+
+    /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
+    public TableMetadata newTable(Principal who, String catalog, Namespace namespace, NewTable table) {
+        // The namespace is loaded even for a table with its own location: a missing one fails here.
+        Map<String, String> properties =
+                namespace.isEmpty() ? Map.of() : namespaces.load(who, catalog, ReadPoint.LATEST, namespace);
+        String location = table.hasLocation()
+                ? Locations.stripSlash(table.location())
+                : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/"
+                        + table.name();
+        return TableMetadata.newTableMetadata(
+                table.schema(), table.spec(), table.writeOrder(), location, table.properties());
+    }
+
+    public TableMetadata create(Principal who, String catalog, Namespace namespace, NewTable table) {
+        TableMetadata metadata = newTable(who, catalog, namespace, table);
+        return commits.create(who, catalog, TableIdentifier.of(namespace, table.name()), metadata);
+    }
+
+    /**
+     * Registers an existing metadata file as a table. With {@code overwrite} an existing table of that
+     * name is pointed at the file instead (its file index is rebuilt from the file's manifests, as after
+     * a rollback); a view or a namespace of that name is never overwritten.
+     */
+    public TableMetadata register(
+            Principal who,
+            String catalog,
+            Namespace namespace,
+            String name,
+            String metadataLocation,
+            boolean overwrite) {
+        TableIdentifier identifier = TableIdentifier.of(namespace, name);
+        FileIO io = io(catalog);
+        TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        lake.runner()
+                .write(
+                        Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, namespace)),
+                        RetryPolicy.NONE,
+                        txn -> {
+                            IcebergNamespaces.require(txn, catalog, namespace);
+                            Optional<CatalogObject> existing = txn.read(path);
+                            boolean replace = overwrite && ObjectType.TABLE.isTypeOf(existing);
+                            if (existing.isPresent() && !replace) {
+                                throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
+                            }
+                            if (replace) {
+                                TableEntry current =
+                                        TableEntry.decode(existing.get().value());
+                                Tables.swapMetadataLocation(
+                                        txn,
+                                        path,
+                                        current.metadataLocation(),
+                                        entry -> entry.withIceberg(TableCommits.pointer(metadata)));
+                            } else {
+                                txn.write(new WriteOp.Add(
+                                        path,
+                                        ObjectKind.INNER,
+                                        TableEntry.iceberg(TableCommits.pointer(metadata))
+                                                .encode()));
+                            }
+                            // Index the current snapshot's files with the table (FileIndex), so planning is served from
+                            // the tree.
+                            txn.writeAll(FileIndex.writes(txn, io, path, metadata));
+                            return null;
+                        });
+        return metadata;
+    }
+
+    // ---- changing
+
+    /**
+     * Commits changes to one or more tables atomically ({@link TableCommits}). Answers the new
+     * metadata of each table, in request order.
+     */
+    public List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
+        return commits.commit(who, catalog, changes);
+    }
+
+    /** Drops a table; with {@code purge}, its files too, once the drop has committed. */
+    public void drop(Principal who, String catalog, TableIdentifier identifier, boolean purge) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        FileIO io = io(catalog);
+        lake.runner().write(Access.of(who, Action.DROP_TABLE, path), RetryPolicy.NONE, txn -> {
+            TableEntry table = Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier));
+            String metadataLocation = pointer(table, identifier);
+            txn.write(new WriteOp.Remove(path));
+            if (purge) {
+                txn.afterCommit(() -> purge(io, identifier, metadataLocation));
+            }
+            return null;
+        });
+    }
+
+    private static void purge(FileIO io, TableIdentifier identifier, String metadataLocation) {
+        try {
+            CatalogUtil.dropTableData(io, TableMetadataParser.read(io, metadataLocation));
+        } catch (RuntimeException e) {
+            LOG.warn("Dropped {} but could not purge all of its files", identifier, e);
+        }
+    }
+
+    /**
+     * Renames a table: its whole subtree moves ({@link Tables#move}), the file index and its leaves
+     * shared, not rewritten. The index node is read through the transaction and rewritten, so a commit
+     * that changes the index between this read and the rename's commit fails the rename's validation
+     * instead of being lost; a table without an index (a Hive table's partition levels below it) has
+     * every level below read instead.
+     */
+    public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+        ObjectPath from = IcebergNames.tablePath(catalog, source);
+        ObjectPath to = IcebergNames.tablePath(catalog, destination);
+        lake.runner().write(Access.of(who, Action.RENAME_TABLE, from), RetryPolicy.NONE, txn -> {
+            if (!ObjectType.TABLE.isTypeOf(txn.read(from))) {
+                throw IcebergNames.noSuchTable(source);
+            }
+            IcebergNamespaces.require(txn, catalog, destination.namespace());
+            Optional<CatalogObject> existing = txn.read(to);
+            if (existing.isPresent()) {
+                throw IcebergNames.renameTargetTaken(IcebergNames.TABLE, source, destination, existing);
+            }
+            Optional<CatalogObject> index = txn.read(FileIndex.indexPath(from));
+            Tables.move(txn, from, to, index.isPresent());
+            index.ifPresent(node -> txn.write(
+                    new WriteOp.Update(FileIndex.indexPath(to), ObjectKind.INNER, FileIndex.movedValue(node))));
+            return null;
+        });
+    }
+
+    // ---- helpers
+
+    private FileIO io(String catalog) {
+        return lake.warehouses().forCatalog(catalog).io();
+    }
+
+    /** The table's metadata pointer; a table without one (made over HMS as a Hive table) has no Iceberg metadata to serve. */
+    static String pointer(TableEntry table, TableIdentifier identifier) {
+        if (table.metadataLocation() == null) {
+            throw new IllegalStateException("Not an Iceberg table, it has no metadata location: " + identifier);
+        }
+        return table.metadataLocation();
+    }
 }

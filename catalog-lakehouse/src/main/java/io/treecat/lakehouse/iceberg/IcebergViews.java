@@ -46,193 +46,217 @@ import org.apache.iceberg.view.ViewRepresentation;
  * not run again ({@link RetryPolicy#NONE}), its client retries.
  */
 public final class IcebergViews {
-  private final Lakehouse lake;
+    private final Lakehouse lake;
 
-  public IcebergViews(Lakehouse lake) {
-    this.lake = requireNonNull(lake, "lake is null");
-  }
-
-  private static ViewEntry entry(ViewMetadata metadata) {
-    return ViewEntry.of(new IcebergPointer(metadata.metadataFileLocation(), metadata.formatVersion(), metadata.uuid(),
-        (long) metadata.currentVersionId(), metadata.location(), metadata.properties()));
-  }
-
-  /** The view at {@code path} read in {@code txn}; VIEW_NOT_FOUND if there is none (or something else is there). */
-  private static ViewEntry find(LakeTransaction txn, ObjectPath path, TableIdentifier identifier) {
-    Optional<CatalogObject> object = txn.read(path);
-    if (!ObjectType.VIEW.isTypeOf(object)) {
-      throw IcebergNames.noSuchView(identifier);
+    public IcebergViews(Lakehouse lake) {
+        this.lake = requireNonNull(lake, "lake is null");
     }
-    return ViewEntry.decode(object.get().value());
-  }
 
-  private FileIO io(String catalog) {
-    return lake.warehouses().forCatalog(catalog).io();
-  }
-
-  // ---- reads
-
-  public ViewMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    ViewEntry view = lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> find(txn, path, identifier));
-    return ViewMetadataParser.read(io(catalog), view.pointer().metadataLocation());
-  }
-
-  public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    return lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> ObjectType.VIEW.isTypeOf(txn.read(path)));
-  }
-
-  // ---- changes
-
-  /** Creates a view from the client's first version; its location is the client's, else {@code <namespace location>/<view>}. */
-  public ViewMetadata create(Principal who, String catalog, Namespace namespace, NewView view) {
-    Set<String> unsupported = view.version().representations().stream()
-        .filter(representation -> !(representation instanceof SQLViewRepresentation))
-        .map(ViewRepresentation::type)
-        .collect(Collectors.toSet());
-    if (!unsupported.isEmpty()) {
-      throw new BadRequestException("Unsupported view representations: %s", unsupported);
+    private static ViewEntry entry(ViewMetadata metadata) {
+        return ViewEntry.of(new IcebergPointer(
+                metadata.metadataFileLocation(),
+                metadata.formatVersion(),
+                metadata.uuid(),
+                (long) metadata.currentVersionId(),
+                metadata.location(),
+                metadata.properties()));
     }
-    TableIdentifier identifier = TableIdentifier.of(namespace, view.name());
-    Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    return lake.runner().write(Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
-      IcebergNamespaces.require(txn, catalog, namespace);
-      Optional<CatalogObject> existing = txn.read(path);
-      if (existing.isPresent()) {
-        throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
-      }
-      String location = view.hasLocation()
-          ? Locations.stripSlash(view.location())
-          : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
-      ViewMetadata metadata = ViewMetadata.builder()
-          .setProperties(view.properties())
-          .setLocation(location)
-          .setCurrentVersion(view.version(), view.schema())
-          .build();
-      return writeAndSwap(txn, warehouse.io(), path, null, metadata);
-    });
-  }
 
-  /** Adds a view for an existing view-metadata file, which is read (and so checked) first. */
-  public ViewMetadata register(Principal who, String catalog, Namespace namespace, String name, String metadataLocation) {
-    TableIdentifier identifier = TableIdentifier.of(namespace, name);
-    ViewMetadata metadata = ViewMetadataParser.read(io(catalog), metadataLocation);
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    lake.runner().write(Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)), RetryPolicy.NONE, txn -> {
-      IcebergNamespaces.require(txn, catalog, namespace);
-      Optional<CatalogObject> existing = txn.read(path);
-      if (existing.isPresent()) {
-        throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
-      }
-      txn.write(new WriteOp.Add(path, ObjectKind.INNER, entry(metadata).encode()));
-      return null;
-    });
-    return metadata;
-  }
-
-  /**
-   * Replaces a view's metadata, as Iceberg's {@code CatalogHandlers.commit} for views does: the
-   * requirements are checked against the view's current metadata (read in the transaction), the
-   * updates applied to it, and a new metadata file written; a change that changes nothing writes
-   * nothing. The requirements of a view commit only assert its UUID, so a replace based on an older
-   * version applies to the newest one (the server-side retry of the RCK).
-   */
-  public ViewMetadata commit(Principal who, String catalog, TableChange change) {
-    TableIdentifier identifier = change.identifier();
-    FileIO io = io(catalog);
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
-      ViewMetadata base = ViewMetadataParser.read(io, find(txn, path, identifier).pointer().metadataLocation());
-      change.requirements().forEach(requirement -> requirement.validate(base));
-      ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
-      for (MetadataUpdate update : change.updates()) {
-        applyTo(update, builder);
-      }
-      ViewMetadata updated = builder.build();
-      return updated.changes().isEmpty() ? base : writeAndSwap(txn, io, path, base, updated);
-    });
-  }
-
-  /** A table-only update (add-snapshot, set-partition-spec, …) sent for a view is the client's mistake: 400, not a server failure. */
-  private static void applyTo(MetadataUpdate update, ViewMetadata.Builder builder) {
-    try {
-      update.applyTo(builder);
-    } catch (UnsupportedOperationException e) {
-      throw new BadRequestException(e, "Cannot apply update %s to a view", update.getClass().getSimpleName());
+    /** The view at {@code path} read in {@code txn}; VIEW_NOT_FOUND if there is none (or something else is there). */
+    private static ViewEntry find(LakeTransaction txn, ObjectPath path, TableIdentifier identifier) {
+        Optional<CatalogObject> object = txn.read(path);
+        if (!ObjectType.VIEW.isTypeOf(object)) {
+            throw IcebergNames.noSuchView(identifier);
+        }
+        return ViewEntry.decode(object.get().value());
     }
-  }
 
-  /** Removes the view object; its metadata files stay, as with Iceberg's catalogs (views own no data). */
-  public void drop(Principal who, String catalog, TableIdentifier identifier) {
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    lake.runner().write(Access.of(who, Action.DROP_VIEW, path), RetryPolicy.NONE, txn -> {
-      find(txn, path, identifier);
-      txn.write(new WriteOp.Remove(path));
-      return null;
-    });
-  }
-
-  /** A remove plus an add in one transaction; the metadata files do not move. */
-  public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
-    ObjectPath from = IcebergNames.tablePath(catalog, source);
-    ObjectPath to = IcebergNames.tablePath(catalog, destination);
-    lake.runner().write(Access.of(who, Action.RENAME_VIEW, from), RetryPolicy.NONE, txn -> {
-      ViewEntry view = find(txn, from, source);
-      IcebergNamespaces.require(txn, catalog, destination.namespace());
-      Optional<CatalogObject> existing = txn.read(to);
-      if (existing.isPresent()) {
-        throw IcebergNames.renameTargetTaken(IcebergNames.VIEW, source, destination, existing);
-      }
-      txn.write(new WriteOp.Remove(from));
-      txn.write(new WriteOp.Add(to, ObjectKind.INNER, view.encode()));
-      return null;
-    });
-  }
-
-  // ---- writing
-
-  /**
-   * Writes the new metadata file and stages the view object pointing at it (added when {@code base}
-   * is null). The file is deleted if the attempt does not commit, unless the outcome is unknown
-   * (then the object may reference it).
-   */
-  private static ViewMetadata writeAndSwap(LakeTransaction txn, FileIO io, ObjectPath path, ViewMetadata base, ViewMetadata updated) {
-    String location = newMetadataLocation(updated, base);
-    txn.onAbandon(() -> TableCommits.deleteQuietly(io, location));
-    ViewMetadataParser.write(updated, io.newOutputFile(location));
-    ViewMetadata committed = ViewMetadata.buildFrom(updated).setMetadataLocation(location).build();
-    txn.write(base == null
-        ? new WriteOp.Add(path, ObjectKind.INNER, entry(committed).encode())
-        : new WriteOp.Update(path, ObjectKind.INNER, entry(committed).encode()));
-    return committed;
-  }
-
-  /**
-   * {@code <write.metadata.path or location/metadata>/<NNNNN>-<uuid>.metadata.json}, numbered one
-   * past the base's file (as Iceberg's view operations name them).
-   */
-  private static String newMetadataLocation(ViewMetadata updated, ViewMetadata base) {
-    int version = base == null ? 0 : sequence(base.metadataFileLocation()) + 1;
-    String custom = updated.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
-    String directory = custom != null && !custom.isBlank()
-        ? Locations.stripSlash(custom)
-        : Locations.stripSlash(updated.location()) + "/metadata";
-    return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
-  }
-
-  /** The number a metadata file's name starts with; 0 for a file named otherwise (a registered view's, say). */
-  private static int sequence(String metadataLocation) {
-    if (metadataLocation == null) {
-      return 0;
+    private FileIO io(String catalog) {
+        return lake.warehouses().forCatalog(catalog).io();
     }
-    String name = metadataLocation.substring(metadataLocation.lastIndexOf('/') + 1);
-    int dash = name.indexOf('-');
-    try {
-      return dash > 0 ? Integer.parseInt(name.substring(0, dash)) : 0;
-    } catch (NumberFormatException e) {
-      return 0;
+
+    // ---- reads
+
+    public ViewMetadata load(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        ViewEntry view =
+                lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> find(txn, path, identifier));
+        return ViewMetadataParser.read(io(catalog), view.pointer().metadataLocation());
     }
-  }
+
+    public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner()
+                .read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> ObjectType.VIEW.isTypeOf(txn.read(path)));
+    }
+
+    // ---- changes
+
+    /** Creates a view from the client's first version; its location is the client's, else {@code <namespace location>/<view>}. */
+    public ViewMetadata create(Principal who, String catalog, Namespace namespace, NewView view) {
+        Set<String> unsupported = view.version().representations().stream()
+                .filter(representation -> !(representation instanceof SQLViewRepresentation))
+                .map(ViewRepresentation::type)
+                .collect(Collectors.toSet());
+        if (!unsupported.isEmpty()) {
+            throw new BadRequestException("Unsupported view representations: %s", unsupported);
+        }
+        TableIdentifier identifier = TableIdentifier.of(namespace, view.name());
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner()
+                .write(
+                        Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
+                        RetryPolicy.NONE,
+                        txn -> {
+                            IcebergNamespaces.require(txn, catalog, namespace);
+                            Optional<CatalogObject> existing = txn.read(path);
+                            if (existing.isPresent()) {
+                                throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
+                            }
+                            String location = view.hasLocation()
+                                    ? Locations.stripSlash(view.location())
+                                    : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
+                            ViewMetadata metadata = ViewMetadata.builder()
+                                    .setProperties(view.properties())
+                                    .setLocation(location)
+                                    .setCurrentVersion(view.version(), view.schema())
+                                    .build();
+                            return writeAndSwap(txn, warehouse.io(), path, null, metadata);
+                        });
+    }
+
+    /** Adds a view for an existing view-metadata file, which is read (and so checked) first. */
+    public ViewMetadata register(
+            Principal who, String catalog, Namespace namespace, String name, String metadataLocation) {
+        TableIdentifier identifier = TableIdentifier.of(namespace, name);
+        ViewMetadata metadata = ViewMetadataParser.read(io(catalog), metadataLocation);
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        lake.runner()
+                .write(
+                        Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
+                        RetryPolicy.NONE,
+                        txn -> {
+                            IcebergNamespaces.require(txn, catalog, namespace);
+                            Optional<CatalogObject> existing = txn.read(path);
+                            if (existing.isPresent()) {
+                                throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
+                            }
+                            txn.write(new WriteOp.Add(
+                                    path, ObjectKind.INNER, entry(metadata).encode()));
+                            return null;
+                        });
+        return metadata;
+    }
+
+    /**
+     * Replaces a view's metadata, as Iceberg's {@code CatalogHandlers.commit} for views does: the
+     * requirements are checked against the view's current metadata (read in the transaction), the
+     * updates applied to it, and a new metadata file written; a change that changes nothing writes
+     * nothing. The requirements of a view commit only assert its UUID, so a replace based on an older
+     * version applies to the newest one (the server-side retry of the RCK).
+     */
+    public ViewMetadata commit(Principal who, String catalog, TableChange change) {
+        TableIdentifier identifier = change.identifier();
+        FileIO io = io(catalog);
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
+            ViewMetadata base = ViewMetadataParser.read(
+                    io, find(txn, path, identifier).pointer().metadataLocation());
+            change.requirements().forEach(requirement -> requirement.validate(base));
+            ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
+            for (MetadataUpdate update : change.updates()) {
+                applyTo(update, builder);
+            }
+            ViewMetadata updated = builder.build();
+            return updated.changes().isEmpty() ? base : writeAndSwap(txn, io, path, base, updated);
+        });
+    }
+
+    /** A table-only update (add-snapshot, set-partition-spec, …) sent for a view is the client's mistake: 400, not a server failure. */
+    private static void applyTo(MetadataUpdate update, ViewMetadata.Builder builder) {
+        try {
+            update.applyTo(builder);
+        } catch (UnsupportedOperationException e) {
+            throw new BadRequestException(
+                    e, "Cannot apply update %s to a view", update.getClass().getSimpleName());
+        }
+    }
+
+    /** Removes the view object; its metadata files stay, as with Iceberg's catalogs (views own no data). */
+    public void drop(Principal who, String catalog, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        lake.runner().write(Access.of(who, Action.DROP_VIEW, path), RetryPolicy.NONE, txn -> {
+            find(txn, path, identifier);
+            txn.write(new WriteOp.Remove(path));
+            return null;
+        });
+    }
+
+    /** A remove plus an add in one transaction; the metadata files do not move. */
+    public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+        ObjectPath from = IcebergNames.tablePath(catalog, source);
+        ObjectPath to = IcebergNames.tablePath(catalog, destination);
+        lake.runner().write(Access.of(who, Action.RENAME_VIEW, from), RetryPolicy.NONE, txn -> {
+            ViewEntry view = find(txn, from, source);
+            IcebergNamespaces.require(txn, catalog, destination.namespace());
+            Optional<CatalogObject> existing = txn.read(to);
+            if (existing.isPresent()) {
+                throw IcebergNames.renameTargetTaken(IcebergNames.VIEW, source, destination, existing);
+            }
+            txn.write(new WriteOp.Remove(from));
+            txn.write(new WriteOp.Add(to, ObjectKind.INNER, view.encode()));
+            return null;
+        });
+    }
+
+    // ---- writing
+
+    /**
+     * Writes the new metadata file and stages the view object pointing at it (added when {@code base}
+     * is null). The file is deleted if the attempt does not commit, unless the outcome is unknown
+     * (then the object may reference it).
+     */
+    private static ViewMetadata writeAndSwap(
+            LakeTransaction txn, FileIO io, ObjectPath path, ViewMetadata base, ViewMetadata updated) {
+        String location = newMetadataLocation(updated, base);
+        txn.onAbandon(() -> TableCommits.deleteQuietly(io, location));
+        ViewMetadataParser.write(updated, io.newOutputFile(location));
+        ViewMetadata committed =
+                ViewMetadata.buildFrom(updated).setMetadataLocation(location).build();
+        txn.write(
+                base == null
+                        ? new WriteOp.Add(
+                                path, ObjectKind.INNER, entry(committed).encode())
+                        : new WriteOp.Update(
+                                path, ObjectKind.INNER, entry(committed).encode()));
+        return committed;
+    }
+
+    /**
+     * {@code <write.metadata.path or location/metadata>/<NNNNN>-<uuid>.metadata.json}, numbered one
+     * past the base's file (as Iceberg's view operations name them).
+     */
+    private static String newMetadataLocation(ViewMetadata updated, ViewMetadata base) {
+        int version = base == null ? 0 : sequence(base.metadataFileLocation()) + 1;
+        String custom = updated.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
+        String directory = custom != null && !custom.isBlank()
+                ? Locations.stripSlash(custom)
+                : Locations.stripSlash(updated.location()) + "/metadata";
+        return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
+    }
+
+    /** The number a metadata file's name starts with; 0 for a file named otherwise (a registered view's, say). */
+    private static int sequence(String metadataLocation) {
+        if (metadataLocation == null) {
+            return 0;
+        }
+        String name = metadataLocation.substring(metadataLocation.lastIndexOf('/') + 1);
+        int dash = name.indexOf('-');
+        try {
+            return dash > 0 ? Integer.parseInt(name.substring(0, dash)) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
 }

@@ -13,39 +13,39 @@ import org.apache.iceberg.io.FileIO;
  * grows with the table's history. Least recently used entries go first.
  */
 final class MetadataFileCache {
-  private static final int CAPACITY = 64;
+    private static final int CAPACITY = 64;
 
-  private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
-      return size() > CAPACITY;
-    }
-  };
+    private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
+            return size() > CAPACITY;
+        }
+    };
 
-  /**
-   * The metadata in the file at {@code location}, parsed once. The file must still exist: a table
-   * whose metadata file went missing fails to load as it would without the cache (one stat call).
-   * Locations are URIs with a scheme, so one cache serves the {@code FileIO}s of every warehouse.
-   */
-  TableMetadata read(FileIO io, String location) {
-    TableMetadata cached;
-    synchronized (entries) {
-      cached = entries.get(location);
+    /**
+     * The metadata in the file at {@code location}, parsed once. The file must still exist: a table
+     * whose metadata file went missing fails to load as it would without the cache (one stat call).
+     * Locations are URIs with a scheme, so one cache serves the {@code FileIO}s of every warehouse.
+     */
+    TableMetadata read(FileIO io, String location) {
+        TableMetadata cached;
+        synchronized (entries) {
+            cached = entries.get(location);
+        }
+        if (cached != null && io.newInputFile(location).exists()) {
+            return cached;
+        }
+        TableMetadata metadata = TableMetadataParser.read(io, location);
+        synchronized (entries) {
+            entries.put(location, metadata);
+        }
+        return metadata;
     }
-    if (cached != null && io.newInputFile(location).exists()) {
-      return cached;
-    }
-    TableMetadata metadata = TableMetadataParser.read(io, location);
-    synchronized (entries) {
-      entries.put(location, metadata);
-    }
-    return metadata;
-  }
 
-  /** Remembers metadata just written to its {@code metadataFileLocation()}. */
-  void written(TableMetadata metadata) {
-    synchronized (entries) {
-      entries.put(metadata.metadataFileLocation(), metadata);
+    /** Remembers metadata just written to its {@code metadataFileLocation()}. */
+    void written(TableMetadata metadata) {
+        synchronized (entries) {
+            entries.put(metadata.metadataFileLocation(), metadata);
+        }
     }
-  }
 }

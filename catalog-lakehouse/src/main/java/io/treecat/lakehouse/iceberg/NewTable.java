@@ -17,21 +17,27 @@ import org.apache.iceberg.SortOrder;
  * @param writeOrder the sort order, unsorted when null
  * @param location the table's location; null or blank for {@code <namespace location>/<name>}
  */
-public record NewTable(String name, Schema schema, PartitionSpec spec, SortOrder writeOrder, String location, Map<String, String> properties) {
-  public NewTable {
-    requireNonNull(name, "name is null");
-    requireNonNull(schema, "schema is null");
-    spec = spec == null ? PartitionSpec.unpartitioned() : spec;
-    writeOrder = writeOrder == null ? SortOrder.unsorted() : writeOrder;
-    properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
-  }
+public record NewTable(
+        String name,
+        Schema schema,
+        PartitionSpec spec,
+        SortOrder writeOrder,
+        String location,
+        Map<String, String> properties) {
+    public NewTable {
+        requireNonNull(name, "name is null");
+        requireNonNull(schema, "schema is null");
+        spec = spec == null ? PartitionSpec.unpartitioned() : spec;
+        writeOrder = writeOrder == null ? SortOrder.unsorted() : writeOrder;
+        properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
 
-  /** A table of {@code schema} with no partitioning, sort order, own location or properties. */
-  public static NewTable of(String name, Schema schema) {
-    return new NewTable(name, schema, null, null, null, null);
-  }
+    /** A table of {@code schema} with no partitioning, sort order, own location or properties. */
+    public static NewTable of(String name, Schema schema) {
+        return new NewTable(name, schema, null, null, null, null);
+    }
 
-  boolean hasLocation() {
-    return location != null && !location.isBlank();
-  }
+    boolean hasLocation() {
+        return location != null && !location.isBlank();
+    }
 }

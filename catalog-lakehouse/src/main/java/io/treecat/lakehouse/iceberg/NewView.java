@@ -14,15 +14,16 @@ import org.apache.iceberg.view.ViewVersion;
  *
  * @param location the view's location; null or blank for {@code <namespace location>/<name>}
  */
-public record NewView(String name, Schema schema, ViewVersion version, String location, Map<String, String> properties) {
-  public NewView {
-    requireNonNull(name, "name is null");
-    requireNonNull(schema, "schema is null");
-    requireNonNull(version, "version is null");
-    properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
-  }
+public record NewView(
+        String name, Schema schema, ViewVersion version, String location, Map<String, String> properties) {
+    public NewView {
+        requireNonNull(name, "name is null");
+        requireNonNull(schema, "schema is null");
+        requireNonNull(version, "version is null");
+        properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
 
-  boolean hasLocation() {
-    return location != null && !location.isBlank();
-  }
+    boolean hasLocation() {
+        return location != null && !location.isBlank();
+    }
 }

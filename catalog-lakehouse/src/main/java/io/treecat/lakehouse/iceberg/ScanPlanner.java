@@ -12,6 +12,9 @@ import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.version.ChildKinds;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
@@ -21,9 +24,6 @@ import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.PathSteps;
-import io.treecat.core.service.QueryRequest;
-import io.treecat.core.service.ReadPoint;
-import io.treecat.core.version.ChildKinds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -102,488 +102,565 @@ import org.apache.iceberg.types.Types;
  * the client fetches them in parallel.
  */
 public final class ScanPlanner {
-  /** Partitions per plan task: plans that match more partitions are split into plan tasks. */
-  public static final int DEFAULT_PARTITIONS_PER_TASK = 100;
+    /** Partitions per plan task: plans that match more partitions are split into plan tasks. */
+    public static final int DEFAULT_PARTITIONS_PER_TASK = 100;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  /** Metadata files never change once written: the last few parsed, by location. */
-  private static final int METADATA_CACHE_SIZE = 32;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Metadata files never change once written: the last few parsed, by location. */
+    private static final int METADATA_CACHE_SIZE = 32;
 
-  private final Lakehouse lake;
-  private final int partitionsPerTask;
-  private final Map<String, TableMetadata> metadataCache = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
-      return size() > METADATA_CACHE_SIZE;
-    }
-  };
-
-  public ScanPlanner(Lakehouse lake, int partitionsPerTask) {
-    this.lake = requireNonNull(lake, "lake is null");
-    if (partitionsPerTask < 1) {
-      throw new IllegalArgumentException("partitionsPerTask must be positive: " + partitionsPerTask);
-    }
-    this.partitionsPerTask = partitionsPerTask;
-  }
-
-  /** What one plan (or one plan task) reads: the table as of {@code vid}, and the scan's options. */
-  private record Scan(ObjectPath table, long vid, TableMetadata metadata, long snapshotId, Expression filter, boolean caseSensitive,
-      List<String> statsFields) {}
-
-  // ---- planTableScan
-
-  /** Plans a scan of the table as of {@code point} (a past vid or named snapshot plans the table as it was there). */
-  public ScanPlan plan(Principal who, String catalog, ReadPoint point, TableIdentifier identifier, ScanRequest request) {
-    ObjectPath table = IcebergNames.tablePath(catalog, identifier);
-    FileIO io = lake.warehouses().forCatalog(catalog).io();
-    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), point, txn -> plan(txn, io, table, identifier, request));
-  }
-
-  private ScanPlan plan(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, ScanRequest request) {
-    CatalogService service = txn.service();
-    long vid = txn.readVid();
-    TableMetadata metadata = metadataAt(txn, io, table, identifier);
-    Expression filter = request.filter();
-    boolean caseSensitive = request.caseSensitive();
-    if (request.incremental()) {
-      return incremental(io, identifier, metadata, request, filter);
-    }
-    Long snapshotId = request.snapshotId();
-    if (snapshotId == null) {
-      if (metadata.currentSnapshot() == null) {
-        return completed(List.of(), metadata);
-      }
-      snapshotId = metadata.currentSnapshot().snapshotId();
-    }
-    Snapshot snapshot = metadata.snapshot(snapshotId);
-    if (snapshot == null) {
-      throw new IllegalArgumentException("Cannot find snapshot with ID " + snapshotId);
-    }
-    Schema schema = request.useSnapshotSchema() && snapshot.schemaId() != null
-        ? metadata.schemasById().get(snapshot.schemaId())
-        : metadata.schema();
-    validate(schema, filter, caseSensitive, request.select(), request.statsFields());
-    Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
-    OptionalLong indexed = indexedVid(txn, table, snapshotId);
-    if (indexed.isEmpty()) {
-      return completed(throughManifests(io, identifier, scan), metadata);
-    }
-    List<String> partitions = matchingPartitions(service, scan, indexed.getAsLong());
-    if (partitions.size() <= partitionsPerTask) {
-      return completed(fromTree(service, scan, indexed.getAsLong(), null, null), metadata);
-    }
-    List<String> tokens = new ArrayList<>();
-    for (int start = 0; start < partitions.size(); start += partitionsPerTask) {
-      int end = Math.min(start + partitionsPerTask, partitions.size()) - 1;
-      tokens.add(planTask(scan, partitions.get(start), partitions.get(end)));
-    }
-    return new ScanPlan(ScanPlan.Status.COMPLETED, tokens, List.of(), List.of(), metadata.specsById());
-  }
-
-  private static ScanPlan completed(List<FileScanTask> tasks, TableMetadata metadata) {
-    return new ScanPlan(ScanPlan.Status.COMPLETED, List.of(), tasks, deleteFiles(tasks), metadata.specsById());
-  }
-
-  /** The distinct delete files the tasks reference, in first-reference order. */
-  private static List<DeleteFile> deleteFiles(List<FileScanTask> tasks) {
-    Map<String, DeleteFile> files = new LinkedHashMap<>();
-    for (FileScanTask task : tasks) {
-      for (DeleteFile delete : task.deletes()) {
-        files.putIfAbsent(delete.location(), delete);
-      }
-    }
-    return new ArrayList<>(files.values());
-  }
-
-  private static void validate(Schema schema, Expression filter, boolean caseSensitive, List<String> select, List<String> statsFields) {
-    // Binding throws ValidationException (400) for a filter on a column the schema does not have.
-    Binder.bind(schema.asStruct(), filter, caseSensitive);
-    if (select != null && !select.isEmpty()) {
-      for (String column : select) {
-        if (field(schema, column, caseSensitive) == null) {
-          throw new IllegalArgumentException("Cannot find selected column: " + column);
+    private final Lakehouse lake;
+    private final int partitionsPerTask;
+    private final Map<String, TableMetadata> metadataCache = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TableMetadata> eldest) {
+            return size() > METADATA_CACHE_SIZE;
         }
-      }
-    }
-    if (statsFields != null) {
-      for (String column : statsFields) {
-        if (field(schema, column, caseSensitive) == null) {
-          throw new IllegalArgumentException("Cannot find stats field: " + column);
+    };
+
+    public ScanPlanner(Lakehouse lake, int partitionsPerTask) {
+        this.lake = requireNonNull(lake, "lake is null");
+        if (partitionsPerTask < 1) {
+            throw new IllegalArgumentException("partitionsPerTask must be positive: " + partitionsPerTask);
         }
-      }
-    }
-  }
-
-  private static Types.NestedField field(Schema schema, String name, boolean caseSensitive) {
-    return caseSensitive ? schema.findField(name) : schema.caseInsensitiveFindField(name);
-  }
-
-  private TableMetadata metadataAt(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier) {
-    String location = IcebergTables.pointer(Tables.find(txn, table).orElseThrow(() -> IcebergNames.noSuchTable(identifier)), identifier);
-    synchronized (metadataCache) {
-      TableMetadata cached = metadataCache.get(location);
-      if (cached != null) {
-        return cached;
-      }
-    }
-    TableMetadata metadata = TableMetadataParser.read(io, location);
-    synchronized (metadataCache) {
-      metadataCache.put(location, metadata);
-    }
-    return metadata;
-  }
-
-  /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
-  private static OptionalLong indexedVid(LakeTransaction txn, ObjectPath table, long snapshotId) {
-    Optional<CatalogObject> node = txn.read(FileIndex.indexPath(table));
-    if (node.isEmpty()) {
-      return OptionalLong.empty();
-    }
-    OptionalLong indexed = FileIndex.vidOf(node.get(), snapshotId);
-    if (indexed.isPresent()) {
-      try {
-        // A vid older than the tree's retention cannot be read: plan through the manifests instead.
-        txn.service().get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
-      } catch (CatalogException e) {
-        return OptionalLong.empty();
-      }
-    }
-    return indexed;
-  }
-
-  // ---- planning through Iceberg's own scan (no index, incremental)
-
-  private static List<FileScanTask> throughManifests(FileIO io, TableIdentifier identifier, Scan scan) {
-    Table table = new BaseTable(new StaticTableOperations(scan.metadata(), io), identifier.toString());
-    TableScan tableScan = table.newScan().useSnapshot(scan.snapshotId()).filter(scan.filter()).caseSensitive(scan.caseSensitive());
-    return collect(tableScan.planFiles(), scan);
-  }
-
-  private static ScanPlan incremental(FileIO io, TableIdentifier identifier, TableMetadata metadata, ScanRequest request, Expression filter) {
-    if (request.startSnapshotId() == null || request.endSnapshotId() == null) {
-      throw new BadRequestException("An incremental scan needs both start-snapshot-id and end-snapshot-id");
-    }
-    Table table = new BaseTable(new StaticTableOperations(metadata, io), identifier.toString());
-    IncrementalAppendScan scan = table.newIncrementalAppendScan()
-        .fromSnapshotExclusive(request.startSnapshotId())
-        .toSnapshot(request.endSnapshotId())
-        .filter(filter)
-        .caseSensitive(request.caseSensitive());
-    Scan options = new Scan(null, 0, metadata, request.endSnapshotId(), filter, request.caseSensitive(), request.statsFields());
-    return completed(collect(scan.planFiles(), options), metadata);
-  }
-
-  private static List<FileScanTask> collect(CloseableIterable<FileScanTask> planned, Scan scan) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    TaskFactory factory = new TaskFactory(scan);
-    try (CloseableIterable<FileScanTask> closing = planned) {
-      for (FileScanTask task : closing) {
-        tasks.add(factory.task(task.file(), task.deletes().toArray(DeleteFile[]::new), task.spec(), factory.residuals(task.spec())));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
-  }
-
-  /**
-   * Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual
-   * evaluator made once per spec, and the data file cut down to the column stats the client asked
-   * for ({@code stats-fields}), none otherwise.
-   */
-  private static final class TaskFactory {
-    private final Scan scan;
-    private final Set<Integer> statsFieldIds;
-    private final Map<Integer, String> schemas = new HashMap<>();
-    private final Map<Integer, String> specs = new HashMap<>();
-    private final Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
-
-    TaskFactory(Scan scan) {
-      this.scan = scan;
-      this.statsFieldIds = statsFieldIds(scan);
+        this.partitionsPerTask = partitionsPerTask;
     }
 
-    ResidualEvaluator residuals(PartitionSpec spec) {
-      return residuals.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+    /** What one plan (or one plan task) reads: the table as of {@code vid}, and the scan's options. */
+    private record Scan(
+            ObjectPath table,
+            long vid,
+            TableMetadata metadata,
+            long snapshotId,
+            Expression filter,
+            boolean caseSensitive,
+            List<String> statsFields) {}
+
+    // ---- planTableScan
+
+    /** Plans a scan of the table as of {@code point} (a past vid or named snapshot plans the table as it was there). */
+    public ScanPlan plan(
+            Principal who, String catalog, ReadPoint point, TableIdentifier identifier, ScanRequest request) {
+        ObjectPath table = IcebergNames.tablePath(catalog, identifier);
+        FileIO io = lake.warehouses().forCatalog(catalog).io();
+        return lake.runner()
+                .read(Access.of(who, Action.PLAN_SCAN, table), point, txn -> plan(txn, io, table, identifier, request));
     }
 
-    FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec, ResidualEvaluator residual) {
-      DataFile withStats = statsFieldIds.isEmpty() ? file.copyWithoutStats() : file.copyWithStats(statsFieldIds);
-      return new BaseFileScanTask(withStats, deletes,
-          schemas.computeIfAbsent(spec.specId(), id -> SchemaParser.toJson(spec.schema())),
-          specs.computeIfAbsent(spec.specId(), id -> PartitionSpecParser.toJson(spec)),
-          residual);
-    }
-  }
-
-  /** The ids of the {@code stats-fields} columns (of the table's schema). */
-  private static Set<Integer> statsFieldIds(Scan scan) {
-    Set<Integer> ids = new TreeSet<>();
-    if (scan.statsFields() != null) {
-      Schema schema = scan.metadata().schema();
-      for (String name : scan.statsFields()) {
-        Types.NestedField field = field(schema, name, scan.caseSensitive());
-        if (field != null) {
-          ids.add(field.fieldId());
+    private ScanPlan plan(
+            LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, ScanRequest request) {
+        CatalogService service = txn.service();
+        long vid = txn.readVid();
+        TableMetadata metadata = metadataAt(txn, io, table, identifier);
+        Expression filter = request.filter();
+        boolean caseSensitive = request.caseSensitive();
+        if (request.incremental()) {
+            return incremental(io, identifier, metadata, request, filter);
         }
-      }
-    }
-    return ids;
-  }
-
-  /**
-   * The columns whose stats planning reads from the leaves: those the filter references (all the
-   * metrics evaluator looks at) and the {@code stats-fields}; null (all) when the snapshot may hold
-   * delete files, as {@code DeleteFileIndex} compares equality deletes with the data files' bounds.
-   */
-  private static Set<Integer> statsToRead(Scan scan) {
-    Snapshot snapshot = scan.metadata().snapshot(scan.snapshotId());
-    Map<String, String> summary = snapshot == null ? null : snapshot.summary();
-    if (summary == null || !"0".equals(summary.get(SnapshotSummary.TOTAL_DELETE_FILES_PROP))) {
-      return null;
-    }
-    Set<Integer> ids = new HashSet<>(statsFieldIds(scan));
-    for (PartitionSpec spec : scan.metadata().specs()) {
-      ids.addAll(Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive()));
-    }
-    return ids;
-  }
-
-  // ---- planning from the tree
-
-  /** The ids of the partition nodes the filter may match, in id order. */
-  private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
-    String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, null) + "]";
-    List<String> ids = new ArrayList<>();
-    QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        ids.add(cursor.current().id());
-      }
-    }
-    return ids;
-  }
-
-  /**
-   * Plans the files under the partitions in [{@code from}, {@code to}] (all when null): data files
-   * only from that range, delete files also from the table's unpartitioned specs (global equality
-   * deletes apply to every partition).
-   */
-  private List<FileScanTask> fromTree(CatalogService service, Scan scan, long indexedVid, String from, String to) {
-    TableMetadata metadata = scan.metadata();
-    LeafDecoder decoder = new LeafDecoder(metadata.specsById(), metadata.sortOrdersById(), statsToRead(scan));
-    Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
-    Map<Integer, InclusiveMetricsEvaluator> metricsEvaluators = new HashMap<>();
-    Residuals residuals = new Residuals(scan);
-    List<DataFile> dataFiles = new ArrayList<>();
-    List<ResidualEvaluator> dataResiduals = new ArrayList<>();
-    List<DeleteFile> deleteFiles = new ArrayList<>();
-    // The leaves come partition by partition, and every file of a partition node has its spec and
-    // values: the partition test and the residual are made once per node, not once per file.
-    String partitionId = null;
-    boolean partitionMatches = false;
-    ResidualEvaluator residual = null;
-    String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
-    QueryRequest request = QueryRequest.of(query).at(ReadPoint.vid(indexedVid)).withResults(ChildKinds.LEAVES).withLimit(QueryRequest.MAX_LIMIT);
-    try (QueryCursor cursor = service.openQuery(request)) {
-      while (cursor.advance()) {
-        CatalogObject row = cursor.current();
-        String parent = row.path().parent().id();
-        ContentFile<?> file = decoder.decode(row.value());
-        boolean data = file.content() == FileContent.DATA;
-        if (data && from != null && !inRange(parent, from, to)) {
-          continue;
+        Long snapshotId = request.snapshotId();
+        if (snapshotId == null) {
+            if (metadata.currentSnapshot() == null) {
+                return completed(List.of(), metadata);
+            }
+            snapshotId = metadata.currentSnapshot().snapshotId();
         }
-        PartitionSpec spec = metadata.spec(file.specId());
-        if (!parent.equals(partitionId)) {
-          partitionId = parent;
-          Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(spec.specId(), id -> new Evaluator(spec.partitionType(),
-              Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter()), scan.caseSensitive()));
-          partitionMatches = partitionEvaluator.eval(file.partition());
-          residual = null;
+        Snapshot snapshot = metadata.snapshot(snapshotId);
+        if (snapshot == null) {
+            throw new IllegalArgumentException("Cannot find snapshot with ID " + snapshotId);
         }
-        if (!partitionMatches) {
-          continue;
+        Schema schema = request.useSnapshotSchema() && snapshot.schemaId() != null
+                ? metadata.schemasById().get(snapshot.schemaId())
+                : metadata.schema();
+        validate(schema, filter, caseSensitive, request.select(), request.statsFields());
+        Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
+        OptionalLong indexed = indexedVid(txn, table, snapshotId);
+        if (indexed.isEmpty()) {
+            return completed(throughManifests(io, identifier, scan), metadata);
         }
-        InclusiveMetricsEvaluator metricsEvaluator = metricsEvaluators.computeIfAbsent(spec.specId(),
-            id -> new InclusiveMetricsEvaluator(spec.schema(), scan.filter(), scan.caseSensitive()));
-        if (!metricsEvaluator.eval(file)) {
-          continue;
+        List<String> partitions = matchingPartitions(service, scan, indexed.getAsLong());
+        if (partitions.size() <= partitionsPerTask) {
+            return completed(fromTree(service, scan, indexed.getAsLong(), null, null), metadata);
         }
-        if (data) {
-          if (residual == null) {
-            residual = residuals.of(spec, file.partition());
-          }
-          dataFiles.add((DataFile) file);
-          dataResiduals.add(residual);
-        } else {
-          deleteFiles.add((DeleteFile) file);
+        List<String> tokens = new ArrayList<>();
+        for (int start = 0; start < partitions.size(); start += partitionsPerTask) {
+            int end = Math.min(start + partitionsPerTask, partitions.size()) - 1;
+            tokens.add(planTask(scan, partitions.get(start), partitions.get(end)));
         }
-      }
-    }
-    TreeCatIcebergAccess.DeleteMatcher deletes = TreeCatIcebergAccess.deleteMatcher(deleteFiles, metadata.specsById(), scan.caseSensitive());
-    TaskFactory factory = new TaskFactory(scan);
-    List<FileScanTask> tasks = new ArrayList<>(dataFiles.size());
-    for (int i = 0; i < dataFiles.size(); i++) {
-      DataFile file = dataFiles.get(i);
-      DeleteFile[] applied = deletes.isEmpty() ? new DeleteFile[0] : deletes.forDataFile(file);
-      tasks.add(factory.task(file, applied, metadata.spec(file.specId()), dataResiduals.get(i)));
-    }
-    return tasks;
-  }
-
-  /**
-   * The residual of a partition, as an evaluator that gives it for any file of that partition.
-   * Iceberg's {@link ResidualEvaluator} tests each predicate of the filter only on the partition
-   * fields derived from that predicate's column, so a residual depends only on the values of the
-   * fields whose source column the filter references: partitions that agree on those share it (a
-   * day filter over day × bucket partitions computes it once per day, not once per bucket).
-   */
-  private static final class Residuals {
-    private final Scan scan;
-    private final Map<Integer, ResidualEvaluator> evaluators = new HashMap<>();
-    private final Map<Integer, int[]> referencedFields = new HashMap<>();
-    private final Map<List<Object>, ResidualEvaluator> byValues = new HashMap<>();
-
-    Residuals(Scan scan) {
-      this.scan = scan;
+        return new ScanPlan(ScanPlan.Status.COMPLETED, tokens, List.of(), List.of(), metadata.specsById());
     }
 
-    ResidualEvaluator of(PartitionSpec spec, StructLike partition) {
-      int[] positions = referencedFields.computeIfAbsent(spec.specId(), id -> referencedFields(spec));
-      List<Object> key = new ArrayList<>(positions.length + 1);
-      key.add(spec.specId());
-      for (int position : positions) {
-        key.add(partition.get(position, Object.class));
-      }
-      ResidualEvaluator residual = byValues.get(key);
-      if (residual == null) {
-        ResidualEvaluator evaluator = evaluators.computeIfAbsent(spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
-        residual = ResidualEvaluator.unpartitioned(evaluator.residualFor(partition));
-        byValues.put(key, residual);
-      }
-      return residual;
+    private static ScanPlan completed(List<FileScanTask> tasks, TableMetadata metadata) {
+        return new ScanPlan(ScanPlan.Status.COMPLETED, List.of(), tasks, deleteFiles(tasks), metadata.specsById());
     }
 
-    private int[] referencedFields(PartitionSpec spec) {
-      Set<Integer> columns = Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive());
-      List<PartitionField> fields = spec.fields();
-      return IntStream.range(0, fields.size()).filter(i -> columns.contains(fields.get(i).sourceId())).toArray();
-    }
-  }
-
-  private static boolean inRange(String id, String from, String to) {
-    return IdOrder.compare(id, from) >= 0 && IdOrder.compare(id, to) <= 0;
-  }
-
-
-  /**
-   * The predicate on partition nodes: for each spec, {@code spec_id = N and} the inclusive
-   * projection of the filter, translated where the tree's comparison semantics agree with Iceberg's
-   * (and widened to "anything" where not); optionally limited to a range of ids, plus the
-   * unpartitioned specs' nodes.
-   */
-  private static String partitionStep(Scan scan, String[] range) {
-    StringBuilder step = new StringBuilder(LakeKeys.OBJ_TYPE).append(" = ").append(PathSteps.literal(ObjectType.PARTITION.storedName()));
-    if (range != null) {
-      step.append(" and ((obj_id >= ").append(PathSteps.literal(range[0])).append(" and obj_id <= ").append(PathSteps.literal(range[1])).append(")");
-      for (PartitionSpec spec : scan.metadata().specs()) {
-        if (spec.isUnpartitioned()) {
-          step.append(" or obj_id = '").append(spec.specId()).append(":'");
+    /** The distinct delete files the tasks reference, in first-reference order. */
+    private static List<DeleteFile> deleteFiles(List<FileScanTask> tasks) {
+        Map<String, DeleteFile> files = new LinkedHashMap<>();
+        for (FileScanTask task : tasks) {
+            for (DeleteFile delete : task.deletes()) {
+                files.putIfAbsent(delete.location(), delete);
+            }
         }
-      }
-      step.append(")");
+        return new ArrayList<>(files.values());
     }
-    List<String> perSpec = new ArrayList<>();
-    boolean unconstrained = false;
-    for (PartitionSpec spec : scan.metadata().specs()) {
-      Expression projected = Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter());
-      String predicate = PartitionPredicates.translate(projected, spec);
-      String ids = PartitionPredicates.idConstraint(projected, spec);
-      if (ids != null && !PartitionPredicates.FALSE.equals(predicate)) {
-        predicate = predicate == null ? ids : ids + " and " + predicate;
-      }
-      if (predicate == null) {
-        perSpec.add(LakeKeys.SPEC_ID + " = " + spec.specId());
-      } else if (!predicate.equals(PartitionPredicates.FALSE)) {
-        perSpec.add("(" + LakeKeys.SPEC_ID + " = " + spec.specId() + " and " + predicate + ")");
-      }
-    }
-    if (perSpec.isEmpty()) {
-      step.append(" and ").append(PartitionPredicates.FALSE);
-    } else if (perSpec.size() < scan.metadata().specs().size() || perSpec.stream().anyMatch(p -> p.startsWith("("))) {
-      step.append(" and (").append(String.join(" or ", perSpec)).append(")");
-    }
-    return step.toString();
-  }
 
-  // ---- plan tasks
+    private static void validate(
+            Schema schema, Expression filter, boolean caseSensitive, List<String> select, List<String> statsFields) {
+        // Binding throws ValidationException (400) for a filter on a column the schema does not have.
+        Binder.bind(schema.asStruct(), filter, caseSensitive);
+        if (select != null && !select.isEmpty()) {
+            for (String column : select) {
+                if (field(schema, column, caseSensitive) == null) {
+                    throw new IllegalArgumentException("Cannot find selected column: " + column);
+                }
+            }
+        }
+        if (statsFields != null) {
+            for (String column : statsFields) {
+                if (field(schema, column, caseSensitive) == null) {
+                    throw new IllegalArgumentException("Cannot find stats field: " + column);
+                }
+            }
+        }
+    }
 
-  private static String planTask(Scan scan, String from, String to) {
-    ObjectNode token = JSON.createObjectNode();
-    token.put("vid", scan.vid());
-    token.put("snapshot-id", scan.snapshotId());
-    token.set("filter", parse(ExpressionParser.toJson(scan.filter())));
-    token.put("case-sensitive", scan.caseSensitive());
-    if (scan.statsFields() != null) {
-      ArrayNode fields = token.putArray("stats-fields");
-      scan.statsFields().forEach(fields::add);
+    private static Types.NestedField field(Schema schema, String name, boolean caseSensitive) {
+        return caseSensitive ? schema.findField(name) : schema.caseInsensitiveFindField(name);
     }
-    token.put("from", from);
-    token.put("to", to);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(token.toString().getBytes(StandardCharsets.UTF_8));
-  }
 
-  private static JsonNode parse(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    private TableMetadata metadataAt(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier) {
+        String location = IcebergTables.pointer(
+                Tables.find(txn, table).orElseThrow(() -> IcebergNames.noSuchTable(identifier)), identifier);
+        synchronized (metadataCache) {
+            TableMetadata cached = metadataCache.get(location);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        TableMetadata metadata = TableMetadataParser.read(io, location);
+        synchronized (metadataCache) {
+            metadataCache.put(location, metadata);
+        }
+        return metadata;
     }
-  }
 
-  /** Plans one plan task: the same read vid, snapshot and filter as its plan, one range of partitions. */
-  public ScanTasks tasks(Principal who, String catalog, TableIdentifier identifier, String planTask) {
-    JsonNode token;
-    try {
-      token = JSON.readTree(Base64.getUrlDecoder().decode(planTask));
-    } catch (IOException | IllegalArgumentException e) {
-      throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
+    /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
+    private static OptionalLong indexedVid(LakeTransaction txn, ObjectPath table, long snapshotId) {
+        Optional<CatalogObject> node = txn.read(FileIndex.indexPath(table));
+        if (node.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        OptionalLong indexed = FileIndex.vidOf(node.get(), snapshotId);
+        if (indexed.isPresent()) {
+            try {
+                // A vid older than the tree's retention cannot be read: plan through the manifests instead.
+                txn.service().get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
+            } catch (CatalogException e) {
+                return OptionalLong.empty();
+            }
+        }
+        return indexed;
     }
-    if (token == null || !token.hasNonNull("vid") || !token.hasNonNull("snapshot-id") || !token.hasNonNull("from") || !token.hasNonNull("to")) {
-      throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
-    }
-    ObjectPath table = IcebergNames.tablePath(catalog, identifier);
-    FileIO io = lake.warehouses().forCatalog(catalog).io();
-    long vid = token.get("vid").asLong();
-    JsonNode plan = token;
-    return lake.runner().read(Access.of(who, Action.PLAN_SCAN, table), ReadPoint.vid(vid), txn -> tasks(txn, io, table, identifier, plan, planTask));
-  }
 
-  private ScanTasks tasks(LakeTransaction txn, FileIO io, ObjectPath table, TableIdentifier identifier, JsonNode token, String planTask) {
-    CatalogService service = txn.service();
-    long vid = txn.readVid();
-    TableMetadata metadata = metadataAt(txn, io, table, identifier);
-    long snapshotId = token.get("snapshot-id").asLong();
-    List<String> statsFields = null;
-    if (token.has("stats-fields")) {
-      statsFields = new ArrayList<>();
-      for (JsonNode field : token.get("stats-fields")) {
-        statsFields.add(field.asText());
-      }
-    }
-    Expression filter = token.has("filter") ? ExpressionParser.fromJson(token.get("filter")) : Expressions.alwaysTrue();
-    Scan scan = new Scan(table, vid, metadata, snapshotId, filter, token.path("case-sensitive").asBoolean(true), statsFields);
-    OptionalLong indexed = indexedVid(txn, table, snapshotId);
-    if (indexed.isEmpty()) {
-      throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", planTask);
-    }
-    List<FileScanTask> tasks = fromTree(service, scan, indexed.getAsLong(), token.get("from").asText(), token.get("to").asText());
-    return new ScanTasks(tasks, deleteFiles(tasks), metadata.specsById());
-  }
+    // ---- planning through Iceberg's own scan (no index, incremental)
 
-  /** Every plan is answered when it is submitted and none is kept, so there is never a plan to fetch. */
-  public void fetch(String planId) {
-    throw new NoSuchPlanIdException("No such plan: %s (TreeCat answers every plan when it is submitted)", planId);
-  }
+    private static List<FileScanTask> throughManifests(FileIO io, TableIdentifier identifier, Scan scan) {
+        Table table = new BaseTable(new StaticTableOperations(scan.metadata(), io), identifier.toString());
+        TableScan tableScan = table.newScan()
+                .useSnapshot(scan.snapshotId())
+                .filter(scan.filter())
+                .caseSensitive(scan.caseSensitive());
+        return collect(tableScan.planFiles(), scan);
+    }
+
+    private static ScanPlan incremental(
+            FileIO io, TableIdentifier identifier, TableMetadata metadata, ScanRequest request, Expression filter) {
+        if (request.startSnapshotId() == null || request.endSnapshotId() == null) {
+            throw new BadRequestException("An incremental scan needs both start-snapshot-id and end-snapshot-id");
+        }
+        Table table = new BaseTable(new StaticTableOperations(metadata, io), identifier.toString());
+        IncrementalAppendScan scan = table.newIncrementalAppendScan()
+                .fromSnapshotExclusive(request.startSnapshotId())
+                .toSnapshot(request.endSnapshotId())
+                .filter(filter)
+                .caseSensitive(request.caseSensitive());
+        Scan options = new Scan(
+                null, 0, metadata, request.endSnapshotId(), filter, request.caseSensitive(), request.statsFields());
+        return completed(collect(scan.planFiles(), options), metadata);
+    }
+
+    private static List<FileScanTask> collect(CloseableIterable<FileScanTask> planned, Scan scan) {
+        List<FileScanTask> tasks = new ArrayList<>();
+        TaskFactory factory = new TaskFactory(scan);
+        try (CloseableIterable<FileScanTask> closing = planned) {
+            for (FileScanTask task : closing) {
+                tasks.add(factory.task(
+                        task.file(),
+                        task.deletes().toArray(DeleteFile[]::new),
+                        task.spec(),
+                        factory.residuals(task.spec())));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tasks;
+    }
+
+    /**
+     * Builds scan tasks as Iceberg's planner does, with the schema and spec JSON and the residual
+     * evaluator made once per spec, and the data file cut down to the column stats the client asked
+     * for ({@code stats-fields}), none otherwise.
+     */
+    private static final class TaskFactory {
+        private final Scan scan;
+        private final Set<Integer> statsFieldIds;
+        private final Map<Integer, String> schemas = new HashMap<>();
+        private final Map<Integer, String> specs = new HashMap<>();
+        private final Map<Integer, ResidualEvaluator> residuals = new HashMap<>();
+
+        TaskFactory(Scan scan) {
+            this.scan = scan;
+            this.statsFieldIds = statsFieldIds(scan);
+        }
+
+        ResidualEvaluator residuals(PartitionSpec spec) {
+            return residuals.computeIfAbsent(
+                    spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+        }
+
+        FileScanTask task(DataFile file, DeleteFile[] deletes, PartitionSpec spec, ResidualEvaluator residual) {
+            DataFile withStats = statsFieldIds.isEmpty() ? file.copyWithoutStats() : file.copyWithStats(statsFieldIds);
+            return new BaseFileScanTask(
+                    withStats,
+                    deletes,
+                    schemas.computeIfAbsent(spec.specId(), id -> SchemaParser.toJson(spec.schema())),
+                    specs.computeIfAbsent(spec.specId(), id -> PartitionSpecParser.toJson(spec)),
+                    residual);
+        }
+    }
+
+    /** The ids of the {@code stats-fields} columns (of the table's schema). */
+    private static Set<Integer> statsFieldIds(Scan scan) {
+        Set<Integer> ids = new TreeSet<>();
+        if (scan.statsFields() != null) {
+            Schema schema = scan.metadata().schema();
+            for (String name : scan.statsFields()) {
+                Types.NestedField field = field(schema, name, scan.caseSensitive());
+                if (field != null) {
+                    ids.add(field.fieldId());
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The columns whose stats planning reads from the leaves: those the filter references (all the
+     * metrics evaluator looks at) and the {@code stats-fields}; null (all) when the snapshot may hold
+     * delete files, as {@code DeleteFileIndex} compares equality deletes with the data files' bounds.
+     */
+    private static Set<Integer> statsToRead(Scan scan) {
+        Snapshot snapshot = scan.metadata().snapshot(scan.snapshotId());
+        Map<String, String> summary = snapshot == null ? null : snapshot.summary();
+        if (summary == null || !"0".equals(summary.get(SnapshotSummary.TOTAL_DELETE_FILES_PROP))) {
+            return null;
+        }
+        Set<Integer> ids = new HashSet<>(statsFieldIds(scan));
+        for (PartitionSpec spec : scan.metadata().specs()) {
+            ids.addAll(Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive()));
+        }
+        return ids;
+    }
+
+    // ---- planning from the tree
+
+    /** The ids of the partition nodes the filter may match, in id order. */
+    private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
+        String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, null) + "]";
+        List<String> ids = new ArrayList<>();
+        QueryRequest request = QueryRequest.of(query)
+                .at(ReadPoint.vid(indexedVid))
+                .withResults(ChildKinds.INNER)
+                .withLimit(QueryRequest.MAX_LIMIT);
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                ids.add(cursor.current().id());
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Plans the files under the partitions in [{@code from}, {@code to}] (all when null): data files
+     * only from that range, delete files also from the table's unpartitioned specs (global equality
+     * deletes apply to every partition).
+     */
+    private List<FileScanTask> fromTree(CatalogService service, Scan scan, long indexedVid, String from, String to) {
+        TableMetadata metadata = scan.metadata();
+        LeafDecoder decoder = new LeafDecoder(metadata.specsById(), metadata.sortOrdersById(), statsToRead(scan));
+        Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
+        Map<Integer, InclusiveMetricsEvaluator> metricsEvaluators = new HashMap<>();
+        Residuals residuals = new Residuals(scan);
+        List<DataFile> dataFiles = new ArrayList<>();
+        List<ResidualEvaluator> dataResiduals = new ArrayList<>();
+        List<DeleteFile> deleteFiles = new ArrayList<>();
+        // The leaves come partition by partition, and every file of a partition node has its spec and
+        // values: the partition test and the residual are made once per node, not once per file.
+        String partitionId = null;
+        boolean partitionMatches = false;
+        ResidualEvaluator residual = null;
+        String query = PathSteps.of(scan.table()) + "/["
+                + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
+        QueryRequest request = QueryRequest.of(query)
+                .at(ReadPoint.vid(indexedVid))
+                .withResults(ChildKinds.LEAVES)
+                .withLimit(QueryRequest.MAX_LIMIT);
+        try (QueryCursor cursor = service.openQuery(request)) {
+            while (cursor.advance()) {
+                CatalogObject row = cursor.current();
+                String parent = row.path().parent().id();
+                ContentFile<?> file = decoder.decode(row.value());
+                boolean data = file.content() == FileContent.DATA;
+                if (data && from != null && !inRange(parent, from, to)) {
+                    continue;
+                }
+                PartitionSpec spec = metadata.spec(file.specId());
+                if (!parent.equals(partitionId)) {
+                    partitionId = parent;
+                    Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(
+                            spec.specId(),
+                            id -> new Evaluator(
+                                    spec.partitionType(),
+                                    Projections.inclusive(spec, scan.caseSensitive())
+                                            .project(scan.filter()),
+                                    scan.caseSensitive()));
+                    partitionMatches = partitionEvaluator.eval(file.partition());
+                    residual = null;
+                }
+                if (!partitionMatches) {
+                    continue;
+                }
+                InclusiveMetricsEvaluator metricsEvaluator = metricsEvaluators.computeIfAbsent(
+                        spec.specId(),
+                        id -> new InclusiveMetricsEvaluator(spec.schema(), scan.filter(), scan.caseSensitive()));
+                if (!metricsEvaluator.eval(file)) {
+                    continue;
+                }
+                if (data) {
+                    if (residual == null) {
+                        residual = residuals.of(spec, file.partition());
+                    }
+                    dataFiles.add((DataFile) file);
+                    dataResiduals.add(residual);
+                } else {
+                    deleteFiles.add((DeleteFile) file);
+                }
+            }
+        }
+        TreeCatIcebergAccess.DeleteMatcher deletes =
+                TreeCatIcebergAccess.deleteMatcher(deleteFiles, metadata.specsById(), scan.caseSensitive());
+        TaskFactory factory = new TaskFactory(scan);
+        List<FileScanTask> tasks = new ArrayList<>(dataFiles.size());
+        for (int i = 0; i < dataFiles.size(); i++) {
+            DataFile file = dataFiles.get(i);
+            DeleteFile[] applied = deletes.isEmpty() ? new DeleteFile[0] : deletes.forDataFile(file);
+            tasks.add(factory.task(file, applied, metadata.spec(file.specId()), dataResiduals.get(i)));
+        }
+        return tasks;
+    }
+
+    /**
+     * The residual of a partition, as an evaluator that gives it for any file of that partition.
+     * Iceberg's {@link ResidualEvaluator} tests each predicate of the filter only on the partition
+     * fields derived from that predicate's column, so a residual depends only on the values of the
+     * fields whose source column the filter references: partitions that agree on those share it (a
+     * day filter over day × bucket partitions computes it once per day, not once per bucket).
+     */
+    private static final class Residuals {
+        private final Scan scan;
+        private final Map<Integer, ResidualEvaluator> evaluators = new HashMap<>();
+        private final Map<Integer, int[]> referencedFields = new HashMap<>();
+        private final Map<List<Object>, ResidualEvaluator> byValues = new HashMap<>();
+
+        Residuals(Scan scan) {
+            this.scan = scan;
+        }
+
+        ResidualEvaluator of(PartitionSpec spec, StructLike partition) {
+            int[] positions = referencedFields.computeIfAbsent(spec.specId(), id -> referencedFields(spec));
+            List<Object> key = new ArrayList<>(positions.length + 1);
+            key.add(spec.specId());
+            for (int position : positions) {
+                key.add(partition.get(position, Object.class));
+            }
+            ResidualEvaluator residual = byValues.get(key);
+            if (residual == null) {
+                ResidualEvaluator evaluator = evaluators.computeIfAbsent(
+                        spec.specId(), id -> ResidualEvaluator.of(spec, scan.filter(), scan.caseSensitive()));
+                residual = ResidualEvaluator.unpartitioned(evaluator.residualFor(partition));
+                byValues.put(key, residual);
+            }
+            return residual;
+        }
+
+        private int[] referencedFields(PartitionSpec spec) {
+            Set<Integer> columns =
+                    Binder.boundReferences(spec.schema().asStruct(), List.of(scan.filter()), scan.caseSensitive());
+            List<PartitionField> fields = spec.fields();
+            return IntStream.range(0, fields.size())
+                    .filter(i -> columns.contains(fields.get(i).sourceId()))
+                    .toArray();
+        }
+    }
+
+    private static boolean inRange(String id, String from, String to) {
+        return IdOrder.compare(id, from) >= 0 && IdOrder.compare(id, to) <= 0;
+    }
+
+    /**
+     * The predicate on partition nodes: for each spec, {@code spec_id = N and} the inclusive
+     * projection of the filter, translated where the tree's comparison semantics agree with Iceberg's
+     * (and widened to "anything" where not); optionally limited to a range of ids, plus the
+     * unpartitioned specs' nodes.
+     */
+    private static String partitionStep(Scan scan, String[] range) {
+        StringBuilder step = new StringBuilder(LakeKeys.OBJ_TYPE)
+                .append(" = ")
+                .append(PathSteps.literal(ObjectType.PARTITION.storedName()));
+        if (range != null) {
+            step.append(" and ((obj_id >= ")
+                    .append(PathSteps.literal(range[0]))
+                    .append(" and obj_id <= ")
+                    .append(PathSteps.literal(range[1]))
+                    .append(")");
+            for (PartitionSpec spec : scan.metadata().specs()) {
+                if (spec.isUnpartitioned()) {
+                    step.append(" or obj_id = '").append(spec.specId()).append(":'");
+                }
+            }
+            step.append(")");
+        }
+        List<String> perSpec = new ArrayList<>();
+        boolean unconstrained = false;
+        for (PartitionSpec spec : scan.metadata().specs()) {
+            Expression projected =
+                    Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter());
+            String predicate = PartitionPredicates.translate(projected, spec);
+            String ids = PartitionPredicates.idConstraint(projected, spec);
+            if (ids != null && !PartitionPredicates.FALSE.equals(predicate)) {
+                predicate = predicate == null ? ids : ids + " and " + predicate;
+            }
+            if (predicate == null) {
+                perSpec.add(LakeKeys.SPEC_ID + " = " + spec.specId());
+            } else if (!predicate.equals(PartitionPredicates.FALSE)) {
+                perSpec.add("(" + LakeKeys.SPEC_ID + " = " + spec.specId() + " and " + predicate + ")");
+            }
+        }
+        if (perSpec.isEmpty()) {
+            step.append(" and ").append(PartitionPredicates.FALSE);
+        } else if (perSpec.size() < scan.metadata().specs().size()
+                || perSpec.stream().anyMatch(p -> p.startsWith("("))) {
+            step.append(" and (").append(String.join(" or ", perSpec)).append(")");
+        }
+        return step.toString();
+    }
+
+    // ---- plan tasks
+
+    private static String planTask(Scan scan, String from, String to) {
+        ObjectNode token = JSON.createObjectNode();
+        token.put("vid", scan.vid());
+        token.put("snapshot-id", scan.snapshotId());
+        token.set("filter", parse(ExpressionParser.toJson(scan.filter())));
+        token.put("case-sensitive", scan.caseSensitive());
+        if (scan.statsFields() != null) {
+            ArrayNode fields = token.putArray("stats-fields");
+            scan.statsFields().forEach(fields::add);
+        }
+        token.put("from", from);
+        token.put("to", to);
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(token.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Plans one plan task: the same read vid, snapshot and filter as its plan, one range of partitions. */
+    public ScanTasks tasks(Principal who, String catalog, TableIdentifier identifier, String planTask) {
+        JsonNode token;
+        try {
+            token = JSON.readTree(Base64.getUrlDecoder().decode(planTask));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
+        }
+        if (token == null
+                || !token.hasNonNull("vid")
+                || !token.hasNonNull("snapshot-id")
+                || !token.hasNonNull("from")
+                || !token.hasNonNull("to")) {
+            throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
+        }
+        ObjectPath table = IcebergNames.tablePath(catalog, identifier);
+        FileIO io = lake.warehouses().forCatalog(catalog).io();
+        long vid = token.get("vid").asLong();
+        JsonNode plan = token;
+        return lake.runner()
+                .read(
+                        Access.of(who, Action.PLAN_SCAN, table),
+                        ReadPoint.vid(vid),
+                        txn -> tasks(txn, io, table, identifier, plan, planTask));
+    }
+
+    private ScanTasks tasks(
+            LakeTransaction txn,
+            FileIO io,
+            ObjectPath table,
+            TableIdentifier identifier,
+            JsonNode token,
+            String planTask) {
+        CatalogService service = txn.service();
+        long vid = txn.readVid();
+        TableMetadata metadata = metadataAt(txn, io, table, identifier);
+        long snapshotId = token.get("snapshot-id").asLong();
+        List<String> statsFields = null;
+        if (token.has("stats-fields")) {
+            statsFields = new ArrayList<>();
+            for (JsonNode field : token.get("stats-fields")) {
+                statsFields.add(field.asText());
+            }
+        }
+        Expression filter =
+                token.has("filter") ? ExpressionParser.fromJson(token.get("filter")) : Expressions.alwaysTrue();
+        Scan scan = new Scan(
+                table,
+                vid,
+                metadata,
+                snapshotId,
+                filter,
+                token.path("case-sensitive").asBoolean(true),
+                statsFields);
+        OptionalLong indexed = indexedVid(txn, table, snapshotId);
+        if (indexed.isEmpty()) {
+            throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", planTask);
+        }
+        List<FileScanTask> tasks = fromTree(
+                service,
+                scan,
+                indexed.getAsLong(),
+                token.get("from").asText(),
+                token.get("to").asText());
+        return new ScanTasks(tasks, deleteFiles(tasks), metadata.specsById());
+    }
+
+    /** Every plan is answered when it is submitted and none is kept, so there is never a plan to fetch. */
+    public void fetch(String planId) {
+        throw new NoSuchPlanIdException("No such plan: %s (TreeCat answers every plan when it is submitted)", planId);
+    }
 }

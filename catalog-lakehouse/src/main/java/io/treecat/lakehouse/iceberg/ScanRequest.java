@@ -17,20 +17,27 @@ import org.apache.iceberg.expressions.Expressions;
  * @param startSnapshotId with {@code endSnapshotId}: an incremental scan of the appends after it
  * @param endSnapshotId the last snapshot of an incremental scan
  */
-public record ScanRequest(Long snapshotId, Expression filter, boolean caseSensitive, List<String> select, boolean useSnapshotSchema,
-    List<String> statsFields, Long startSnapshotId, Long endSnapshotId) {
-  public ScanRequest {
-    filter = filter == null ? Expressions.alwaysTrue() : filter;
-    select = select == null ? null : List.copyOf(select);
-    statsFields = statsFields == null ? null : List.copyOf(statsFields);
-  }
+public record ScanRequest(
+        Long snapshotId,
+        Expression filter,
+        boolean caseSensitive,
+        List<String> select,
+        boolean useSnapshotSchema,
+        List<String> statsFields,
+        Long startSnapshotId,
+        Long endSnapshotId) {
+    public ScanRequest {
+        filter = filter == null ? Expressions.alwaysTrue() : filter;
+        select = select == null ? null : List.copyOf(select);
+        statsFields = statsFields == null ? null : List.copyOf(statsFields);
+    }
 
-  /** A case-sensitive scan of the current snapshot with {@code filter}. */
-  public static ScanRequest of(Expression filter) {
-    return new ScanRequest(null, filter, true, null, false, null, null, null);
-  }
+    /** A case-sensitive scan of the current snapshot with {@code filter}. */
+    public static ScanRequest of(Expression filter) {
+        return new ScanRequest(null, filter, true, null, false, null, null, null);
+    }
 
-  boolean incremental() {
-    return startSnapshotId != null || endSnapshotId != null;
-  }
+    boolean incremental() {
+        return startSnapshotId != null || endSnapshotId != null;
+    }
 }

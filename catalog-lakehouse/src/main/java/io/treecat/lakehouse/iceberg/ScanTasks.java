@@ -14,10 +14,11 @@ import org.apache.iceberg.PartitionSpec;
  * The files of one plan task ({@link ScanPlanner#tasks}): its file scan tasks, the delete files
  * they reference, and the table's partition specs, which the files name by id.
  */
-public record ScanTasks(List<FileScanTask> fileScanTasks, List<DeleteFile> deleteFiles, Map<Integer, PartitionSpec> specsById) {
-  public ScanTasks {
-    fileScanTasks = List.copyOf(requireNonNull(fileScanTasks, "fileScanTasks is null"));
-    deleteFiles = List.copyOf(requireNonNull(deleteFiles, "deleteFiles is null"));
-    specsById = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(specsById, "specsById is null")));
-  }
+public record ScanTasks(
+        List<FileScanTask> fileScanTasks, List<DeleteFile> deleteFiles, Map<Integer, PartitionSpec> specsById) {
+    public ScanTasks {
+        fileScanTasks = List.copyOf(requireNonNull(fileScanTasks, "fileScanTasks is null"));
+        deleteFiles = List.copyOf(requireNonNull(deleteFiles, "deleteFiles is null"));
+        specsById = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(specsById, "specsById is null")));
+    }
 }

@@ -13,10 +13,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * builds it from its request (REST's {@code UpdateTableRequest}, also the form of a view's replace);
  * the lakehouse checks the requirements against the current metadata in the commit's transaction.
  */
-public record TableChange(TableIdentifier identifier, List<UpdateRequirement> requirements, List<MetadataUpdate> updates) {
-  public TableChange {
-    requireNonNull(identifier, "identifier is null");
-    requirements = List.copyOf(requireNonNull(requirements, "requirements is null"));
-    updates = List.copyOf(requireNonNull(updates, "updates is null"));
-  }
+public record TableChange(
+        TableIdentifier identifier, List<UpdateRequirement> requirements, List<MetadataUpdate> updates) {
+    public TableChange {
+        requireNonNull(identifier, "identifier is null");
+        requirements = List.copyOf(requireNonNull(requirements, "requirements is null"));
+        updates = List.copyOf(requireNonNull(updates, "updates is null"));
+    }
 }

@@ -19,44 +19,44 @@ import java.util.concurrent.locks.ReentrantLock;
  * that multi-table commits cannot deadlock.
  */
 final class TableCommitLocks {
-  private static final int STRIPES = 64;
-  private static final long WAIT_SECONDS = 30;
+    private static final int STRIPES = 64;
+    private static final long WAIT_SECONDS = 30;
 
-  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
-  TableCommitLocks() {
-    for (int i = 0; i < STRIPES; i++) {
-      stripes[i] = new ReentrantLock(true);
-    }
-  }
-
-  /** The locks held for one commit; closing releases them. */
-  interface Held extends AutoCloseable {
-    @Override
-    void close();
-  }
-
-  /**
-   * Takes the stripes of all tables, in order. A stripe that stays busy for longer than the wait is
-   * skipped: the commit then goes ahead unqueued and TreeCat's validation decides.
-   */
-  Held lock(Collection<ObjectPath> tables) {
-    TreeSet<Integer> indexes = new TreeSet<>();
-    tables.forEach(path -> indexes.add(Math.floorMod(path.hashCode(), STRIPES)));
-    List<ReentrantLock> held = new ArrayList<>();
-    try {
-      for (int index : indexes) {
-        if (stripes[index].tryLock(WAIT_SECONDS, TimeUnit.SECONDS)) {
-          held.add(stripes[index]);
+    TableCommitLocks() {
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock(true);
         }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
-    return () -> {
-      for (int i = held.size() - 1; i >= 0; i--) {
-        held.get(i).unlock();
-      }
-    };
-  }
+
+    /** The locks held for one commit; closing releases them. */
+    interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Takes the stripes of all tables, in order. A stripe that stays busy for longer than the wait is
+     * skipped: the commit then goes ahead unqueued and TreeCat's validation decides.
+     */
+    Held lock(Collection<ObjectPath> tables) {
+        TreeSet<Integer> indexes = new TreeSet<>();
+        tables.forEach(path -> indexes.add(Math.floorMod(path.hashCode(), STRIPES)));
+        List<ReentrantLock> held = new ArrayList<>();
+        try {
+            for (int index : indexes) {
+                if (stripes[index].tryLock(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    held.add(stripes[index]);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return () -> {
+            for (int i = held.size() - 1; i >= 0; i--) {
+                held.get(i).unlock();
+            }
+        };
+    }
 }

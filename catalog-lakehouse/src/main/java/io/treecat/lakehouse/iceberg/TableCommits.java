@@ -50,179 +50,207 @@ import org.slf4j.LoggerFactory;
  * runner ({@link LakeTransaction#onAbandon}), unless the outcome is unknown.
  */
 final class TableCommits {
-  private static final Logger LOG = LoggerFactory.getLogger(TableCommits.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TableCommits.class);
 
-  private final Lakehouse lake;
-  private final MetadataFileCache metadataFiles;
-  private final CommitRebaser rebaser;
-  private final TableCommitLocks locks = new TableCommitLocks();
+    private final Lakehouse lake;
+    private final MetadataFileCache metadataFiles;
+    private final CommitRebaser rebaser;
+    private final TableCommitLocks locks = new TableCommitLocks();
 
-  TableCommits(Lakehouse lake, MetadataFileCache metadataFiles, CommitRebaser rebaser) {
-    this.lake = requireNonNull(lake, "lake is null");
-    this.metadataFiles = requireNonNull(metadataFiles, "metadataFiles is null");
-    this.rebaser = requireNonNull(rebaser, "rebaser is null");
-  }
-
-  /** A table's base (null when created) and its pointer as read, and its metadata after the change (the base itself: no change). */
-  private record Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
-    boolean changed() {
-      return base != updated;
+    TableCommits(Lakehouse lake, MetadataFileCache metadataFiles, CommitRebaser rebaser) {
+        this.lake = requireNonNull(lake, "lake is null");
+        this.metadataFiles = requireNonNull(metadataFiles, "metadataFiles is null");
+        this.rebaser = requireNonNull(rebaser, "rebaser is null");
     }
-  }
 
-  List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
-    List<TableIdentifier> identifiers = changes.stream().map(TableChange::identifier).toList();
-    if (new HashSet<>(identifiers).size() != identifiers.size()) {
-      throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
+    /** A table's base (null when created) and its pointer as read, and its metadata after the change (the base itself: no change). */
+    private record Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
+        boolean changed() {
+            return base != updated;
+        }
     }
-    Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-    readManifestLists(warehouse.io(), changes);
-    List<ObjectPath> paths = identifiers.stream().map(identifier -> IcebergNames.tablePath(catalog, identifier)).toList();
-    List<Access> accesses = paths.stream().map(path -> Access.of(who, Action.COMMIT_TABLE, path)).toList();
-    try (TableCommitLocks.Held ignored = locks.lock(paths)) {
-      return lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
-        List<Staged> staged = new ArrayList<>();
+
+    List<TableMetadata> commit(Principal who, String catalog, List<TableChange> changes) {
+        List<TableIdentifier> identifiers =
+                changes.stream().map(TableChange::identifier).toList();
+        if (new HashSet<>(identifiers).size() != identifiers.size()) {
+            throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
+        }
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        readManifestLists(warehouse.io(), changes);
+        List<ObjectPath> paths = identifiers.stream()
+                .map(identifier -> IcebergNames.tablePath(catalog, identifier))
+                .toList();
+        List<Access> accesses = paths.stream()
+                .map(path -> Access.of(who, Action.COMMIT_TABLE, path))
+                .toList();
+        try (TableCommitLocks.Held ignored = locks.lock(paths)) {
+            return lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
+                List<Staged> staged = new ArrayList<>();
+                for (TableChange change : changes) {
+                    staged.add(apply(txn, warehouse, change));
+                }
+                return writeAndSwap(txn, warehouse, staged);
+            });
+        }
+    }
+
+    /** Adds a table for {@code metadata}, its first metadata file written. */
+    TableMetadata create(Principal who, String catalog, TableIdentifier identifier, TableMetadata metadata) {
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        Access access =
+                Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, identifier.namespace()));
+        return lake.runner().write(access, RetryPolicy.NONE, txn -> {
+            IcebergNamespaces.require(txn, catalog, identifier.namespace());
+            Optional<CatalogObject> existing = txn.read(path);
+            if (existing.isPresent()) {
+                throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
+            }
+            return writeAndSwap(txn, warehouse, List.of(new Staged(path, null, null, metadata)))
+                    .get(0);
+        });
+    }
+
+    /**
+     * Reads the manifest lists of the snapshots a change adds before its table's queue: the snapshot
+     * objects keep them, so the file index and a rebase, which need them while the table's other
+     * commits wait, find them read. A list that cannot be read fails there, as it would without this.
+     */
+    private static void readManifestLists(FileIO io, List<TableChange> changes) {
         for (TableChange change : changes) {
-          staged.add(apply(txn, warehouse, change));
+            for (MetadataUpdate update : change.updates()) {
+                if (update instanceof MetadataUpdate.AddSnapshot add) {
+                    try {
+                        add.snapshot().allManifests(io);
+                    } catch (RuntimeException e) {
+                        LOG.debug(
+                                "Manifest list of snapshot {} not read ahead",
+                                add.snapshot().snapshotId(),
+                                e);
+                    }
+                }
+            }
         }
-        return writeAndSwap(txn, warehouse, staged);
-      });
     }
-  }
 
-  /** Adds a table for {@code metadata}, its first metadata file written. */
-  TableMetadata create(Principal who, String catalog, TableIdentifier identifier, TableMetadata metadata) {
-    Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-    ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-    Access access = Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, identifier.namespace()));
-    return lake.runner().write(access, RetryPolicy.NONE, txn -> {
-      IcebergNamespaces.require(txn, catalog, identifier.namespace());
-      Optional<CatalogObject> existing = txn.read(path);
-      if (existing.isPresent()) {
-        throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
-      }
-      return writeAndSwap(txn, warehouse, List.of(new Staged(path, null, null, metadata))).get(0);
-    });
-  }
-
-  /**
-   * Reads the manifest lists of the snapshots a change adds before its table's queue: the snapshot
-   * objects keep them, so the file index and a rebase, which need them while the table's other
-   * commits wait, find them read. A list that cannot be read fails there, as it would without this.
-   */
-  private static void readManifestLists(FileIO io, List<TableChange> changes) {
-    for (TableChange change : changes) {
-      for (MetadataUpdate update : change.updates()) {
-        if (update instanceof MetadataUpdate.AddSnapshot add) {
-          try {
-            add.snapshot().allManifests(io);
-          } catch (RuntimeException e) {
-            LOG.debug("Manifest list of snapshot {} not read ahead", add.snapshot().snapshotId(), e);
-          }
+    private Staged apply(LakeTransaction txn, Warehouse warehouse, TableChange change) {
+        TableIdentifier identifier = change.identifier();
+        ObjectPath path = IcebergNames.tablePath(warehouse.catalog(), identifier);
+        Optional<CatalogObject> object = txn.read(path);
+        boolean create =
+                change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+        TableMetadata base = null;
+        String basePointer = null;
+        if (ObjectType.TABLE.isTypeOf(object)) {
+            basePointer = IcebergTables.pointer(TableEntry.decode(object.get().value()), identifier);
+            base = metadataFiles.read(warehouse.io(), basePointer);
+        } else if (object.isPresent()) {
+            throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), object);
+        } else if (!create) {
+            throw IcebergNames.noSuchTable(identifier);
         }
-      }
+        TableMetadata current = base;
+        try {
+            change.requirements().forEach(requirement -> requirement.validate(current));
+        } catch (CommitFailedException e) {
+            // A blind append that lost a race is rebased onto the table as it is now (CommitRebaser).
+            Optional<CommitRebaser.Rebased> rebased =
+                    create ? Optional.empty() : rebaser.rebase(warehouse.io(), current, change);
+            if (rebased.isEmpty()) {
+                throw e;
+            }
+            txn.onAbandon(() -> rebaser.discard(warehouse.io(), rebased.get()));
+            txn.afterCommit(() -> rebaser.committed(rebased.get()));
+            return new Staged(path, base, basePointer, rebased.get().metadata());
+        }
+        TableMetadata.Builder builder;
+        if (create) {
+            IcebergNamespaces.require(txn, warehouse.catalog(), identifier.namespace());
+            builder = change.updates().stream()
+                    .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
+                    .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
+                    .findFirst()
+                    .map(TableMetadata::buildFromEmpty)
+                    .orElseGet(TableMetadata::buildFromEmpty);
+            builder.setLocation(
+                    IcebergNamespaces.childLocation(txn, warehouse, identifier.namespace(), identifier.name()));
+        } else {
+            builder = TableMetadata.buildFrom(base);
+        }
+        change.updates().forEach(update -> update.applyTo(builder));
+        TableMetadata updated = builder.build();
+        if (!create && updated.changes().isEmpty()) {
+            return new Staged(path, base, basePointer, base);
+        }
+        return new Staged(path, base, basePointer, updated);
     }
-  }
 
-  private Staged apply(LakeTransaction txn, Warehouse warehouse, TableChange change) {
-    TableIdentifier identifier = change.identifier();
-    ObjectPath path = IcebergNames.tablePath(warehouse.catalog(), identifier);
-    Optional<CatalogObject> object = txn.read(path);
-    boolean create = change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
-    TableMetadata base = null;
-    String basePointer = null;
-    if (ObjectType.TABLE.isTypeOf(object)) {
-      basePointer = IcebergTables.pointer(TableEntry.decode(object.get().value()), identifier);
-      base = metadataFiles.read(warehouse.io(), basePointer);
-    } else if (object.isPresent()) {
-      throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), object);
-    } else if (!create) {
-      throw IcebergNames.noSuchTable(identifier);
+    /**
+     * Writes a metadata file for each changed table and stages the swap of its pointer, with its
+     * file-index writes, all in {@code txn}'s one write set. Each file is deleted if the attempt does
+     * not commit (the runner's {@code onAbandon}), and cached once it has.
+     */
+    private List<TableMetadata> writeAndSwap(LakeTransaction txn, Warehouse warehouse, List<Staged> stagedTables) {
+        FileIO io = warehouse.io();
+        List<TableMetadata> results = new ArrayList<>();
+        for (Staged staged : stagedTables) {
+            if (!staged.changed()) {
+                results.add(staged.updated());
+                continue;
+            }
+            int version =
+                    staged.base() == null ? 0 : staged.base().previousFiles().size() + 1;
+            String location = metadataLocation(staged.updated(), version);
+            txn.onAbandon(() -> deleteQuietly(io, location));
+            TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
+            TableMetadata committed = TableMetadata.buildFrom(staged.updated())
+                    .discardChanges()
+                    .withMetadataLocation(location)
+                    .build();
+            txn.afterCommit(() -> metadataFiles.written(committed));
+            results.add(committed);
+            IcebergPointer pointer = pointer(committed);
+            if (staged.base() == null) {
+                txn.write(new WriteOp.Add(
+                        staged.path(),
+                        ObjectKind.INNER,
+                        TableEntry.iceberg(pointer).encode()));
+            } else {
+                Tables.swapMetadataLocation(
+                        txn, staged.path(), staged.basePointer(), table -> table.withIceberg(pointer));
+            }
+            // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set
+            // (FileIndex).
+            txn.writeAll(FileIndex.writes(txn, io, staged.path(), committed));
+        }
+        return results;
     }
-    TableMetadata current = base;
-    try {
-      change.requirements().forEach(requirement -> requirement.validate(current));
-    } catch (CommitFailedException e) {
-      // A blind append that lost a race is rebased onto the table as it is now (CommitRebaser).
-      Optional<CommitRebaser.Rebased> rebased = create ? Optional.empty() : rebaser.rebase(warehouse.io(), current, change);
-      if (rebased.isEmpty()) {
-        throw e;
-      }
-      txn.onAbandon(() -> rebaser.discard(warehouse.io(), rebased.get()));
-      txn.afterCommit(() -> rebaser.committed(rebased.get()));
-      return new Staged(path, base, basePointer, rebased.get().metadata());
-    }
-    TableMetadata.Builder builder;
-    if (create) {
-      IcebergNamespaces.require(txn, warehouse.catalog(), identifier.namespace());
-      builder = change.updates().stream()
-          .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
-          .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
-          .findFirst()
-          .map(TableMetadata::buildFromEmpty)
-          .orElseGet(TableMetadata::buildFromEmpty);
-      builder.setLocation(IcebergNamespaces.childLocation(txn, warehouse, identifier.namespace(), identifier.name()));
-    } else {
-      builder = TableMetadata.buildFrom(base);
-    }
-    change.updates().forEach(update -> update.applyTo(builder));
-    TableMetadata updated = builder.build();
-    if (!create && updated.changes().isEmpty()) {
-      return new Staged(path, base, basePointer, base);
-    }
-    return new Staged(path, base, basePointer, updated);
-  }
 
-  /**
-   * Writes a metadata file for each changed table and stages the swap of its pointer, with its
-   * file-index writes, all in {@code txn}'s one write set. Each file is deleted if the attempt does
-   * not commit (the runner's {@code onAbandon}), and cached once it has.
-   */
-  private List<TableMetadata> writeAndSwap(LakeTransaction txn, Warehouse warehouse, List<Staged> stagedTables) {
-    FileIO io = warehouse.io();
-    List<TableMetadata> results = new ArrayList<>();
-    for (Staged staged : stagedTables) {
-      if (!staged.changed()) {
-        results.add(staged.updated());
-        continue;
-      }
-      int version = staged.base() == null ? 0 : staged.base().previousFiles().size() + 1;
-      String location = metadataLocation(staged.updated(), version);
-      txn.onAbandon(() -> deleteQuietly(io, location));
-      TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
-      TableMetadata committed = TableMetadata.buildFrom(staged.updated()).discardChanges().withMetadataLocation(location).build();
-      txn.afterCommit(() -> metadataFiles.written(committed));
-      results.add(committed);
-      IcebergPointer pointer = pointer(committed);
-      if (staged.base() == null) {
-        txn.write(new WriteOp.Add(staged.path(), ObjectKind.INNER, TableEntry.iceberg(pointer).encode()));
-      } else {
-        Tables.swapMetadataLocation(txn, staged.path(), staged.basePointer(), table -> table.withIceberg(pointer));
-      }
-      // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set (FileIndex).
-      txn.writeAll(FileIndex.writes(txn, io, staged.path(), committed));
+    /** What the table object keeps of a committed metadata file. */
+    static IcebergPointer pointer(TableMetadata metadata) {
+        Snapshot current = metadata.currentSnapshot();
+        return new IcebergPointer(
+                metadata.metadataFileLocation(),
+                metadata.formatVersion(),
+                metadata.uuid(),
+                current == null ? null : current.snapshotId(),
+                metadata.location(),
+                metadata.properties());
     }
-    return results;
-  }
 
-  /** What the table object keeps of a committed metadata file. */
-  static IcebergPointer pointer(TableMetadata metadata) {
-    Snapshot current = metadata.currentSnapshot();
-    return new IcebergPointer(metadata.metadataFileLocation(), metadata.formatVersion(), metadata.uuid(),
-        current == null ? null : current.snapshotId(), metadata.location(), metadata.properties());
-  }
-
-  private static String metadataLocation(TableMetadata metadata, int version) {
-    String base = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
-    String directory = base != null ? Locations.stripSlash(base) : Locations.stripSlash(metadata.location()) + "/metadata";
-    return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
-  }
-
-  static void deleteQuietly(FileIO io, String location) {
-    try {
-      io.deleteFile(location);
-    } catch (RuntimeException e) {
-      LOG.debug("Could not delete {}", location, e);
+    private static String metadataLocation(TableMetadata metadata, int version) {
+        String base = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+        String directory =
+                base != null ? Locations.stripSlash(base) : Locations.stripSlash(metadata.location()) + "/metadata";
+        return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
     }
-  }
+
+    static void deleteQuietly(FileIO io, String location) {
+        try {
+            io.deleteFile(location);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not delete {}", location, e);
+        }
+    }
 }

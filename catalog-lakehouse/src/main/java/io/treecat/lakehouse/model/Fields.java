@@ -14,120 +14,127 @@ import org.bson.BsonValue;
  * object kind and the field, never a silent default. Absent and BSON-null fields read as null.
  */
 final class Fields {
-  private Fields() {}
+    private Fields() {}
 
-  static String string(BsonDocument value, String key, ObjectType type) {
-    BsonValue field = present(value, key);
-    if (field == null) {
-      return null;
-    }
-    if (!field.isString()) {
-      throw invalid(type, key, "a string", field);
-    }
-    return field.asString().getValue();
-  }
-
-  static Integer int32(BsonDocument value, String key, ObjectType type) {
-    BsonValue field = present(value, key);
-    if (field == null) {
-      return null;
-    }
-    if (field.isInt32()) {
-      return field.asInt32().getValue();
-    }
-    if (field.isInt64() && field.asInt64().getValue() == (int) field.asInt64().getValue()) {
-      return (int) field.asInt64().getValue();
-    }
-    throw invalid(type, key, "a 32-bit integer", field);
-  }
-
-  static Long int64(BsonDocument value, String key, ObjectType type) {
-    BsonValue field = present(value, key);
-    if (field == null) {
-      return null;
-    }
-    if (field.isInt64() || field.isInt32()) {
-      return field.asNumber().longValue();
-    }
-    throw invalid(type, key, "an integer", field);
-  }
-
-  static byte[] binary(BsonDocument value, String key, ObjectType type) {
-    BsonValue field = present(value, key);
-    if (field == null) {
-      return null;
-    }
-    if (!field.isBinary()) {
-      throw invalid(type, key, "binary", field);
-    }
-    return field.asBinary().getData();
-  }
-
-  static BsonDocument document(BsonDocument value, String key, ObjectType type) {
-    BsonValue field = present(value, key);
-    if (field == null) {
-      return null;
-    }
-    if (!field.isDocument()) {
-      throw invalid(type, key, "a document", field);
-    }
-    return field.asDocument();
-  }
-
-  /** A string → string map; a non-string entry is an error naming {@code key.entry}. */
-  static Map<String, String> stringMap(BsonDocument value, String key, ObjectType type) {
-    BsonDocument document = document(value, key, type);
-    Map<String, String> map = new LinkedHashMap<>();
-    if (document != null) {
-      for (Map.Entry<String, BsonValue> entry : document.entrySet()) {
-        if (!entry.getValue().isString()) {
-          throw invalid(type, key + "." + entry.getKey(), "a string", entry.getValue());
+    static String string(BsonDocument value, String key, ObjectType type) {
+        BsonValue field = present(value, key);
+        if (field == null) {
+            return null;
         }
-        map.put(entry.getKey(), entry.getValue().asString().getValue());
-      }
+        if (!field.isString()) {
+            throw invalid(type, key, "a string", field);
+        }
+        return field.asString().getValue();
     }
-    return map;
-  }
 
-  static BsonDocument stringMap(Map<String, String> map) {
-    BsonDocument document = new BsonDocument();
-    map.forEach((key, value) -> document.put(key, new BsonString(value)));
-    return document;
-  }
-
-  /** The fields of {@code value} the codec of {@code type} does not declare, kept as they are. */
-  static BsonDocument others(BsonDocument value, Set<String> declared) {
-    BsonDocument others = new BsonDocument();
-    value.forEach((key, field) -> {
-      if (!declared.contains(key)) {
-        others.put(key, field);
-      }
-    });
-    return others;
-  }
-
-  static void requireType(BsonDocument value, ObjectType type) {
-    String stored = string(value, LakeKeys.OBJ_TYPE, type);
-    if (!type.storedName().equals(stored)) {
-      throw new CatalogException(ErrorCode.INVALID_VALUE,
-          "Not a " + type.storedName() + " object: " + LakeKeys.OBJ_TYPE + " is " + (stored == null ? "missing" : "'" + stored + "'"))
-          .with("field", LakeKeys.OBJ_TYPE);
+    static Integer int32(BsonDocument value, String key, ObjectType type) {
+        BsonValue field = present(value, key);
+        if (field == null) {
+            return null;
+        }
+        if (field.isInt32()) {
+            return field.asInt32().getValue();
+        }
+        if (field.isInt64()
+                && field.asInt64().getValue() == (int) field.asInt64().getValue()) {
+            return (int) field.asInt64().getValue();
+        }
+        throw invalid(type, key, "a 32-bit integer", field);
     }
-  }
 
-  static CatalogException invalid(ObjectType type, String key, String expected, BsonValue actual) {
-    return new CatalogException(ErrorCode.INVALID_VALUE,
-        "Invalid " + type.storedName() + " object: field '" + key + "' must be " + expected + ", not " + actual.getBsonType().name().toLowerCase(java.util.Locale.ROOT))
-        .with("field", key);
-  }
+    static Long int64(BsonDocument value, String key, ObjectType type) {
+        BsonValue field = present(value, key);
+        if (field == null) {
+            return null;
+        }
+        if (field.isInt64() || field.isInt32()) {
+            return field.asNumber().longValue();
+        }
+        throw invalid(type, key, "an integer", field);
+    }
 
-  static CatalogException missing(ObjectType type, String key, String why) {
-    return new CatalogException(ErrorCode.INVALID_VALUE, "Invalid " + type.storedName() + " object: field '" + key + "' is required " + why)
-        .with("field", key);
-  }
+    static byte[] binary(BsonDocument value, String key, ObjectType type) {
+        BsonValue field = present(value, key);
+        if (field == null) {
+            return null;
+        }
+        if (!field.isBinary()) {
+            throw invalid(type, key, "binary", field);
+        }
+        return field.asBinary().getData();
+    }
 
-  private static BsonValue present(BsonDocument value, String key) {
-    BsonValue field = value.get(key);
-    return field == null || field.isNull() ? null : field;
-  }
+    static BsonDocument document(BsonDocument value, String key, ObjectType type) {
+        BsonValue field = present(value, key);
+        if (field == null) {
+            return null;
+        }
+        if (!field.isDocument()) {
+            throw invalid(type, key, "a document", field);
+        }
+        return field.asDocument();
+    }
+
+    /** A string → string map; a non-string entry is an error naming {@code key.entry}. */
+    static Map<String, String> stringMap(BsonDocument value, String key, ObjectType type) {
+        BsonDocument document = document(value, key, type);
+        Map<String, String> map = new LinkedHashMap<>();
+        if (document != null) {
+            for (Map.Entry<String, BsonValue> entry : document.entrySet()) {
+                if (!entry.getValue().isString()) {
+                    throw invalid(type, key + "." + entry.getKey(), "a string", entry.getValue());
+                }
+                map.put(entry.getKey(), entry.getValue().asString().getValue());
+            }
+        }
+        return map;
+    }
+
+    static BsonDocument stringMap(Map<String, String> map) {
+        BsonDocument document = new BsonDocument();
+        map.forEach((key, value) -> document.put(key, new BsonString(value)));
+        return document;
+    }
+
+    /** The fields of {@code value} the codec of {@code type} does not declare, kept as they are. */
+    static BsonDocument others(BsonDocument value, Set<String> declared) {
+        BsonDocument others = new BsonDocument();
+        value.forEach((key, field) -> {
+            if (!declared.contains(key)) {
+                others.put(key, field);
+            }
+        });
+        return others;
+    }
+
+    static void requireType(BsonDocument value, ObjectType type) {
+        String stored = string(value, LakeKeys.OBJ_TYPE, type);
+        if (!type.storedName().equals(stored)) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_VALUE,
+                            "Not a " + type.storedName() + " object: " + LakeKeys.OBJ_TYPE + " is "
+                                    + (stored == null ? "missing" : "'" + stored + "'"))
+                    .with("field", LakeKeys.OBJ_TYPE);
+        }
+    }
+
+    static CatalogException invalid(ObjectType type, String key, String expected, BsonValue actual) {
+        return new CatalogException(
+                        ErrorCode.INVALID_VALUE,
+                        "Invalid " + type.storedName() + " object: field '" + key + "' must be " + expected + ", not "
+                                + actual.getBsonType().name().toLowerCase(java.util.Locale.ROOT))
+                .with("field", key);
+    }
+
+    static CatalogException missing(ObjectType type, String key, String why) {
+        return new CatalogException(
+                        ErrorCode.INVALID_VALUE,
+                        "Invalid " + type.storedName() + " object: field '" + key + "' is required " + why)
+                .with("field", key);
+    }
+
+    private static BsonValue present(BsonDocument value, String key) {
+        BsonValue field = value.get(key);
+        return field == null || field.isNull() ? null : field;
+    }
 }

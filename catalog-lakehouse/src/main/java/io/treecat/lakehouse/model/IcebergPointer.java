@@ -12,12 +12,17 @@ import java.util.Map;
  *
  * @param currentSnapshotId the current snapshot of a table, null for none; for a view its current version id
  */
-public record IcebergPointer(String metadataLocation, int formatVersion, String uuid, Long currentSnapshotId, String location,
-    Map<String, String> properties) {
-  public IcebergPointer {
-    requireNonNull(metadataLocation, "metadataLocation is null");
-    requireNonNull(uuid, "uuid is null");
-    requireNonNull(location, "location is null");
-    properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
-  }
+public record IcebergPointer(
+        String metadataLocation,
+        int formatVersion,
+        String uuid,
+        Long currentSnapshotId,
+        String location,
+        Map<String, String> properties) {
+    public IcebergPointer {
+        requireNonNull(metadataLocation, "metadataLocation is null");
+        requireNonNull(uuid, "uuid is null");
+        requireNonNull(location, "location is null");
+        properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
+    }
 }

@@ -14,98 +14,104 @@ package io.treecat.lakehouse.model;
  * </ul>
  */
 public final class LakeKeys {
-  private LakeKeys() {}
+    private LakeKeys() {}
 
-  // ---- every object
+    // ---- every object
 
-  /** The object's {@link ObjectType}. */
-  public static final String OBJ_TYPE = "obj_type";
-  /** String → string properties of a namespace, table or view. */
-  public static final String PROPERTIES = "properties";
-  /** Where an object's files live: a URI with a scheme. */
-  public static final String LOCATION = "location";
+    /** The object's {@link ObjectType}. */
+    public static final String OBJ_TYPE = "obj_type";
+    /** String → string properties of a namespace, table or view. */
+    public static final String PROPERTIES = "properties";
+    /** Where an object's files live: a URI with a scheme. */
+    public static final String LOCATION = "location";
 
-  // ---- tables and views (Iceberg's pointer and what a reader needs without the metadata file)
+    // ---- tables and views (Iceberg's pointer and what a reader needs without the metadata file)
 
-  /** The current metadata file of an Iceberg table or view: the pointer a commit swaps. */
-  public static final String METADATA_LOCATION = "metadata_location";
-  /**
-   * The metadata file an Iceberg HiveCatalog commit started from (a Hive table parameter): a pointer
-   * move that does not start from the current pointer would lose a commit.
-   */
-  public static final String PREVIOUS_METADATA_LOCATION = "previous_metadata_location";
-  public static final String FORMAT_VERSION = "format_version";
-  public static final String UUID = "uuid";
-  public static final String CURRENT_SNAPSHOT_ID = "current_snapshot_id";
-  public static final String CURRENT_VERSION_ID = "current_version_id";
-  /** A table's kind: {@value #ICEBERG_TABLE_TYPE}, or Hive's table type ({@code MANAGED_TABLE}, …). */
-  public static final String TABLE_TYPE = "table_type";
-  /** The {@link #TABLE_TYPE} (and Hive parameter value) of an Iceberg table. */
-  public static final String ICEBERG_TABLE_TYPE = "ICEBERG";
+    /** The current metadata file of an Iceberg table or view: the pointer a commit swaps. */
+    public static final String METADATA_LOCATION = "metadata_location";
+    /**
+     * The metadata file an Iceberg HiveCatalog commit started from (a Hive table parameter): a pointer
+     * move that does not start from the current pointer would lose a commit.
+     */
+    public static final String PREVIOUS_METADATA_LOCATION = "previous_metadata_location";
 
-  // ---- partitions (one tree level per partition key)
+    public static final String FORMAT_VERSION = "format_version";
+    public static final String UUID = "uuid";
+    public static final String CURRENT_SNAPSHOT_ID = "current_snapshot_id";
+    public static final String CURRENT_VERSION_ID = "current_version_id";
+    /** A table's kind: {@value #ICEBERG_TABLE_TYPE}, or Hive's table type ({@code MANAGED_TABLE}, …). */
+    public static final String TABLE_TYPE = "table_type";
+    /** The {@link #TABLE_TYPE} (and Hive parameter value) of an Iceberg table. */
+    public static final String ICEBERG_TABLE_TYPE = "ICEBERG";
 
-  /** The partition key a level stands for (lower case, as Hive compares names). */
-  public static final String PART_KEY = "part_key";
-  /** The level's value as text (Hive), or a document of field → value (an Iceberg file-index partition). */
-  public static final String PART_VAL = "part_val";
-  /** The level's value as a number, for keys of an integer type, so filters compare numerically. */
-  public static final String PART_NUM = "part_num";
+    // ---- partitions (one tree level per partition key)
 
-  // ---- protocol-owned sub-documents
+    /** The partition key a level stands for (lower case, as Hive compares names). */
+    public static final String PART_KEY = "part_key";
+    /** The level's value as text (Hive), or a document of field → value (an Iceberg file-index partition). */
+    public static final String PART_VAL = "part_val";
+    /** The level's value as a number, for keys of an integer type, so filters compare numerically. */
+    public static final String PART_NUM = "part_num";
 
-  /** The whole Hive {@code Table} struct, Thrift-binary encoded, so every Hive field round-trips. */
-  public static final String HMS_TABLE = "hms_table";
-  /** The whole Hive {@code Partition} struct, Thrift-binary encoded. */
-  public static final String HMS_PARTITION = "hms_partition";
-  /** The whole Hive {@code Function} struct, Thrift-binary encoded. */
-  public static final String HMS_FUNCTION = "hms_function";
-  /** Hive column statistics of a table or partition: column → encoded statistics. */
-  public static final String COLUMN_STATISTICS = "col_stats";
-  /** When Hive column statistics were last written (ms since the epoch). */
-  public static final String COLUMN_STATISTICS_ANALYZED = "col_stats_analyzed";
-  /** A Hive function's class, type and owner, readable by path queries. */
-  public static final String FUNCTION_CLASS_NAME = "class_name";
-  public static final String FUNCTION_TYPE = "function_type";
-  public static final String OWNER = "owner";
-  /** The id of a Hive database's function container ({@link ObjectType#FUNCTIONS}); never a Hive table name. */
-  public static final String FUNCTIONS_ID = ".functions";
+    // ---- protocol-owned sub-documents
 
-  // ---- the Iceberg file index (…/<table>/_files and the file leaves)
+    /** The whole Hive {@code Table} struct, Thrift-binary encoded, so every Hive field round-trips. */
+    public static final String HMS_TABLE = "hms_table";
+    /** The whole Hive {@code Partition} struct, Thrift-binary encoded. */
+    public static final String HMS_PARTITION = "hms_partition";
+    /** The whole Hive {@code Function} struct, Thrift-binary encoded. */
+    public static final String HMS_FUNCTION = "hms_function";
+    /** Hive column statistics of a table or partition: column → encoded statistics. */
+    public static final String COLUMN_STATISTICS = "col_stats";
+    /** When Hive column statistics were last written (ms since the epoch). */
+    public static final String COLUMN_STATISTICS_ANALYZED = "col_stats_analyzed";
+    /** A Hive function's class, type and owner, readable by path queries. */
+    public static final String FUNCTION_CLASS_NAME = "class_name";
 
-  /** The id of a table's file-index node. */
-  public static final String FILE_INDEX_ID = "_files";
-  /** The snapshot whose files the index holds. */
-  public static final String FILE_INDEX_HEAD = "head";
-  /** Snapshot id → the vid that made it current. */
-  public static final String FILE_INDEX_SNAPSHOTS = "snapshots";
-  public static final String FILE_CONTENT = "content";
-  public static final String FILE_PATH = "file_path";
-  public static final String FILE_FORMAT = "file_format";
-  public static final String SPEC_ID = "spec_id";
-  public static final String PARTITION_PATH = "partition_path";
-  public static final String RECORD_COUNT = "record_count";
-  public static final String FILE_SIZE_IN_BYTES = "file_size_in_bytes";
-  public static final String DATA_SEQUENCE_NUMBER = "data_sequence_number";
-  public static final String FILE_SEQUENCE_NUMBER = "file_sequence_number";
-  public static final String SNAPSHOT_ID = "snapshot_id";
-  public static final String SPLIT_OFFSETS = "split_offsets";
-  public static final String KEY_METADATA = "key_metadata";
-  public static final String SORT_ORDER_ID = "sort_order_id";
-  public static final String FIRST_ROW_ID = "first_row_id";
-  public static final String EQUALITY_IDS = "equality_ids";
-  public static final String REFERENCED_DATA_FILE = "referenced_data_file";
-  public static final String CONTENT_OFFSET = "content_offset";
-  public static final String CONTENT_SIZE_IN_BYTES = "content_size_in_bytes";
-  /** Column id → size, value, null and NaN counts of a file leaf. */
-  public static final String COLUMN_SIZES = "column_sizes";
-  public static final String VALUE_COUNTS = "value_counts";
-  public static final String NULL_VALUE_COUNTS = "null_value_counts";
-  public static final String NAN_VALUE_COUNTS = "nan_value_counts";
-  /** Column id → serialized lower and upper bound of a file leaf (exact, Iceberg's single-value form). */
-  public static final String LOWER_BOUNDS = "lower_bounds";
-  public static final String UPPER_BOUNDS = "upper_bounds";
-  /** Column name → readable lower and upper bound of a file leaf's primitive columns, for path queries only. */
-  public static final String LOWER = "lower";
-  public static final String UPPER = "upper";
+    public static final String FUNCTION_TYPE = "function_type";
+    public static final String OWNER = "owner";
+    /** The id of a Hive database's function container ({@link ObjectType#FUNCTIONS}); never a Hive table name. */
+    public static final String FUNCTIONS_ID = ".functions";
+
+    // ---- the Iceberg file index (…/<table>/_files and the file leaves)
+
+    /** The id of a table's file-index node. */
+    public static final String FILE_INDEX_ID = "_files";
+    /** The snapshot whose files the index holds. */
+    public static final String FILE_INDEX_HEAD = "head";
+    /** Snapshot id → the vid that made it current. */
+    public static final String FILE_INDEX_SNAPSHOTS = "snapshots";
+
+    public static final String FILE_CONTENT = "content";
+    public static final String FILE_PATH = "file_path";
+    public static final String FILE_FORMAT = "file_format";
+    public static final String SPEC_ID = "spec_id";
+    public static final String PARTITION_PATH = "partition_path";
+    public static final String RECORD_COUNT = "record_count";
+    public static final String FILE_SIZE_IN_BYTES = "file_size_in_bytes";
+    public static final String DATA_SEQUENCE_NUMBER = "data_sequence_number";
+    public static final String FILE_SEQUENCE_NUMBER = "file_sequence_number";
+    public static final String SNAPSHOT_ID = "snapshot_id";
+    public static final String SPLIT_OFFSETS = "split_offsets";
+    public static final String KEY_METADATA = "key_metadata";
+    public static final String SORT_ORDER_ID = "sort_order_id";
+    public static final String FIRST_ROW_ID = "first_row_id";
+    public static final String EQUALITY_IDS = "equality_ids";
+    public static final String REFERENCED_DATA_FILE = "referenced_data_file";
+    public static final String CONTENT_OFFSET = "content_offset";
+    public static final String CONTENT_SIZE_IN_BYTES = "content_size_in_bytes";
+    /** Column id → size, value, null and NaN counts of a file leaf. */
+    public static final String COLUMN_SIZES = "column_sizes";
+
+    public static final String VALUE_COUNTS = "value_counts";
+    public static final String NULL_VALUE_COUNTS = "null_value_counts";
+    public static final String NAN_VALUE_COUNTS = "nan_value_counts";
+    /** Column id → serialized lower and upper bound of a file leaf (exact, Iceberg's single-value form). */
+    public static final String LOWER_BOUNDS = "lower_bounds";
+
+    public static final String UPPER_BOUNDS = "upper_bounds";
+    /** Column name → readable lower and upper bound of a file leaf's primitive columns, for path queries only. */
+    public static final String LOWER = "lower";
+
+    public static final String UPPER = "upper";
 }

@@ -8,7 +8,13 @@ import org.bson.BsonDocument;
  * value was made by its codec.
  */
 public sealed interface LakeObject
-    permits CatalogEntry, NamespaceEntry, TableEntry, ViewEntry, PartitionEntry, FunctionEntry, FunctionContainerEntry {
-  /** The stored value. */
-  BsonDocument encode();
+        permits CatalogEntry,
+                NamespaceEntry,
+                TableEntry,
+                ViewEntry,
+                PartitionEntry,
+                FunctionEntry,
+                FunctionContainerEntry {
+    /** The stored value. */
+    BsonDocument encode();
 }

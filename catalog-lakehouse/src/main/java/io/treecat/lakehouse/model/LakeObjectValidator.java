@@ -31,92 +31,108 @@ import org.bson.BsonDocument;
  * A refusal is {@code INVALID_VALUE} naming the path and the field.
  */
 public final class LakeObjectValidator implements WriteValidator {
-  /** The types whose identity REST and HMS rely on: changing one's type would strand what is below. */
-  private static final Set<ObjectType> ANCHORS = EnumSet.of(ObjectType.CATALOG, ObjectType.NAMESPACE, ObjectType.TABLE, ObjectType.VIEW);
+    /** The types whose identity REST and HMS rely on: changing one's type would strand what is below. */
+    private static final Set<ObjectType> ANCHORS =
+            EnumSet.of(ObjectType.CATALOG, ObjectType.NAMESPACE, ObjectType.TABLE, ObjectType.VIEW);
 
-  @Override
-  public void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
-    Map<String, Boolean> catalogs = new HashMap<>();
-    for (WriteOp write : writes.ops()) {
-      if (write instanceof WriteOp.Add add) {
-        check(add.path(), add.kind(), add.value(), false, writes, current, catalogs);
-      } else if (write instanceof WriteOp.Update update) {
-        check(update.path(), update.kind(), update.value(), true, writes, current, catalogs);
-      }
-    }
-  }
-
-  private static void check(ObjectPath path, ObjectKind kind, BsonDocument value, boolean mayExist, WriteSet writes,
-      Function<ObjectPath, Optional<CatalogObject>> current, Map<String, Boolean> catalogs) {
-    if (path.ids().isEmpty()) {
-      return;
-    }
-    Optional<ObjectType> type = ObjectType.of(value);
-    boolean underCatalog = path.ids().size() == 1
-        ? type.orElse(null) == ObjectType.CATALOG
-        : catalogs.computeIfAbsent(path.ids().get(0), id -> isCatalog(ObjectPath.of(id), writes, current));
-    if (!underCatalog) {
-      return;
-    }
-    try {
-      if (type.isPresent()) {
-        if (kind == ObjectKind.LEAF && ANCHORS.contains(type.get())) {
-          throw new CatalogException(ErrorCode.INVALID_VALUE, "A " + type.get().storedName() + " must be an inner object, not a leaf")
-              .with("field", LakeKeys.OBJ_TYPE);
+    @Override
+    public void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
+        Map<String, Boolean> catalogs = new HashMap<>();
+        for (WriteOp write : writes.ops()) {
+            if (write instanceof WriteOp.Add add) {
+                check(add.path(), add.kind(), add.value(), false, writes, current, catalogs);
+            } else if (write instanceof WriteOp.Update update) {
+                check(update.path(), update.kind(), update.value(), true, writes, current, catalogs);
+            }
         }
-        decode(type.get(), value);
-      }
-      if (mayExist && kind == ObjectKind.INNER && !isIndexType(type)) {
-        Optional<ObjectType> before = current.apply(path).flatMap(object -> ObjectType.of(object.value()));
-        if (before.isPresent() && ANCHORS.contains(before.get()) && !before.equals(type)) {
-          throw new CatalogException(ErrorCode.INVALID_VALUE, "A " + before.get().storedName() + " cannot change its "
-              + LakeKeys.OBJ_TYPE + " (to " + type.map(ObjectType::storedName).orElse("none") + "); drop it first")
-              .with("field", LakeKeys.OBJ_TYPE);
+    }
+
+    private static void check(
+            ObjectPath path,
+            ObjectKind kind,
+            BsonDocument value,
+            boolean mayExist,
+            WriteSet writes,
+            Function<ObjectPath, Optional<CatalogObject>> current,
+            Map<String, Boolean> catalogs) {
+        if (path.ids().isEmpty()) {
+            return;
         }
-      }
-    } catch (CatalogException e) {
-      throw e.code() == ErrorCode.INVALID_VALUE ? withPath(e, path) : e;
-    }
-  }
-
-  /** Partitions, files and index nodes are written by the hundred per commit and never change type: no read for them. */
-  private static boolean isIndexType(Optional<ObjectType> type) {
-    return type.isPresent() && !ANCHORS.contains(type.get());
-  }
-
-  private static void decode(ObjectType type, BsonDocument value) {
-    switch (type) {
-      case CATALOG -> CatalogEntry.decode(value);
-      case NAMESPACE -> NamespaceEntry.decode(value);
-      case TABLE -> {
-        TableEntry table = TableEntry.decode(value);
-        if (table.metadataLocation() == null && table.hiveTable() == null) {
-          throw Fields.missing(type, LakeKeys.METADATA_LOCATION, "(or " + LakeKeys.HMS_TABLE + "): without either no interface can load the table");
+        Optional<ObjectType> type = ObjectType.of(value);
+        boolean underCatalog = path.ids().size() == 1
+                ? type.orElse(null) == ObjectType.CATALOG
+                : catalogs.computeIfAbsent(path.ids().get(0), id -> isCatalog(ObjectPath.of(id), writes, current));
+        if (!underCatalog) {
+            return;
         }
-      }
-      case VIEW -> ViewEntry.decode(value);
-      case PARTITION -> PartitionEntry.decode(value);
-      case FILE, FILE_INDEX, FUNCTIONS, FUNCTION -> {
-        // Written by one interface only, which owns their layout.
-      }
+        try {
+            if (type.isPresent()) {
+                if (kind == ObjectKind.LEAF && ANCHORS.contains(type.get())) {
+                    throw new CatalogException(
+                                    ErrorCode.INVALID_VALUE,
+                                    "A " + type.get().storedName() + " must be an inner object, not a leaf")
+                            .with("field", LakeKeys.OBJ_TYPE);
+                }
+                decode(type.get(), value);
+            }
+            if (mayExist && kind == ObjectKind.INNER && !isIndexType(type)) {
+                Optional<ObjectType> before = current.apply(path).flatMap(object -> ObjectType.of(object.value()));
+                if (before.isPresent() && ANCHORS.contains(before.get()) && !before.equals(type)) {
+                    throw new CatalogException(
+                                    ErrorCode.INVALID_VALUE,
+                                    "A " + before.get().storedName() + " cannot change its " + LakeKeys.OBJ_TYPE
+                                            + " (to "
+                                            + type.map(ObjectType::storedName).orElse("none") + "); drop it first")
+                            .with("field", LakeKeys.OBJ_TYPE);
+                }
+            }
+        } catch (CatalogException e) {
+            throw e.code() == ErrorCode.INVALID_VALUE ? withPath(e, path) : e;
+        }
     }
-  }
 
-  private static boolean isCatalog(ObjectPath root, WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
-    for (WriteOp write : writes.ops()) {
-      if (write instanceof WriteOp.Add add && add.path().equals(root)) {
-        return ObjectType.of(add.value()).orElse(null) == ObjectType.CATALOG;
-      }
-      if (write instanceof WriteOp.Update update && update.path().equals(root)) {
-        return ObjectType.of(update.value()).orElse(null) == ObjectType.CATALOG;
-      }
+    /** Partitions, files and index nodes are written by the hundred per commit and never change type: no read for them. */
+    private static boolean isIndexType(Optional<ObjectType> type) {
+        return type.isPresent() && !ANCHORS.contains(type.get());
     }
-    return ObjectType.CATALOG.isTypeOf(current.apply(root));
-  }
 
-  private static CatalogException withPath(CatalogException e, ObjectPath path) {
-    CatalogException located = new CatalogException(e.code(), e.getMessage() + " at " + path, e);
-    e.context().forEach(located::with);
-    return located.with("path", path);
-  }
+    private static void decode(ObjectType type, BsonDocument value) {
+        switch (type) {
+            case CATALOG -> CatalogEntry.decode(value);
+            case NAMESPACE -> NamespaceEntry.decode(value);
+            case TABLE -> {
+                TableEntry table = TableEntry.decode(value);
+                if (table.metadataLocation() == null && table.hiveTable() == null) {
+                    throw Fields.missing(
+                            type,
+                            LakeKeys.METADATA_LOCATION,
+                            "(or " + LakeKeys.HMS_TABLE + "): without either no interface can load the table");
+                }
+            }
+            case VIEW -> ViewEntry.decode(value);
+            case PARTITION -> PartitionEntry.decode(value);
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION -> {
+                // Written by one interface only, which owns their layout.
+            }
+        }
+    }
+
+    private static boolean isCatalog(
+            ObjectPath root, WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
+        for (WriteOp write : writes.ops()) {
+            if (write instanceof WriteOp.Add add && add.path().equals(root)) {
+                return ObjectType.of(add.value()).orElse(null) == ObjectType.CATALOG;
+            }
+            if (write instanceof WriteOp.Update update && update.path().equals(root)) {
+                return ObjectType.of(update.value()).orElse(null) == ObjectType.CATALOG;
+            }
+        }
+        return ObjectType.CATALOG.isTypeOf(current.apply(root));
+    }
+
+    private static CatalogException withPath(CatalogException e, ObjectPath path) {
+        CatalogException located = new CatalogException(e.code(), e.getMessage() + " at " + path, e);
+        e.context().forEach(located::with);
+        return located.with("path", path);
+    }
 }

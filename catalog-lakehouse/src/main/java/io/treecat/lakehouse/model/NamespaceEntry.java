@@ -18,37 +18,40 @@ import org.bson.BsonDocument;
  * @param others fields no interface declares, kept as they are
  */
 public record NamespaceEntry(Map<String, String> properties, BsonDocument others) implements LakeObject {
-  /** The property a Hive database's description is kept in (Iceberg's HiveCatalog uses the same). */
-  public static final String COMMENT = "comment";
-  /** The property holding a namespace's location, when one was given. */
-  public static final String LOCATION = LakeKeys.LOCATION;
-  public static final String OWNER_NAME = "hive.metastore.database.owner";
-  public static final String OWNER_TYPE = "hive.metastore.database.owner-type";
+    /** The property a Hive database's description is kept in (Iceberg's HiveCatalog uses the same). */
+    public static final String COMMENT = "comment";
+    /** The property holding a namespace's location, when one was given. */
+    public static final String LOCATION = LakeKeys.LOCATION;
 
-  private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.PROPERTIES);
+    public static final String OWNER_NAME = "hive.metastore.database.owner";
+    public static final String OWNER_TYPE = "hive.metastore.database.owner-type";
 
-  public NamespaceEntry {
-    properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
-    others = requireNonNull(others, "others is null").clone();
-  }
+    private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.PROPERTIES);
 
-  public static NamespaceEntry of(Map<String, String> properties) {
-    return new NamespaceEntry(properties, new BsonDocument());
-  }
+    public NamespaceEntry {
+        properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
+        others = requireNonNull(others, "others is null").clone();
+    }
 
-  public static NamespaceEntry decode(BsonDocument value) {
-    Fields.requireType(value, ObjectType.NAMESPACE);
-    return new NamespaceEntry(Fields.stringMap(value, LakeKeys.PROPERTIES, ObjectType.NAMESPACE), Fields.others(value, DECLARED));
-  }
+    public static NamespaceEntry of(Map<String, String> properties) {
+        return new NamespaceEntry(properties, new BsonDocument());
+    }
 
-  @Override
-  public BsonDocument encode() {
-    return Values.of(ObjectType.NAMESPACE).stringMap(LakeKeys.PROPERTIES, properties).with(others);
-  }
+    public static NamespaceEntry decode(BsonDocument value) {
+        Fields.requireType(value, ObjectType.NAMESPACE);
+        return new NamespaceEntry(
+                Fields.stringMap(value, LakeKeys.PROPERTIES, ObjectType.NAMESPACE), Fields.others(value, DECLARED));
+    }
 
+    @Override
+    public BsonDocument encode() {
+        return Values.of(ObjectType.NAMESPACE)
+                .stringMap(LakeKeys.PROPERTIES, properties)
+                .with(others);
+    }
 
-  /** This namespace with other properties, its other fields kept. */
-  public NamespaceEntry withProperties(Map<String, String> replaced) {
-    return new NamespaceEntry(replaced, others);
-  }
+    /** This namespace with other properties, its other fields kept. */
+    public NamespaceEntry withProperties(Map<String, String> replaced) {
+        return new NamespaceEntry(replaced, others);
+    }
 }

@@ -11,62 +11,62 @@ import org.bson.BsonValue;
  * on-disk format and of the path queries users write ({@code [obj_type='table']}): never rename one.
  */
 public enum ObjectType {
-  /** {@code /<catalog>}: one per Iceberg REST prefix and per HMS catalog; holds its warehouse location. */
-  CATALOG("catalog"),
-  /** {@code /<catalog>/<ns>[/<ns>…]}: an Iceberg namespace, a Hive database at the first level. */
-  NAMESPACE("namespace"),
-  TABLE("table"),
-  VIEW("view"),
-  /** A partition level under a table: a Hive {@code key=value} level or an Iceberg file-index partition. */
-  PARTITION("partition"),
-  /** A leaf under an Iceberg table's partition: one data or delete file with its statistics. */
-  FILE("file"),
-  /** {@code …/<table>/_files}: an Iceberg table's file index head and snapshot-id → vid map. */
-  FILE_INDEX("file_index"),
-  /** {@code /<catalog>/<db>/.functions}: the container of a Hive database's functions. */
-  FUNCTIONS("hms_functions"),
-  /** A Hive function under its database's {@link #FUNCTIONS} container. */
-  FUNCTION("function");
+    /** {@code /<catalog>}: one per Iceberg REST prefix and per HMS catalog; holds its warehouse location. */
+    CATALOG("catalog"),
+    /** {@code /<catalog>/<ns>[/<ns>…]}: an Iceberg namespace, a Hive database at the first level. */
+    NAMESPACE("namespace"),
+    TABLE("table"),
+    VIEW("view"),
+    /** A partition level under a table: a Hive {@code key=value} level or an Iceberg file-index partition. */
+    PARTITION("partition"),
+    /** A leaf under an Iceberg table's partition: one data or delete file with its statistics. */
+    FILE("file"),
+    /** {@code …/<table>/_files}: an Iceberg table's file index head and snapshot-id → vid map. */
+    FILE_INDEX("file_index"),
+    /** {@code /<catalog>/<db>/.functions}: the container of a Hive database's functions. */
+    FUNCTIONS("hms_functions"),
+    /** A Hive function under its database's {@link #FUNCTIONS} container. */
+    FUNCTION("function");
 
-  private final String storedName;
+    private final String storedName;
 
-  ObjectType(String storedName) {
-    this.storedName = storedName;
-  }
-
-  /** The name stored in {@code obj_type} (and written in queries). */
-  public String storedName() {
-    return storedName;
-  }
-
-  public BsonString bson() {
-    return new BsonString(storedName);
-  }
-
-  /** The type a stored value declares, if it declares one TreeCat's lake model knows. */
-  public static Optional<ObjectType> of(BsonDocument value) {
-    BsonValue type = value.get(LakeKeys.OBJ_TYPE);
-    if (type == null || !type.isString()) {
-      return Optional.empty();
+    ObjectType(String storedName) {
+        this.storedName = storedName;
     }
-    return fromStoredName(type.asString().getValue());
-  }
 
-  public static Optional<ObjectType> fromStoredName(String name) {
-    for (ObjectType type : values()) {
-      if (type.storedName.equals(name)) {
-        return Optional.of(type);
-      }
+    /** The name stored in {@code obj_type} (and written in queries). */
+    public String storedName() {
+        return storedName;
     }
-    return Optional.empty();
-  }
 
-  /** Whether {@code object} exists and is of this type. */
-  public boolean isTypeOf(Optional<CatalogObject> object) {
-    return object.isPresent() && isTypeOf(object.get());
-  }
+    public BsonString bson() {
+        return new BsonString(storedName);
+    }
 
-  public boolean isTypeOf(CatalogObject object) {
-    return of(object.value()).orElse(null) == this;
-  }
+    /** The type a stored value declares, if it declares one TreeCat's lake model knows. */
+    public static Optional<ObjectType> of(BsonDocument value) {
+        BsonValue type = value.get(LakeKeys.OBJ_TYPE);
+        if (type == null || !type.isString()) {
+            return Optional.empty();
+        }
+        return fromStoredName(type.asString().getValue());
+    }
+
+    public static Optional<ObjectType> fromStoredName(String name) {
+        for (ObjectType type : values()) {
+            if (type.storedName.equals(name)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code object} exists and is of this type. */
+    public boolean isTypeOf(Optional<CatalogObject> object) {
+        return object.isPresent() && isTypeOf(object.get());
+    }
+
+    public boolean isTypeOf(CatalogObject object) {
+        return of(object.value()).orElse(null) == this;
+    }
 }

@@ -3,10 +3,7 @@ package io.treecat.lakehouse.model;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
-import org.bson.BsonBinary;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 
@@ -23,96 +20,141 @@ import org.bson.BsonValue;
  * </ul>
  */
 public record PartitionEntry(
-    String partKey,
-    BsonValue partValue,
-    Long partNumber,
-    Integer specId,
-    String partitionPath,
-    String location,
-    byte[] hivePartition,
-    BsonDocument columnStatistics,
-    Long statisticsAnalyzed,
-    BsonDocument others) implements LakeObject {
-  private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.PART_KEY, LakeKeys.PART_VAL, LakeKeys.PART_NUM,
-      LakeKeys.SPEC_ID, LakeKeys.PARTITION_PATH, LakeKeys.LOCATION, LakeKeys.HMS_PARTITION, LakeKeys.COLUMN_STATISTICS,
-      LakeKeys.COLUMN_STATISTICS_ANALYZED);
+        String partKey,
+        BsonValue partValue,
+        Long partNumber,
+        Integer specId,
+        String partitionPath,
+        String location,
+        byte[] hivePartition,
+        BsonDocument columnStatistics,
+        Long statisticsAnalyzed,
+        BsonDocument others)
+        implements LakeObject {
+    private static final Set<String> DECLARED = Set.of(
+            LakeKeys.OBJ_TYPE,
+            LakeKeys.PART_KEY,
+            LakeKeys.PART_VAL,
+            LakeKeys.PART_NUM,
+            LakeKeys.SPEC_ID,
+            LakeKeys.PARTITION_PATH,
+            LakeKeys.LOCATION,
+            LakeKeys.HMS_PARTITION,
+            LakeKeys.COLUMN_STATISTICS,
+            LakeKeys.COLUMN_STATISTICS_ANALYZED);
 
-  public PartitionEntry {
-    hivePartition = hivePartition == null ? null : hivePartition.clone();
-    columnStatistics = columnStatistics == null ? null : columnStatistics.clone();
-    others = requireNonNull(others, "others is null").clone();
-  }
-
-  /** A Hive partition-key level; {@code number} only for keys of an integer type. */
-  public static PartitionEntry hiveLevel(String key, String value, Long number) {
-    return new PartitionEntry(requireNonNull(key, "key is null"), new BsonString(value == null ? "" : value), number, null, null,
-        null, null, null, null, new BsonDocument());
-  }
-
-  /** An Iceberg file-index partition of spec {@code specId}. */
-  public static PartitionEntry icebergPartition(int specId, BsonDocument values, String partitionPath) {
-    return new PartitionEntry(null, requireNonNull(values, "values is null"), null, specId, requireNonNull(partitionPath, "partitionPath is null"),
-        null, null, null, null, new BsonDocument());
-  }
-
-  public static PartitionEntry decode(BsonDocument value) {
-    ObjectType type = ObjectType.PARTITION;
-    Fields.requireType(value, type);
-    BsonValue partValue = value.get(LakeKeys.PART_VAL);
-    if (partValue != null && !partValue.isString() && !partValue.isDocument()) {
-      throw Fields.invalid(type, LakeKeys.PART_VAL, "a string or a document", partValue);
+    public PartitionEntry {
+        hivePartition = hivePartition == null ? null : hivePartition.clone();
+        columnStatistics = columnStatistics == null ? null : columnStatistics.clone();
+        others = requireNonNull(others, "others is null").clone();
     }
-    return new PartitionEntry(
-        Fields.string(value, LakeKeys.PART_KEY, type),
-        partValue,
-        Fields.int64(value, LakeKeys.PART_NUM, type),
-        Fields.int32(value, LakeKeys.SPEC_ID, type),
-        Fields.string(value, LakeKeys.PARTITION_PATH, type),
-        Fields.string(value, LakeKeys.LOCATION, type),
-        Fields.binary(value, LakeKeys.HMS_PARTITION, type),
-        Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
-        Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
-        Fields.others(value, DECLARED));
-  }
 
-  @Override
-  public BsonDocument encode() {
-    return Values.of(ObjectType.PARTITION)
-        .int32(LakeKeys.SPEC_ID, specId)
-        .string(LakeKeys.PART_KEY, partKey)
-        .value(LakeKeys.PART_VAL, partValue)
-        .int64(LakeKeys.PART_NUM, partNumber)
-        .string(LakeKeys.PARTITION_PATH, partitionPath)
-        .string(LakeKeys.LOCATION, location)
-        .binary(LakeKeys.HMS_PARTITION, hivePartition)
-        .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
-        .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
-        .with(others);
-  }
+    /** A Hive partition-key level; {@code number} only for keys of an integer type. */
+    public static PartitionEntry hiveLevel(String key, String value, Long number) {
+        return new PartitionEntry(
+                requireNonNull(key, "key is null"),
+                new BsonString(value == null ? "" : value),
+                number,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new BsonDocument());
+    }
 
+    /** An Iceberg file-index partition of spec {@code specId}. */
+    public static PartitionEntry icebergPartition(int specId, BsonDocument values, String partitionPath) {
+        return new PartitionEntry(
+                null,
+                requireNonNull(values, "values is null"),
+                null,
+                specId,
+                requireNonNull(partitionPath, "partitionPath is null"),
+                null,
+                null,
+                null,
+                null,
+                new BsonDocument());
+    }
 
-  /** The last level of a Hive partition, with its struct and location; statistics and others kept. */
-  public PartitionEntry withHivePartition(byte[] struct, String newLocation) {
-    return new PartitionEntry(partKey, partValue, partNumber, specId, partitionPath, newLocation, requireNonNull(struct, "struct is null"),
-        columnStatistics, statisticsAnalyzed, others);
-  }
+    public static PartitionEntry decode(BsonDocument value) {
+        ObjectType type = ObjectType.PARTITION;
+        Fields.requireType(value, type);
+        BsonValue partValue = value.get(LakeKeys.PART_VAL);
+        if (partValue != null && !partValue.isString() && !partValue.isDocument()) {
+            throw Fields.invalid(type, LakeKeys.PART_VAL, "a string or a document", partValue);
+        }
+        return new PartitionEntry(
+                Fields.string(value, LakeKeys.PART_KEY, type),
+                partValue,
+                Fields.int64(value, LakeKeys.PART_NUM, type),
+                Fields.int32(value, LakeKeys.SPEC_ID, type),
+                Fields.string(value, LakeKeys.PARTITION_PATH, type),
+                Fields.string(value, LakeKeys.LOCATION, type),
+                Fields.binary(value, LakeKeys.HMS_PARTITION, type),
+                Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
+                Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
+                Fields.others(value, DECLARED));
+    }
 
-  public PartitionEntry withColumnStatistics(BsonDocument statistics, Long analyzed) {
-    return new PartitionEntry(partKey, partValue, partNumber, specId, partitionPath, location, hivePartition, statistics, analyzed, others);
-  }
+    @Override
+    public BsonDocument encode() {
+        return Values.of(ObjectType.PARTITION)
+                .int32(LakeKeys.SPEC_ID, specId)
+                .string(LakeKeys.PART_KEY, partKey)
+                .value(LakeKeys.PART_VAL, partValue)
+                .int64(LakeKeys.PART_NUM, partNumber)
+                .string(LakeKeys.PARTITION_PATH, partitionPath)
+                .string(LakeKeys.LOCATION, location)
+                .binary(LakeKeys.HMS_PARTITION, hivePartition)
+                .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
+                .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
+                .with(others);
+    }
 
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof PartitionEntry entry && encode().equals(entry.encode());
-  }
+    /** The last level of a Hive partition, with its struct and location; statistics and others kept. */
+    public PartitionEntry withHivePartition(byte[] struct, String newLocation) {
+        return new PartitionEntry(
+                partKey,
+                partValue,
+                partNumber,
+                specId,
+                partitionPath,
+                newLocation,
+                requireNonNull(struct, "struct is null"),
+                columnStatistics,
+                statisticsAnalyzed,
+                others);
+    }
 
-  @Override
-  public int hashCode() {
-    return encode().hashCode();
-  }
+    public PartitionEntry withColumnStatistics(BsonDocument statistics, Long analyzed) {
+        return new PartitionEntry(
+                partKey,
+                partValue,
+                partNumber,
+                specId,
+                partitionPath,
+                location,
+                hivePartition,
+                statistics,
+                analyzed,
+                others);
+    }
 
-  @Override
-  public String toString() {
-    return "PartitionEntry" + encode().toJson();
-  }
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof PartitionEntry entry && encode().equals(entry.encode());
+    }
+
+    @Override
+    public int hashCode() {
+        return encode().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionEntry" + encode().toJson();
+    }
 }

@@ -6,12 +6,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.bson.BsonBinary;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
-import org.bson.BsonString;
 
 /**
  * A table: {@code /<catalog>/<ns…>/<table>}, the one object both Iceberg REST and the Hive Metastore
@@ -33,123 +30,168 @@ import org.bson.BsonString;
  * @param others fields no interface declares, kept as they are
  */
 public record TableEntry(
-    String tableType,
-    String location,
-    String metadataLocation,
-    Integer formatVersion,
-    String uuid,
-    Long currentSnapshotId,
-    Map<String, String> properties,
-    byte[] hiveTable,
-    BsonDocument columnStatistics,
-    Long statisticsAnalyzed,
-    BsonDocument others) implements LakeObject {
-  private static final Set<String> DECLARED = Set.of(LakeKeys.OBJ_TYPE, LakeKeys.TABLE_TYPE, LakeKeys.LOCATION,
-      LakeKeys.METADATA_LOCATION, LakeKeys.FORMAT_VERSION, LakeKeys.UUID, LakeKeys.CURRENT_SNAPSHOT_ID, LakeKeys.PROPERTIES,
-      LakeKeys.HMS_TABLE, LakeKeys.COLUMN_STATISTICS, LakeKeys.COLUMN_STATISTICS_ANALYZED);
+        String tableType,
+        String location,
+        String metadataLocation,
+        Integer formatVersion,
+        String uuid,
+        Long currentSnapshotId,
+        Map<String, String> properties,
+        byte[] hiveTable,
+        BsonDocument columnStatistics,
+        Long statisticsAnalyzed,
+        BsonDocument others)
+        implements LakeObject {
+    private static final Set<String> DECLARED = Set.of(
+            LakeKeys.OBJ_TYPE,
+            LakeKeys.TABLE_TYPE,
+            LakeKeys.LOCATION,
+            LakeKeys.METADATA_LOCATION,
+            LakeKeys.FORMAT_VERSION,
+            LakeKeys.UUID,
+            LakeKeys.CURRENT_SNAPSHOT_ID,
+            LakeKeys.PROPERTIES,
+            LakeKeys.HMS_TABLE,
+            LakeKeys.COLUMN_STATISTICS,
+            LakeKeys.COLUMN_STATISTICS_ANALYZED);
 
-  public TableEntry {
-    properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
-    hiveTable = hiveTable == null ? null : hiveTable.clone();
-    columnStatistics = columnStatistics == null ? null : columnStatistics.clone();
-    others = requireNonNull(others, "others is null").clone();
-  }
-
-  /** An Iceberg table as a REST commit leaves it. */
-  public static TableEntry iceberg(IcebergPointer pointer) {
-    return empty().withIceberg(pointer);
-  }
-
-  private static TableEntry empty() {
-    return new TableEntry(null, null, null, null, null, null, Map.of(), null, null, null, new BsonDocument());
-  }
-
-  public static TableEntry decode(BsonDocument value) {
-    ObjectType type = ObjectType.TABLE;
-    Fields.requireType(value, type);
-    return new TableEntry(
-        Fields.string(value, LakeKeys.TABLE_TYPE, type),
-        Fields.string(value, LakeKeys.LOCATION, type),
-        Fields.string(value, LakeKeys.METADATA_LOCATION, type),
-        Fields.int32(value, LakeKeys.FORMAT_VERSION, type),
-        Fields.string(value, LakeKeys.UUID, type),
-        Fields.int64(value, LakeKeys.CURRENT_SNAPSHOT_ID, type),
-        Fields.stringMap(value, LakeKeys.PROPERTIES, type),
-        Fields.binary(value, LakeKeys.HMS_TABLE, type),
-        Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
-        Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
-        Fields.others(value, DECLARED));
-  }
-
-  @Override
-  public BsonDocument encode() {
-    // current_snapshot_id is written (as null for none) whenever the Iceberg state is known, so queries can test it.
-    boolean icebergKnown = formatVersion != null || currentSnapshotId != null;
-    return Values.of(ObjectType.TABLE)
-        .string(LakeKeys.TABLE_TYPE, tableType)
-        .int32(LakeKeys.FORMAT_VERSION, formatVersion)
-        .string(LakeKeys.METADATA_LOCATION, metadataLocation)
-        .string(LakeKeys.UUID, uuid)
-        .value(LakeKeys.CURRENT_SNAPSHOT_ID, !icebergKnown ? null : currentSnapshotId == null ? BsonNull.VALUE : new BsonInt64(currentSnapshotId))
-        .string(LakeKeys.LOCATION, location)
-        .stringMap(LakeKeys.PROPERTIES, formatVersion != null || !properties.isEmpty() ? properties : null)
-        .binary(LakeKeys.HMS_TABLE, hiveTable)
-        .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
-        .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
-        .with(others);
-  }
-
-
-  /** Whether this is an Iceberg table: it has a metadata pointer, or says it is one. */
-  public boolean isIceberg() {
-    return metadataLocation != null || LakeKeys.ICEBERG_TABLE_TYPE.equalsIgnoreCase(tableType);
-  }
-
-  /** The Iceberg state of this table, if a REST commit (or register) has written it. */
-  public java.util.Optional<IcebergPointer> icebergPointer() {
-    if (metadataLocation == null || formatVersion == null || uuid == null) {
-      return java.util.Optional.empty();
+    public TableEntry {
+        properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
+        hiveTable = hiveTable == null ? null : hiveTable.clone();
+        columnStatistics = columnStatistics == null ? null : columnStatistics.clone();
+        others = requireNonNull(others, "others is null").clone();
     }
-    return java.util.Optional.of(new IcebergPointer(metadataLocation, formatVersion, uuid, currentSnapshotId, location, properties));
-  }
 
-  /** After a REST commit: the Iceberg fields replaced, everything else (the Hive struct, statistics, others) kept. */
-  public TableEntry withIceberg(IcebergPointer pointer) {
-    return new TableEntry(tableType, pointer.location(), pointer.metadataLocation(), pointer.formatVersion(), pointer.uuid(),
-        pointer.currentSnapshotId(), pointer.properties(), hiveTable, columnStatistics, statisticsAnalyzed, others);
-  }
+    /** An Iceberg table as a REST commit leaves it. */
+    public static TableEntry iceberg(IcebergPointer pointer) {
+        return empty().withIceberg(pointer);
+    }
 
-  /**
-   * After an HMS write: Hive's struct, type, location and pointer (null for a Hive table: it has none),
-   * the fields REST wrote kept, so a reader of either side sees the same table.
-   */
-  public TableEntry withHive(byte[] struct, String type, String newLocation, String newMetadataLocation) {
-    return new TableEntry(type, newLocation == null ? location : newLocation, newMetadataLocation, formatVersion, uuid,
-        currentSnapshotId, properties, requireNonNull(struct, "struct is null"), columnStatistics, statisticsAnalyzed, others);
-  }
+    private static TableEntry empty() {
+        return new TableEntry(null, null, null, null, null, null, Map.of(), null, null, null, new BsonDocument());
+    }
 
-  /** A new Hive table: only Hive's fields. */
-  public static TableEntry hive(byte[] struct, String type, String location, String metadataLocation) {
-    return empty().withHive(struct, type, location, metadataLocation);
-  }
+    public static TableEntry decode(BsonDocument value) {
+        ObjectType type = ObjectType.TABLE;
+        Fields.requireType(value, type);
+        return new TableEntry(
+                Fields.string(value, LakeKeys.TABLE_TYPE, type),
+                Fields.string(value, LakeKeys.LOCATION, type),
+                Fields.string(value, LakeKeys.METADATA_LOCATION, type),
+                Fields.int32(value, LakeKeys.FORMAT_VERSION, type),
+                Fields.string(value, LakeKeys.UUID, type),
+                Fields.int64(value, LakeKeys.CURRENT_SNAPSHOT_ID, type),
+                Fields.stringMap(value, LakeKeys.PROPERTIES, type),
+                Fields.binary(value, LakeKeys.HMS_TABLE, type),
+                Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
+                Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
+                Fields.others(value, DECLARED));
+    }
 
-  public TableEntry withColumnStatistics(BsonDocument statistics, Long analyzed) {
-    return new TableEntry(tableType, location, metadataLocation, formatVersion, uuid, currentSnapshotId, properties, hiveTable,
-        statistics, analyzed, others);
-  }
+    @Override
+    public BsonDocument encode() {
+        // current_snapshot_id is written (as null for none) whenever the Iceberg state is known, so queries can test
+        // it.
+        boolean icebergKnown = formatVersion != null || currentSnapshotId != null;
+        return Values.of(ObjectType.TABLE)
+                .string(LakeKeys.TABLE_TYPE, tableType)
+                .int32(LakeKeys.FORMAT_VERSION, formatVersion)
+                .string(LakeKeys.METADATA_LOCATION, metadataLocation)
+                .string(LakeKeys.UUID, uuid)
+                .value(
+                        LakeKeys.CURRENT_SNAPSHOT_ID,
+                        !icebergKnown
+                                ? null
+                                : currentSnapshotId == null ? BsonNull.VALUE : new BsonInt64(currentSnapshotId))
+                .string(LakeKeys.LOCATION, location)
+                .stringMap(LakeKeys.PROPERTIES, formatVersion != null || !properties.isEmpty() ? properties : null)
+                .binary(LakeKeys.HMS_TABLE, hiveTable)
+                .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
+                .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
+                .with(others);
+    }
 
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof TableEntry entry && encode().equals(entry.encode());
-  }
+    /** Whether this is an Iceberg table: it has a metadata pointer, or says it is one. */
+    public boolean isIceberg() {
+        return metadataLocation != null || LakeKeys.ICEBERG_TABLE_TYPE.equalsIgnoreCase(tableType);
+    }
 
-  @Override
-  public int hashCode() {
-    return encode().hashCode();
-  }
+    /** The Iceberg state of this table, if a REST commit (or register) has written it. */
+    public java.util.Optional<IcebergPointer> icebergPointer() {
+        if (metadataLocation == null || formatVersion == null || uuid == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(
+                new IcebergPointer(metadataLocation, formatVersion, uuid, currentSnapshotId, location, properties));
+    }
 
-  @Override
-  public String toString() {
-    return "TableEntry" + encode().toJson();
-  }
+    /** After a REST commit: the Iceberg fields replaced, everything else (the Hive struct, statistics, others) kept. */
+    public TableEntry withIceberg(IcebergPointer pointer) {
+        return new TableEntry(
+                tableType,
+                pointer.location(),
+                pointer.metadataLocation(),
+                pointer.formatVersion(),
+                pointer.uuid(),
+                pointer.currentSnapshotId(),
+                pointer.properties(),
+                hiveTable,
+                columnStatistics,
+                statisticsAnalyzed,
+                others);
+    }
+
+    /**
+     * After an HMS write: Hive's struct, type, location and pointer (null for a Hive table: it has none),
+     * the fields REST wrote kept, so a reader of either side sees the same table.
+     */
+    public TableEntry withHive(byte[] struct, String type, String newLocation, String newMetadataLocation) {
+        return new TableEntry(
+                type,
+                newLocation == null ? location : newLocation,
+                newMetadataLocation,
+                formatVersion,
+                uuid,
+                currentSnapshotId,
+                properties,
+                requireNonNull(struct, "struct is null"),
+                columnStatistics,
+                statisticsAnalyzed,
+                others);
+    }
+
+    /** A new Hive table: only Hive's fields. */
+    public static TableEntry hive(byte[] struct, String type, String location, String metadataLocation) {
+        return empty().withHive(struct, type, location, metadataLocation);
+    }
+
+    public TableEntry withColumnStatistics(BsonDocument statistics, Long analyzed) {
+        return new TableEntry(
+                tableType,
+                location,
+                metadataLocation,
+                formatVersion,
+                uuid,
+                currentSnapshotId,
+                properties,
+                hiveTable,
+                statistics,
+                analyzed,
+                others);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof TableEntry entry && encode().equals(entry.encode());
+    }
+
+    @Override
+    public int hashCode() {
+        return encode().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "TableEntry" + encode().toJson();
+    }
 }

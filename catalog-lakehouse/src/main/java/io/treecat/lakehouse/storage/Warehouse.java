@@ -13,14 +13,14 @@ import org.apache.iceberg.io.FileIO;
  * @param location the catalog's warehouse location, without a trailing slash
  */
 public record Warehouse(String catalog, String location, FileIO io) {
-  public Warehouse {
-    requireNonNull(catalog, "catalog is null");
-    location = Locations.stripSlash(requireNonNull(location, "location is null"));
-    requireNonNull(io, "io is null");
-  }
+    public Warehouse {
+        requireNonNull(catalog, "catalog is null");
+        location = Locations.stripSlash(requireNonNull(location, "location is null"));
+        requireNonNull(io, "io is null");
+    }
 
-  /** The default location of the namespace {@code levels} (empty: the catalog's own). */
-  public String namespaceLocation(List<String> levels) {
-    return levels.isEmpty() ? location : location + "/" + String.join("/", levels);
-  }
+    /** The default location of the namespace {@code levels} (empty: the catalog's own). */
+    public String namespaceLocation(List<String> levels) {
+        return levels.isEmpty() ? location : location + "/" + String.join("/", levels);
+    }
 }

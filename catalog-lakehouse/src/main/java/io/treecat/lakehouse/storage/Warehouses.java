@@ -7,14 +7,14 @@ package io.treecat.lakehouse.storage;
  */
 @FunctionalInterface
 public interface Warehouses {
-  Warehouse forCatalog(String catalog);
+    Warehouse forCatalog(String catalog);
 
-  /**
-   * Every catalog under one root: {@code <root>/<catalog>}, all through one {@code FileIO} (the
-   * embedded default, a local directory).
-   */
-  static Warehouses underRoot(String rootLocation, org.apache.iceberg.io.FileIO io) {
-    String root = Locations.stripSlash(rootLocation);
-    return catalog -> new Warehouse(catalog, root + "/" + catalog, io);
-  }
+    /**
+     * Every catalog under one root: {@code <root>/<catalog>}, all through one {@code FileIO} (the
+     * embedded default, a local directory).
+     */
+    static Warehouses underRoot(String rootLocation, org.apache.iceberg.io.FileIO io) {
+        String root = Locations.stripSlash(rootLocation);
+        return catalog -> new Warehouse(catalog, root + "/" + catalog, io);
+    }
 }

@@ -34,149 +34,159 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class TransactionRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
 
-  /** How the runner waits between attempts; tests pass one that records instead. */
-  @FunctionalInterface
-  public interface Sleeper {
-    void sleep(Duration duration) throws InterruptedException;
-  }
-
-  private final Supplier<CatalogService> service;
-  private final Authorizer authorizer;
-  private final RetryPolicy defaultPolicy;
-  private final Sleeper sleeper;
-
-  public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer) {
-    this(service, authorizer, RetryPolicy.DEFAULT, duration -> Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000));
-  }
-
-  public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer, RetryPolicy defaultPolicy, Sleeper sleeper) {
-    this.service = requireNonNull(service, "service is null");
-    this.authorizer = requireNonNull(authorizer, "authorizer is null");
-    this.defaultPolicy = requireNonNull(defaultPolicy, "defaultPolicy is null");
-    this.sleeper = requireNonNull(sleeper, "sleeper is null");
-  }
-
-  /** The service operations run on (the current one: a restore may replace it). */
-  public CatalogService service() {
-    return service.get();
-  }
-
-  /** Runs a read-only body at the newest vid: it never conflicts and commits nothing. */
-  public <T, E extends Exception> T read(Access access, Work<T, E> work) throws E {
-    return read(access, ReadPoint.LATEST, work);
-  }
-
-  /** Runs a read-only body at {@code point} (a vid or a named snapshot). */
-  public <T, E extends Exception> T read(Access access, ReadPoint point, Work<T, E> work) throws E {
-    authorizer.check(access);
-    CatalogService catalog = service.get();
-    Transaction transaction = catalog.begin(TransactionMode.READ_ONLY, point);
-    try {
-      return work.run(new LakeTransaction(catalog, transaction));
-    } finally {
-      abortQuietly(catalog, transaction);
+    /** How the runner waits between attempts; tests pass one that records instead. */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
     }
-  }
 
-  /** Runs a read-write body with the default retry policy. */
-  public <T, E extends Exception> T write(Access access, Work<T, E> work) throws E {
-    return write(access, defaultPolicy, work);
-  }
+    private final Supplier<CatalogService> service;
+    private final Authorizer authorizer;
+    private final RetryPolicy defaultPolicy;
+    private final Sleeper sleeper;
 
-  /** Runs a read-write body, again after each lost race while {@code policy} allows. */
-  public <T, E extends Exception> T write(Access access, RetryPolicy policy, Work<T, E> work) throws E {
-    authorizer.check(access);
-    return retrying(access, policy, work);
-  }
-
-  /**
-   * Runs a read-write body that acts on several objects at once (a multi-table commit): every access
-   * is checked before the transaction starts; retries as {@link #write(Access, RetryPolicy, Work)}.
-   */
-  public <T, E extends Exception> T write(List<Access> accesses, RetryPolicy policy, Work<T, E> work) throws E {
-    if (accesses.isEmpty()) {
-      throw new IllegalArgumentException("A write names at least one access");
+    public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer) {
+        this(
+                service,
+                authorizer,
+                RetryPolicy.DEFAULT,
+                duration -> Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000));
     }
-    accesses.forEach(authorizer::check);
-    return retrying(accesses.get(0), policy, work);
-  }
 
-  private <T, E extends Exception> T retrying(Access access, RetryPolicy policy, Work<T, E> work) throws E {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return attempt(work);
-      } catch (CatalogException e) {
-        if (!isLostRace(e) || attempt >= policy.maxAttempts()) {
-          throw e;
+    public TransactionRunner(
+            Supplier<CatalogService> service, Authorizer authorizer, RetryPolicy defaultPolicy, Sleeper sleeper) {
+        this.service = requireNonNull(service, "service is null");
+        this.authorizer = requireNonNull(authorizer, "authorizer is null");
+        this.defaultPolicy = requireNonNull(defaultPolicy, "defaultPolicy is null");
+        this.sleeper = requireNonNull(sleeper, "sleeper is null");
+    }
+
+    /** The service operations run on (the current one: a restore may replace it). */
+    public CatalogService service() {
+        return service.get();
+    }
+
+    /** Runs a read-only body at the newest vid: it never conflicts and commits nothing. */
+    public <T, E extends Exception> T read(Access access, Work<T, E> work) throws E {
+        return read(access, ReadPoint.LATEST, work);
+    }
+
+    /** Runs a read-only body at {@code point} (a vid or a named snapshot). */
+    public <T, E extends Exception> T read(Access access, ReadPoint point, Work<T, E> work) throws E {
+        authorizer.check(access);
+        CatalogService catalog = service.get();
+        Transaction transaction = catalog.begin(TransactionMode.READ_ONLY, point);
+        try {
+            return work.run(new LakeTransaction(catalog, transaction));
+        } finally {
+            abortQuietly(catalog, transaction);
         }
-        Duration backoff = policy.backoff(attempt);
-        LOG.debug("{} on {} lost a race (attempt {} of {}), running it again in {}", access.action(), access.target(), attempt,
-            policy.maxAttempts(), backoff);
-        pause(backoff, e);
-      }
     }
-  }
 
-  private <T, E extends Exception> T attempt(Work<T, E> work) throws E {
-    CatalogService catalog = service.get();
-    Transaction transaction = catalog.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
-    LakeTransaction txn = new LakeTransaction(catalog, transaction);
-    boolean committed = false;
-    boolean unknown = false;
-    try {
-      T result = work.run(txn);
-      if (!txn.writes().isEmpty()) {
-        catalog.commit(transaction.id(), new WriteSet(txn.writes()));
-      } else {
-        abortQuietly(catalog, transaction);
-      }
-      committed = true;
-      txn.afterCommitActions().forEach(TransactionRunner::runLogged);
-      return result;
-    } catch (CatalogException e) {
-      unknown = e.code() == ErrorCode.COMMIT_STATE_UNKNOWN;
-      throw e;
-    } finally {
-      if (!committed) {
-        abortQuietly(catalog, transaction);
-        if (!unknown) {
-          txn.abandonActions().forEach(TransactionRunner::runLogged);
+    /** Runs a read-write body with the default retry policy. */
+    public <T, E extends Exception> T write(Access access, Work<T, E> work) throws E {
+        return write(access, defaultPolicy, work);
+    }
+
+    /** Runs a read-write body, again after each lost race while {@code policy} allows. */
+    public <T, E extends Exception> T write(Access access, RetryPolicy policy, Work<T, E> work) throws E {
+        authorizer.check(access);
+        return retrying(access, policy, work);
+    }
+
+    /**
+     * Runs a read-write body that acts on several objects at once (a multi-table commit): every access
+     * is checked before the transaction starts; retries as {@link #write(Access, RetryPolicy, Work)}.
+     */
+    public <T, E extends Exception> T write(List<Access> accesses, RetryPolicy policy, Work<T, E> work) throws E {
+        if (accesses.isEmpty()) {
+            throw new IllegalArgumentException("A write names at least one access");
         }
-      }
+        accesses.forEach(authorizer::check);
+        return retrying(accesses.get(0), policy, work);
     }
-  }
 
-  private static boolean isLostRace(CatalogException e) {
-    return e.code() == ErrorCode.COMMIT_CONFLICT || e.code() == ErrorCode.LOCK_TIMEOUT;
-  }
+    private <T, E extends Exception> T retrying(Access access, RetryPolicy policy, Work<T, E> work) throws E {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return attempt(work);
+            } catch (CatalogException e) {
+                if (!isLostRace(e) || attempt >= policy.maxAttempts()) {
+                    throw e;
+                }
+                Duration backoff = policy.backoff(attempt);
+                LOG.debug(
+                        "{} on {} lost a race (attempt {} of {}), running it again in {}",
+                        access.action(),
+                        access.target(),
+                        attempt,
+                        policy.maxAttempts(),
+                        backoff);
+                pause(backoff, e);
+            }
+        }
+    }
 
-  private void pause(Duration backoff, CatalogException lost) {
-    if (backoff.isZero()) {
-      return;
+    private <T, E extends Exception> T attempt(Work<T, E> work) throws E {
+        CatalogService catalog = service.get();
+        Transaction transaction = catalog.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
+        LakeTransaction txn = new LakeTransaction(catalog, transaction);
+        boolean committed = false;
+        boolean unknown = false;
+        try {
+            T result = work.run(txn);
+            if (!txn.writes().isEmpty()) {
+                catalog.commit(transaction.id(), new WriteSet(txn.writes()));
+            } else {
+                abortQuietly(catalog, transaction);
+            }
+            committed = true;
+            txn.afterCommitActions().forEach(TransactionRunner::runLogged);
+            return result;
+        } catch (CatalogException e) {
+            unknown = e.code() == ErrorCode.COMMIT_STATE_UNKNOWN;
+            throw e;
+        } finally {
+            if (!committed) {
+                abortQuietly(catalog, transaction);
+                if (!unknown) {
+                    txn.abandonActions().forEach(TransactionRunner::runLogged);
+                }
+            }
+        }
     }
-    try {
-      sleeper.sleep(backoff);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw lost;
-    }
-  }
 
-  private static void runLogged(Runnable action) {
-    try {
-      action.run();
-    } catch (RuntimeException e) {
-      LOG.warn("An action outside the tree failed; the transaction's outcome stands", e);
+    private static boolean isLostRace(CatalogException e) {
+        return e.code() == ErrorCode.COMMIT_CONFLICT || e.code() == ErrorCode.LOCK_TIMEOUT;
     }
-  }
 
-  private static void abortQuietly(CatalogService catalog, Transaction transaction) {
-    try {
-      catalog.abort(transaction.id());
-    } catch (RuntimeException e) {
-      LOG.debug("Abort of {} failed", transaction.id(), e);
+    private void pause(Duration backoff, CatalogException lost) {
+        if (backoff.isZero()) {
+            return;
+        }
+        try {
+            sleeper.sleep(backoff);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw lost;
+        }
     }
-  }
+
+    private static void runLogged(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            LOG.warn("An action outside the tree failed; the transaction's outcome stands", e);
+        }
+    }
+
+    private static void abortQuietly(CatalogService catalog, Transaction transaction) {
+        try {
+            catalog.abort(transaction.id());
+        } catch (RuntimeException e) {
+            LOG.debug("Abort of {} failed", transaction.id(), e);
+        }
+    }
 }

@@ -10,5 +10,5 @@ package io.treecat.lakehouse.txn;
  */
 @FunctionalInterface
 public interface Work<T, E extends Exception> {
-  T run(LakeTransaction txn) throws E;
+    T run(LakeTransaction txn) throws E;
 }

@@ -48,123 +48,154 @@ import org.junit.jupiter.api.io.TempDir;
  * lake's COMMIT_CONFLICT and leaves no metadata file behind.
  */
 class TestTableCommits {
-  private static final Principal WHO = Principal.ANONYMOUS;
-  private static final String CATALOG = "cat";
-  private static final Namespace DB = Namespace.of("db");
-  private static final TableIdentifier TABLE = TableIdentifier.of(DB, "t");
-  private static final ObjectPath TABLE_PATH = IcebergNames.tablePath(CATALOG, TABLE);
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    private static final Principal WHO = Principal.ANONYMOUS;
+    private static final String CATALOG = "cat";
+    private static final Namespace DB = Namespace.of("db");
+    private static final TableIdentifier TABLE = TableIdentifier.of(DB, "t");
+    private static final ObjectPath TABLE_PATH = IcebergNames.tablePath(CATALOG, TABLE);
+    private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
-  @TempDir
-  Path directory;
+    @TempDir
+    Path directory;
 
-  private CatalogService service;
-  private InterferingIO io;
-  private IcebergTables tables;
+    private CatalogService service;
+    private InterferingIO io;
+    private IcebergTables tables;
 
-  @BeforeEach
-  void open() {
-    service = LakeTestStores.open(directory.resolve("catalog"));
-    io = new InterferingIO();
-    Lakehouse lake = Lakehouse.of(() -> service, Warehouses.underRoot(LocalFileIO.location(directory.resolve("warehouse")), io),
-        Authorizer.allowAll());
-    new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
-    tables = new IcebergTables(lake, false);
-    tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
-  }
-
-  @AfterEach
-  void close() {
-    service.close();
-  }
-
-  @Test
-  void aCommitThatLosesARaceRunsAgainAndTheLostAttemptsMetadataFileIsDeleted() throws IOException {
-    TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
-    io.interferences = 1;
-
-    TableMetadata committed = tables.commit(WHO, CATALOG, List.of(setProperty(base, "k", "v"))).get(0);
-
-    assertThat(io.metadataWrites).isEqualTo(2);
-    assertThat(committed.properties()).containsEntry("k", "v");
-    TableEntry stored = TableEntry.decode(service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
-    assertThat(stored.metadataLocation()).isEqualTo(committed.metadataFileLocation());
-    // The retry read the winner's change and kept it; only the create's and the committed file remain.
-    assertThat(stored.others().getInt32("note").getValue()).isEqualTo(1);
-    assertThat(metadataFiles()).containsExactlyInAnyOrder(Path.of(java.net.URI.create(base.metadataFileLocation())).getFileName().toString(),
-        Path.of(java.net.URI.create(committed.metadataFileLocation())).getFileName().toString());
-  }
-
-  @Test
-  void aCommitThatLosesEveryAttemptIsACommitConflictAndLeavesNoMetadataFile() throws IOException {
-    TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
-    io.interferences = Integer.MAX_VALUE;
-
-    assertThatThrownBy(() -> tables.commit(WHO, CATALOG, List.of(setProperty(base, "k", "v"))))
-        .isInstanceOfSatisfying(CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_CONFLICT));
-
-    assertThat(io.metadataWrites).isGreaterThan(1);
-    assertThat(metadataFiles()).containsExactly(Path.of(java.net.URI.create(base.metadataFileLocation())).getFileName().toString());
-    assertThat(tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE).properties()).doesNotContainKey("k");
-  }
-
-  @Test
-  void aFailedRequirementIsIcebergsOwnAndIsNotRunAgain() throws IOException {
-    TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
-    tables.commit(WHO, CATALOG, List.of(setProperty(base, "a", "1")));
-    TableChange stale = new TableChange(TABLE,
-        List.of(new UpdateRequirement.AssertLastAssignedFieldId(base.lastColumnId() + 1)),
-        List.of(new MetadataUpdate.SetProperties(Map.of("b", "2"))));
-
-    assertThatThrownBy(() -> tables.commit(WHO, CATALOG, List.of(stale)))
-        .isInstanceOf(org.apache.iceberg.exceptions.CommitFailedException.class)
-        .hasMessageContaining("Requirement failed");
-    assertThat(metadataFiles()).hasSize(2);
-  }
-
-  private static TableChange setProperty(TableMetadata base, String key, String value) {
-    return new TableChange(TABLE, List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
-        List.of(new MetadataUpdate.SetProperties(Map.of(key, value))));
-  }
-
-  private List<String> metadataFiles() throws IOException {
-    try (Stream<Path> files = Files.list(directory.resolve("warehouse").resolve(CATALOG).resolve("db").resolve("t").resolve("metadata"))) {
-      return files.map(path -> path.getFileName().toString()).toList();
-    }
-  }
-
-  /**
-   * A {@link LocalFileIO} that, while a commit writes its metadata file (inside the commit's
-   * transaction), lets another writer change the table object first, {@code interferences} times.
-   */
-  private final class InterferingIO implements FileIO {
-    private final LocalFileIO local = new LocalFileIO();
-    int interferences;
-    int metadataWrites;
-
-    @Override
-    public InputFile newInputFile(String location) {
-      return local.newInputFile(location);
+    @BeforeEach
+    void open() {
+        service = LakeTestStores.open(directory.resolve("catalog"));
+        io = new InterferingIO();
+        Lakehouse lake = Lakehouse.of(
+                () -> service,
+                Warehouses.underRoot(LocalFileIO.location(directory.resolve("warehouse")), io),
+                Authorizer.allowAll());
+        new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
+        tables = new IcebergTables(lake, false);
+        tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
     }
 
-    @Override
-    public OutputFile newOutputFile(String location) {
-      if (location.endsWith(".metadata.json") && service.get(TABLE_PATH, ReadPoint.LATEST).isPresent()) {
-        metadataWrites++;
-        if (interferences > 0) {
-          interferences--;
-          BsonDocument value = new BsonDocument();
-          value.putAll(service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
-          value.put("note", new BsonInt32(value.containsKey("note") ? value.getInt32("note").getValue() + 1 : 1));
-          service.commit(new WriteSet(List.of(new WriteOp.Update(TABLE_PATH, ObjectKind.INNER, value))));
+    @AfterEach
+    void close() {
+        service.close();
+    }
+
+    @Test
+    void aCommitThatLosesARaceRunsAgainAndTheLostAttemptsMetadataFileIsDeleted() throws IOException {
+        TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
+        io.interferences = 1;
+
+        TableMetadata committed = tables.commit(WHO, CATALOG, List.of(setProperty(base, "k", "v")))
+                .get(0);
+
+        assertThat(io.metadataWrites).isEqualTo(2);
+        assertThat(committed.properties()).containsEntry("k", "v");
+        TableEntry stored = TableEntry.decode(
+                service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
+        assertThat(stored.metadataLocation()).isEqualTo(committed.metadataFileLocation());
+        // The retry read the winner's change and kept it; only the create's and the committed file remain.
+        assertThat(stored.others().getInt32("note").getValue()).isEqualTo(1);
+        assertThat(metadataFiles())
+                .containsExactlyInAnyOrder(
+                        Path.of(java.net.URI.create(base.metadataFileLocation()))
+                                .getFileName()
+                                .toString(),
+                        Path.of(java.net.URI.create(committed.metadataFileLocation()))
+                                .getFileName()
+                                .toString());
+    }
+
+    @Test
+    void aCommitThatLosesEveryAttemptIsACommitConflictAndLeavesNoMetadataFile() throws IOException {
+        TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
+        io.interferences = Integer.MAX_VALUE;
+
+        assertThatThrownBy(() -> tables.commit(WHO, CATALOG, List.of(setProperty(base, "k", "v"))))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_CONFLICT));
+
+        assertThat(io.metadataWrites).isGreaterThan(1);
+        assertThat(metadataFiles())
+                .containsExactly(Path.of(java.net.URI.create(base.metadataFileLocation()))
+                        .getFileName()
+                        .toString());
+        assertThat(tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE).properties())
+                .doesNotContainKey("k");
+    }
+
+    @Test
+    void aFailedRequirementIsIcebergsOwnAndIsNotRunAgain() throws IOException {
+        TableMetadata base = tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
+        tables.commit(WHO, CATALOG, List.of(setProperty(base, "a", "1")));
+        TableChange stale = new TableChange(
+                TABLE,
+                List.of(new UpdateRequirement.AssertLastAssignedFieldId(base.lastColumnId() + 1)),
+                List.of(new MetadataUpdate.SetProperties(Map.of("b", "2"))));
+
+        assertThatThrownBy(() -> tables.commit(WHO, CATALOG, List.of(stale)))
+                .isInstanceOf(org.apache.iceberg.exceptions.CommitFailedException.class)
+                .hasMessageContaining("Requirement failed");
+        assertThat(metadataFiles()).hasSize(2);
+    }
+
+    private static TableChange setProperty(TableMetadata base, String key, String value) {
+        return new TableChange(
+                TABLE,
+                List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
+                List.of(new MetadataUpdate.SetProperties(Map.of(key, value))));
+    }
+
+    private List<String> metadataFiles() throws IOException {
+        try (Stream<Path> files = Files.list(directory
+                .resolve("warehouse")
+                .resolve(CATALOG)
+                .resolve("db")
+                .resolve("t")
+                .resolve("metadata"))) {
+            return files.map(path -> path.getFileName().toString()).toList();
         }
-      }
-      return local.newOutputFile(location);
     }
 
-    @Override
-    public void deleteFile(String location) {
-      local.deleteFile(location);
+    /**
+     * A {@link LocalFileIO} that, while a commit writes its metadata file (inside the commit's
+     * transaction), lets another writer change the table object first, {@code interferences} times.
+     */
+    private final class InterferingIO implements FileIO {
+        private final LocalFileIO local = new LocalFileIO();
+        int interferences;
+        int metadataWrites;
+
+        @Override
+        public InputFile newInputFile(String location) {
+            return local.newInputFile(location);
+        }
+
+        @Override
+        public OutputFile newOutputFile(String location) {
+            if (location.endsWith(".metadata.json")
+                    && service.get(TABLE_PATH, ReadPoint.LATEST).isPresent()) {
+                metadataWrites++;
+                if (interferences > 0) {
+                    interferences--;
+                    BsonDocument value = new BsonDocument();
+                    value.putAll(service.get(TABLE_PATH, ReadPoint.LATEST)
+                            .orElseThrow()
+                            .value());
+                    value.put(
+                            "note",
+                            new BsonInt32(
+                                    value.containsKey("note")
+                                            ? value.getInt32("note").getValue() + 1
+                                            : 1));
+                    service.commit(new WriteSet(List.of(new WriteOp.Update(TABLE_PATH, ObjectKind.INNER, value))));
+                }
+            }
+            return local.newOutputFile(location);
+        }
+
+        @Override
+        public void deleteFile(String location) {
+            local.deleteFile(location);
+        }
     }
-  }
 }

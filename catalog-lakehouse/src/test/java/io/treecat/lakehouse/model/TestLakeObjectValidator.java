@@ -24,88 +24,123 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Native commits on a real store with the validator the server installs. */
 class TestLakeObjectValidator {
-  private static final ObjectPath TABLE = ObjectPath.of("lake", "ns", "t");
+    private static final ObjectPath TABLE = ObjectPath.of("lake", "ns", "t");
 
-  @TempDir
-  Path directory;
+    @TempDir
+    Path directory;
 
-  private CatalogService service;
+    private CatalogService service;
 
-  @BeforeEach
-  void open() {
-    service = LakeTestStores.open(directory);
-    commit(new WriteOp.Add(ObjectPath.of("lake"), ObjectKind.INNER, CatalogEntry.of("file:/w/lake").encode()),
-        new WriteOp.Add(ObjectPath.of("lake", "ns"), ObjectKind.INNER, NamespaceEntry.of(Map.of()).encode()));
-  }
+    @BeforeEach
+    void open() {
+        service = LakeTestStores.open(directory);
+        commit(
+                new WriteOp.Add(
+                        ObjectPath.of("lake"),
+                        ObjectKind.INNER,
+                        CatalogEntry.of("file:/w/lake").encode()),
+                new WriteOp.Add(
+                        ObjectPath.of("lake", "ns"),
+                        ObjectKind.INNER,
+                        NamespaceEntry.of(Map.of()).encode()));
+    }
 
-  @AfterEach
-  void close() {
-    service.close();
-  }
+    @AfterEach
+    void close() {
+        service.close();
+    }
 
-  private void commit(WriteOp... writes) {
-    service.commit(new WriteSet(List.of(writes)));
-  }
+    private void commit(WriteOp... writes) {
+        service.commit(new WriteSet(List.of(writes)));
+    }
 
-  private static BsonDocument table() {
-    return new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("table"));
-  }
+    private static BsonDocument table() {
+        return new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("table"));
+    }
 
-  @Test
-  void aTableNoInterfaceCanLoadIsRefusedAndNothingIsWritten() {
-    long before = service.lastVid();
+    @Test
+    void aTableNoInterfaceCanLoadIsRefusedAndNothingIsWritten() {
+        long before = service.lastVid();
 
-    assertThatThrownBy(() -> commit(new WriteOp.Add(TABLE, ObjectKind.INNER, table())))
-        .isInstanceOf(CatalogException.class)
-        .hasMessage("Invalid table object: field 'metadata_location' is required (or hms_table): without either no interface can load the table at /lake/ns/t");
-    assertThat(service.lastVid()).isEqualTo(before);
-    assertThat(service.get(TABLE, ReadPoint.LATEST)).isEmpty();
-  }
+        assertThatThrownBy(() -> commit(new WriteOp.Add(TABLE, ObjectKind.INNER, table())))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage(
+                        "Invalid table object: field 'metadata_location' is required (or hms_table): without either no interface can load the table at /lake/ns/t");
+        assertThat(service.lastVid()).isEqualTo(before);
+        assertThat(service.get(TABLE, ReadPoint.LATEST)).isEmpty();
+    }
 
-  @Test
-  void aFieldOfTheWrongTypeIsRefusedWithItsName() {
-    assertThatThrownBy(() -> commit(new WriteOp.Add(TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonInt32(1)))))
-        .hasMessage("Invalid table object: field 'metadata_location' must be a string, not int32 at /lake/ns/t")
-        .satisfies(e -> assertThat(((CatalogException) e).context()).containsEntry("field", "metadata_location").containsEntry("path", "/lake/ns/t"));
-  }
+    @Test
+    void aFieldOfTheWrongTypeIsRefusedWithItsName() {
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonInt32(1)))))
+                .hasMessage("Invalid table object: field 'metadata_location' must be a string, not int32 at /lake/ns/t")
+                .satisfies(e -> assertThat(((CatalogException) e).context())
+                        .containsEntry("field", "metadata_location")
+                        .containsEntry("path", "/lake/ns/t"));
+    }
 
-  @Test
-  void aReadableTableAndAnyOtherObjectAreAccepted() {
-    commit(new WriteOp.Add(TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))),
-        new WriteOp.Add(ObjectPath.of("lake", "ns", "notes"), ObjectKind.INNER, new BsonDocument("text", new BsonString("free form"))));
+    @Test
+    void aReadableTableAndAnyOtherObjectAreAccepted() {
+        commit(
+                new WriteOp.Add(
+                        TABLE,
+                        ObjectKind.INNER,
+                        table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))),
+                new WriteOp.Add(
+                        ObjectPath.of("lake", "ns", "notes"),
+                        ObjectKind.INNER,
+                        new BsonDocument("text", new BsonString("free form"))));
 
-    assertThat(service.get(TABLE, ReadPoint.LATEST)).isPresent();
-  }
+        assertThat(service.get(TABLE, ReadPoint.LATEST)).isPresent();
+    }
 
-  @Test
-  void aTableCannotBecomeSomethingElse() {
-    commit(new WriteOp.Add(TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))));
+    @Test
+    void aTableCannotBecomeSomethingElse() {
+        commit(new WriteOp.Add(
+                TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))));
 
-    assertThatThrownBy(() -> commit(new WriteOp.Update(TABLE, ObjectKind.INNER, new BsonDocument("x", new BsonInt32(1)))))
-        .hasMessage("A table cannot change its obj_type (to none); drop it first at /lake/ns/t");
-  }
+        assertThatThrownBy(() ->
+                        commit(new WriteOp.Update(TABLE, ObjectKind.INNER, new BsonDocument("x", new BsonInt32(1)))))
+                .hasMessage("A table cannot change its obj_type (to none); drop it first at /lake/ns/t");
+    }
 
-  @Test
-  void aLakeObjectIsNeverALeaf() {
-    assertThatThrownBy(() -> commit(new WriteOp.Add(ObjectPath.of("lake", "ns2"), ObjectKind.LEAF, NamespaceEntry.of(Map.of()).encode())))
-        .hasMessage("A namespace must be an inner object, not a leaf at /lake/ns2");
-  }
+    @Test
+    void aLakeObjectIsNeverALeaf() {
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("lake", "ns2"),
+                        ObjectKind.LEAF,
+                        NamespaceEntry.of(Map.of()).encode())))
+                .hasMessage("A namespace must be an inner object, not a leaf at /lake/ns2");
+    }
 
-  @Test
-  void outsideCatalogsTheNativeModelIsFree() {
-    commit(new WriteOp.Add(ObjectPath.of("retail"), ObjectKind.INNER, new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("database"))),
-        new WriteOp.Add(ObjectPath.of("retail", "sales"), ObjectKind.INNER, table()));
+    @Test
+    void outsideCatalogsTheNativeModelIsFree() {
+        commit(
+                new WriteOp.Add(
+                        ObjectPath.of("retail"),
+                        ObjectKind.INNER,
+                        new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("database"))),
+                new WriteOp.Add(ObjectPath.of("retail", "sales"), ObjectKind.INNER, table()));
 
-    assertThat(service.get(ObjectPath.of("retail", "sales"), ReadPoint.LATEST)).isPresent();
-  }
+        assertThat(service.get(ObjectPath.of("retail", "sales"), ReadPoint.LATEST))
+                .isPresent();
+    }
 
-  @Test
-  void aCatalogMadeInTheSameWriteSetCountsAndABadOneIsRefused() {
-    assertThatThrownBy(() -> commit(new WriteOp.Add(ObjectPath.of("other"), ObjectKind.INNER, CatalogEntry.of("file:/o").encode()),
-        new WriteOp.Add(ObjectPath.of("other", "t"), ObjectKind.INNER, table())))
-        .hasMessageContaining("field 'metadata_location' is required");
-    assertThatThrownBy(() -> commit(new WriteOp.Add(ObjectPath.of("bad"), ObjectKind.INNER,
-        new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("catalog")).append(LakeKeys.LOCATION, new BsonInt32(1)))))
-        .hasMessage("Invalid catalog object: field 'location' must be a string, not int32 at /bad");
-  }
+    @Test
+    void aCatalogMadeInTheSameWriteSetCountsAndABadOneIsRefused() {
+        assertThatThrownBy(() -> commit(
+                        new WriteOp.Add(
+                                ObjectPath.of("other"),
+                                ObjectKind.INNER,
+                                CatalogEntry.of("file:/o").encode()),
+                        new WriteOp.Add(ObjectPath.of("other", "t"), ObjectKind.INNER, table())))
+                .hasMessageContaining("field 'metadata_location' is required");
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("bad"),
+                        ObjectKind.INNER,
+                        new BsonDocument(LakeKeys.OBJ_TYPE, new BsonString("catalog"))
+                                .append(LakeKeys.LOCATION, new BsonInt32(1)))))
+                .hasMessage("Invalid catalog object: field 'location' must be a string, not int32 at /bad");
+    }
 }

@@ -24,60 +24,64 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Lake objects go in as records: what an adapter stages is what the codec encodes. */
 class TestLakeTransaction {
-  private static final ObjectPath CATALOG = ObjectPath.of("lake");
-  private static final ObjectPath SALES = ObjectPath.of("lake", "sales");
+    private static final ObjectPath CATALOG = ObjectPath.of("lake");
+    private static final ObjectPath SALES = ObjectPath.of("lake", "sales");
 
-  @TempDir Path directory;
-  private CatalogService service;
-  private TransactionRunner runner;
+    @TempDir
+    Path directory;
 
-  @BeforeEach
-  void open() {
-    service = LakeTestStores.open(directory);
-    runner = new TransactionRunner(() -> service, Authorizer.allowAll());
-  }
+    private CatalogService service;
+    private TransactionRunner runner;
 
-  @AfterEach
-  void close() {
-    service.close();
-  }
+    @BeforeEach
+    void open() {
+        service = LakeTestStores.open(directory);
+        runner = new TransactionRunner(() -> service, Authorizer.allowAll());
+    }
 
-  private Access access() {
-    return Access.of(Principal.ANONYMOUS, Action.CREATE_NAMESPACE, SALES);
-  }
+    @AfterEach
+    void close() {
+        service.close();
+    }
 
-  @Test
-  void addUpdateAndRemoveStoreTheRecordsEncoding() {
-    runner.write(access(), txn -> {
-      txn.add(CATALOG, CatalogEntry.of("file:/w/lake"));
-      txn.add(SALES, NamespaceEntry.of(Map.of("owner", "bob")));
-      return null;
-    });
-    runner.write(access(), txn -> {
-      txn.update(SALES, NamespaceEntry.of(Map.of("owner", "eve")));
-      return null;
-    });
+    private Access access() {
+        return Access.of(Principal.ANONYMOUS, Action.CREATE_NAMESPACE, SALES);
+    }
 
-    Optional<CatalogObject> sales = service.get(SALES, ReadPoint.LATEST);
-    assertThat(sales).map(CatalogObject::value).contains(NamespaceEntry.of(Map.of("owner", "eve")).encode());
-    assertThat(ObjectType.NAMESPACE.isTypeOf(sales)).isTrue();
+    @Test
+    void addUpdateAndRemoveStoreTheRecordsEncoding() {
+        runner.write(access(), txn -> {
+            txn.add(CATALOG, CatalogEntry.of("file:/w/lake"));
+            txn.add(SALES, NamespaceEntry.of(Map.of("owner", "bob")));
+            return null;
+        });
+        runner.write(access(), txn -> {
+            txn.update(SALES, NamespaceEntry.of(Map.of("owner", "eve")));
+            return null;
+        });
 
-    runner.write(access(), txn -> {
-      txn.remove(CATALOG);
-      return null;
-    });
-    assertThat(service.get(SALES, ReadPoint.LATEST)).isEmpty();
-  }
+        Optional<CatalogObject> sales = service.get(SALES, ReadPoint.LATEST);
+        assertThat(sales)
+                .map(CatalogObject::value)
+                .contains(NamespaceEntry.of(Map.of("owner", "eve")).encode());
+        assertThat(ObjectType.NAMESPACE.isTypeOf(sales)).isTrue();
 
-  @Test
-  void addsBelowSeesWhatThisTransactionStaged() {
-    runner.write(access(), txn -> {
-      txn.add(CATALOG, CatalogEntry.of("file:/w/lake"));
-      assertThat(txn.addsBelow(ObjectPath.of("lake"))).isFalse();
-      txn.add(SALES, NamespaceEntry.of(Map.of()));
-      assertThat(txn.addsBelow(ObjectPath.of("lake"))).isTrue();
-      assertThat(txn.addsBelow(SALES)).isFalse();
-      return null;
-    });
-  }
+        runner.write(access(), txn -> {
+            txn.remove(CATALOG);
+            return null;
+        });
+        assertThat(service.get(SALES, ReadPoint.LATEST)).isEmpty();
+    }
+
+    @Test
+    void addsBelowSeesWhatThisTransactionStaged() {
+        runner.write(access(), txn -> {
+            txn.add(CATALOG, CatalogEntry.of("file:/w/lake"));
+            assertThat(txn.addsBelow(ObjectPath.of("lake"))).isFalse();
+            txn.add(SALES, NamespaceEntry.of(Map.of()));
+            assertThat(txn.addsBelow(ObjectPath.of("lake"))).isTrue();
+            assertThat(txn.addsBelow(SALES)).isFalse();
+            return null;
+        });
+    }
 }

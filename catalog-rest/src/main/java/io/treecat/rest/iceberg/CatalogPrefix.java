@@ -14,53 +14,54 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * {@code @} cannot be served through a REST prefix.
  */
 record CatalogPrefix(String catalog, ReadPoint point) {
-  static final char AT = '@';
-  static final String SNAPSHOT = "snapshot=";
+    static final char AT = '@';
+    static final String SNAPSHOT = "snapshot=";
 
-  CatalogPrefix {
-    requireNonNull(catalog, "catalog is null");
-    requireNonNull(point, "point is null");
-  }
+    CatalogPrefix {
+        requireNonNull(catalog, "catalog is null");
+        requireNonNull(point, "point is null");
+    }
 
-  static CatalogPrefix parse(String prefix) {
-    requireNonNull(prefix, "prefix is null");
-    int at = prefix.indexOf(AT);
-    if (at < 0) {
-      return new CatalogPrefix(prefix, ReadPoint.LATEST);
-    }
-    String catalog = prefix.substring(0, at);
-    String suffix = prefix.substring(at + 1);
-    if (catalog.isEmpty()) {
-      throw invalid(prefix);
-    }
-    if (suffix.startsWith(SNAPSHOT) && suffix.length() > SNAPSHOT.length()) {
-      return new CatalogPrefix(catalog, ReadPoint.snapshot(suffix.substring(SNAPSHOT.length())));
-    }
-    if (!suffix.isEmpty() && suffix.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      try {
-        return new CatalogPrefix(catalog, ReadPoint.vid(Long.parseLong(suffix)));
-      } catch (NumberFormatException e) {
+    static CatalogPrefix parse(String prefix) {
+        requireNonNull(prefix, "prefix is null");
+        int at = prefix.indexOf(AT);
+        if (at < 0) {
+            return new CatalogPrefix(prefix, ReadPoint.LATEST);
+        }
+        String catalog = prefix.substring(0, at);
+        String suffix = prefix.substring(at + 1);
+        if (catalog.isEmpty()) {
+            throw invalid(prefix);
+        }
+        if (suffix.startsWith(SNAPSHOT) && suffix.length() > SNAPSHOT.length()) {
+            return new CatalogPrefix(catalog, ReadPoint.snapshot(suffix.substring(SNAPSHOT.length())));
+        }
+        if (!suffix.isEmpty() && suffix.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                return new CatalogPrefix(catalog, ReadPoint.vid(Long.parseLong(suffix)));
+            } catch (NumberFormatException e) {
+                throw invalid(prefix);
+            }
+        }
         throw invalid(prefix);
-      }
     }
-    throw invalid(prefix);
-  }
 
-  private static BadRequestException invalid(String prefix) {
-    return new BadRequestException("Invalid REST prefix '%s': expected <catalog>, <catalog>@<vid> or <catalog>@snapshot=<name>", prefix);
-  }
+    private static BadRequestException invalid(String prefix) {
+        return new BadRequestException(
+                "Invalid REST prefix '%s': expected <catalog>, <catalog>@<vid> or <catalog>@snapshot=<name>", prefix);
+    }
 
-  /** Whether the prefix names a past version, where every write is refused. */
-  boolean readOnly() {
-    return !(point instanceof ReadPoint.Latest);
-  }
+    /** Whether the prefix names a past version, where every write is refused. */
+    boolean readOnly() {
+        return !(point instanceof ReadPoint.Latest);
+    }
 
-  /**
-   * The read point pinned to one vid, so that the several reads of one request (a namespace check,
-   * then pages of a listing) all see the same version; the newest stays the newest. Fails with
-   * VID_NOT_FOUND or SNAPSHOT_NOT_FOUND (404) when the version does not exist.
-   */
-  ReadPoint pinned(CatalogService service) {
-    return readOnly() ? ReadPoint.vid(service.resolve(point)) : point;
-  }
+    /**
+     * The read point pinned to one vid, so that the several reads of one request (a namespace check,
+     * then pages of a listing) all see the same version; the newest stays the newest. Fails with
+     * VID_NOT_FOUND or SNAPSHOT_NOT_FOUND (404) when the version does not exist.
+     */
+    ReadPoint pinned(CatalogService service) {
+        return readOnly() ? ReadPoint.vid(service.resolve(point)) : point;
+    }
 }

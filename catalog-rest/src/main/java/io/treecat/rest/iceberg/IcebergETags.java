@@ -12,35 +12,35 @@ import java.util.HexFormat;
  * (the spec asks for distinct tags).
  */
 final class IcebergETags {
-  private IcebergETags() {}
+    private IcebergETags() {}
 
-  /** A strong, quoted entity tag: {@code "<hex of SHA-256(metadata location, mode)>"}. */
-  static String of(String metadataLocation, String snapshotMode) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update(metadataLocation.getBytes(StandardCharsets.UTF_8));
-      digest.update((byte) 0);
-      digest.update(snapshotMode.getBytes(StandardCharsets.UTF_8));
-      return '"' + HexFormat.of().formatHex(digest.digest(), 0, 16) + '"';
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+    /** A strong, quoted entity tag: {@code "<hex of SHA-256(metadata location, mode)>"}. */
+    static String of(String metadataLocation, String snapshotMode) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(metadataLocation.getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(snapshotMode.getBytes(StandardCharsets.UTF_8));
+            return '"' + HexFormat.of().formatHex(digest.digest(), 0, 16) + '"';
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
     }
-  }
 
-  /** Whether an {@code If-None-Match} header (a list of tags, weak or strong, or {@code *}) names {@code etag}. */
-  static boolean matches(String ifNoneMatch, String etag) {
-    if (ifNoneMatch == null || ifNoneMatch.isBlank()) {
-      return false;
+    /** Whether an {@code If-None-Match} header (a list of tags, weak or strong, or {@code *}) names {@code etag}. */
+    static boolean matches(String ifNoneMatch, String etag) {
+        if (ifNoneMatch == null || ifNoneMatch.isBlank()) {
+            return false;
+        }
+        for (String candidate : ifNoneMatch.split(",")) {
+            String tag = candidate.trim();
+            if (tag.startsWith("W/")) {
+                tag = tag.substring(2);
+            }
+            if (tag.equals("*") || tag.equals(etag) || ('"' + tag + '"').equals(etag)) {
+                return true;
+            }
+        }
+        return false;
     }
-    for (String candidate : ifNoneMatch.split(",")) {
-      String tag = candidate.trim();
-      if (tag.startsWith("W/")) {
-        tag = tag.substring(2);
-      }
-      if (tag.equals("*") || tag.equals(etag) || ('"' + tag + '"').equals(etag)) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

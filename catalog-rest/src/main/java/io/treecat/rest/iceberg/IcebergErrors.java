@@ -22,10 +22,10 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
@@ -42,170 +42,213 @@ import org.slf4j.LoggerFactory;
  */
 @Provider
 public final class IcebergErrors implements ExceptionMapper<Throwable> {
-  private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
 
-  private final ExceptionMapper<Throwable> otherPaths;
+    private final ExceptionMapper<Throwable> otherPaths;
 
-  @Context
-  private UriInfo uri;
+    @Context
+    private UriInfo uri;
 
-  public IcebergErrors(ExceptionMapper<Throwable> otherPaths) {
-    this.otherPaths = requireNonNull(otherPaths, "otherPaths is null");
-  }
+    public IcebergErrors(ExceptionMapper<Throwable> otherPaths) {
+        this.otherPaths = requireNonNull(otherPaths, "otherPaths is null");
+    }
 
-  @Override
-  public Response toResponse(Throwable failure) {
-    String path = uri == null ? "" : uri.getPath();
-    if (!IcebergRest.owns(path)) {
-      return otherPaths.toResponse(failure);
+    @Override
+    public Response toResponse(Throwable failure) {
+        String path = uri == null ? "" : uri.getPath();
+        if (!IcebergRest.owns(path)) {
+            return otherPaths.toResponse(failure);
+        }
+        return toIceberg(failure);
     }
-    return toIceberg(failure);
-  }
 
-  static Response toIceberg(Throwable failure) {
-    if (failure instanceof WebApplicationException e && e.getResponse().getStatus() < 500) {
-      int status = e.getResponse().getStatus();
-      Response.ResponseBuilder builder = response(status, switch (status) {
-        case 404 -> "NotFoundException";
-        case 405 -> "MethodNotAllowedException";
-        case 415 -> "UnsupportedMediaTypeException";
-        default -> "BadRequestException";
-      }, status == 404 ? "No such endpoint" : String.valueOf(e.getMessage()));
-      if (e.getResponse().getHeaderString(HttpHeaders.ALLOW) != null) {
-        builder.header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW));
-      }
-      return builder.build();
+    static Response toIceberg(Throwable failure) {
+        if (failure instanceof WebApplicationException e && e.getResponse().getStatus() < 500) {
+            int status = e.getResponse().getStatus();
+            Response.ResponseBuilder builder = response(
+                    status,
+                    switch (status) {
+                        case 404 -> "NotFoundException";
+                        case 405 -> "MethodNotAllowedException";
+                        case 415 -> "UnsupportedMediaTypeException";
+                        default -> "BadRequestException";
+                    },
+                    status == 404 ? "No such endpoint" : String.valueOf(e.getMessage()));
+            if (e.getResponse().getHeaderString(HttpHeaders.ALLOW) != null) {
+                builder.header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW));
+            }
+            return builder.build();
+        }
+        if (failure instanceof CatalogException e) {
+            RuntimeException translated = translate(e);
+            if (translated != null) {
+                return toIceberg(translated);
+            }
+            return switch (e.category()) {
+                case NOT_FOUND ->
+                    response(404, "NotFoundException", e.getMessage()).build();
+                case ALREADY_EXISTS ->
+                    response(409, "AlreadyExistsException", e.getMessage()).build();
+                case CONFLICT ->
+                    response(409, "CommitFailedException", e.getMessage()).build();
+                case INVALID_ARGUMENT ->
+                    response(400, "BadRequestException", e.getMessage() + " " + e.context())
+                            .build();
+                case UNKNOWN_OUTCOME ->
+                    response(500, "CommitStateUnknownException", e.getMessage()).build();
+                case INTERNAL -> internal(failure);
+            };
+        }
+        if (failure instanceof ApiException e) {
+            return response(
+                            e.status(),
+                            e.status() == 413 ? "RequestTooLargeException" : "BadRequestException",
+                            e.getMessage() + " " + e.context())
+                    .build();
+        }
+        if (failure instanceof JsonProcessingException e) {
+            return response(400, "BadRequestException", "Malformed request: " + e.getOriginalMessage())
+                    .build();
+        }
+        int status = status(failure);
+        if (status == 500) {
+            return internal(failure);
+        }
+        if (status == 503) {
+            return response(status, "ServiceUnavailableException", failure.getMessage())
+                    .build();
+        }
+        return response(status, type(failure, status), String.valueOf(failure.getMessage()))
+                .build();
     }
-    if (failure instanceof CatalogException e) {
-      RuntimeException translated = translate(e);
-      if (translated != null) {
-        return toIceberg(translated);
-      }
-      return switch (e.category()) {
-        case NOT_FOUND -> response(404, "NotFoundException", e.getMessage()).build();
-        case ALREADY_EXISTS -> response(409, "AlreadyExistsException", e.getMessage()).build();
-        case CONFLICT -> response(409, "CommitFailedException", e.getMessage()).build();
-        case INVALID_ARGUMENT -> response(400, "BadRequestException", e.getMessage() + " " + e.context()).build();
-        case UNKNOWN_OUTCOME -> response(500, "CommitStateUnknownException", e.getMessage()).build();
-        case INTERNAL -> internal(failure);
-      };
-    }
-    if (failure instanceof ApiException e) {
-      return response(e.status(), e.status() == 413 ? "RequestTooLargeException" : "BadRequestException", e.getMessage() + " " + e.context()).build();
-    }
-    if (failure instanceof JsonProcessingException e) {
-      return response(400, "BadRequestException", "Malformed request: " + e.getOriginalMessage()).build();
-    }
-    int status = status(failure);
-    if (status == 500) {
-      return internal(failure);
-    }
-    if (status == 503) {
-      return response(status, "ServiceUnavailableException", failure.getMessage()).build();
-    }
-    return response(status, type(failure, status), String.valueOf(failure.getMessage())).build();
-  }
 
-  /**
-   * The Iceberg exception a lake error stands for, with the message Iceberg's own catalogs give
-   * (clients and the REST Compatibility Kit check them), built from the error's context
-   * ({@link IcebergNames}); null for the codes answered by their category. A lost race that the
-   * server did not run again (or ran again too often) is Iceberg's 409, which clients retry.
-   */
-  static RuntimeException translate(CatalogException e) {
-    Map<String, Object> context = e.context();
-    return switch (e.code()) {
-      case NAMESPACE_NOT_FOUND -> new NoSuchNamespaceException("Namespace does not exist: %s", context.get(IcebergNames.NAMESPACE));
-      case TABLE_NOT_FOUND -> new NoSuchTableException("Table does not exist: %s", context.get(IcebergNames.TABLE));
-      case VIEW_NOT_FOUND -> new NoSuchViewException("View does not exist: %s", context.get(IcebergNames.VIEW));
-      case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("Namespace is not empty: %s", context.get(IcebergNames.NAMESPACE));
-      case NAME_ALREADY_EXISTS -> alreadyExists(context);
-      case COMMIT_CONFLICT, LOCK_TIMEOUT, METADATA_LOCATION_MISMATCH -> new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
-      case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
-      case NOT_A_CATALOG -> new IllegalArgumentException("Not an Iceberg catalog: " + context.get("catalog"));
-      default -> null;
-    };
-  }
+    /**
+     * The Iceberg exception a lake error stands for, with the message Iceberg's own catalogs give
+     * (clients and the REST Compatibility Kit check them), built from the error's context
+     * ({@link IcebergNames}); null for the codes answered by their category. A lost race that the
+     * server did not run again (or ran again too often) is Iceberg's 409, which clients retry.
+     */
+    static RuntimeException translate(CatalogException e) {
+        Map<String, Object> context = e.context();
+        return switch (e.code()) {
+            case NAMESPACE_NOT_FOUND ->
+                new NoSuchNamespaceException("Namespace does not exist: %s", context.get(IcebergNames.NAMESPACE));
+            case TABLE_NOT_FOUND ->
+                new NoSuchTableException("Table does not exist: %s", context.get(IcebergNames.TABLE));
+            case VIEW_NOT_FOUND -> new NoSuchViewException("View does not exist: %s", context.get(IcebergNames.VIEW));
+            case NAMESPACE_NOT_EMPTY ->
+                new NamespaceNotEmptyException("Namespace is not empty: %s", context.get(IcebergNames.NAMESPACE));
+            case NAME_ALREADY_EXISTS -> alreadyExists(context);
+            case COMMIT_CONFLICT, LOCK_TIMEOUT, METADATA_LOCATION_MISMATCH ->
+                new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
+            case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+            case NOT_A_CATALOG -> new IllegalArgumentException("Not an Iceberg catalog: " + context.get("catalog"));
+            default -> null;
+        };
+    }
 
-  /** A name is taken: the message depends on what was asked for (the context key naming it) and what holds it. */
-  private static AlreadyExistsException alreadyExists(Map<String, Object> context) {
-    Object existing = context.get(IcebergNames.EXISTING);
-    boolean view = ObjectType.VIEW.storedName().equals(existing);
-    boolean table = ObjectType.TABLE.storedName().equals(existing);
-    if (context.containsKey(IcebergNames.SOURCE)) {
-      Object destination = context.containsKey(IcebergNames.VIEW) ? context.get(IcebergNames.VIEW) : context.get(IcebergNames.TABLE);
-      return new AlreadyExistsException("Cannot rename %s to %s. %s already exists", context.get(IcebergNames.SOURCE), destination,
-          view ? "View" : table ? "Table" : "Namespace");
+    /** A name is taken: the message depends on what was asked for (the context key naming it) and what holds it. */
+    private static AlreadyExistsException alreadyExists(Map<String, Object> context) {
+        Object existing = context.get(IcebergNames.EXISTING);
+        boolean view = ObjectType.VIEW.storedName().equals(existing);
+        boolean table = ObjectType.TABLE.storedName().equals(existing);
+        if (context.containsKey(IcebergNames.SOURCE)) {
+            Object destination = context.containsKey(IcebergNames.VIEW)
+                    ? context.get(IcebergNames.VIEW)
+                    : context.get(IcebergNames.TABLE);
+            return new AlreadyExistsException(
+                    "Cannot rename %s to %s. %s already exists",
+                    context.get(IcebergNames.SOURCE), destination, view ? "View" : table ? "Table" : "Namespace");
+        }
+        if (context.containsKey(IcebergNames.NAMESPACE)) {
+            boolean namespace = ObjectType.NAMESPACE.storedName().equals(existing);
+            return new AlreadyExistsException(
+                    namespace ? "Namespace already exists: %s" : "A table or view already has this name: %s",
+                    context.get(IcebergNames.NAMESPACE));
+        }
+        if (context.containsKey(IcebergNames.VIEW)) {
+            Object name = context.get(IcebergNames.VIEW);
+            return view
+                    ? new AlreadyExistsException("View already exists: %s", name)
+                    : table
+                            ? new AlreadyExistsException("Table with same name already exists: %s", name)
+                            : new AlreadyExistsException("A namespace already has this name: %s", name);
+        }
+        Object name = context.get(IcebergNames.TABLE);
+        return view
+                ? new AlreadyExistsException("View with same name already exists: %s", name)
+                : table
+                        ? new AlreadyExistsException("Table already exists: %s", name)
+                        : new AlreadyExistsException("A namespace already has this name: %s", name);
     }
-    if (context.containsKey(IcebergNames.NAMESPACE)) {
-      boolean namespace = ObjectType.NAMESPACE.storedName().equals(existing);
-      return new AlreadyExistsException(namespace ? "Namespace already exists: %s" : "A table or view already has this name: %s",
-          context.get(IcebergNames.NAMESPACE));
-    }
-    if (context.containsKey(IcebergNames.VIEW)) {
-      Object name = context.get(IcebergNames.VIEW);
-      return view ? new AlreadyExistsException("View already exists: %s", name)
-          : table ? new AlreadyExistsException("Table with same name already exists: %s", name)
-          : new AlreadyExistsException("A namespace already has this name: %s", name);
-    }
-    Object name = context.get(IcebergNames.TABLE);
-    return view ? new AlreadyExistsException("View with same name already exists: %s", name)
-        : table ? new AlreadyExistsException("Table already exists: %s", name)
-        : new AlreadyExistsException("A namespace already has this name: %s", name);
-  }
 
-  /** The exception's simple name, which Iceberg's client turns back into that exception; other 400s are BadRequestException. */
-  private static String type(Throwable failure, int status) {
-    if (status == 400 && !(failure instanceof IllegalArgumentException) && !(failure instanceof ValidationException)) {
-      return "BadRequestException";
+    /** The exception's simple name, which Iceberg's client turns back into that exception; other 400s are BadRequestException. */
+    private static String type(Throwable failure, int status) {
+        if (status == 400
+                && !(failure instanceof IllegalArgumentException)
+                && !(failure instanceof ValidationException)) {
+            return "BadRequestException";
+        }
+        return failure.getClass().getSimpleName();
     }
-    return failure.getClass().getSimpleName();
-  }
 
-  /** The status of each Iceberg exception, as Iceberg's reference adapter maps them. */
-  private static int status(Throwable failure) {
-    if (failure instanceof NoSuchNamespaceException || failure instanceof NoSuchTableException || failure instanceof NoSuchViewException
-        || failure instanceof NotFoundException || failure instanceof NoSuchPlanIdException || failure instanceof NoSuchPlanTaskException) {
-      return 404;
+    /** The status of each Iceberg exception, as Iceberg's reference adapter maps them. */
+    private static int status(Throwable failure) {
+        if (failure instanceof NoSuchNamespaceException
+                || failure instanceof NoSuchTableException
+                || failure instanceof NoSuchViewException
+                || failure instanceof NotFoundException
+                || failure instanceof NoSuchPlanIdException
+                || failure instanceof NoSuchPlanTaskException) {
+            return 404;
+        }
+        if (failure instanceof AlreadyExistsException
+                || failure instanceof CommitFailedException
+                || failure instanceof NamespaceNotEmptyException) {
+            return 409;
+        }
+        if (failure instanceof NotImplementedException) {
+            return 501;
+        }
+        // Only what is the client's mistake. UnsupportedOperationException is not among them: Iceberg
+        // throws it for a view update applied to a table (and the reverse), which the routes reject
+        // before applying; anywhere else it is a server bug and must show as one (500, logged).
+        if (failure instanceof BadRequestException
+                || failure instanceof ValidationException
+                || failure instanceof IllegalArgumentException) {
+            return 400;
+        }
+        if (failure instanceof IcebergIdempotency.IdempotencyInProgressException) {
+            return 503;
+        }
+        return 500;
     }
-    if (failure instanceof AlreadyExistsException || failure instanceof CommitFailedException || failure instanceof NamespaceNotEmptyException) {
-      return 409;
-    }
-    if (failure instanceof NotImplementedException) {
-      return 501;
-    }
-    // Only what is the client's mistake. UnsupportedOperationException is not among them: Iceberg
-    // throws it for a view update applied to a table (and the reverse), which the routes reject
-    // before applying; anywhere else it is a server bug and must show as one (500, logged).
-    if (failure instanceof BadRequestException || failure instanceof ValidationException || failure instanceof IllegalArgumentException) {
-      return 400;
-    }
-    if (failure instanceof IcebergIdempotency.IdempotencyInProgressException) {
-      return 503;
-    }
-    return 500;
-  }
 
-  private static Response internal(Throwable failure) {
-    if (failure instanceof CommitStateUnknownException) {
-      LOG.error("Commit state unknown", failure);
-      return response(500, "CommitStateUnknownException", failure.getMessage()).build();
+    private static Response internal(Throwable failure) {
+        if (failure instanceof CommitStateUnknownException) {
+            LOG.error("Commit state unknown", failure);
+            return response(500, "CommitStateUnknownException", failure.getMessage())
+                    .build();
+        }
+        LOG.error("Unexpected failure serving an Iceberg REST request", failure);
+        return response(500, "ServiceFailureException", "Internal server error").build();
     }
-    LOG.error("Unexpected failure serving an Iceberg REST request", failure);
-    return response(500, "ServiceFailureException", "Internal server error").build();
-  }
 
-  static Response.ResponseBuilder response(int status, String type, String message) {
-    ErrorResponse error = ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
-    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(ErrorResponseParser.toJson(error));
-  }
-
-  /** An endpoint of the Iceberg REST spec that this server does not serve yet (and does not advertise). */
-  static final class NotImplementedException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NotImplementedException(String endpoint) {
-      super("Not implemented by TreeCat yet: " + endpoint);
+    static Response.ResponseBuilder response(int status, String type, String message) {
+        ErrorResponse error = ErrorResponse.builder()
+                .responseCode(status)
+                .withType(type)
+                .withMessage(message)
+                .build();
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(ErrorResponseParser.toJson(error));
     }
-  }
+
+    /** An endpoint of the Iceberg REST spec that this server does not serve yet (and does not advertise). */
+    static final class NotImplementedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NotImplementedException(String endpoint) {
+            super("Not implemented by TreeCat yet: " + endpoint);
+        }
+    }
 }

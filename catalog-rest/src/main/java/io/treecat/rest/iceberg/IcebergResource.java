@@ -67,392 +67,484 @@ import org.slf4j.LoggerFactory;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergResource {
-  static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
-  private static final String ALL_SNAPSHOTS = "all";
-  private static final String REF_SNAPSHOTS = "refs";
+    static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
+    private static final String ALL_SNAPSHOTS = "all";
+    private static final String REF_SNAPSHOTS = "refs";
 
-  /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */
-  static final List<Endpoint> ENDPOINTS = List.of(
-      Endpoint.V1_LIST_NAMESPACES, Endpoint.V1_LOAD_NAMESPACE, Endpoint.V1_NAMESPACE_EXISTS, Endpoint.V1_CREATE_NAMESPACE,
-      Endpoint.V1_UPDATE_NAMESPACE, Endpoint.V1_DELETE_NAMESPACE, Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE,
-      Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE, Endpoint.V1_DELETE_TABLE,
-      Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE, Endpoint.V1_COMMIT_TRANSACTION, Endpoint.V1_REPORT_METRICS,
-      Endpoint.V1_TABLE_CREDENTIALS,
-      Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, Endpoint.V1_FETCH_TABLE_SCAN_PLAN, Endpoint.V1_CANCEL_TABLE_SCAN_PLAN,
-      Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS);
+    /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */
+    static final List<Endpoint> ENDPOINTS = List.of(
+            Endpoint.V1_LIST_NAMESPACES,
+            Endpoint.V1_LOAD_NAMESPACE,
+            Endpoint.V1_NAMESPACE_EXISTS,
+            Endpoint.V1_CREATE_NAMESPACE,
+            Endpoint.V1_UPDATE_NAMESPACE,
+            Endpoint.V1_DELETE_NAMESPACE,
+            Endpoint.V1_LIST_TABLES,
+            Endpoint.V1_LOAD_TABLE,
+            Endpoint.V1_TABLE_EXISTS,
+            Endpoint.V1_CREATE_TABLE,
+            Endpoint.V1_UPDATE_TABLE,
+            Endpoint.V1_DELETE_TABLE,
+            Endpoint.V1_RENAME_TABLE,
+            Endpoint.V1_REGISTER_TABLE,
+            Endpoint.V1_COMMIT_TRANSACTION,
+            Endpoint.V1_REPORT_METRICS,
+            Endpoint.V1_TABLE_CREDENTIALS,
+            Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN,
+            Endpoint.V1_FETCH_TABLE_SCAN_PLAN,
+            Endpoint.V1_CANCEL_TABLE_SCAN_PLAN,
+            Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS);
 
-  private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
-  /** Who calls: every caller until authentication exists. */
-  static final Principal WHO = Principal.ANONYMOUS;
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
+    /** Who calls: every caller until authentication exists. */
+    static final Principal WHO = Principal.ANONYMOUS;
 
-  private final IcebergNamespaces namespaces;
-  private final IcebergTables tables;
-  private final IcebergBodies bodies;
-  private final LoadTableBodies loadBodies = new LoadTableBodies();
-  private final String defaultCatalog;
-  private final MetricsReportListener reports;
-  private final ScanPlanner planner;
+    private final IcebergNamespaces namespaces;
+    private final IcebergTables tables;
+    private final IcebergBodies bodies;
+    private final LoadTableBodies loadBodies = new LoadTableBodies();
+    private final String defaultCatalog;
+    private final MetricsReportListener reports;
+    private final ScanPlanner planner;
 
-  IcebergResource(IcebergNamespaces namespaces, IcebergTables tables, ScanPlanner planner, ObjectMapper mapper, String defaultCatalog,
-      MetricsReportListener reports) {
-    this.namespaces = requireNonNull(namespaces, "namespaces is null");
-    this.tables = requireNonNull(tables, "tables is null");
-    this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
-    this.planner = requireNonNull(planner, "planner is null");
-    this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
-    this.reports = requireNonNull(reports, "reports is null");
-  }
-
-  // ---- config
-
-  /** The client's {@code warehouse} names the catalog (its REST prefix); without one, the default catalog. */
-  @GET
-  @Path("config")
-  public Response config(@QueryParam("warehouse") String warehouse) {
-    String prefix = warehouse == null || warehouse.isBlank() ? defaultCatalog : warehouse;
-    if (prefix.contains("/")) {
-      throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
+    IcebergResource(
+            IcebergNamespaces namespaces,
+            IcebergTables tables,
+            ScanPlanner planner,
+            ObjectMapper mapper,
+            String defaultCatalog,
+            MetricsReportListener reports) {
+        this.namespaces = requireNonNull(namespaces, "namespaces is null");
+        this.tables = requireNonNull(tables, "tables is null");
+        this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
+        this.planner = requireNonNull(planner, "planner is null");
+        this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
+        this.reports = requireNonNull(reports, "reports is null");
     }
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    namespaces.checkReadable(WHO, at.catalog(), at.point());
-    List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
-    endpoints.addAll(IcebergViewResource.ENDPOINTS);
-    return ok(ConfigResponse.builder()
-        // A mutable map: the builder probes it for null keys, which Map.of refuses.
-        .withOverrides(new HashMap<>(Map.of("prefix", prefix, RESTCatalogProperties.NAMESPACE_SEPARATOR, SEPARATOR)))
-        .withEndpoints(endpoints)
-        .withIdempotencyKeyLifetime(IcebergIdempotency.LIFETIME.toString())
-        .build());
-  }
 
-  // ---- namespaces
+    // ---- config
 
-  @GET
-  @Path("{prefix}/namespaces")
-  public Response listNamespaces(@PathParam("prefix") String prefix, @QueryParam("parent") String parent,
-      @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
-    Namespace parentNamespace = parent == null || parent.isEmpty() ? Namespace.empty() : Namespace.of(parent.split("\u001f", -1));
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), parentNamespace, ObjectType.NAMESPACE, pageToken, pageSize(pageSize));
-    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().nextPageToken(page.nextPageToken());
-    page.names().forEach(name -> response.add(child(parentNamespace, name)));
-    return ok(response.build());
-  }
-
-  @POST
-  @Path("{prefix}/namespaces")
-  public Response createNamespace(@PathParam("prefix") String prefix, String body) {
-    CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
-    List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
-    Map<String, String> properties = namespaces.create(WHO, catalog(prefix), request.namespace(), request.properties());
-    return ok(CreateNamespaceResponse.builder().withNamespace(request.namespace()).setProperties(properties).build());
-  }
-
-  @GET
-  @Path("{prefix}/namespaces/{namespace}")
-  public Response loadNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-    Namespace ns = namespace(namespace);
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return ok(GetNamespaceResponse.builder().withNamespace(ns).setProperties(namespaces.load(WHO, at.catalog(), at.point(), ns)).build());
-  }
-
-  @HEAD
-  @Path("{prefix}/namespaces/{namespace}")
-  public Response namespaceExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    namespaces.load(WHO, at.catalog(), at.point(), namespace(namespace));
-    return Response.noContent().build();
-  }
-
-  @DELETE
-  @Path("{prefix}/namespaces/{namespace}")
-  public Response dropNamespace(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-    namespaces.drop(WHO, catalog(prefix), namespace(namespace));
-    return Response.noContent().build();
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/properties")
-  public Response updateNamespaceProperties(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
-    UpdateNamespacePropertiesRequest request = read(body, UpdateNamespacePropertiesRequest.class);
-    IcebergNamespaces.PropertyChanges result = namespaces.updateProperties(WHO, catalog(prefix), namespace(namespace), request.removals(),
-        request.updates());
-    return ok(UpdateNamespacePropertiesResponse.builder().addUpdated(result.updated()).addRemoved(result.removed()).addMissing(result.missing())
-        .build());
-  }
-
-  // ---- tables
-
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/tables")
-  public Response listTables(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
-    Namespace ns = namespace(namespace);
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.TABLE, pageToken, pageSize(pageSize));
-    ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
-    page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
-    return ok(response.build());
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/tables")
-  public Response createTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
-    CreateTableRequest request = read(body, CreateTableRequest.class);
-    requireAddressable(request.name());
-    Namespace ns = namespace(namespace);
-    if (request.stageCreate()) {
-      return ok(LoadTableResponse.builder().withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request))).build());
+    /** The client's {@code warehouse} names the catalog (its REST prefix); without one, the default catalog. */
+    @GET
+    @Path("config")
+    public Response config(@QueryParam("warehouse") String warehouse) {
+        String prefix = warehouse == null || warehouse.isBlank() ? defaultCatalog : warehouse;
+        if (prefix.contains("/")) {
+            throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
+        }
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        namespaces.checkReadable(WHO, at.catalog(), at.point());
+        List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
+        endpoints.addAll(IcebergViewResource.ENDPOINTS);
+        return ok(ConfigResponse.builder()
+                // A mutable map: the builder probes it for null keys, which Map.of refuses.
+                .withOverrides(
+                        new HashMap<>(Map.of("prefix", prefix, RESTCatalogProperties.NAMESPACE_SEPARATOR, SEPARATOR)))
+                .withEndpoints(endpoints)
+                .withIdempotencyKeyLifetime(IcebergIdempotency.LIFETIME.toString())
+                .build());
     }
-    return withETag(tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request)), ALL_SNAPSHOTS);
-  }
 
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/register")
-  public Response registerTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
-    RegisterTableRequest request = read(body, RegisterTableRequest.class);
-    requireAddressable(request.name());
-    TableMetadata metadata = tables.register(WHO, catalog(prefix), namespace(namespace), request.name(), request.metadataLocation(),
-        request.overwrite());
-    return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
-  }
+    // ---- namespaces
 
-  /**
-   * Loads a table. {@code snapshots=refs} answers only the snapshots a branch or tag references (the
-   * client loads the rest with {@code snapshots=all} when it needs them). The {@code ETag} names the
-   * metadata file and the mode, so an {@code If-None-Match} naming it is answered 304 without
-   * reading the metadata file.
-   */
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
-  public Response loadTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table, @QueryParam("snapshots") String snapshots,
-      @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
-    String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
-    if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
-      throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
+    @GET
+    @Path("{prefix}/namespaces")
+    public Response listNamespaces(
+            @PathParam("prefix") String prefix,
+            @QueryParam("parent") String parent,
+            @QueryParam("pageToken") String pageToken,
+            @QueryParam("pageSize") String pageSize) {
+        Namespace parentNamespace =
+                parent == null || parent.isEmpty() ? Namespace.empty() : Namespace.of(parent.split("\u001f", -1));
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        IcebergNamespaces.Page page = namespaces.list(
+                WHO, at.catalog(), at.point(), parentNamespace, ObjectType.NAMESPACE, pageToken, pageSize(pageSize));
+        ListNamespacesResponse.Builder response =
+                ListNamespacesResponse.builder().nextPageToken(page.nextPageToken());
+        page.names().forEach(name -> response.add(child(parentNamespace, name)));
+        return ok(response.build());
     }
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    String location = tables.metadataLocation(WHO, at.catalog(), at.point(), identifier(namespace, table));
-    String etag = IcebergETags.of(location, mode);
-    if (IcebergETags.matches(ifNoneMatch, etag) && tables.metadataFileExists(at.catalog(), location)) {
-      return Response.notModified().header(HttpHeaders.ETAG, etag).build();
+
+    @POST
+    @Path("{prefix}/namespaces")
+    public Response createNamespace(@PathParam("prefix") String prefix, String body) {
+        CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
+        List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
+        Map<String, String> properties =
+                namespaces.create(WHO, catalog(prefix), request.namespace(), request.properties());
+        return ok(CreateNamespaceResponse.builder()
+                .withNamespace(request.namespace())
+                .setProperties(properties)
+                .build());
     }
-    if (!tables.metadataFileExists(at.catalog(), location)) {
-      // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
-      tables.readMetadata(at.catalog(), location);
+
+    @GET
+    @Path("{prefix}/namespaces/{namespace}")
+    public Response loadNamespace(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+        Namespace ns = namespace(namespace);
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        return ok(GetNamespaceResponse.builder()
+                .withNamespace(ns)
+                .setProperties(namespaces.load(WHO, at.catalog(), at.point(), ns))
+                .build());
     }
-    String body = loadBodies.get(etag, () -> {
-      TableMetadata metadata = tables.readMetadata(at.catalog(), location);
-      if (mode.equals(REF_SNAPSHOTS)) {
-        metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location).suppressHistoricalSnapshots().build();
-      }
-      return loadTableJson(metadata);
-    });
-    return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.ETAG, etag).build();
-  }
 
-  @HEAD
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
-  public Response tableExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table) {
-    return Response.status(tableExists(prefix, identifier(namespace, table)) ? 204 : 404).build();
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
-  public Response updateTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table, String body) {
-    UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
-    TableIdentifier identifier = identifier(namespace, table);
-    if (parsed.identifier() != null && !parsed.identifier().equals(identifier)) {
-      throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
+    @HEAD
+    @Path("{prefix}/namespaces/{namespace}")
+    public Response namespaceExists(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        namespaces.load(WHO, at.catalog(), at.point(), namespace(namespace));
+        return Response.noContent().build();
     }
-    requireTableUpdates(parsed);
-    TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(IcebergWire.change(identifier, parsed))).get(0);
-    return withETag(metadata, ALL_SNAPSHOTS);
-  }
 
-  @DELETE
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}")
-  public Response dropTable(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table, @QueryParam("purgeRequested") String purge) {
-    tables.drop(WHO, catalog(prefix), identifier(namespace, table), Boolean.parseBoolean(purge));
-    return Response.noContent().build();
-  }
-
-  @POST
-  @Path("{prefix}/tables/rename")
-  public Response renameTable(@PathParam("prefix") String prefix, String body) {
-    RenameTableRequest request = read(body, RenameTableRequest.class);
-    requireAddressable(request.destination().name());
-    tables.rename(WHO, catalog(prefix), request.source(), request.destination());
-    return Response.noContent().build();
-  }
-
-  @POST
-  @Path("{prefix}/transactions/commit")
-  public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
-    CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
-    request.tableChanges().forEach(IcebergResource::requireTableUpdates);
-    tables.commit(WHO, catalog(prefix), request.tableChanges().stream().map(IcebergWire::change).toList());
-    return Response.noContent().build();
-  }
-
-  /**
-   * A client's scan or commit report: parsed with Iceberg's parser (a malformed one is 400), logged
-   * at debug and counted, answered 204. The table must exist (404 otherwise), as for any table route.
-   */
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/metrics")
-  public Response reportMetrics(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table, String body) {
-    ReportMetricsRequest request = read(body, ReportMetricsRequest.class);
-    TableIdentifier identifier = identifier(namespace, table);
-    requireTable(prefix, identifier);
-    String type = request.reportType().name().toLowerCase(Locale.ROOT).replace('_', '-');
-    LOG.debug("Metrics report for {}.{}: {}", prefix, identifier, request.report());
-    reports.reported(identifier, type);
-    return Response.noContent().build();
-  }
-
-  /**
-   * The storage credentials of a table: none, since the warehouse is a local filesystem that the
-   * client reaches with its own access (the spec's answer is then an empty list).
-   */
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
-  public Response loadCredentials(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("table") String table) {
-    TableIdentifier identifier = identifier(namespace, table);
-    requireTable(prefix, identifier);
-    return ok(ImmutableLoadCredentialsResponse.builder().build());
-  }
-
-  // ---- server-side scan planning (ScanPlanner): answered from the files indexed in the tree
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan")
-  public Response planTableScan(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, String body) {
-    PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return ok(IcebergWire.response(planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), IcebergWire.scan(request))));
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/tasks")
-  public Response fetchScanTasks(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @PathParam("table") String table, String body) {
-    FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
-    return ok(IcebergWire.response(planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request.planTask())));
-  }
-
-  /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
-  public Response fetchPlanningResult(@PathParam("id") String id) {
-    planner.fetch(id);
-    return Response.noContent().build();
-  }
-
-  /** Nothing runs after a plan is answered, so a cancel has nothing to stop. */
-  @DELETE
-  @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
-  public Response cancelPlanning() {
-    return Response.noContent().build();
-  }
-
-  // ---- helpers
-
-  private boolean tableExists(String prefix, TableIdentifier identifier) {
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return tables.exists(WHO, at.catalog(), at.point(), identifier);
-  }
-
-  private void requireTable(String prefix, TableIdentifier identifier) {
-    if (!tableExists(prefix, identifier)) {
-      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    @DELETE
+    @Path("{prefix}/namespaces/{namespace}")
+    public Response dropNamespace(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
+        namespaces.drop(WHO, catalog(prefix), namespace(namespace));
+        return Response.noContent().build();
     }
-  }
 
-  /** The catalog a prefix names (a write's prefix never has a read point: {@link ReadOnlyPrefixFilter} refuses those). */
-  static String catalog(String prefix) {
-    return CatalogPrefix.parse(prefix).catalog();
-  }
-
-  private Response ok(Object response) {
-    return bodies.ok(response);
-  }
-
-  /** A table response with the ETag of its metadata file and snapshot mode. */
-  private Response withETag(TableMetadata metadata, String mode) {
-    String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
-    // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one).
-    String body = loadBodies.put(etag, loadTableJson(metadata));
-    return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.ETAG, etag).build();
-  }
-
-  private String loadTableJson(TableMetadata metadata) {
-    return bodies.json(LoadTableResponse.builder().withTableMetadata(metadata).build());
-  }
-
-  /**
-   * Rejects view updates sent to a table route as the client's mistake (400) before the commit:
-   * Iceberg's {@code MetadataUpdate.applyTo} would throw UnsupportedOperationException, which the
-   * error table keeps for server bugs.
-   */
-  private static void requireTableUpdates(UpdateTableRequest request) {
-    for (MetadataUpdate update : request.updates()) {
-      if (update instanceof MetadataUpdate.AddViewVersion || update instanceof MetadataUpdate.SetCurrentViewVersion) {
-        throw new BadRequestException("Cannot apply update %s to a table", update.getClass().getSimpleName());
-      }
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/properties")
+    public Response updateNamespaceProperties(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+        UpdateNamespacePropertiesRequest request = read(body, UpdateNamespacePropertiesRequest.class);
+        IcebergNamespaces.PropertyChanges result = namespaces.updateProperties(
+                WHO, catalog(prefix), namespace(namespace), request.removals(), request.updates());
+        return ok(UpdateNamespacePropertiesResponse.builder()
+                .addUpdated(result.updated())
+                .addRemoved(result.removed())
+                .addMissing(result.missing())
+                .build());
     }
-  }
 
-  private <T extends RESTRequest> T read(String body, Class<T> type) {
-    return bodies.read(body, type);
-  }
+    // ---- tables
 
-  /**
-   * Refuses a new name that no URL path can address: empty, {@code .} or {@code ..} (HTTP
-   * normalizes the last two away, so the object could never be loaded or dropped again).
-   */
-  static void requireAddressable(String name) {
-    if (name == null || name.isEmpty() || name.equals(".") || name.equals("..")) {
-      throw new BadRequestException("Invalid name, it cannot be addressed in a URL path: '%s'", name);
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/tables")
+    public Response listTables(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @QueryParam("pageToken") String pageToken,
+            @QueryParam("pageSize") String pageSize) {
+        Namespace ns = namespace(namespace);
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        IcebergNamespaces.Page page =
+                namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.TABLE, pageToken, pageSize(pageSize));
+        ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
+        page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
+        return ok(response.build());
     }
-  }
 
-  /** A namespace from its path segment, still URL-encoded: levels split on {@code %1F} (either case), then decoded. */
-  static Namespace namespace(String encoded) {
-    String normalized = encoded.replace("%1f", SEPARATOR);
-    return RESTUtil.decodeNamespace(normalized, SEPARATOR);
-  }
-
-  /**
-   * A table (or view) from its path segments, still URL-encoded. Decoded as Iceberg's client encodes
-   * them (form encoding: a space is {@code +}, a plus {@code %2B}), which JAX-RS path decoding would
-   * leave as {@code +}.
-   */
-  static TableIdentifier identifier(String namespace, String table) {
-    return TableIdentifier.of(namespace(namespace), RESTUtil.decodeString(table));
-  }
-
-  private static Namespace child(Namespace parent, String name) {
-    String[] levels = Arrays.copyOf(parent.levels(), parent.length() + 1);
-    levels[parent.length()] = name;
-    return Namespace.of(levels);
-  }
-
-  static Integer pageSize(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/tables")
+    public Response createTable(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+        CreateTableRequest request = read(body, CreateTableRequest.class);
+        requireAddressable(request.name());
+        Namespace ns = namespace(namespace);
+        if (request.stageCreate()) {
+            return ok(LoadTableResponse.builder()
+                    .withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request)))
+                    .build());
+        }
+        return withETag(tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request)), ALL_SNAPSHOTS);
     }
-    try {
-      return Integer.valueOf(text.trim());
-    } catch (NumberFormatException e) {
-      throw new BadRequestException("Invalid pageSize, not an integer: %s", text);
+
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/register")
+    public Response registerTable(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+        RegisterTableRequest request = read(body, RegisterTableRequest.class);
+        requireAddressable(request.name());
+        TableMetadata metadata = tables.register(
+                WHO,
+                catalog(prefix),
+                namespace(namespace),
+                request.name(),
+                request.metadataLocation(),
+                request.overwrite());
+        return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
     }
-  }
+
+    /**
+     * Loads a table. {@code snapshots=refs} answers only the snapshots a branch or tag references (the
+     * client loads the rest with {@code snapshots=all} when it needs them). The {@code ETag} names the
+     * metadata file and the mode, so an {@code If-None-Match} naming it is answered 304 without
+     * reading the metadata file.
+     */
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+    public Response loadTable(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table,
+            @QueryParam("snapshots") String snapshots,
+            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
+        String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
+        if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
+            throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
+        }
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        String location = tables.metadataLocation(WHO, at.catalog(), at.point(), identifier(namespace, table));
+        String etag = IcebergETags.of(location, mode);
+        if (IcebergETags.matches(ifNoneMatch, etag) && tables.metadataFileExists(at.catalog(), location)) {
+            return Response.notModified().header(HttpHeaders.ETAG, etag).build();
+        }
+        if (!tables.metadataFileExists(at.catalog(), location)) {
+            // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
+            tables.readMetadata(at.catalog(), location);
+        }
+        String body = loadBodies.get(etag, () -> {
+            TableMetadata metadata = tables.readMetadata(at.catalog(), location);
+            if (mode.equals(REF_SNAPSHOTS)) {
+                metadata = TableMetadata.buildFrom(metadata)
+                        .withMetadataLocation(location)
+                        .suppressHistoricalSnapshots()
+                        .build();
+            }
+            return loadTableJson(metadata);
+        });
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, etag)
+                .build();
+    }
+
+    @HEAD
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+    public Response tableExists(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table) {
+        return Response.status(tableExists(prefix, identifier(namespace, table)) ? 204 : 404)
+                .build();
+    }
+
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+    public Response updateTable(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table,
+            String body) {
+        UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
+        TableIdentifier identifier = identifier(namespace, table);
+        if (parsed.identifier() != null && !parsed.identifier().equals(identifier)) {
+            throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
+        }
+        requireTableUpdates(parsed);
+        TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(IcebergWire.change(identifier, parsed)))
+                .get(0);
+        return withETag(metadata, ALL_SNAPSHOTS);
+    }
+
+    @DELETE
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}")
+    public Response dropTable(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table,
+            @QueryParam("purgeRequested") String purge) {
+        tables.drop(WHO, catalog(prefix), identifier(namespace, table), Boolean.parseBoolean(purge));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("{prefix}/tables/rename")
+    public Response renameTable(@PathParam("prefix") String prefix, String body) {
+        RenameTableRequest request = read(body, RenameTableRequest.class);
+        requireAddressable(request.destination().name());
+        tables.rename(WHO, catalog(prefix), request.source(), request.destination());
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("{prefix}/transactions/commit")
+    public Response commitTransaction(@PathParam("prefix") String prefix, String body) {
+        CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
+        request.tableChanges().forEach(IcebergResource::requireTableUpdates);
+        tables.commit(
+                WHO,
+                catalog(prefix),
+                request.tableChanges().stream().map(IcebergWire::change).toList());
+        return Response.noContent().build();
+    }
+
+    /**
+     * A client's scan or commit report: parsed with Iceberg's parser (a malformed one is 400), logged
+     * at debug and counted, answered 204. The table must exist (404 otherwise), as for any table route.
+     */
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/metrics")
+    public Response reportMetrics(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table,
+            String body) {
+        ReportMetricsRequest request = read(body, ReportMetricsRequest.class);
+        TableIdentifier identifier = identifier(namespace, table);
+        requireTable(prefix, identifier);
+        String type = request.reportType().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        LOG.debug("Metrics report for {}.{}: {}", prefix, identifier, request.report());
+        reports.reported(identifier, type);
+        return Response.noContent().build();
+    }
+
+    /**
+     * The storage credentials of a table: none, since the warehouse is a local filesystem that the
+     * client reaches with its own access (the spec's answer is then an empty list).
+     */
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
+    public Response loadCredentials(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("table") String table) {
+        TableIdentifier identifier = identifier(namespace, table);
+        requireTable(prefix, identifier);
+        return ok(ImmutableLoadCredentialsResponse.builder().build());
+    }
+
+    // ---- server-side scan planning (ScanPlanner): answered from the files indexed in the tree
+
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan")
+    public Response planTableScan(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @PathParam("table") String table,
+            String body) {
+        PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        return ok(IcebergWire.response(
+                planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), IcebergWire.scan(request))));
+    }
+
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/tasks")
+    public Response fetchScanTasks(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @PathParam("table") String table,
+            String body) {
+        FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
+        return ok(IcebergWire.response(
+                planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request.planTask())));
+    }
+
+    /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
+    public Response fetchPlanningResult(@PathParam("id") String id) {
+        planner.fetch(id);
+        return Response.noContent().build();
+    }
+
+    /** Nothing runs after a plan is answered, so a cancel has nothing to stop. */
+    @DELETE
+    @Path("{prefix}/namespaces/{namespace}/tables/{table}/plan/{id}")
+    public Response cancelPlanning() {
+        return Response.noContent().build();
+    }
+
+    // ---- helpers
+
+    private boolean tableExists(String prefix, TableIdentifier identifier) {
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        return tables.exists(WHO, at.catalog(), at.point(), identifier);
+    }
+
+    private void requireTable(String prefix, TableIdentifier identifier) {
+        if (!tableExists(prefix, identifier)) {
+            throw new NoSuchTableException("Table does not exist: %s", identifier);
+        }
+    }
+
+    /** The catalog a prefix names (a write's prefix never has a read point: {@link ReadOnlyPrefixFilter} refuses those). */
+    static String catalog(String prefix) {
+        return CatalogPrefix.parse(prefix).catalog();
+    }
+
+    private Response ok(Object response) {
+        return bodies.ok(response);
+    }
+
+    /** A table response with the ETag of its metadata file and snapshot mode. */
+    private Response withETag(TableMetadata metadata, String mode) {
+        String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
+        // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one).
+        String body = loadBodies.put(etag, loadTableJson(metadata));
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, etag)
+                .build();
+    }
+
+    private String loadTableJson(TableMetadata metadata) {
+        return bodies.json(
+                LoadTableResponse.builder().withTableMetadata(metadata).build());
+    }
+
+    /**
+     * Rejects view updates sent to a table route as the client's mistake (400) before the commit:
+     * Iceberg's {@code MetadataUpdate.applyTo} would throw UnsupportedOperationException, which the
+     * error table keeps for server bugs.
+     */
+    private static void requireTableUpdates(UpdateTableRequest request) {
+        for (MetadataUpdate update : request.updates()) {
+            if (update instanceof MetadataUpdate.AddViewVersion
+                    || update instanceof MetadataUpdate.SetCurrentViewVersion) {
+                throw new BadRequestException(
+                        "Cannot apply update %s to a table", update.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private <T extends RESTRequest> T read(String body, Class<T> type) {
+        return bodies.read(body, type);
+    }
+
+    /**
+     * Refuses a new name that no URL path can address: empty, {@code .} or {@code ..} (HTTP
+     * normalizes the last two away, so the object could never be loaded or dropped again).
+     */
+    static void requireAddressable(String name) {
+        if (name == null || name.isEmpty() || name.equals(".") || name.equals("..")) {
+            throw new BadRequestException("Invalid name, it cannot be addressed in a URL path: '%s'", name);
+        }
+    }
+
+    /** A namespace from its path segment, still URL-encoded: levels split on {@code %1F} (either case), then decoded. */
+    static Namespace namespace(String encoded) {
+        String normalized = encoded.replace("%1f", SEPARATOR);
+        return RESTUtil.decodeNamespace(normalized, SEPARATOR);
+    }
+
+    /**
+     * A table (or view) from its path segments, still URL-encoded. Decoded as Iceberg's client encodes
+     * them (form encoding: a space is {@code +}, a plus {@code %2B}), which JAX-RS path decoding would
+     * leave as {@code +}.
+     */
+    static TableIdentifier identifier(String namespace, String table) {
+        return TableIdentifier.of(namespace(namespace), RESTUtil.decodeString(table));
+    }
+
+    private static Namespace child(Namespace parent, String name) {
+        String[] levels = Arrays.copyOf(parent.levels(), parent.length() + 1);
+        levels[parent.length()] = name;
+        return Namespace.of(levels);
+    }
+
+    static Integer pageSize(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new BadRequestException("Invalid pageSize, not an integer: %s", text);
+        }
+    }
 }

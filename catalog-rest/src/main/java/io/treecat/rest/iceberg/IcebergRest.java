@@ -21,63 +21,69 @@ import org.apache.iceberg.rest.RESTSerializers;
  * {@code uri}, beside the native mirror's {@code /treecat/v1}.
  */
 public final class IcebergRest {
-  /** The root of every Iceberg route, relative to the application's root. */
-  public static final String ROOT = "/v1";
-  /** The catalog (REST prefix, top-level tree object) of a client that names no {@code warehouse}. */
-  public static final String DEFAULT_CATALOG = "warehouse";
+    /** The root of every Iceberg route, relative to the application's root. */
+    public static final String ROOT = "/v1";
+    /** The catalog (REST prefix, top-level tree object) of a client that names no {@code warehouse}. */
+    public static final String DEFAULT_CATALOG = "warehouse";
 
-  private IcebergRest() {}
+    private IcebergRest() {}
 
-  /**
-   * @param lake the lakehouse every route's operation runs on (its runner, and each catalog's warehouse)
-   * @param defaultCatalog the catalog (REST prefix) a client gets when it names no warehouse
-   * @param otherPaths the mapper that answers failures outside {@code /v1} (the native API's)
-   */
-  public static List<Object> components(Lakehouse lake, String defaultCatalog, ExceptionMapper<Throwable> otherPaths) {
-    return components(lake, defaultCatalog, otherPaths, MetricsReportListener.NONE, Options.DEFAULTS);
-  }
+    /**
+     * @param lake the lakehouse every route's operation runs on (its runner, and each catalog's warehouse)
+     * @param defaultCatalog the catalog (REST prefix) a client gets when it names no warehouse
+     * @param otherPaths the mapper that answers failures outside {@code /v1} (the native API's)
+     */
+    public static List<Object> components(
+            Lakehouse lake, String defaultCatalog, ExceptionMapper<Throwable> otherPaths) {
+        return components(lake, defaultCatalog, otherPaths, MetricsReportListener.NONE, Options.DEFAULTS);
+    }
 
-  /**
-   * How the catalog commits.
-   *
-   * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
-   *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
-   */
-  public record Options(boolean rebaseAppends) {
-    public static final Options DEFAULTS = new Options(false);
-  }
+    /**
+     * How the catalog commits.
+     *
+     * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
+     *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
+     */
+    public record Options(boolean rebaseAppends) {
+        public static final Options DEFAULTS = new Options(false);
+    }
 
-  /**
-   * @param reports receives the metrics reports clients post, for the server's registry
-   */
-  public static List<Object> components(Lakehouse lake, String defaultCatalog, ExceptionMapper<Throwable> otherPaths,
-      MetricsReportListener reports, Options options) {
-    IcebergNamespaces namespaces = new IcebergNamespaces(lake);
-    IcebergTables tables = new IcebergTables(lake, options.rebaseAppends());
-    ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
-    ObjectMapper mapper = mapper();
-    IcebergIdempotency idempotency = new IcebergIdempotency(
-        new IdempotencyKeys(Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
-    return List.of(new IcebergResource(namespaces, tables, planner, mapper, defaultCatalog, reports),
-        new IcebergViewResource(namespaces, new IcebergViews(lake), new IcebergBodies(mapper)),
-        idempotency.feature(),
-        new ReadOnlyPrefixFilter(),
-        new IcebergErrors(otherPaths));
-  }
+    /**
+     * @param reports receives the metrics reports clients post, for the server's registry
+     */
+    public static List<Object> components(
+            Lakehouse lake,
+            String defaultCatalog,
+            ExceptionMapper<Throwable> otherPaths,
+            MetricsReportListener reports,
+            Options options) {
+        IcebergNamespaces namespaces = new IcebergNamespaces(lake);
+        IcebergTables tables = new IcebergTables(lake, options.rebaseAppends());
+        ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
+        ObjectMapper mapper = mapper();
+        IcebergIdempotency idempotency = new IcebergIdempotency(new IdempotencyKeys(
+                Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
+        return List.of(
+                new IcebergResource(namespaces, tables, planner, mapper, defaultCatalog, reports),
+                new IcebergViewResource(namespaces, new IcebergViews(lake), new IcebergBodies(mapper)),
+                idempotency.feature(),
+                new ReadOnlyPrefixFilter(),
+                new IcebergErrors(otherPaths));
+    }
 
-  /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */
-  static boolean owns(String path) {
-    String relative = path.startsWith("/") ? path.substring(1) : path;
-    return relative.equals("v1") || relative.startsWith("v1/");
-  }
+    /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */
+    static boolean owns(String path) {
+        String relative = path.startsWith("/") ? path.substring(1) : path;
+        return relative.equals("v1") || relative.startsWith("v1/");
+    }
 
-  /** Configured as Iceberg's own client mapper is (field access, kebab-case names, unknown fields ignored), with Iceberg's serializers for requests and responses. */
-  static ObjectMapper mapper() {
-    ObjectMapper mapper = new ObjectMapper();
-    mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
-    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
-    RESTSerializers.registerAll(mapper);
-    return mapper;
-  }
+    /** Configured as Iceberg's own client mapper is (field access, kebab-case names, unknown fields ignored), with Iceberg's serializers for requests and responses. */
+    static ObjectMapper mapper() {
+        ObjectMapper mapper = new ObjectMapper();
+        mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+        mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+        RESTSerializers.registerAll(mapper);
+        return mapper;
+    }
 }

@@ -37,101 +37,131 @@ import org.apache.iceberg.view.ViewMetadata;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergViewResource {
-  /** What {@code GET /v1/config} advertises for views: every view route of the spec. */
-  static final List<Endpoint> ENDPOINTS = List.of(
-      Endpoint.V1_LIST_VIEWS, Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW, Endpoint.V1_UPDATE_VIEW,
-      Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW, Endpoint.V1_REGISTER_VIEW);
+    /** What {@code GET /v1/config} advertises for views: every view route of the spec. */
+    static final List<Endpoint> ENDPOINTS = List.of(
+            Endpoint.V1_LIST_VIEWS,
+            Endpoint.V1_LOAD_VIEW,
+            Endpoint.V1_VIEW_EXISTS,
+            Endpoint.V1_CREATE_VIEW,
+            Endpoint.V1_UPDATE_VIEW,
+            Endpoint.V1_DELETE_VIEW,
+            Endpoint.V1_RENAME_VIEW,
+            Endpoint.V1_REGISTER_VIEW);
 
-  private final IcebergNamespaces namespaces;
-  private final IcebergViews views;
-  private final IcebergBodies bodies;
+    private final IcebergNamespaces namespaces;
+    private final IcebergViews views;
+    private final IcebergBodies bodies;
 
-  IcebergViewResource(IcebergNamespaces namespaces, IcebergViews views, IcebergBodies bodies) {
-    this.namespaces = requireNonNull(namespaces, "namespaces is null");
-    this.views = requireNonNull(views, "views is null");
-    this.bodies = requireNonNull(bodies, "bodies is null");
-  }
-
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/views")
-  public Response listViews(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @QueryParam("pageToken") String pageToken, @QueryParam("pageSize") String pageSize) {
-    Namespace ns = IcebergResource.namespace(namespace);
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    IcebergNamespaces.Page page = namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.VIEW, pageToken, IcebergResource.pageSize(pageSize));
-    ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
-    page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
-    return bodies.ok(response.build());
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/views")
-  public Response createView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
-    CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
-    IcebergResource.requireAddressable(request.name());
-    return loaded(views.create(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), IcebergWire.view(request)));
-  }
-
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/register-view")
-  public Response registerView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
-    RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
-    IcebergResource.requireAddressable(request.name());
-    return loaded(views.register(WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), request.name(),
-        request.metadataLocation()));
-  }
-
-  @GET
-  @Path("{prefix}/namespaces/{namespace}/views/{view}")
-  public Response loadView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("view") String view) {
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return loaded(views.load(WHO, at.catalog(), at.point(), identifier(namespace, view)));
-  }
-
-  @HEAD
-  @Path("{prefix}/namespaces/{namespace}/views/{view}")
-  public Response viewExists(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("view") String view) {
-    CatalogPrefix at = CatalogPrefix.parse(prefix);
-    return Response.status(views.exists(WHO, at.catalog(), at.point(), identifier(namespace, view)) ? 204 : 404).build();
-  }
-
-  /** Replace: an {@code UpdateTableRequest} whose requirements and updates are the view kinds ({@code assert-view-uuid}, {@code add-view-version}, …). */
-  @POST
-  @Path("{prefix}/namespaces/{namespace}/views/{view}")
-  public Response replaceView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("view") String view, String body) {
-    UpdateTableRequest request = bodies.read(body, UpdateTableRequest.class);
-    TableIdentifier identifier = identifier(namespace, view);
-    if (request.identifier() != null && !request.identifier().equals(identifier)) {
-      throw new BadRequestException("The body names another view than the path: %s", request.identifier());
+    IcebergViewResource(IcebergNamespaces namespaces, IcebergViews views, IcebergBodies bodies) {
+        this.namespaces = requireNonNull(namespaces, "namespaces is null");
+        this.views = requireNonNull(views, "views is null");
+        this.bodies = requireNonNull(bodies, "bodies is null");
     }
-    return loaded(views.commit(WHO, IcebergResource.catalog(prefix), IcebergWire.change(identifier, request)));
-  }
 
-  @DELETE
-  @Path("{prefix}/namespaces/{namespace}/views/{view}")
-  public Response dropView(@PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace,
-      @Encoded @PathParam("view") String view) {
-    views.drop(WHO, IcebergResource.catalog(prefix), identifier(namespace, view));
-    return Response.noContent().build();
-  }
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/views")
+    public Response listViews(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @QueryParam("pageToken") String pageToken,
+            @QueryParam("pageSize") String pageSize) {
+        Namespace ns = IcebergResource.namespace(namespace);
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        IcebergNamespaces.Page page = namespaces.list(
+                WHO, at.catalog(), at.point(), ns, ObjectType.VIEW, pageToken, IcebergResource.pageSize(pageSize));
+        ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
+        page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
+        return bodies.ok(response.build());
+    }
 
-  @POST
-  @Path("{prefix}/views/rename")
-  public Response renameView(@PathParam("prefix") String prefix, String body) {
-    RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
-    IcebergResource.requireAddressable(request.destination().name());
-    views.rename(WHO, IcebergResource.catalog(prefix), request.source(), request.destination());
-    return Response.noContent().build();
-  }
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/views")
+    public Response createView(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+        CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
+        IcebergResource.requireAddressable(request.name());
+        return loaded(views.create(
+                WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), IcebergWire.view(request)));
+    }
 
-  private Response loaded(ViewMetadata metadata) {
-    return bodies.ok(ImmutableLoadViewResponse.builder().metadata(metadata).metadataLocation(metadata.metadataFileLocation()).build());
-  }
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/register-view")
+    public Response registerView(
+            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+        RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
+        IcebergResource.requireAddressable(request.name());
+        return loaded(views.register(
+                WHO,
+                IcebergResource.catalog(prefix),
+                IcebergResource.namespace(namespace),
+                request.name(),
+                request.metadataLocation()));
+    }
 
-  private static TableIdentifier identifier(String namespace, String view) {
-    return IcebergResource.identifier(namespace, view);
-  }
+    @GET
+    @Path("{prefix}/namespaces/{namespace}/views/{view}")
+    public Response loadView(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("view") String view) {
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        return loaded(views.load(WHO, at.catalog(), at.point(), identifier(namespace, view)));
+    }
+
+    @HEAD
+    @Path("{prefix}/namespaces/{namespace}/views/{view}")
+    public Response viewExists(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("view") String view) {
+        CatalogPrefix at = CatalogPrefix.parse(prefix);
+        return Response.status(views.exists(WHO, at.catalog(), at.point(), identifier(namespace, view)) ? 204 : 404)
+                .build();
+    }
+
+    /** Replace: an {@code UpdateTableRequest} whose requirements and updates are the view kinds ({@code assert-view-uuid}, {@code add-view-version}, …). */
+    @POST
+    @Path("{prefix}/namespaces/{namespace}/views/{view}")
+    public Response replaceView(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("view") String view,
+            String body) {
+        UpdateTableRequest request = bodies.read(body, UpdateTableRequest.class);
+        TableIdentifier identifier = identifier(namespace, view);
+        if (request.identifier() != null && !request.identifier().equals(identifier)) {
+            throw new BadRequestException("The body names another view than the path: %s", request.identifier());
+        }
+        return loaded(views.commit(WHO, IcebergResource.catalog(prefix), IcebergWire.change(identifier, request)));
+    }
+
+    @DELETE
+    @Path("{prefix}/namespaces/{namespace}/views/{view}")
+    public Response dropView(
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @Encoded @PathParam("view") String view) {
+        views.drop(WHO, IcebergResource.catalog(prefix), identifier(namespace, view));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("{prefix}/views/rename")
+    public Response renameView(@PathParam("prefix") String prefix, String body) {
+        RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
+        IcebergResource.requireAddressable(request.destination().name());
+        views.rename(WHO, IcebergResource.catalog(prefix), request.source(), request.destination());
+        return Response.noContent().build();
+    }
+
+    private Response loaded(ViewMetadata metadata) {
+        return bodies.ok(ImmutableLoadViewResponse.builder()
+                .metadata(metadata)
+                .metadataLocation(metadata.metadataFileLocation())
+                .build());
+    }
+
+    private static TableIdentifier identifier(String namespace, String view) {
+        return IcebergResource.identifier(namespace, view);
+    }
 }

@@ -21,52 +21,66 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * Public for in-process callers that measure what a client gets (the benchmarks).
  */
 public final class IcebergWire {
-  private IcebergWire() {}
+    private IcebergWire() {}
 
-  public static NewTable table(CreateTableRequest request) {
-    return new NewTable(request.name(), request.schema(), request.spec(), request.writeOrder(), request.location(), request.properties());
-  }
-
-  public static NewView view(CreateViewRequest request) {
-    return new NewView(request.name(), request.schema(), request.viewVersion(), request.location(), request.properties());
-  }
-
-  /** A commit's change to the table (or view) at {@code identifier}, whatever the body names (the caller has compared them). */
-  public static TableChange change(TableIdentifier identifier, UpdateTableRequest request) {
-    return new TableChange(identifier, request.requirements(), request.updates());
-  }
-
-  public static TableChange change(UpdateTableRequest request) {
-    return change(request.identifier(), request);
-  }
-
-  public static ScanRequest scan(PlanTableScanRequest request) {
-    return new ScanRequest(request.snapshotId(), request.filter(), request.caseSensitive(), request.select(), request.useSnapshotSchema(),
-        request.statsFields(), request.startSnapshotId(), request.endSnapshotId());
-  }
-
-  /** A split plan answers its plan tasks and no file lists; any other, its files (both lists, even empty). */
-  public static PlanTableScanResponse response(ScanPlan plan) {
-    PlanTableScanResponse.Builder response = PlanTableScanResponse.builder().withPlanStatus(status(plan.status()));
-    if (plan.split()) {
-      response.withPlanTasks(plan.planTasks());
-    } else {
-      response.withFileScanTasks(plan.fileScanTasks()).withDeleteFiles(plan.deleteFiles());
+    public static NewTable table(CreateTableRequest request) {
+        return new NewTable(
+                request.name(),
+                request.schema(),
+                request.spec(),
+                request.writeOrder(),
+                request.location(),
+                request.properties());
     }
-    return response.withSpecsById(plan.specsById()).build();
-  }
 
-  public static FetchScanTasksResponse response(ScanTasks tasks) {
-    return FetchScanTasksResponse.builder()
-        .withFileScanTasks(tasks.fileScanTasks())
-        .withDeleteFiles(tasks.deleteFiles())
-        .withSpecsById(tasks.specsById())
-        .build();
-  }
+    public static NewView view(CreateViewRequest request) {
+        return new NewView(
+                request.name(), request.schema(), request.viewVersion(), request.location(), request.properties());
+    }
 
-  private static PlanStatus status(ScanPlan.Status status) {
-    return switch (status) {
-      case COMPLETED -> PlanStatus.COMPLETED;
-    };
-  }
+    /** A commit's change to the table (or view) at {@code identifier}, whatever the body names (the caller has compared them). */
+    public static TableChange change(TableIdentifier identifier, UpdateTableRequest request) {
+        return new TableChange(identifier, request.requirements(), request.updates());
+    }
+
+    public static TableChange change(UpdateTableRequest request) {
+        return change(request.identifier(), request);
+    }
+
+    public static ScanRequest scan(PlanTableScanRequest request) {
+        return new ScanRequest(
+                request.snapshotId(),
+                request.filter(),
+                request.caseSensitive(),
+                request.select(),
+                request.useSnapshotSchema(),
+                request.statsFields(),
+                request.startSnapshotId(),
+                request.endSnapshotId());
+    }
+
+    /** A split plan answers its plan tasks and no file lists; any other, its files (both lists, even empty). */
+    public static PlanTableScanResponse response(ScanPlan plan) {
+        PlanTableScanResponse.Builder response = PlanTableScanResponse.builder().withPlanStatus(status(plan.status()));
+        if (plan.split()) {
+            response.withPlanTasks(plan.planTasks());
+        } else {
+            response.withFileScanTasks(plan.fileScanTasks()).withDeleteFiles(plan.deleteFiles());
+        }
+        return response.withSpecsById(plan.specsById()).build();
+    }
+
+    public static FetchScanTasksResponse response(ScanTasks tasks) {
+        return FetchScanTasksResponse.builder()
+                .withFileScanTasks(tasks.fileScanTasks())
+                .withDeleteFiles(tasks.deleteFiles())
+                .withSpecsById(tasks.specsById())
+                .build();
+    }
+
+    private static PlanStatus status(ScanPlan.Status status) {
+        return switch (status) {
+            case COMPLETED -> PlanStatus.COMPLETED;
+        };
+    }
 }

@@ -17,98 +17,98 @@ import java.util.concurrent.CompletableFuture;
  * forgotten {@code lifetime} after its first use. Thread safe.
  */
 final class IdempotencyKeys {
-  private final Clock clock;
-  private final Duration lifetime;
-  private final int maxEntries;
-  /** Guarded by {@code this}; in insertion order, so the oldest entries come first. */
-  private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
+    private final Clock clock;
+    private final Duration lifetime;
+    private final int maxEntries;
+    /** Guarded by {@code this}; in insertion order, so the oldest entries come first. */
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
 
-  IdempotencyKeys(Clock clock, Duration lifetime, int maxEntries) {
-    this.clock = requireNonNull(clock, "clock is null");
-    this.lifetime = requireNonNull(lifetime, "lifetime is null");
-    if (maxEntries < 1) {
-      throw new IllegalArgumentException("maxEntries must be positive: " + maxEntries);
-    }
-    this.maxEntries = maxEntries;
-  }
-
-  /** A final response, as it is replayed. */
-  record Stored(int status, String contentType, String etag, String body) {}
-
-  /** One key: the request it was first used with, and its final response (completed with null if the request ended without one). */
-  static final class Entry {
-    final String key;
-    final String fingerprint;
-    final Instant firstSeen;
-    final CompletableFuture<Stored> response = new CompletableFuture<>();
-
-    private Entry(String key, String fingerprint, Instant firstSeen) {
-      this.key = key;
-      this.fingerprint = fingerprint;
-      this.firstSeen = firstSeen;
-    }
-  }
-
-  /** The key's entry, and whether this caller created it (and so must run the request and {@link #finish} it). */
-  record Claim(Entry entry, boolean first) {}
-
-  /**
-   * Claims a key for a request: a new (or expired) key gets a new entry that this caller owns; a
-   * known key answers its entry, whose fingerprint the caller compares with its own.
-   */
-  synchronized Claim claim(String key, String fingerprint) {
-    Instant now = clock.instant();
-    Entry entry = entries.get(key);
-    if (entry != null && !expired(entry, now)) {
-      return new Claim(entry, false);
-    }
-    entries.remove(key);
-    entry = new Entry(key, fingerprint, now);
-    entries.put(key, entry);
-    evict(now);
-    return new Claim(entry, true);
-  }
-
-  /** Records the final response of a claimed entry; null means there is none (a 5xx): the key is forgotten, so a retry runs again. */
-  void finish(Entry entry, Stored stored) {
-    if (stored == null) {
-      synchronized (this) {
-        if (entries.get(entry.key) == entry) {
-          entries.remove(entry.key);
+    IdempotencyKeys(Clock clock, Duration lifetime, int maxEntries) {
+        this.clock = requireNonNull(clock, "clock is null");
+        this.lifetime = requireNonNull(lifetime, "lifetime is null");
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be positive: " + maxEntries);
         }
-      }
+        this.maxEntries = maxEntries;
     }
-    entry.response.complete(stored);
-  }
 
-  /** Forgets a key if it still maps to {@code entry} (a waiter saw the entry end without a final response). */
-  synchronized void forget(Entry entry) {
-    if (entries.get(entry.key) == entry) {
-      entries.remove(entry.key);
+    /** A final response, as it is replayed. */
+    record Stored(int status, String contentType, String etag, String body) {}
+
+    /** One key: the request it was first used with, and its final response (completed with null if the request ended without one). */
+    static final class Entry {
+        final String key;
+        final String fingerprint;
+        final Instant firstSeen;
+        final CompletableFuture<Stored> response = new CompletableFuture<>();
+
+        private Entry(String key, String fingerprint, Instant firstSeen) {
+            this.key = key;
+            this.fingerprint = fingerprint;
+            this.firstSeen = firstSeen;
+        }
     }
-  }
 
-  synchronized int size() {
-    return entries.size();
-  }
+    /** The key's entry, and whether this caller created it (and so must run the request and {@link #finish} it). */
+    record Claim(Entry entry, boolean first) {}
 
-  /** Past the lifetime, finished or not (a request still running after it was abandoned: its waiters time out). */
-  private boolean expired(Entry entry, Instant now) {
-    return entry.firstSeen.plus(lifetime).isBefore(now);
-  }
-
-  /** Drops expired entries from the front, then the oldest finished ones while over the bound; running ones stay. */
-  private void evict(Instant now) {
-    Iterator<Map.Entry<String, Entry>> iterator = entries.entrySet().iterator();
-    while (iterator.hasNext()) {
-      Entry entry = iterator.next().getValue();
-      boolean expired = expired(entry, now);
-      if (!expired && entries.size() <= maxEntries) {
-        break;
-      }
-      if (expired || entry.response.isDone()) {
-        iterator.remove();
-      }
+    /**
+     * Claims a key for a request: a new (or expired) key gets a new entry that this caller owns; a
+     * known key answers its entry, whose fingerprint the caller compares with its own.
+     */
+    synchronized Claim claim(String key, String fingerprint) {
+        Instant now = clock.instant();
+        Entry entry = entries.get(key);
+        if (entry != null && !expired(entry, now)) {
+            return new Claim(entry, false);
+        }
+        entries.remove(key);
+        entry = new Entry(key, fingerprint, now);
+        entries.put(key, entry);
+        evict(now);
+        return new Claim(entry, true);
     }
-  }
+
+    /** Records the final response of a claimed entry; null means there is none (a 5xx): the key is forgotten, so a retry runs again. */
+    void finish(Entry entry, Stored stored) {
+        if (stored == null) {
+            synchronized (this) {
+                if (entries.get(entry.key) == entry) {
+                    entries.remove(entry.key);
+                }
+            }
+        }
+        entry.response.complete(stored);
+    }
+
+    /** Forgets a key if it still maps to {@code entry} (a waiter saw the entry end without a final response). */
+    synchronized void forget(Entry entry) {
+        if (entries.get(entry.key) == entry) {
+            entries.remove(entry.key);
+        }
+    }
+
+    synchronized int size() {
+        return entries.size();
+    }
+
+    /** Past the lifetime, finished or not (a request still running after it was abandoned: its waiters time out). */
+    private boolean expired(Entry entry, Instant now) {
+        return entry.firstSeen.plus(lifetime).isBefore(now);
+    }
+
+    /** Drops expired entries from the front, then the oldest finished ones while over the bound; running ones stay. */
+    private void evict(Instant now) {
+        Iterator<Map.Entry<String, Entry>> iterator = entries.entrySet().iterator();
+        while (iterator.hasNext()) {
+            Entry entry = iterator.next().getValue();
+            boolean expired = expired(entry, now);
+            if (!expired && entries.size() <= maxEntries) {
+                break;
+            }
+            if (expired || entry.response.isDone()) {
+                iterator.remove();
+            }
+        }
+    }
 }

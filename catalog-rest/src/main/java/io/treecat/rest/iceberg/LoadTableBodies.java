@@ -12,36 +12,36 @@ import java.util.function.Supplier;
  * least recently used first out.
  */
 final class LoadTableBodies {
-  /** About 64 MB of heap at most: a table with thousands of snapshots answers a few MB. */
-  private static final long MAX_CHARS = 32L * 1024 * 1024;
+    /** About 64 MB of heap at most: a table with thousands of snapshots answers a few MB. */
+    private static final long MAX_CHARS = 32L * 1024 * 1024;
 
-  private final Map<String, String> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private long chars;
+    private final Map<String, String> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private long chars;
 
-  /** The body for {@code etag}, made by {@code body} if it is not cached. */
-  String get(String etag, Supplier<String> body) {
-    synchronized (this) {
-      String cached = entries.get(etag);
-      if (cached != null) {
-        return cached;
-      }
+    /** The body for {@code etag}, made by {@code body} if it is not cached. */
+    String get(String etag, Supplier<String> body) {
+        synchronized (this) {
+            String cached = entries.get(etag);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        // Made outside the lock: two loads of one new version may both make it, the second put wins.
+        return put(etag, body.get());
     }
-    // Made outside the lock: two loads of one new version may both make it, the second put wins.
-    return put(etag, body.get());
-  }
 
-  /** Remembers the body of {@code etag}, answered by a commit, for the loads that follow it. */
-  synchronized String put(String etag, String body) {
-    if (body.length() > MAX_CHARS / 4) {
-      return body;
+    /** Remembers the body of {@code etag}, answered by a commit, for the loads that follow it. */
+    synchronized String put(String etag, String body) {
+        if (body.length() > MAX_CHARS / 4) {
+            return body;
+        }
+        String previous = entries.put(etag, body);
+        chars += body.length() - (previous == null ? 0 : previous.length());
+        var eldest = entries.entrySet().iterator();
+        while (chars > MAX_CHARS && eldest.hasNext()) {
+            chars -= eldest.next().getValue().length();
+            eldest.remove();
+        }
+        return body;
     }
-    String previous = entries.put(etag, body);
-    chars += body.length() - (previous == null ? 0 : previous.length());
-    var eldest = entries.entrySet().iterator();
-    while (chars > MAX_CHARS && eldest.hasNext()) {
-      chars -= eldest.next().getValue().length();
-      eldest.remove();
-    }
-    return body;
-  }
 }

@@ -8,11 +8,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 @FunctionalInterface
 public interface MetricsReportListener {
-  MetricsReportListener NONE = (table, reportType) -> {};
+    MetricsReportListener NONE = (table, reportType) -> {};
 
-  /**
-   * @param reportType {@code scan-report}, {@code commit-report}, or {@code unknown} for a kind this
-   *     Iceberg version does not know
-   */
-  void reported(TableIdentifier table, String reportType);
+    /**
+     * @param reportType {@code scan-report}, {@code commit-report}, or {@code unknown} for a kind this
+     *     Iceberg version does not know
+     */
+    void reported(TableIdentifier table, String reportType);
 }

@@ -25,78 +25,86 @@ import org.slf4j.LoggerFactory;
  */
 @Provider
 public final class ApiErrors implements ExceptionMapper<Throwable> {
-  private static final Logger LOG = LoggerFactory.getLogger(ApiErrors.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ApiErrors.class);
 
-  /** The HTTP status of each error category (DESIGN §9). */
-  public static int status(ErrorCategory category) {
-    return switch (category) {
-      case NOT_FOUND -> 404;
-      case ALREADY_EXISTS, CONFLICT -> 409;
-      case INVALID_ARGUMENT -> 400;
-      case UNKNOWN_OUTCOME, INTERNAL -> 500;
-    };
-  }
-
-  @Override
-  public Response toResponse(Throwable failure) {
-    if (failure instanceof CatalogException e) {
-      int status = status(e.category());
-      if (status >= 500) {
-        LOG.error("Catalog failure {}", e.code(), e);
-      }
-      return response(status, e.code().name(), e.getMessage(), e.context());
+    /** The HTTP status of each error category (DESIGN §9). */
+    public static int status(ErrorCategory category) {
+        return switch (category) {
+            case NOT_FOUND -> 404;
+            case ALREADY_EXISTS, CONFLICT -> 409;
+            case INVALID_ARGUMENT -> 400;
+            case UNKNOWN_OUTCOME, INTERNAL -> 500;
+        };
     }
-    if (failure instanceof ApiException e) {
-      return response(e.status(), e.type(), e.getMessage(), e.context());
+
+    @Override
+    public Response toResponse(Throwable failure) {
+        if (failure instanceof CatalogException e) {
+            int status = status(e.category());
+            if (status >= 500) {
+                LOG.error("Catalog failure {}", e.code(), e);
+            }
+            return response(status, e.code().name(), e.getMessage(), e.context());
+        }
+        if (failure instanceof ApiException e) {
+            return response(e.status(), e.type(), e.getMessage(), e.context());
+        }
+        if (failure instanceof JsonProcessingException e) {
+            Map<String, Object> context = new LinkedHashMap<>();
+            JsonLocation location = e.getLocation();
+            if (location != null) {
+                context.put("line", String.valueOf(location.getLineNr()));
+                context.put("column", String.valueOf(location.getColumnNr()));
+            }
+            return response(
+                    400,
+                    ApiException.INVALID_REQUEST,
+                    "Request body is not valid JSON: " + e.getOriginalMessage(),
+                    context);
+        }
+        if (failure instanceof WebApplicationException e && e.getResponse().getStatus() < 500) {
+            Response original = e.getResponse();
+            Response.ResponseBuilder builder = Response.status(original.getStatus())
+                    .type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(body(original.getStatus(), statusType(original.getStatusInfo()), message(e), Map.of()));
+            if (original.getHeaderString(HttpHeaders.ALLOW) != null) {
+                builder.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
+            }
+            return builder.build();
+        }
+        LOG.error("Unexpected failure serving a request", failure);
+        return response(500, "INTERNAL_ERROR", "Internal server error", Map.of());
     }
-    if (failure instanceof JsonProcessingException e) {
-      Map<String, Object> context = new LinkedHashMap<>();
-      JsonLocation location = e.getLocation();
-      if (location != null) {
-        context.put("line", String.valueOf(location.getLineNr()));
-        context.put("column", String.valueOf(location.getColumnNr()));
-      }
-      return response(400, ApiException.INVALID_REQUEST, "Request body is not valid JSON: " + e.getOriginalMessage(), context);
+
+    static Response response(int status, String type, String message, Map<String, Object> context) {
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(body(status, type, message, context))
+                .build();
     }
-    if (failure instanceof WebApplicationException e && e.getResponse().getStatus() < 500) {
-      Response original = e.getResponse();
-      Response.ResponseBuilder builder = Response.status(original.getStatus()).type(MediaType.APPLICATION_JSON_TYPE)
-          .entity(body(original.getStatus(), statusType(original.getStatusInfo()), message(e), Map.of()));
-      if (original.getHeaderString(HttpHeaders.ALLOW) != null) {
-        builder.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
-      }
-      return builder.build();
+
+    private static Map<String, Object> body(int status, String type, String message, Map<String, Object> context) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("type", type);
+        error.put("code", status);
+        error.put("context", context);
+        return Map.of("error", error);
     }
-    LOG.error("Unexpected failure serving a request", failure);
-    return response(500, "INTERNAL_ERROR", "Internal server error", Map.of());
-  }
 
-  static Response response(int status, String type, String message, Map<String, Object> context) {
-    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body(status, type, message, context)).build();
-  }
+    /** NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...: the status's reason phrase as a name. */
+    private static String statusType(Response.StatusType status) {
+        String reason = status.getReasonPhrase() == null ? "HTTP_" + status.getStatusCode() : status.getReasonPhrase();
+        return reason.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]+", "_");
+    }
 
-  private static Map<String, Object> body(int status, String type, String message, Map<String, Object> context) {
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("message", message);
-    error.put("type", type);
-    error.put("code", status);
-    error.put("context", context);
-    return Map.of("error", error);
-  }
-
-  /** NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...: the status's reason phrase as a name. */
-  private static String statusType(Response.StatusType status) {
-    String reason = status.getReasonPhrase() == null ? "HTTP_" + status.getStatusCode() : status.getReasonPhrase();
-    return reason.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]+", "_");
-  }
-
-  private static String message(WebApplicationException e) {
-    return switch (e.getResponse().getStatus()) {
-      case 404 -> "No such resource";
-      case 405 -> "Method not allowed";
-      case 406 -> "Not acceptable";
-      case 415 -> "Unsupported media type";
-      default -> e.getMessage() == null ? e.getResponse().getStatusInfo().getReasonPhrase() : e.getMessage();
-    };
-  }
+    private static String message(WebApplicationException e) {
+        return switch (e.getResponse().getStatus()) {
+            case 404 -> "No such resource";
+            case 405 -> "Method not allowed";
+            case 406 -> "Not acceptable";
+            case 415 -> "Unsupported media type";
+            default -> e.getMessage() == null ? e.getResponse().getStatusInfo().getReasonPhrase() : e.getMessage();
+        };
+    }
 }

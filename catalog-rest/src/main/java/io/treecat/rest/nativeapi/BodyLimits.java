@@ -8,9 +8,9 @@ package io.treecat.rest.nativeapi;
  * @param maxLoadBytes a bulk load, which streams its JSON lines into chunked commits
  */
 public record BodyLimits(long maxRequestBytes, long maxLoadBytes) {
-  public BodyLimits {
-    if (maxRequestBytes <= 0 || maxLoadBytes <= 0) {
-      throw new IllegalArgumentException("body limits must be positive");
+    public BodyLimits {
+        if (maxRequestBytes <= 0 || maxLoadBytes <= 0) {
+            throw new IllegalArgumentException("body limits must be positive");
+        }
     }
-  }
 }

@@ -18,86 +18,88 @@ import java.io.InputStream;
  * refused the moment it passes the limit. Both end in a 413 from {@link ApiErrors}.
  */
 final class BodySizeLimits implements DynamicFeature {
-  private final BodyLimits limits;
+    private final BodyLimits limits;
 
-  BodySizeLimits(BodyLimits limits) {
-    this.limits = requireNonNull(limits, "limits is null");
-  }
-
-  @Override
-  public void configure(ResourceInfo resource, FeatureContext context) {
-    boolean large = resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(LargeBody.class);
-    context.register(new Filter(large ? limits.maxLoadBytes() : limits.maxRequestBytes()));
-  }
-
-  private static final class Filter implements ContainerRequestFilter {
-    private final long limit;
-
-    Filter(long limit) {
-      this.limit = limit;
+    BodySizeLimits(BodyLimits limits) {
+        this.limits = requireNonNull(limits, "limits is null");
     }
 
     @Override
-    public void filter(ContainerRequestContext request) {
-      String declared = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
-      if (declared != null) {
-        try {
-          if (Long.parseLong(declared.trim()) > limit) {
-            throw ApiException.tooLarge(limit);
-          }
-        } catch (NumberFormatException e) {
-          throw ApiException.invalidRequest("Content-Length is not a number").with("contentLength", declared);
+    public void configure(ResourceInfo resource, FeatureContext context) {
+        boolean large = resource.getResourceMethod() != null
+                && resource.getResourceMethod().isAnnotationPresent(LargeBody.class);
+        context.register(new Filter(large ? limits.maxLoadBytes() : limits.maxRequestBytes()));
+    }
+
+    private static final class Filter implements ContainerRequestFilter {
+        private final long limit;
+
+        Filter(long limit) {
+            this.limit = limit;
         }
-      }
-      request.setEntityStream(new LimitedInputStream(request.getEntityStream(), limit));
-    }
-  }
 
-  /** Counts bytes and fails with 413 once more than {@code limit} have been read. */
-  static final class LimitedInputStream extends FilterInputStream {
-    private final long limit;
-    private long count;
-
-    LimitedInputStream(InputStream in, long limit) {
-      super(in);
-      this.limit = limit;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count(1);
-      }
-      return b;
+        @Override
+        public void filter(ContainerRequestContext request) {
+            String declared = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
+            if (declared != null) {
+                try {
+                    if (Long.parseLong(declared.trim()) > limit) {
+                        throw ApiException.tooLarge(limit);
+                    }
+                } catch (NumberFormatException e) {
+                    throw ApiException.invalidRequest("Content-Length is not a number")
+                            .with("contentLength", declared);
+                }
+            }
+            request.setEntityStream(new LimitedInputStream(request.getEntityStream(), limit));
+        }
     }
 
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      int n = super.read(buffer, offset, length);
-      if (n > 0) {
-        count(n);
-      }
-      return n;
-    }
+    /** Counts bytes and fails with 413 once more than {@code limit} have been read. */
+    static final class LimitedInputStream extends FilterInputStream {
+        private final long limit;
+        private long count;
 
-    @Override
-    public long skip(long n) throws IOException {
-      long skipped = super.skip(n);
-      count(skipped);
-      return skipped;
-    }
+        LimitedInputStream(InputStream in, long limit) {
+            super(in);
+            this.limit = limit;
+        }
 
-    @Override
-    public boolean markSupported() {
-      return false;
-    }
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
 
-    private void count(long n) {
-      count += n;
-      if (count > limit) {
-        throw ApiException.tooLarge(limit);
-      }
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, length);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = super.skip(n);
+            count(skipped);
+            return skipped;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
+        }
+
+        private void count(long n) {
+            count += n;
+            if (count > limit) {
+                throw ApiException.tooLarge(limit);
+            }
+        }
     }
-  }
 }

@@ -16,38 +16,39 @@ import java.io.OutputStream;
  * page has a token only if more rows follow, as {@link QueryCursor#page} does.
  */
 final class QueryStream implements StreamingOutput {
-  private final JsonFactory factory;
-  private final QueryCursor cursor;
-  private final int limit;
+    private final JsonFactory factory;
+    private final QueryCursor cursor;
+    private final int limit;
 
-  QueryStream(JsonFactory factory, QueryCursor cursor, int limit) {
-    this.factory = factory;
-    this.cursor = cursor;
-    this.limit = limit;
-  }
-
-  @Override
-  public void write(OutputStream output) throws IOException {
-    try (QueryCursor rows = cursor; JsonGenerator json = Rows.generator(factory, output)) {
-      json.writeStartObject();
-      json.writeNumberField("vid", rows.vid());
-      json.writeArrayFieldStart("rows");
-      int count = 0;
-      CatalogObject last = null;
-      while (count < limit && rows.advance()) {
-        last = rows.current();
-        json.writeStartObject();
-        Rows.writeFields(json, last);
-        json.writeEndObject();
-        count++;
-      }
-      json.writeEndArray();
-      if (count == limit && rows.advance()) {
-        json.writeStringField("nextPageToken", new Continuation(rows.vid(), last.path()).encode());
-      } else {
-        json.writeNullField("nextPageToken");
-      }
-      json.writeEndObject();
+    QueryStream(JsonFactory factory, QueryCursor cursor, int limit) {
+        this.factory = factory;
+        this.cursor = cursor;
+        this.limit = limit;
     }
-  }
+
+    @Override
+    public void write(OutputStream output) throws IOException {
+        try (QueryCursor rows = cursor;
+                JsonGenerator json = Rows.generator(factory, output)) {
+            json.writeStartObject();
+            json.writeNumberField("vid", rows.vid());
+            json.writeArrayFieldStart("rows");
+            int count = 0;
+            CatalogObject last = null;
+            while (count < limit && rows.advance()) {
+                last = rows.current();
+                json.writeStartObject();
+                Rows.writeFields(json, last);
+                json.writeEndObject();
+                count++;
+            }
+            json.writeEndArray();
+            if (count == limit && rows.advance()) {
+                json.writeStringField("nextPageToken", new Continuation(rows.vid(), last.path()).encode());
+            } else {
+                json.writeNullField("nextPageToken");
+            }
+            json.writeEndObject();
+        }
+    }
 }

@@ -24,55 +24,66 @@ import java.util.function.Supplier;
 @Path(NativeApi.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReadResource {
-  private final Supplier<CatalogService> catalog;
-  private final ObjectMapper mapper;
+    private final Supplier<CatalogService> catalog;
+    private final ObjectMapper mapper;
 
-  public ReadResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.mapper = requireNonNull(mapper, "mapper is null");
-  }
+    public ReadResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.mapper = requireNonNull(mapper, "mapper is null");
+    }
 
-  @GET
-  @Path("query")
-  public Response query(@QueryParam("q") String query, @QueryParam("vid") String vid, @QueryParam("snapshot") String snapshot,
-      @QueryParam("results") String results, @QueryParam("fields") String fields, @QueryParam("limit") String limit,
-      @QueryParam("pageToken") String pageToken) {
-    QueryRequest request = Requests.query(query, Requests.readPoint(vid, snapshot), results, fields, limit, pageToken);
-    QueryCursor cursor = catalog.get().openQuery(request);
-    return Response.ok(new QueryStream(mapper.getFactory(), cursor, request.limit())).build();
-  }
+    @GET
+    @Path("query")
+    public Response query(
+            @QueryParam("q") String query,
+            @QueryParam("vid") String vid,
+            @QueryParam("snapshot") String snapshot,
+            @QueryParam("results") String results,
+            @QueryParam("fields") String fields,
+            @QueryParam("limit") String limit,
+            @QueryParam("pageToken") String pageToken) {
+        QueryRequest request =
+                Requests.query(query, Requests.readPoint(vid, snapshot), results, fields, limit, pageToken);
+        QueryCursor cursor = catalog.get().openQuery(request);
+        return Response.ok(new QueryStream(mapper.getFactory(), cursor, request.limit()))
+                .build();
+    }
 
-  @GET
-  @Path("explain")
-  public Explain explain(@QueryParam("q") String query) {
-    return new Explain(Requests.required("q", query), catalog.get().explain(query));
-  }
+    @GET
+    @Path("explain")
+    public Explain explain(@QueryParam("q") String query) {
+        return new Explain(Requests.required("q", query), catalog.get().explain(query));
+    }
 
-  @GET
-  @Path("objects")
-  public Response object(@QueryParam("path") String path, @QueryParam("vid") String vid, @QueryParam("snapshot") String snapshot) {
-    ObjectPath objectPath = Requests.path("path", path);
-    CatalogService service = catalog.get();
-    long readVid = service.resolve(Requests.readPoint(vid, snapshot));
-    CatalogObject object = service.get(objectPath, ReadPoint.vid(readVid)).orElseThrow(() -> notFound(objectPath, readVid));
-    return Response.ok(objectOutput(mapper, readVid, object)).build();
-  }
+    @GET
+    @Path("objects")
+    public Response object(
+            @QueryParam("path") String path, @QueryParam("vid") String vid, @QueryParam("snapshot") String snapshot) {
+        ObjectPath objectPath = Requests.path("path", path);
+        CatalogService service = catalog.get();
+        long readVid = service.resolve(Requests.readPoint(vid, snapshot));
+        CatalogObject object =
+                service.get(objectPath, ReadPoint.vid(readVid)).orElseThrow(() -> notFound(objectPath, readVid));
+        return Response.ok(objectOutput(mapper, readVid, object)).build();
+    }
 
-  static CatalogException notFound(ObjectPath path, long vid) {
-    return new CatalogException(ErrorCode.OBJECT_NOT_FOUND, "Object not found").with("path", path).with("vid", vid);
-  }
+    static CatalogException notFound(ObjectPath path, long vid) {
+        return new CatalogException(ErrorCode.OBJECT_NOT_FOUND, "Object not found")
+                .with("path", path)
+                .with("vid", vid);
+    }
 
-  /** {@code {"vid", "path", "kind", "version", "value"}}. */
-  static StreamingOutput objectOutput(ObjectMapper mapper, long vid, CatalogObject object) {
-    return output -> {
-      try (var json = Rows.generator(mapper.getFactory(), output)) {
-        json.writeStartObject();
-        json.writeNumberField("vid", vid);
-        Rows.writeFields(json, object);
-        json.writeEndObject();
-      }
-    };
-  }
+    /** {@code {"vid", "path", "kind", "version", "value"}}. */
+    static StreamingOutput objectOutput(ObjectMapper mapper, long vid, CatalogObject object) {
+        return output -> {
+            try (var json = Rows.generator(mapper.getFactory(), output)) {
+                json.writeStartObject();
+                json.writeNumberField("vid", vid);
+                Rows.writeFields(json, object);
+                json.writeEndObject();
+            }
+        };
+    }
 
-  public record Explain(String query, String plan) {}
+    public record Explain(String query, String plan) {}
 }

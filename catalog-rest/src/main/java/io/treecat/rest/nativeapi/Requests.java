@@ -23,113 +23,131 @@ import java.util.Locale;
  * default 404 for an unconvertible {@code @QueryParam}.
  */
 final class Requests {
-  private Requests() {}
+    private Requests() {}
 
-  /** The read point named by {@code vid} or {@code snapshot} (at most one), else the newest. */
-  static ReadPoint readPoint(String vid, String snapshot) {
-    if (vid != null && snapshot != null) {
-      throw ApiException.invalidRequest("Give vid or snapshot, not both").with("vid", vid).with("snapshot", snapshot);
+    /** The read point named by {@code vid} or {@code snapshot} (at most one), else the newest. */
+    static ReadPoint readPoint(String vid, String snapshot) {
+        if (vid != null && snapshot != null) {
+            throw ApiException.invalidRequest("Give vid or snapshot, not both")
+                    .with("vid", vid)
+                    .with("snapshot", snapshot);
+        }
+        if (vid != null) {
+            return ReadPoint.vid(longParameter("vid", vid));
+        }
+        return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
     }
-    if (vid != null) {
-      return ReadPoint.vid(longParameter("vid", vid));
+
+    static ReadPoint readPoint(Long vid, String snapshot) {
+        return readPoint(vid == null ? null : vid.toString(), snapshot);
     }
-    return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
-  }
 
-  static ReadPoint readPoint(Long vid, String snapshot) {
-    return readPoint(vid == null ? null : vid.toString(), snapshot);
-  }
-
-  static long longParameter(String name, String text) {
-    try {
-      return Long.parseLong(text.trim());
-    } catch (NumberFormatException e) {
-      throw ApiException.invalidRequest("Parameter is not an integer").with("parameter", name).with("value", text);
+    static long longParameter(String name, String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.invalidRequest("Parameter is not an integer")
+                    .with("parameter", name)
+                    .with("value", text);
+        }
     }
-  }
 
-  static String required(String name, String value) {
-    if (value == null || value.isEmpty()) {
-      throw ApiException.invalidRequest("Missing required parameter").with("parameter", name);
+    static String required(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            throw ApiException.invalidRequest("Missing required parameter").with("parameter", name);
+        }
+        return value;
     }
-    return value;
-  }
 
-  static ObjectPath path(String name, String text) {
-    return ObjectPath.parse(required(name, text));
-  }
-
-  /** A query request from the query string of {@code GET …/query}. */
-  static QueryRequest query(String query, ReadPoint point, String results, String fields, String limit, String pageToken) {
-    QueryRequest request = QueryRequest.of(required("q", query)).at(point).withResults(results(results)).withProjection(fields(fields));
-    if (limit != null) {
-      long rows = longParameter("limit", limit);
-      request = request.withLimit((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, rows)));
+    static ObjectPath path(String name, String text) {
+        return ObjectPath.parse(required(name, text));
     }
-    return pageToken == null || pageToken.isEmpty() ? request : request.withPageToken(pageToken);
-  }
 
-  static ChildKinds results(String text) {
-    if (text == null) {
-      return ChildKinds.BOTH;
+    /** A query request from the query string of {@code GET …/query}. */
+    static QueryRequest query(
+            String query, ReadPoint point, String results, String fields, String limit, String pageToken) {
+        QueryRequest request = QueryRequest.of(required("q", query))
+                .at(point)
+                .withResults(results(results))
+                .withProjection(fields(fields));
+        if (limit != null) {
+            long rows = longParameter("limit", limit);
+            request = request.withLimit((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, rows)));
+        }
+        return pageToken == null || pageToken.isEmpty() ? request : request.withPageToken(pageToken);
     }
-    return switch (text.toLowerCase(Locale.ROOT)) {
-      case "leaves", "leaf" -> ChildKinds.LEAVES;
-      case "inner" -> ChildKinds.INNER;
-      case "both" -> ChildKinds.BOTH;
-      default -> throw ApiException.invalidRequest("results must be leaves, inner or both").with("results", text);
-    };
-  }
 
-  static List<String> fields(String text) {
-    if (text == null || text.isBlank()) {
-      return List.of();
+    static ChildKinds results(String text) {
+        if (text == null) {
+            return ChildKinds.BOTH;
+        }
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "leaves", "leaf" -> ChildKinds.LEAVES;
+            case "inner" -> ChildKinds.INNER;
+            case "both" -> ChildKinds.BOTH;
+            default ->
+                throw ApiException.invalidRequest("results must be leaves, inner or both")
+                        .with("results", text);
+        };
     }
-    return Arrays.stream(text.split(",")).map(String::trim).filter(field -> !field.isEmpty()).toList();
-  }
 
-  static TransactionMode mode(String text) {
-    if (text == null) {
-      return TransactionMode.READ_WRITE;
+    static List<String> fields(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(text.split(","))
+                .map(String::trim)
+                .filter(field -> !field.isEmpty())
+                .toList();
     }
-    return switch (text.toLowerCase(Locale.ROOT)) {
-      case "read-write" -> TransactionMode.READ_WRITE;
-      case "read-only" -> TransactionMode.READ_ONLY;
-      default -> throw ApiException.invalidRequest("mode must be read-write or read-only").with("mode", text);
-    };
-  }
 
-  static String mode(TransactionMode mode) {
-    return switch (mode) {
-      case READ_WRITE -> "read-write";
-      case READ_ONLY -> "read-only";
-    };
-  }
+    static TransactionMode mode(String text) {
+        if (text == null) {
+            return TransactionMode.READ_WRITE;
+        }
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "read-write" -> TransactionMode.READ_WRITE;
+            case "read-only" -> TransactionMode.READ_ONLY;
+            default ->
+                throw ApiException.invalidRequest("mode must be read-write or read-only")
+                        .with("mode", text);
+        };
+    }
 
-  /** The whole body as UTF-8 text (the size filter has already bounded it). */
-  static String text(InputStream body) {
-    try {
-      return new String(body.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the request body", e);
+    static String mode(TransactionMode mode) {
+        return switch (mode) {
+            case READ_WRITE -> "read-write";
+            case READ_ONLY -> "read-only";
+        };
     }
-  }
 
-  /** A JSON body bound to {@code type}; unknown fields are refused so a misspelt field never goes unnoticed. Null if the body is empty. */
-  static <T> T json(ObjectMapper mapper, InputStream body, Class<T> type) {
-    String text = text(body);
-    if (text.isBlank()) {
-      return null;
+    /** The whole body as UTF-8 text (the size filter has already bounded it). */
+    static String text(InputStream body) {
+        try {
+            return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the request body", e);
+        }
     }
-    try {
-      return mapper.readerFor(type).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(text);
-    } catch (JsonProcessingException e) {
-      ApiException invalid = ApiException.invalidRequest("Request body is not valid JSON for this operation").with("detail", e.getOriginalMessage());
-      JsonLocation location = e.getLocation();
-      if (location != null) {
-        invalid.with("line", location.getLineNr()).with("column", location.getColumnNr());
-      }
-      throw invalid;
+
+    /** A JSON body bound to {@code type}; unknown fields are refused so a misspelt field never goes unnoticed. Null if the body is empty. */
+    static <T> T json(ObjectMapper mapper, InputStream body, Class<T> type) {
+        String text = text(body);
+        if (text.isBlank()) {
+            return null;
+        }
+        try {
+            return mapper.readerFor(type)
+                    .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(text);
+        } catch (JsonProcessingException e) {
+            ApiException invalid = ApiException.invalidRequest("Request body is not valid JSON for this operation")
+                    .with("detail", e.getOriginalMessage());
+            JsonLocation location = e.getLocation();
+            if (location != null) {
+                invalid.with("line", location.getLineNr()).with("column", location.getColumnNr());
+            }
+            throw invalid;
+        }
     }
-  }
 }

@@ -29,91 +29,105 @@ import java.util.function.Supplier;
 @Path(NativeApi.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class WriteResource {
-  /** Records per commit of a bulk load unless the request says otherwise. */
-  public static final int DEFAULT_CHUNK_SIZE = 10_000;
+    /** Records per commit of a bulk load unless the request says otherwise. */
+    public static final int DEFAULT_CHUNK_SIZE = 10_000;
 
-  private final Supplier<CatalogService> catalog;
-  private final ObjectMapper mapper;
+    private final Supplier<CatalogService> catalog;
+    private final ObjectMapper mapper;
 
-  public WriteResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-    this.mapper = requireNonNull(mapper, "mapper is null");
-  }
-
-  /** Commits a write set on its own; durable when the response is sent. */
-  @POST
-  @Path("commit")
-  public TransactionResource.Committed commit(InputStream body) {
-    CatalogService service = catalog.get();
-    return TransactionResource.Committed.of(service.commit(WriteSetJson.parse(Requests.text(body), service.lastVid())));
-  }
-
-  @POST
-  @Path("snapshots")
-  public Response createSnapshot(InputStream body) {
-    SnapshotRequest request = Requests.json(mapper, body, SnapshotRequest.class);
-    if (request == null || request.name() == null) {
-      throw ApiException.invalidRequest("Missing required field").with("field", "name");
+    public WriteResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.mapper = requireNonNull(mapper, "mapper is null");
     }
-    NamedSnapshot snapshot = catalog.get().createSnapshot(request.name(), Requests.readPoint(request.vid(), request.snapshot()));
-    return Response.status(Response.Status.CREATED).entity(snapshot).build();
-  }
 
-  @GET
-  @Path("snapshots")
-  public Snapshots listSnapshots() {
-    return new Snapshots(catalog.get().listSnapshots());
-  }
-
-  @DELETE
-  @Path("snapshots/{name}")
-  public Response dropSnapshot(@PathParam("name") String name) {
-    catalog.get().dropSnapshot(name);
-    return Response.noContent().build();
-  }
-
-  /** Copies {@code source} as of {@code vid} or {@code snapshot} (default: newest) to {@code target}, sharing leaves. */
-  @POST
-  @Path("clone")
-  public TransactionResource.Committed cloneTree(InputStream body) {
-    CloneRequest request = Requests.json(mapper, body, CloneRequest.class);
-    if (request == null) {
-      throw ApiException.invalidRequest("Missing required field").with("field", "source");
+    /** Commits a write set on its own; durable when the response is sent. */
+    @POST
+    @Path("commit")
+    public TransactionResource.Committed commit(InputStream body) {
+        CatalogService service = catalog.get();
+        return TransactionResource.Committed.of(
+                service.commit(WriteSetJson.parse(Requests.text(body), service.lastVid())));
     }
-    return TransactionResource.Committed.of(catalog.get().clone(Requests.path("source", request.source()),
-        Requests.path("target", request.target()), Requests.readPoint(request.vid(), request.snapshot())));
-  }
 
-  /**
-   * Imports JSON lines as they stream in, {@code chunkSize} records per durable commit. A failure
-   * part-way leaves the chunks before it committed; the error's context says how many records
-   * that is, so a client can resume after them.
-   */
-  @POST
-  @Path("load")
-  @LargeBody
-  public Loaded load(@QueryParam("chunkSize") String chunkSize, InputStream body) {
-    long chunk = chunkSize == null ? DEFAULT_CHUNK_SIZE : Requests.longParameter("chunkSize", chunkSize);
-    if (chunk < 1 || chunk > 1_000_000) {
-      throw ApiException.invalidRequest("chunkSize must be between 1 and 1000000").with("chunkSize", chunk);
+    @POST
+    @Path("snapshots")
+    public Response createSnapshot(InputStream body) {
+        SnapshotRequest request = Requests.json(mapper, body, SnapshotRequest.class);
+        if (request == null || request.name() == null) {
+            throw ApiException.invalidRequest("Missing required field").with("field", "name");
+        }
+        NamedSnapshot snapshot =
+                catalog.get().createSnapshot(request.name(), Requests.readPoint(request.vid(), request.snapshot()));
+        return Response.status(Response.Status.CREATED).entity(snapshot).build();
     }
-    AtomicLong committed = new AtomicLong();
-    BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
-    try {
-      BulkLoader.LoadResult result = catalog.get().bulkLoad(reader, (int) chunk, (records, vid) -> committed.set(records));
-      return new Loaded(result.records(), result.commits(), result.firstVid(), result.lastVid(), result.nanos() / 1e9, result.recordsPerSecond());
-    } catch (CatalogException e) {
-      throw e.with("committedRecords", committed.get());
-    } catch (ApiException e) {
-      throw e.with("committedRecords", committed.get());
+
+    @GET
+    @Path("snapshots")
+    public Snapshots listSnapshots() {
+        return new Snapshots(catalog.get().listSnapshots());
     }
-  }
 
-  public record SnapshotRequest(String name, Long vid, String snapshot) {}
+    @DELETE
+    @Path("snapshots/{name}")
+    public Response dropSnapshot(@PathParam("name") String name) {
+        catalog.get().dropSnapshot(name);
+        return Response.noContent().build();
+    }
 
-  public record Snapshots(List<NamedSnapshot> snapshots) {}
+    /** Copies {@code source} as of {@code vid} or {@code snapshot} (default: newest) to {@code target}, sharing leaves. */
+    @POST
+    @Path("clone")
+    public TransactionResource.Committed cloneTree(InputStream body) {
+        CloneRequest request = Requests.json(mapper, body, CloneRequest.class);
+        if (request == null) {
+            throw ApiException.invalidRequest("Missing required field").with("field", "source");
+        }
+        return TransactionResource.Committed.of(catalog.get()
+                .clone(
+                        Requests.path("source", request.source()),
+                        Requests.path("target", request.target()),
+                        Requests.readPoint(request.vid(), request.snapshot())));
+    }
 
-  public record CloneRequest(String source, String target, Long vid, String snapshot) {}
+    /**
+     * Imports JSON lines as they stream in, {@code chunkSize} records per durable commit. A failure
+     * part-way leaves the chunks before it committed; the error's context says how many records
+     * that is, so a client can resume after them.
+     */
+    @POST
+    @Path("load")
+    @LargeBody
+    public Loaded load(@QueryParam("chunkSize") String chunkSize, InputStream body) {
+        long chunk = chunkSize == null ? DEFAULT_CHUNK_SIZE : Requests.longParameter("chunkSize", chunkSize);
+        if (chunk < 1 || chunk > 1_000_000) {
+            throw ApiException.invalidRequest("chunkSize must be between 1 and 1000000")
+                    .with("chunkSize", chunk);
+        }
+        AtomicLong committed = new AtomicLong();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+        try {
+            BulkLoader.LoadResult result =
+                    catalog.get().bulkLoad(reader, (int) chunk, (records, vid) -> committed.set(records));
+            return new Loaded(
+                    result.records(),
+                    result.commits(),
+                    result.firstVid(),
+                    result.lastVid(),
+                    result.nanos() / 1e9,
+                    result.recordsPerSecond());
+        } catch (CatalogException e) {
+            throw e.with("committedRecords", committed.get());
+        } catch (ApiException e) {
+            throw e.with("committedRecords", committed.get());
+        }
+    }
 
-  public record Loaded(long records, long commits, long firstVid, long lastVid, double seconds, double recordsPerSecond) {}
+    public record SnapshotRequest(String name, Long vid, String snapshot) {}
+
+    public record Snapshots(List<NamedSnapshot> snapshots) {}
+
+    public record CloneRequest(String source, String target, Long vid, String snapshot) {}
+
+    public record Loaded(
+            long records, long commits, long firstVid, long lastVid, double seconds, double recordsPerSecond) {}
 }

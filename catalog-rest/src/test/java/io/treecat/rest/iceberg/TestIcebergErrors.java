@@ -14,31 +14,44 @@ import org.junit.jupiter.api.Test;
 
 /** The lake codes as Iceberg's exceptions, with the messages Iceberg's own catalogs give (the RCK checks several). */
 class TestIcebergErrors {
-  private static CatalogException taken(String wanted, String name, ObjectType existing) {
-    return new CatalogException(ErrorCode.NAME_ALREADY_EXISTS, "taken").with(wanted, name).with(IcebergNames.EXISTING, existing.storedName());
-  }
+    private static CatalogException taken(String wanted, String name, ObjectType existing) {
+        return new CatalogException(ErrorCode.NAME_ALREADY_EXISTS, "taken")
+                .with(wanted, name)
+                .with(IcebergNames.EXISTING, existing.storedName());
+    }
 
-  @Test
-  void aTakenNameSaysWhatWasAskedForAndWhatHoldsIt() {
-    assertThat(IcebergErrors.translate(taken(IcebergNames.NAMESPACE, "a.b", ObjectType.NAMESPACE)))
-        .isInstanceOf(AlreadyExistsException.class).hasMessage("Namespace already exists: a.b");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.NAMESPACE, "a.b", ObjectType.TABLE)))
-        .hasMessage("A table or view already has this name: a.b");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.TABLE, "a.t", ObjectType.VIEW))).hasMessage("View with same name already exists: a.t");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.TABLE, "a.t", ObjectType.TABLE))).hasMessage("Table already exists: a.t");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.VIEW, "a.v", ObjectType.TABLE))).hasMessage("Table with same name already exists: a.v");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.VIEW, "a.v", ObjectType.NAMESPACE))).hasMessage("A namespace already has this name: a.v");
-    assertThat(IcebergErrors.translate(taken(IcebergNames.TABLE, "a.u", ObjectType.VIEW).with(IcebergNames.SOURCE, "a.t")))
-        .hasMessage("Cannot rename a.t to a.u. View already exists");
-  }
+    @Test
+    void aTakenNameSaysWhatWasAskedForAndWhatHoldsIt() {
+        assertThat(IcebergErrors.translate(taken(IcebergNames.NAMESPACE, "a.b", ObjectType.NAMESPACE)))
+                .isInstanceOf(AlreadyExistsException.class)
+                .hasMessage("Namespace already exists: a.b");
+        assertThat(IcebergErrors.translate(taken(IcebergNames.NAMESPACE, "a.b", ObjectType.TABLE)))
+                .hasMessage("A table or view already has this name: a.b");
+        assertThat(IcebergErrors.translate(taken(IcebergNames.TABLE, "a.t", ObjectType.VIEW)))
+                .hasMessage("View with same name already exists: a.t");
+        assertThat(IcebergErrors.translate(taken(IcebergNames.TABLE, "a.t", ObjectType.TABLE)))
+                .hasMessage("Table already exists: a.t");
+        assertThat(IcebergErrors.translate(taken(IcebergNames.VIEW, "a.v", ObjectType.TABLE)))
+                .hasMessage("Table with same name already exists: a.v");
+        assertThat(IcebergErrors.translate(taken(IcebergNames.VIEW, "a.v", ObjectType.NAMESPACE)))
+                .hasMessage("A namespace already has this name: a.v");
+        assertThat(IcebergErrors.translate(
+                        taken(IcebergNames.TABLE, "a.u", ObjectType.VIEW).with(IcebergNames.SOURCE, "a.t")))
+                .hasMessage("Cannot rename a.t to a.u. View already exists");
+    }
 
-  @Test
-  void lostRacesAreIcebergsRetryableConflictAndAnUnknownOutcomeStaysUnknown() {
-    assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.COMMIT_CONFLICT, "x changed")))
-        .isInstanceOf(CommitFailedException.class).hasMessage("Commit conflict, retry: x changed");
-    assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "lost"))).isInstanceOf(CommitStateUnknownException.class);
-    assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.NAMESPACE_NOT_FOUND, "gone").with(IcebergNames.NAMESPACE, "a")))
-        .isInstanceOf(NoSuchNamespaceException.class).hasMessage("Namespace does not exist: a");
-    assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.VID_NOT_FOUND, "no vid"))).isNull();
-  }
+    @Test
+    void lostRacesAreIcebergsRetryableConflictAndAnUnknownOutcomeStaysUnknown() {
+        assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.COMMIT_CONFLICT, "x changed")))
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessage("Commit conflict, retry: x changed");
+        assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "lost")))
+                .isInstanceOf(CommitStateUnknownException.class);
+        assertThat(IcebergErrors.translate(
+                        new CatalogException(ErrorCode.NAMESPACE_NOT_FOUND, "gone").with(IcebergNames.NAMESPACE, "a")))
+                .isInstanceOf(NoSuchNamespaceException.class)
+                .hasMessage("Namespace does not exist: a");
+        assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.VID_NOT_FOUND, "no vid")))
+                .isNull();
+    }
 }

@@ -10,80 +10,82 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class TestIdempotencyKeys {
-  private static final Duration LIFETIME = Duration.ofMinutes(30);
-  private static final IdempotencyKeys.Stored OK = new IdempotencyKeys.Stored(200, "application/json", null, "{}");
+    private static final Duration LIFETIME = Duration.ofMinutes(30);
+    private static final IdempotencyKeys.Stored OK = new IdempotencyKeys.Stored(200, "application/json", null, "{}");
 
-  /** A clock the test moves by hand. */
-  private static final class ManualClock extends Clock {
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    /** A clock the test moves by hand. */
+    private static final class ManualClock extends Clock {
+        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
-    void advance(Duration duration) {
-      now = now.plus(duration);
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
+    @Test
+    void aKeyIsRememberedForItsLifetime() {
+        ManualClock clock = new ManualClock();
+        IdempotencyKeys keys = new IdempotencyKeys(clock, LIFETIME, 100);
+        IdempotencyKeys.Claim first = keys.claim("k", "request-a");
+        assertThat(first.first()).isTrue();
+        IdempotencyKeys.Claim repeat = keys.claim("k", "request-a");
+        assertThat(repeat.first()).isFalse();
+        assertThat(repeat.entry()).isSameAs(first.entry());
+        assertThat(repeat.entry().response).isNotDone();
+
+        keys.finish(first.entry(), OK);
+        assertThat(keys.claim("k", "request-a").entry().response.join()).isEqualTo(OK);
+        // Another request with the key gets the entry, whose fingerprint tells the filter it differs.
+        assertThat(keys.claim("k", "request-b").entry().fingerprint).isEqualTo("request-a");
+
+        clock.advance(LIFETIME);
+        assertThat(keys.claim("k", "request-a").first()).isFalse();
+        clock.advance(Duration.ofSeconds(1));
+        IdempotencyKeys.Claim expired = keys.claim("k", "request-b");
+        assertThat(expired.first()).isTrue();
+        assertThat(expired.entry().fingerprint).isEqualTo("request-b");
     }
 
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
+    @Test
+    void aResponseThatIsNotFinalIsForgotten() {
+        IdempotencyKeys keys = new IdempotencyKeys(new ManualClock(), LIFETIME, 100);
+        IdempotencyKeys.Claim first = keys.claim("k", "r");
+        keys.finish(first.entry(), null);
+        assertThat(first.entry().response.join()).isNull();
+        assertThat(keys.size()).isZero();
+        assertThat(keys.claim("k", "r").first()).isTrue();
     }
 
-    @Override
-    public Instant instant() {
-      return now;
+    @Test
+    void theBoundDropsTheOldestFinishedKeysButNeverOneInFlight() {
+        IdempotencyKeys keys = new IdempotencyKeys(new ManualClock(), LIFETIME, 2);
+        IdempotencyKeys.Claim running = keys.claim("running", "r");
+        IdempotencyKeys.Claim done = keys.claim("done", "r");
+        keys.finish(done.entry(), OK);
+        keys.claim("newest", "r");
+        assertThat(keys.size()).isEqualTo(2);
+        assertThat(keys.claim("running", "r").first()).isFalse();
+        assertThat(keys.claim("done", "r").first())
+                .as("the oldest finished key was dropped")
+                .isTrue();
+        // All in flight and over the bound: none is dropped.
+        keys.claim("more", "r");
+        assertThat(keys.size()).isEqualTo(4);
+        assertThat(running.entry().response).isNotDone();
     }
-  }
-
-  @Test
-  void aKeyIsRememberedForItsLifetime() {
-    ManualClock clock = new ManualClock();
-    IdempotencyKeys keys = new IdempotencyKeys(clock, LIFETIME, 100);
-    IdempotencyKeys.Claim first = keys.claim("k", "request-a");
-    assertThat(first.first()).isTrue();
-    IdempotencyKeys.Claim repeat = keys.claim("k", "request-a");
-    assertThat(repeat.first()).isFalse();
-    assertThat(repeat.entry()).isSameAs(first.entry());
-    assertThat(repeat.entry().response).isNotDone();
-
-    keys.finish(first.entry(), OK);
-    assertThat(keys.claim("k", "request-a").entry().response.join()).isEqualTo(OK);
-    // Another request with the key gets the entry, whose fingerprint tells the filter it differs.
-    assertThat(keys.claim("k", "request-b").entry().fingerprint).isEqualTo("request-a");
-
-    clock.advance(LIFETIME);
-    assertThat(keys.claim("k", "request-a").first()).isFalse();
-    clock.advance(Duration.ofSeconds(1));
-    IdempotencyKeys.Claim expired = keys.claim("k", "request-b");
-    assertThat(expired.first()).isTrue();
-    assertThat(expired.entry().fingerprint).isEqualTo("request-b");
-  }
-
-  @Test
-  void aResponseThatIsNotFinalIsForgotten() {
-    IdempotencyKeys keys = new IdempotencyKeys(new ManualClock(), LIFETIME, 100);
-    IdempotencyKeys.Claim first = keys.claim("k", "r");
-    keys.finish(first.entry(), null);
-    assertThat(first.entry().response.join()).isNull();
-    assertThat(keys.size()).isZero();
-    assertThat(keys.claim("k", "r").first()).isTrue();
-  }
-
-  @Test
-  void theBoundDropsTheOldestFinishedKeysButNeverOneInFlight() {
-    IdempotencyKeys keys = new IdempotencyKeys(new ManualClock(), LIFETIME, 2);
-    IdempotencyKeys.Claim running = keys.claim("running", "r");
-    IdempotencyKeys.Claim done = keys.claim("done", "r");
-    keys.finish(done.entry(), OK);
-    keys.claim("newest", "r");
-    assertThat(keys.size()).isEqualTo(2);
-    assertThat(keys.claim("running", "r").first()).isFalse();
-    assertThat(keys.claim("done", "r").first()).as("the oldest finished key was dropped").isTrue();
-    // All in flight and over the bound: none is dropped.
-    keys.claim("more", "r");
-    assertThat(keys.size()).isEqualTo(4);
-    assertThat(running.entry().response).isNotDone();
-  }
 }

@@ -13,18 +13,23 @@ import java.util.function.Supplier;
  * space, so a closed, failed or corrupt store fails here, not just a dead JVM.
  */
 public final class CatalogHealthCheck extends HealthCheck {
-  private final Supplier<CatalogService> catalog;
+    private final Supplier<CatalogService> catalog;
 
-  public CatalogHealthCheck(Supplier<CatalogService> catalog) {
-    this.catalog = requireNonNull(catalog, "catalog is null");
-  }
+    public CatalogHealthCheck(Supplier<CatalogService> catalog) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+    }
 
-  @Override
-  protected Result check() {
-    CatalogService service = catalog.get();
-    long lastVid = service.lastVid();
-    int snapshots = service.listSnapshots().size();
-    service.get(ObjectPath.ROOT, ReadPoint.LATEST);
-    return Result.builder().healthy().withMessage("RocksDB answers reads").withDetail("lastVid", lastVid).withDetail("snapshots", snapshots).build();
-  }
+    @Override
+    protected Result check() {
+        CatalogService service = catalog.get();
+        long lastVid = service.lastVid();
+        int snapshots = service.listSnapshots().size();
+        service.get(ObjectPath.ROOT, ReadPoint.LATEST);
+        return Result.builder()
+                .healthy()
+                .withMessage("RocksDB answers reads")
+                .withDetail("lastVid", lastVid)
+                .withDetail("snapshots", snapshots)
+                .build();
+    }
 }

@@ -15,20 +15,20 @@ import java.io.Writer;
  * /metrics/prometheus}. The registry is this server's own, never the client library's global one.
  */
 public final class PrometheusServlet extends HttpServlet {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  private final transient CollectorRegistry registry;
+    private final transient CollectorRegistry registry;
 
-  public PrometheusServlet(CollectorRegistry registry) {
-    this.registry = requireNonNull(registry, "registry is null");
-  }
-
-  @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-    response.setStatus(HttpServletResponse.SC_OK);
-    response.setContentType(TextFormat.CONTENT_TYPE_004);
-    try (Writer writer = response.getWriter()) {
-      TextFormat.write004(writer, registry.metricFamilySamples());
+    public PrometheusServlet(CollectorRegistry registry) {
+        this.registry = requireNonNull(registry, "registry is null");
     }
-  }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(TextFormat.CONTENT_TYPE_004);
+        try (Writer writer = response.getWriter()) {
+            TextFormat.write004(writer, registry.metricFamilySamples());
+        }
+    }
 }

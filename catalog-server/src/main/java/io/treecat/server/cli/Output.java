@@ -14,61 +14,68 @@ import org.bson.BsonString;
 
 /** How a command prints: one JSON object a line, or an aligned table for people. */
 final class Output {
-  private static final int VALUE_WIDTH = 100;
+    private static final int VALUE_WIDTH = 100;
 
-  private final PrintStream out;
-  private final boolean table;
-  private boolean headerPrinted;
+    private final PrintStream out;
+    private final boolean table;
+    private boolean headerPrinted;
 
-  Output(PrintStream out, boolean table) {
-    this.out = out;
-    this.table = table;
-  }
-
-  void object(CatalogObject object) {
-    if (table) {
-      if (!headerPrinted) {
-        out.printf("%-5s  %-8s  %-50s  %s%n", "KIND", "VERSION", "PATH", "VALUE");
-        headerPrinted = true;
-      }
-      String value = object.value().toJson(WriteSetJson.RELAXED);
-      out.printf("%-5s  %-8d  %-50s  %s%n", kind(object.kind()), object.version(), object.path(),
-          value.length() > VALUE_WIDTH ? value.substring(0, VALUE_WIDTH - 3) + "..." : value);
-      return;
+    Output(PrintStream out, boolean table) {
+        this.out = out;
+        this.table = table;
     }
-    BsonDocument line = new BsonDocument("path", new BsonString(object.path().toString()))
-        .append("kind", new BsonString(kind(object.kind())))
-        .append("version", new BsonInt64(object.version()))
-        .append("value", object.value());
-    out.println(line.toJson(WriteSetJson.RELAXED));
-  }
 
-  /** A record of named fields: a JSON object, or {@code name: value} lines. */
-  void record(Map<String, Object> fields) {
-    if (table) {
-      fields.forEach((name, value) -> out.printf("%-12s %s%n", name + ":", value));
-      return;
+    void object(CatalogObject object) {
+        if (table) {
+            if (!headerPrinted) {
+                out.printf("%-5s  %-8s  %-50s  %s%n", "KIND", "VERSION", "PATH", "VALUE");
+                headerPrinted = true;
+            }
+            String value = object.value().toJson(WriteSetJson.RELAXED);
+            out.printf(
+                    "%-5s  %-8d  %-50s  %s%n",
+                    kind(object.kind()),
+                    object.version(),
+                    object.path(),
+                    value.length() > VALUE_WIDTH ? value.substring(0, VALUE_WIDTH - 3) + "..." : value);
+            return;
+        }
+        BsonDocument line = new BsonDocument(
+                        "path", new BsonString(object.path().toString()))
+                .append("kind", new BsonString(kind(object.kind())))
+                .append("version", new BsonInt64(object.version()))
+                .append("value", object.value());
+        out.println(line.toJson(WriteSetJson.RELAXED));
     }
-    BsonDocument line = new BsonDocument();
-    fields.forEach((name, value) -> line.append(name, value instanceof Number number && !(value instanceof Double)
-        ? new BsonInt64(number.longValue())
-        : value instanceof Double d ? new BsonDouble(d) : new BsonString(String.valueOf(value))));
-    out.println(line.toJson(WriteSetJson.RELAXED));
-  }
 
-  static Map<String, Object> fields(Object... namesAndValues) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      fields.put((String) namesAndValues[i], namesAndValues[i + 1]);
+    /** A record of named fields: a JSON object, or {@code name: value} lines. */
+    void record(Map<String, Object> fields) {
+        if (table) {
+            fields.forEach((name, value) -> out.printf("%-12s %s%n", name + ":", value));
+            return;
+        }
+        BsonDocument line = new BsonDocument();
+        fields.forEach((name, value) -> line.append(
+                name,
+                value instanceof Number number && !(value instanceof Double)
+                        ? new BsonInt64(number.longValue())
+                        : value instanceof Double d ? new BsonDouble(d) : new BsonString(String.valueOf(value))));
+        out.println(line.toJson(WriteSetJson.RELAXED));
     }
-    return fields;
-  }
 
-  static String kind(ObjectKind kind) {
-    return kind.name().toLowerCase(Locale.ROOT);
-  }
+    static Map<String, Object> fields(Object... namesAndValues) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            fields.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return fields;
+    }
 
-  void flush() {
-    out.flush();
-  }
+    static String kind(ObjectKind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    void flush() {
+        out.flush();
+    }
 }

@@ -21,69 +21,80 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * failure one line naming the error, then exits non-zero.
  */
 abstract class RemoteCommand extends Command {
-  static final String DEFAULT_SERVER = "localhost:50051";
+    static final String DEFAULT_SERVER = "localhost:50051";
 
-  RemoteCommand(String name, String description) {
-    super(name, description);
-  }
-
-  @Override
-  public final void configure(Subparser subparser) {
-    String server = System.getenv().getOrDefault("TREECAT_SERVER", DEFAULT_SERVER);
-    subparser.addArgument("--server").dest("server").setDefault(server).metavar("HOST:PORT").help("the TreeCat gRPC address (default " + server + ")");
-    subparser.addArgument("--format").dest("format").choices("json", "table").setDefault("json").help("JSON lines (default) or a table");
-    configureArguments(subparser);
-  }
-
-  abstract void configureArguments(Subparser subparser);
-
-  abstract void run(TreeCatClient client, Namespace namespace, Output output) throws Exception;
-
-  @Override
-  public final void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
-    Output output = new Output(System.out, namespace.getString("format").equals("table"));
-    try (TreeCatClient client = TreeCatClient.connect(namespace.getString("server"))) {
-      run(client, namespace, output);
+    RemoteCommand(String name, String description) {
+        super(name, description);
     }
-    output.flush();
-  }
 
-  /** One line on standard error, no stack trace: what failed and where, as the server said it. */
-  @Override
-  public void onError(Cli cli, Namespace namespace, Throwable failure) {
-    PrintWriter err = cli.getStdErr();
-    if (failure instanceof TreeCatClientException e) {
-      err.println("treecat: " + e.errorCode().orElse(e.statusCode().name()) + ": " + e.getMessage() + context(e.context()));
-    } else if (failure instanceof CatalogException e) {
-      err.println("treecat: " + e.code() + ": " + e.getMessage() + context(e.context()));
-    } else if (failure instanceof IllegalArgumentException || failure instanceof IOException) {
-      err.println("treecat: " + failure.getMessage());
-    } else {
-      err.println("treecat: unexpected failure: " + failure);
+    @Override
+    public final void configure(Subparser subparser) {
+        String server = System.getenv().getOrDefault("TREECAT_SERVER", DEFAULT_SERVER);
+        subparser
+                .addArgument("--server")
+                .dest("server")
+                .setDefault(server)
+                .metavar("HOST:PORT")
+                .help("the TreeCat gRPC address (default " + server + ")");
+        subparser
+                .addArgument("--format")
+                .dest("format")
+                .choices("json", "table")
+                .setDefault("json")
+                .help("JSON lines (default) or a table");
+        configureArguments(subparser);
     }
-  }
 
-  private static String context(Map<String, ?> context) {
-    return context.isEmpty() ? "" : " " + context;
-  }
+    abstract void configureArguments(Subparser subparser);
 
-  /** {@code --vid N} or {@code --snapshot NAME}; neither reads the newest version. */
-  static void addReadPoint(Subparser subparser) {
-    MutuallyExclusiveGroup group = subparser.addMutuallyExclusiveGroup();
-    group.addArgument("--vid").dest("vid").type(Long.class).metavar("N").help("read at this version");
-    group.addArgument("--snapshot").dest("snapshot").metavar("NAME").help("read at this named snapshot");
-  }
+    abstract void run(TreeCatClient client, Namespace namespace, Output output) throws Exception;
 
-  static ReadPoint readPoint(Namespace namespace) {
-    Long vid = namespace.getLong("vid");
-    String snapshot = namespace.getString("snapshot");
-    if (vid != null) {
-      return ReadPoint.vid(vid);
+    @Override
+    public final void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
+        Output output = new Output(System.out, namespace.getString("format").equals("table"));
+        try (TreeCatClient client = TreeCatClient.connect(namespace.getString("server"))) {
+            run(client, namespace, output);
+        }
+        output.flush();
     }
-    return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
-  }
 
-  static void addFlag(Subparser subparser, String flag, String dest, String help) {
-    subparser.addArgument(flag).dest(dest).action(Arguments.storeTrue()).help(help);
-  }
+    /** One line on standard error, no stack trace: what failed and where, as the server said it. */
+    @Override
+    public void onError(Cli cli, Namespace namespace, Throwable failure) {
+        PrintWriter err = cli.getStdErr();
+        if (failure instanceof TreeCatClientException e) {
+            err.println("treecat: " + e.errorCode().orElse(e.statusCode().name()) + ": " + e.getMessage()
+                    + context(e.context()));
+        } else if (failure instanceof CatalogException e) {
+            err.println("treecat: " + e.code() + ": " + e.getMessage() + context(e.context()));
+        } else if (failure instanceof IllegalArgumentException || failure instanceof IOException) {
+            err.println("treecat: " + failure.getMessage());
+        } else {
+            err.println("treecat: unexpected failure: " + failure);
+        }
+    }
+
+    private static String context(Map<String, ?> context) {
+        return context.isEmpty() ? "" : " " + context;
+    }
+
+    /** {@code --vid N} or {@code --snapshot NAME}; neither reads the newest version. */
+    static void addReadPoint(Subparser subparser) {
+        MutuallyExclusiveGroup group = subparser.addMutuallyExclusiveGroup();
+        group.addArgument("--vid").dest("vid").type(Long.class).metavar("N").help("read at this version");
+        group.addArgument("--snapshot").dest("snapshot").metavar("NAME").help("read at this named snapshot");
+    }
+
+    static ReadPoint readPoint(Namespace namespace) {
+        Long vid = namespace.getLong("vid");
+        String snapshot = namespace.getString("snapshot");
+        if (vid != null) {
+            return ReadPoint.vid(vid);
+        }
+        return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
+    }
+
+    static void addFlag(Subparser subparser, String flag, String dest, String help) {
+        subparser.addArgument(flag).dest(dest).action(Arguments.storeTrue()).help(help);
+    }
 }

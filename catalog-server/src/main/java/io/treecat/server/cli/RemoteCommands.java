@@ -5,10 +5,16 @@ import java.util.List;
 
 /** The commands that talk to a running server over gRPC. */
 public final class RemoteCommands {
-  private RemoteCommands() {}
+    private RemoteCommands() {}
 
-  public static List<Command> all() {
-    return List.of(new QueryCommand(), new GetCommand(), new CommitCommand(), new SnapshotCommand(), new CloneCommand(), new LoadCommand(),
-        new ExportCommand());
-  }
+    public static List<Command> all() {
+        return List.of(
+                new QueryCommand(),
+                new GetCommand(),
+                new CommitCommand(),
+                new SnapshotCommand(),
+                new CloneCommand(),
+                new LoadCommand(),
+                new ExportCommand());
+    }
 }

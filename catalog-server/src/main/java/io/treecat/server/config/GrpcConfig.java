@@ -13,37 +13,37 @@ import jakarta.validation.constraints.NotNull;
  * shutdown grace is the server's {@code server.shutdownGracePeriod}, so both listeners drain alike.
  */
 public final class GrpcConfig {
-  @NotEmpty
-  @JsonProperty("host")
-  private String host = "0.0.0.0";
+    @NotEmpty
+    @JsonProperty("host")
+    private String host = "0.0.0.0";
 
-  @Min(0)
-  @Max(65535)
-  @JsonProperty("port")
-  private int port = 50051;
+    @Min(0)
+    @Max(65535)
+    @JsonProperty("port")
+    private int port = 50051;
 
-  @NotNull
-  @JsonProperty("max-inbound-message-size")
-  private DataSize maxInboundMessageSize = DataSize.mebibytes(16);
+    @NotNull
+    @JsonProperty("max-inbound-message-size")
+    private DataSize maxInboundMessageSize = DataSize.mebibytes(16);
 
-  @Min(1)
-  @Max(100_000)
-  @JsonProperty("query-batch-size")
-  private int queryBatchSize = 1000;
+    @Min(1)
+    @Max(100_000)
+    @JsonProperty("query-batch-size")
+    private int queryBatchSize = 1000;
 
-  public String host() {
-    return host;
-  }
+    public String host() {
+        return host;
+    }
 
-  public int port() {
-    return port;
-  }
+    public int port() {
+        return port;
+    }
 
-  public int maxInboundMessageBytes() {
-    return (int) Math.min(Integer.MAX_VALUE, maxInboundMessageSize.toBytes());
-  }
+    public int maxInboundMessageBytes() {
+        return (int) Math.min(Integer.MAX_VALUE, maxInboundMessageSize.toBytes());
+    }
 
-  public int queryBatchSize() {
-    return queryBatchSize;
-  }
+    public int queryBatchSize() {
+        return queryBatchSize;
+    }
 }

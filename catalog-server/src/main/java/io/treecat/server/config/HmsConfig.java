@@ -16,39 +16,39 @@ import java.util.concurrent.TimeUnit;
  * catalog serves by default, so both see one set of tables.
  */
 public final class HmsConfig {
-  @NotEmpty
-  @JsonProperty("host")
-  private String host = "0.0.0.0";
+    @NotEmpty
+    @JsonProperty("host")
+    private String host = "0.0.0.0";
 
-  @Min(0)
-  @Max(65535)
-  @JsonProperty("port")
-  private int port = 9083;
+    @Min(0)
+    @Max(65535)
+    @JsonProperty("port")
+    private int port = 9083;
 
-  @NotEmpty
-  @JsonProperty("default-catalog")
-  // The Iceberg REST catalog's default, so both APIs see the same databases out of the box.
-  private String defaultCatalog = IcebergRest.DEFAULT_CATALOG;
+    @NotEmpty
+    @JsonProperty("default-catalog")
+    // The Iceberg REST catalog's default, so both APIs see the same databases out of the box.
+    private String defaultCatalog = IcebergRest.DEFAULT_CATALOG;
 
-  @NotNull
-  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @JsonProperty("lock-timeout")
-  // Hive's hive.txn.timeout: an HMS lock not heartbeated for this long is released.
-  private Duration lockTimeout = Duration.seconds(300);
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @JsonProperty("lock-timeout")
+    // Hive's hive.txn.timeout: an HMS lock not heartbeated for this long is released.
+    private Duration lockTimeout = Duration.seconds(300);
 
-  public String host() {
-    return host;
-  }
+    public String host() {
+        return host;
+    }
 
-  public int port() {
-    return port;
-  }
+    public int port() {
+        return port;
+    }
 
-  public String defaultCatalog() {
-    return defaultCatalog;
-  }
+    public String defaultCatalog() {
+        return defaultCatalog;
+    }
 
-  public java.time.Duration lockTimeout() {
-    return lockTimeout.toJavaDuration();
-  }
+    public java.time.Duration lockTimeout() {
+        return lockTimeout.toJavaDuration();
+    }
 }

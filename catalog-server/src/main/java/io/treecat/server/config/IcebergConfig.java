@@ -4,15 +4,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** {@code iceberg.*}: how the Iceberg REST catalog commits (docs/iceberg-rest.md). */
 public final class IcebergConfig {
-  /**
-   * Whether an append that lost a race is rebased on the server for tables that do not say
-   * otherwise with their {@code treecat.rebase-appends} property. Off by default: only the writers
-   * know their appends are blind (docs/iceberg-rest.md, "Server-side retry and rebase").
-   */
-  @JsonProperty("rebase-appends")
-  private boolean rebaseAppends = false;
+    /**
+     * Whether an append that lost a race is rebased on the server for tables that do not say
+     * otherwise with their {@code treecat.rebase-appends} property. Off by default: only the writers
+     * know their appends are blind (docs/iceberg-rest.md, "Server-side retry and rebase").
+     */
+    @JsonProperty("rebase-appends")
+    private boolean rebaseAppends = false;
 
-  public boolean rebaseAppends() {
-    return rebaseAppends;
-  }
+    public boolean rebaseAppends() {
+        return rebaseAppends;
+    }
 }

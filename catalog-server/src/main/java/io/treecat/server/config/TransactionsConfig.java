@@ -10,24 +10,24 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code transactions.*}: the concurrency protocol and session timeouts (docs/transactions.md). */
 public final class TransactionsConfig {
-  @NotNull
-  @JsonProperty("protocol")
-  private ConcurrencyProtocol protocol = ConcurrencyProtocol.OSPL;
+    @NotNull
+    @JsonProperty("protocol")
+    private ConcurrencyProtocol protocol = ConcurrencyProtocol.OSPL;
 
-  @NotNull
-  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @JsonProperty("idle-timeout")
-  private Duration idleTimeout = Duration.minutes(5);
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @JsonProperty("idle-timeout")
+    private Duration idleTimeout = Duration.minutes(5);
 
-  @NotNull
-  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @JsonProperty("lock-timeout")
-  private Duration lockTimeout = Duration.seconds(10);
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @JsonProperty("lock-timeout")
+    private Duration lockTimeout = Duration.seconds(10);
 
-  public TransactionConfig toTransactionConfig() {
-    return TransactionConfig.defaults()
-        .withProtocol(protocol)
-        .withIdleTimeout(idleTimeout.toJavaDuration())
-        .withLockTimeout(lockTimeout.toJavaDuration());
-  }
+    public TransactionConfig toTransactionConfig() {
+        return TransactionConfig.defaults()
+                .withProtocol(protocol)
+                .withIdleTimeout(idleTimeout.toJavaDuration())
+                .withLockTimeout(lockTimeout.toJavaDuration());
+    }
 }

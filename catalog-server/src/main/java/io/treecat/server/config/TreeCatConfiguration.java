@@ -16,84 +16,84 @@ import java.util.List;
  * changes; the {@code server} section, if given, replaces the default listeners as a whole.
  */
 public final class TreeCatConfiguration extends Configuration {
-  public static final int DEFAULT_HTTP_PORT = 8181;
-  public static final int DEFAULT_ADMIN_PORT = 8182;
+    public static final int DEFAULT_HTTP_PORT = 8181;
+    public static final int DEFAULT_ADMIN_PORT = 8182;
 
-  @Valid
-  @NotNull
-  @JsonProperty("storage")
-  private StorageConfig storage = new StorageConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("storage")
+    private StorageConfig storage = new StorageConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("warehouse")
-  private WarehouseConfig warehouse = new WarehouseConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("warehouse")
+    private WarehouseConfig warehouse = new WarehouseConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("iceberg")
-  private IcebergConfig iceberg = new IcebergConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("iceberg")
+    private IcebergConfig iceberg = new IcebergConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("transactions")
-  private TransactionsConfig transactions = new TransactionsConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("transactions")
+    private TransactionsConfig transactions = new TransactionsConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("grpc")
-  private GrpcConfig grpc = new GrpcConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("grpc")
+    private GrpcConfig grpc = new GrpcConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("hms")
-  private HmsConfig hms = new HmsConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("hms")
+    private HmsConfig hms = new HmsConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty("http")
-  private HttpConfig http = new HttpConfig();
+    @Valid
+    @NotNull
+    @JsonProperty("http")
+    private HttpConfig http = new HttpConfig();
 
-  public TreeCatConfiguration() {
-    DefaultServerFactory server = new DefaultServerFactory();
-    server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
-    server.setAdminConnectors(List.of(connector(DEFAULT_ADMIN_PORT)));
-    server.setShutdownGracePeriod(Duration.seconds(30));
-    server.setRegisterDefaultExceptionMappers(false);
-    setServerFactory(server);
-  }
+    public TreeCatConfiguration() {
+        DefaultServerFactory server = new DefaultServerFactory();
+        server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
+        server.setAdminConnectors(List.of(connector(DEFAULT_ADMIN_PORT)));
+        server.setShutdownGracePeriod(Duration.seconds(30));
+        server.setRegisterDefaultExceptionMappers(false);
+        setServerFactory(server);
+    }
 
-  private static ConnectorFactory connector(int port) {
-    HttpConnectorFactory connector = new HttpConnectorFactory();
-    connector.setPort(port);
-    return connector;
-  }
+    private static ConnectorFactory connector(int port) {
+        HttpConnectorFactory connector = new HttpConnectorFactory();
+        connector.setPort(port);
+        return connector;
+    }
 
-  public StorageConfig storage() {
-    return storage;
-  }
+    public StorageConfig storage() {
+        return storage;
+    }
 
-  public WarehouseConfig warehouse() {
-    return warehouse;
-  }
+    public WarehouseConfig warehouse() {
+        return warehouse;
+    }
 
-  public IcebergConfig iceberg() {
-    return iceberg;
-  }
+    public IcebergConfig iceberg() {
+        return iceberg;
+    }
 
-  public TransactionsConfig transactions() {
-    return transactions;
-  }
+    public TransactionsConfig transactions() {
+        return transactions;
+    }
 
-  public GrpcConfig grpc() {
-    return grpc;
-  }
+    public GrpcConfig grpc() {
+        return grpc;
+    }
 
-  public HmsConfig hms() {
-    return hms;
-  }
+    public HmsConfig hms() {
+        return hms;
+    }
 
-  public HttpConfig http() {
-    return http;
-  }
+    public HttpConfig http() {
+        return http;
+    }
 }

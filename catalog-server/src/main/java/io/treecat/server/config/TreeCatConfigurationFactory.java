@@ -15,16 +15,20 @@ import java.io.IOException;
  * overrides apply to {@code treecat server} with no arguments too.
  */
 public final class TreeCatConfigurationFactory extends YamlConfigurationFactory<TreeCatConfiguration> {
-  private final ConfigurationSourceProvider source;
+    private final ConfigurationSourceProvider source;
 
-  public TreeCatConfigurationFactory(Class<TreeCatConfiguration> type, Validator validator, ObjectMapper mapper, String propertyPrefix,
-      ConfigurationSourceProvider source) {
-    super(type, validator, mapper, propertyPrefix);
-    this.source = requireNonNull(source, "source is null");
-  }
+    public TreeCatConfigurationFactory(
+            Class<TreeCatConfiguration> type,
+            Validator validator,
+            ObjectMapper mapper,
+            String propertyPrefix,
+            ConfigurationSourceProvider source) {
+        super(type, validator, mapper, propertyPrefix);
+        this.source = requireNonNull(source, "source is null");
+    }
 
-  @Override
-  public TreeCatConfiguration build() throws IOException, ConfigurationException {
-    return build(source, TreeCatConfigurationSource.EMBEDDED);
-  }
+    @Override
+    public TreeCatConfiguration build() throws IOException, ConfigurationException {
+        return build(source, TreeCatConfigurationSource.EMBEDDED);
+    }
 }

@@ -5,11 +5,11 @@ import jakarta.validation.constraints.NotEmpty;
 
 /** {@code warehouse.*}: where table data and metadata files go (the Iceberg REST catalog writes here). */
 public final class WarehouseConfig {
-  @NotEmpty
-  @JsonProperty("location")
-  private String location = "warehouse";
+    @NotEmpty
+    @JsonProperty("location")
+    private String location = "warehouse";
 
-  public String location() {
-    return location;
-  }
+    public String location() {
+        return location;
+    }
 }

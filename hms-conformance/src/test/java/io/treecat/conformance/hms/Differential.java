@@ -25,220 +25,256 @@ import org.apache.thrift.transport.TTransportException;
  * is an outcome like any other, and the side reconnects before the next call.
  */
 final class Differential implements AutoCloseable {
-  private static final int SOCKET_TIMEOUT_MILLIS = 60_000;
-  /** How many of the values only one side returned a report shows; the counts say how many there are. */
-  private static final int SHOWN_VALUES = 12;
+    private static final int SOCKET_TIMEOUT_MILLIS = 60_000;
+    /** How many of the values only one side returned a report shows; the counts say how many there are. */
+    private static final int SHOWN_VALUES = 12;
 
-  private final Side reference;
-  private final Side candidate;
-  private final List<Mismatch> mismatches = new ArrayList<>();
-  private int comparisons;
+    private final Side reference;
+    private final Side candidate;
+    private final List<Mismatch> mismatches = new ArrayList<>();
+    private int comparisons;
 
-  Differential(MetastorePeer reference, MetastorePeer candidate) throws TTransportException {
-    this.reference = new Side(reference);
-    this.candidate = new Side(candidate);
-  }
-
-  /** One call, as the test writes it once for both sides. */
-  @FunctionalInterface
-  interface Call<T> {
-    T call(ThriftHiveMetastore.Client client, MetastorePeer peer) throws TException;
-  }
-
-  /** What one side answered: a normalized value, or the type and message of what it threw. */
-  record Outcome(Object value, String exception, String message) {
-    static Outcome of(Object value) {
-      return new Outcome(value, null, null);
+    Differential(MetastorePeer reference, MetastorePeer candidate) throws TTransportException {
+        this.reference = new Side(reference);
+        this.candidate = new Side(candidate);
     }
 
-    static Outcome thrown(Throwable throwable) {
-      return new Outcome(null, throwable.getClass().getName(), throwable.getMessage());
+    /** One call, as the test writes it once for both sides. */
+    @FunctionalInterface
+    interface Call<T> {
+        T call(ThriftHiveMetastore.Client client, MetastorePeer peer) throws TException;
     }
 
-    boolean threw() {
-      return exception != null;
+    /** What one side answered: a normalized value, or the type and message of what it threw. */
+    record Outcome(Object value, String exception, String message) {
+        static Outcome of(Object value) {
+            return new Outcome(value, null, null);
+        }
+
+        static Outcome thrown(Throwable throwable) {
+            return new Outcome(null, throwable.getClass().getName(), throwable.getMessage());
+        }
+
+        boolean threw() {
+            return exception != null;
+        }
+
+        /** Same value, or both threw the same type. */
+        boolean agreesWith(Outcome other) {
+            return threw() ? exception.equals(other.exception) : !other.threw() && Objects.equals(value, other.value);
+        }
+
+        String describe() {
+            if (threw()) {
+                return exception.substring(exception.lastIndexOf('.') + 1) + ": " + message;
+            }
+            return value instanceof Collection<?> collection
+                    ? collection.size() + " " + shown(collection)
+                    : String.valueOf(value);
+        }
     }
 
-    /** Same value, or both threw the same type. */
-    boolean agreesWith(Outcome other) {
-      return threw() ? exception.equals(other.exception) : !other.threw() && Objects.equals(value, other.value);
+    /** A call whose answers differ: the call as text (a filter, say), and both answers. */
+    record Mismatch(String call, Outcome reference, Outcome candidate) {
+        Mismatch {
+            requireNonNull(call, "call is null");
+            requireNonNull(reference, "reference is null");
+            requireNonNull(candidate, "candidate is null");
+        }
+
+        /** Both answers, and for two collections what only one side returned, which is the readable part. */
+        String describe(String referenceName, String candidateName) {
+            StringBuilder text = new StringBuilder(call).append('\n');
+            if (reference.value() instanceof Collection<?> expected
+                    && candidate.value() instanceof Collection<?> actual) {
+                Set<String> onlyExpected = strings(expected);
+                onlyExpected.removeAll(strings(actual));
+                Set<String> onlyActual = strings(actual);
+                onlyActual.removeAll(strings(expected));
+                text.append("    ")
+                        .append(referenceName)
+                        .append(": ")
+                        .append(expected.size())
+                        .append(", ")
+                        .append(candidateName)
+                        .append(": ")
+                        .append(actual.size())
+                        .append('\n');
+                text.append("    only ")
+                        .append(referenceName)
+                        .append(": ")
+                        .append(shown(onlyExpected))
+                        .append('\n');
+                text.append("    only ")
+                        .append(candidateName)
+                        .append(": ")
+                        .append(shown(onlyActual))
+                        .append('\n');
+            } else {
+                text.append("    ")
+                        .append(referenceName)
+                        .append(": ")
+                        .append(reference.describe())
+                        .append('\n');
+                text.append("    ")
+                        .append(candidateName)
+                        .append(": ")
+                        .append(candidate.describe())
+                        .append('\n');
+            }
+            return text.toString();
+        }
+
+        private static Set<String> strings(Collection<?> values) {
+            Set<String> strings = new TreeSet<>();
+            values.forEach(value -> strings.add(String.valueOf(value)));
+            return strings;
+        }
     }
 
-    String describe() {
-      if (threw()) {
-        return exception.substring(exception.lastIndexOf('.') + 1) + ": " + message;
-      }
-      return value instanceof Collection<?> collection ? collection.size() + " " + shown(collection) : String.valueOf(value);
-    }
-  }
-
-  /** A call whose answers differ: the call as text (a filter, say), and both answers. */
-  record Mismatch(String call, Outcome reference, Outcome candidate) {
-    Mismatch {
-      requireNonNull(call, "call is null");
-      requireNonNull(reference, "reference is null");
-      requireNonNull(candidate, "candidate is null");
+    /** The first {@value #SHOWN_VALUES} values, and how many more there are. */
+    static String shown(Collection<?> values) {
+        List<String> shown = new ArrayList<>();
+        for (Object value : values) {
+            if (shown.size() == SHOWN_VALUES) {
+                shown.add("... " + (values.size() - SHOWN_VALUES) + " more");
+                break;
+            }
+            shown.add(String.valueOf(value));
+        }
+        return shown.toString();
     }
 
-    /** Both answers, and for two collections what only one side returned, which is the readable part. */
-    String describe(String referenceName, String candidateName) {
-      StringBuilder text = new StringBuilder(call).append('\n');
-      if (reference.value() instanceof Collection<?> expected && candidate.value() instanceof Collection<?> actual) {
-        Set<String> onlyExpected = strings(expected);
-        onlyExpected.removeAll(strings(actual));
-        Set<String> onlyActual = strings(actual);
-        onlyActual.removeAll(strings(expected));
-        text.append("    ").append(referenceName).append(": ").append(expected.size()).append(", ")
-            .append(candidateName).append(": ").append(actual.size()).append('\n');
-        text.append("    only ").append(referenceName).append(": ").append(shown(onlyExpected)).append('\n');
-        text.append("    only ").append(candidateName).append(": ").append(shown(onlyActual)).append('\n');
-      } else {
-        text.append("    ").append(referenceName).append(": ").append(reference.describe()).append('\n');
-        text.append("    ").append(candidateName).append(": ").append(candidate.describe()).append('\n');
-      }
-      return text.toString();
+    /**
+     * Runs {@code call} on both sides and records a {@link Mismatch} if the answers differ; {@code normalize} turns a
+     * result into what is compared (sorted partition names rather than Partition structs with create times, say).
+     */
+    <T> Comparison compare(String description, Call<T> call, Function<? super T, ?> normalize) {
+        return compare(description, call, call, normalize);
     }
 
-    private static Set<String> strings(Collection<?> values) {
-      Set<String> strings = new TreeSet<>();
-      values.forEach(value -> strings.add(String.valueOf(value)));
-      return strings;
-    }
-  }
-
-  /** The first {@value #SHOWN_VALUES} values, and how many more there are. */
-  static String shown(Collection<?> values) {
-    List<String> shown = new ArrayList<>();
-    for (Object value : values) {
-      if (shown.size() == SHOWN_VALUES) {
-        shown.add("... " + (values.size() - SHOWN_VALUES) + " more");
-        break;
-      }
-      shown.add(String.valueOf(value));
-    }
-    return shown.toString();
-  }
-
-  /**
-   * Runs {@code call} on both sides and records a {@link Mismatch} if the answers differ; {@code normalize} turns a
-   * result into what is compared (sorted partition names rather than Partition structs with create times, say).
-   */
-  <T> Comparison compare(String description, Call<T> call, Function<? super T, ?> normalize) {
-    return compare(description, call, call, normalize);
-  }
-
-  /**
-   * As {@link #compare(String, Call, Function)}, with a call of its own for the reference: an equivalent one where the
-   * reference has a known bug that TreeCat does not copy ({@link KnownHiveDivergences}).
-   */
-  <T> Comparison compare(String description, Call<T> referenceCall, Call<T> candidateCall, Function<? super T, ?> normalize) {
-    comparisons++;
-    Outcome expected = reference.run(referenceCall, normalize);
-    Outcome actual = candidate.run(candidateCall, normalize);
-    boolean agreed = expected.agreesWith(actual);
-    if (!agreed) {
-      mismatches.add(new Mismatch(description, expected, actual));
-    }
-    return new Comparison(expected, actual, agreed);
-  }
-
-  /** Runs {@code call} on the reference alone (no comparison is counted). */
-  <T> Outcome reference(Call<T> call, Function<? super T, ?> normalize) {
-    return reference.run(call, normalize);
-  }
-
-  /** Runs {@code call} on the candidate alone (no comparison is counted). */
-  <T> Outcome candidate(Call<T> call, Function<? super T, ?> normalize) {
-    return candidate.run(call, normalize);
-  }
-
-  /** Both answers to one call, and whether they agree. */
-  record Comparison(Outcome reference, Outcome candidate, boolean agreed) {}
-
-  /** Runs {@code call} on both sides where the test cannot go on unless both succeed (creating the fixture). */
-  void setUp(String description, Call<?> call) {
-    Outcome expected = reference.run(call, Function.identity());
-    Outcome actual = candidate.run(call, Function.identity());
-    if (expected.threw() || actual.threw()) {
-      throw new IllegalStateException("Setting up failed: " + description + "\n    " + reference.peer.name() + ": "
-          + expected.describe() + " (log: " + reference.peer.log() + ")\n    " + candidate.peer.name() + ": "
-          + actual.describe() + " (log: " + candidate.peer.log() + ")");
-    }
-  }
-
-  /**
-   * The mismatches since the last call, which starts a new count: each test takes its own, whatever ran before it on
-   * the same connections.
-   */
-  List<Mismatch> takeMismatches() {
-    List<Mismatch> taken = List.copyOf(mismatches);
-    mismatches.clear();
-    comparisons = 0;
-    return taken;
-  }
-
-  /** The number of calls compared since {@link #takeMismatches()}. */
-  int comparisons() {
-    return comparisons;
-  }
-
-  /** Every mismatch, one block each, in the order the calls ran. */
-  String report(List<Mismatch> mismatches, int comparisons) {
-    StringBuilder text = new StringBuilder();
-    text.append(mismatches.size()).append(" of ").append(comparisons).append(" calls differ between ")
-        .append(reference.peer.name()).append(" (reference) and ").append(candidate.peer.name()).append(":\n");
-    for (Mismatch mismatch : mismatches) {
-      text.append(mismatch.describe(reference.peer.name(), candidate.peer.name()));
-    }
-    return text.toString();
-  }
-
-  @Override
-  public void close() {
-    reference.close();
-    candidate.close();
-  }
-
-  /** One peer and its connection, reopened after a call breaks it. */
-  private static final class Side {
-    private final MetastorePeer peer;
-    private TSocket socket;
-    private ThriftHiveMetastore.Client client;
-
-    Side(MetastorePeer peer) throws TTransportException {
-      this.peer = requireNonNull(peer, "peer is null");
-      connect();
+    /**
+     * As {@link #compare(String, Call, Function)}, with a call of its own for the reference: an equivalent one where the
+     * reference has a known bug that TreeCat does not copy ({@link KnownHiveDivergences}).
+     */
+    <T> Comparison compare(
+            String description, Call<T> referenceCall, Call<T> candidateCall, Function<? super T, ?> normalize) {
+        comparisons++;
+        Outcome expected = reference.run(referenceCall, normalize);
+        Outcome actual = candidate.run(candidateCall, normalize);
+        boolean agreed = expected.agreesWith(actual);
+        if (!agreed) {
+            mismatches.add(new Mismatch(description, expected, actual));
+        }
+        return new Comparison(expected, actual, agreed);
     }
 
-    private void connect() throws TTransportException {
-      socket = new TSocket("127.0.0.1", peer.port(), SOCKET_TIMEOUT_MILLIS);
-      socket.open();
-      client = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+    /** Runs {@code call} on the reference alone (no comparison is counted). */
+    <T> Outcome reference(Call<T> call, Function<? super T, ?> normalize) {
+        return reference.run(call, normalize);
     }
 
-    <T> Outcome run(Call<T> call, Function<? super T, ?> normalize) {
-      try {
-        return Outcome.of(normalize.apply(call.call(client, peer)));
-      } catch (TTransportException e) {
-        reconnect();
-        return Outcome.thrown(e);
-      } catch (TException | RuntimeException e) {
-        return Outcome.thrown(e);
-      }
+    /** Runs {@code call} on the candidate alone (no comparison is counted). */
+    <T> Outcome candidate(Call<T> call, Function<? super T, ?> normalize) {
+        return candidate.run(call, normalize);
     }
 
-    private void reconnect() {
-      socket.close();
-      try {
-        connect();
-      } catch (TTransportException e) {
-        throw new IllegalStateException(peer.name() + " does not accept connections any more; its log, " + peer.log()
-            + ":\n" + ServerProcess.tail(peer.log()), e);
-      }
+    /** Both answers to one call, and whether they agree. */
+    record Comparison(Outcome reference, Outcome candidate, boolean agreed) {}
+
+    /** Runs {@code call} on both sides where the test cannot go on unless both succeed (creating the fixture). */
+    void setUp(String description, Call<?> call) {
+        Outcome expected = reference.run(call, Function.identity());
+        Outcome actual = candidate.run(call, Function.identity());
+        if (expected.threw() || actual.threw()) {
+            throw new IllegalStateException("Setting up failed: " + description + "\n    " + reference.peer.name()
+                    + ": "
+                    + expected.describe() + " (log: " + reference.peer.log() + ")\n    " + candidate.peer.name() + ": "
+                    + actual.describe() + " (log: " + candidate.peer.log() + ")");
+        }
     }
 
-    void close() {
-      socket.close();
+    /**
+     * The mismatches since the last call, which starts a new count: each test takes its own, whatever ran before it on
+     * the same connections.
+     */
+    List<Mismatch> takeMismatches() {
+        List<Mismatch> taken = List.copyOf(mismatches);
+        mismatches.clear();
+        comparisons = 0;
+        return taken;
     }
-  }
+
+    /** The number of calls compared since {@link #takeMismatches()}. */
+    int comparisons() {
+        return comparisons;
+    }
+
+    /** Every mismatch, one block each, in the order the calls ran. */
+    String report(List<Mismatch> mismatches, int comparisons) {
+        StringBuilder text = new StringBuilder();
+        text.append(mismatches.size())
+                .append(" of ")
+                .append(comparisons)
+                .append(" calls differ between ")
+                .append(reference.peer.name())
+                .append(" (reference) and ")
+                .append(candidate.peer.name())
+                .append(":\n");
+        for (Mismatch mismatch : mismatches) {
+            text.append(mismatch.describe(reference.peer.name(), candidate.peer.name()));
+        }
+        return text.toString();
+    }
+
+    @Override
+    public void close() {
+        reference.close();
+        candidate.close();
+    }
+
+    /** One peer and its connection, reopened after a call breaks it. */
+    private static final class Side {
+        private final MetastorePeer peer;
+        private TSocket socket;
+        private ThriftHiveMetastore.Client client;
+
+        Side(MetastorePeer peer) throws TTransportException {
+            this.peer = requireNonNull(peer, "peer is null");
+            connect();
+        }
+
+        private void connect() throws TTransportException {
+            socket = new TSocket("127.0.0.1", peer.port(), SOCKET_TIMEOUT_MILLIS);
+            socket.open();
+            client = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+        }
+
+        <T> Outcome run(Call<T> call, Function<? super T, ?> normalize) {
+            try {
+                return Outcome.of(normalize.apply(call.call(client, peer)));
+            } catch (TTransportException e) {
+                reconnect();
+                return Outcome.thrown(e);
+            } catch (TException | RuntimeException e) {
+                return Outcome.thrown(e);
+            }
+        }
+
+        private void reconnect() {
+            socket.close();
+            try {
+                connect();
+            } catch (TTransportException e) {
+                throw new IllegalStateException(
+                        peer.name() + " does not accept connections any more; its log, " + peer.log() + ":\n"
+                                + ServerProcess.tail(peer.log()),
+                        e);
+            }
+        }
+
+        void close() {
+            socket.close();
+        }
+    }
 }

@@ -19,37 +19,38 @@ import java.util.Map;
  * {@code HiveMetaStore -p <port>}.
  */
 final class HivePeer implements MetastorePeer {
-  /** Where the build leaves the peer ({@code hive-peer/target}); failsafe sets it, tests run by hand may too. */
-  static final String HOME_PROPERTY = "hms.differential.hive-peer";
+    /** Where the build leaves the peer ({@code hive-peer/target}); failsafe sets it, tests run by hand may too. */
+    static final String HOME_PROPERTY = "hms.differential.hive-peer";
 
-  private static final String DIST = "dist/apache-hive-metastore-4.0.1-bin";
-  private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseParallelGC");
-  private static final Duration SCHEMA_TIMEOUT = Duration.ofMinutes(3);
-  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    private static final String DIST = "dist/apache-hive-metastore-4.0.1-bin";
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseParallelGC");
+    private static final Duration SCHEMA_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
-  private final ServerProcess process;
+    private final ServerProcess process;
 
-  private HivePeer(ServerProcess process) {
-    this.process = requireNonNull(process, "process is null");
-  }
-
-  /** Initializes a Derby schema under {@code runDirectory} and starts the metastore on a free port; returns once it serves. */
-  static HivePeer start(Path runDirectory) throws IOException, InterruptedException {
-    Path peerHome = peerHome();
-    Path lib = peerHome.resolve("lib");
-    Path dist = peerHome.resolve(DIST);
-    if (!Files.isDirectory(lib) || !Files.isDirectory(dist.resolve("scripts/metastore/upgrade/derby"))) {
-      throw new IllegalStateException("The Hive 4.0.1 peer is not resolved under " + peerHome + ": build the module "
-          + "hms-conformance/hive-peer first (./mvnw -B verify does; alone: ./mvnw -B package -pl hms-conformance/hive-peer)");
+    private HivePeer(ServerProcess process) {
+        this.process = requireNonNull(process, "process is null");
     }
-    Path home = Files.createDirectories(runDirectory.resolve("hive")).toAbsolutePath();
-    Path conf = Files.createDirectories(home.resolve("conf"));
-    // External tables may not live under the managed root, so the two roots are separate directories.
-    Path managed = Files.createDirectories(home.resolve("managed"));
-    Path external = Files.createDirectories(home.resolve("external"));
-    // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here) and
-    // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all.
-    String site = """
+
+    /** Initializes a Derby schema under {@code runDirectory} and starts the metastore on a free port; returns once it serves. */
+    static HivePeer start(Path runDirectory) throws IOException, InterruptedException {
+        Path peerHome = peerHome();
+        Path lib = peerHome.resolve("lib");
+        Path dist = peerHome.resolve(DIST);
+        if (!Files.isDirectory(lib) || !Files.isDirectory(dist.resolve("scripts/metastore/upgrade/derby"))) {
+            throw new IllegalStateException(
+                    "The Hive 4.0.1 peer is not resolved under " + peerHome + ": build the module "
+                            + "hms-conformance/hive-peer first (./mvnw -B verify does; alone: ./mvnw -B package -pl hms-conformance/hive-peer)");
+        }
+        Path home = Files.createDirectories(runDirectory.resolve("hive")).toAbsolutePath();
+        Path conf = Files.createDirectories(home.resolve("conf"));
+        // External tables may not live under the managed root, so the two roots are separate directories.
+        Path managed = Files.createDirectories(home.resolve("managed"));
+        Path external = Files.createDirectories(home.resolve("external"));
+        // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here) and
+        // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all.
+        String site = """
         <?xml version="1.0"?>
         <configuration>
           <property><name>javax.jdo.option.ConnectionURL</name><value>jdbc:derby:;databaseName=%s;create=true</value></property>
@@ -60,9 +61,10 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
-    Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
-    // WARN, not Hive's default: the log then says when a filter fell back from direct SQL to JDO, which explains answers.
-    String logging = """
+        Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
+        // WARN, not Hive's default: the log then says when a filter fell back from direct SQL to JDO, which explains
+        // answers.
+        String logging = """
         status = WARN
         appender.console.type = Console
         appender.console.name = console
@@ -71,57 +73,62 @@ final class HivePeer implements MetastorePeer {
         rootLogger.level = WARN
         rootLogger.appenderRef.console.ref = console
         """;
-    Files.writeString(conf.resolve("metastore-log4j2.properties"), logging, StandardCharsets.UTF_8);
-    // The conf directory first, so that MetastoreConf finds metastore-site.xml on the classpath.
-    String classpath = conf + File.pathSeparator + lib + File.separator + "*";
-    Map<String, String> environment = Map.of("METASTORE_HOME", dist.toString());
+        Files.writeString(conf.resolve("metastore-log4j2.properties"), logging, StandardCharsets.UTF_8);
+        // The conf directory first, so that MetastoreConf finds metastore-site.xml on the classpath.
+        String classpath = conf + File.pathSeparator + lib + File.separator + "*";
+        Map<String, String> environment = Map.of("METASTORE_HOME", dist.toString());
 
-    List<String> schemaTool = command(home, classpath);
-    schemaTool.addAll(List.of("org.apache.hadoop.hive.metastore.tools.schematool.MetastoreSchemaTool", "-initSchema", "-dbType", "derby"));
-    ServerProcess.run(schemaTool, environment, home, home.resolve("schematool.log"), SCHEMA_TIMEOUT);
+        List<String> schemaTool = command(home, classpath);
+        schemaTool.addAll(List.of(
+                "org.apache.hadoop.hive.metastore.tools.schematool.MetastoreSchemaTool",
+                "-initSchema",
+                "-dbType",
+                "derby"));
+        ServerProcess.run(schemaTool, environment, home, home.resolve("schematool.log"), SCHEMA_TIMEOUT);
 
-    int port = ServerProcess.freePort();
-    List<String> server = command(home, classpath);
-    server.addAll(List.of("org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", Integer.toString(port)));
-    ServerProcess process = ServerProcess.launch("Hive 4.0.1", server, environment, home, port, home.resolve("server.log"));
-    return new HivePeer(process.awaitServing(START_TIMEOUT));
-  }
-
-  private static List<String> command(Path home, String classpath) {
-    List<String> command = new ArrayList<>();
-    command.add(ServerProcess.javaBinary());
-    command.addAll(JVM_OPTIONS);
-    command.add("-Dderby.stream.error.file=" + home.resolve("derby.log"));
-    command.addAll(List.of("-cp", classpath));
-    return command;
-  }
-
-  private static Path peerHome() {
-    String configured = System.getProperty(HOME_PROPERTY);
-    if (configured != null && !configured.isBlank()) {
-      return Path.of(configured).toAbsolutePath();
+        int port = ServerProcess.freePort();
+        List<String> server = command(home, classpath);
+        server.addAll(List.of("org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", Integer.toString(port)));
+        ServerProcess process =
+                ServerProcess.launch("Hive 4.0.1", server, environment, home, port, home.resolve("server.log"));
+        return new HivePeer(process.awaitServing(START_TIMEOUT));
     }
-    // Run from the IDE or by hand: the module directory is the working directory, as under failsafe.
-    return Path.of("hive-peer", "target").toAbsolutePath();
-  }
 
-  @Override
-  public String name() {
-    return process.name();
-  }
+    private static List<String> command(Path home, String classpath) {
+        List<String> command = new ArrayList<>();
+        command.add(ServerProcess.javaBinary());
+        command.addAll(JVM_OPTIONS);
+        command.add("-Dderby.stream.error.file=" + home.resolve("derby.log"));
+        command.addAll(List.of("-cp", classpath));
+        return command;
+    }
 
-  @Override
-  public int port() {
-    return process.port();
-  }
+    private static Path peerHome() {
+        String configured = System.getProperty(HOME_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured).toAbsolutePath();
+        }
+        // Run from the IDE or by hand: the module directory is the working directory, as under failsafe.
+        return Path.of("hive-peer", "target").toAbsolutePath();
+    }
 
-  @Override
-  public Path log() {
-    return process.log();
-  }
+    @Override
+    public String name() {
+        return process.name();
+    }
 
-  @Override
-  public void close() throws InterruptedException {
-    process.close();
-  }
+    @Override
+    public int port() {
+        return process.port();
+    }
+
+    @Override
+    public Path log() {
+        return process.log();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.close();
+    }
 }

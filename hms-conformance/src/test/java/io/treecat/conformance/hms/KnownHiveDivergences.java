@@ -22,65 +22,72 @@ import java.util.regex.Pattern;
  * than written selects other data. {@link FilterGenerator#trailingText()} lists the cases the suite checks.
  */
 final class KnownHiveDivergences {
-  /** The first partition key of {@link PartitionedTable}, the one whose partition-name condition Hive gets wrong. */
-  private static final String KEY = PartitionedTable.KEYS.get(0);
-  private static final String LITERAL = "('[^']*'|\"[^\"]*\")";
-  private static final Pattern NOT_EQUALS = Pattern.compile("\\b" + KEY + "\\s*(<>|!=)\\s*" + LITERAL);
-  private static final Pattern NOT_EQUALS_MIRRORED = Pattern.compile(LITERAL + "\\s*(<>|!=)\\s*" + KEY + "\\b");
-  private static final Pattern NOT_IN = Pattern.compile("\\(\\s*" + KEY + "\\s*\\)\\s+not\\s+in\\s*\\(([^)]*)\\)", Pattern.CASE_INSENSITIVE);
+    /** The first partition key of {@link PartitionedTable}, the one whose partition-name condition Hive gets wrong. */
+    private static final String KEY = PartitionedTable.KEYS.get(0);
 
-  private KnownHiveDivergences() {}
+    private static final String LITERAL = "('[^']*'|\"[^\"]*\")";
+    private static final Pattern NOT_EQUALS = Pattern.compile("\\b" + KEY + "\\s*(<>|!=)\\s*" + LITERAL);
+    private static final Pattern NOT_EQUALS_MIRRORED = Pattern.compile(LITERAL + "\\s*(<>|!=)\\s*" + KEY + "\\b");
+    private static final Pattern NOT_IN =
+            Pattern.compile("\\(\\s*" + KEY + "\\s*\\)\\s+not\\s+in\\s*\\(([^)]*)\\)", Pattern.CASE_INSENSITIVE);
 
-  /**
-   * The filter to send Hive for the reference answer to {@code filter}: the filter itself, or, if Hive's {@code <>} bug
-   * would touch it, the equivalent filter without the affected inequalities.
-   */
-  static String hiveEquivalent(String filter) {
-    String rewritten = replace(NOT_EQUALS, filter, matcher -> affected(matcher.group(2)) ? inequality(matcher.group(2)) : null);
-    rewritten = replace(NOT_EQUALS_MIRRORED, rewritten, matcher -> affected(matcher.group(1)) ? inequality(matcher.group(1)) : null);
-    return replace(NOT_IN, rewritten, matcher -> {
-      List<String> kept = new ArrayList<>();
-      List<String> conditions = new ArrayList<>();
-      for (String value : matcher.group(1).split(",")) {
-        String literal = value.trim();
-        if (affected(literal)) {
-          conditions.add(inequality(literal));
-        } else {
-          kept.add(literal);
-        }
-      }
-      if (conditions.isEmpty()) {
-        return null;
-      }
-      if (!kept.isEmpty()) {
-        conditions.add(0, "(" + KEY + ") not in (" + String.join(", ", kept) + ")");
-      }
-      return "(" + String.join(" and ", conditions) + ")";
-    });
-  }
+    private KnownHiveDivergences() {}
 
-  /** Whether {@code literal} (quoted) holds a LIKE wildcard, which Hive's partition-name condition does not escape. */
-  private static boolean affected(String literal) {
-    return (literal.startsWith("'") || literal.startsWith("\"")) && (literal.contains("_") || literal.contains("%"));
-  }
-
-  private static String inequality(String literal) {
-    return "(" + KEY + " < " + literal + " or " + KEY + " > " + literal + ")";
-  }
-
-  private interface Replacement {
-    /** The text for the match, or null to keep it. */
-    String apply(Matcher matcher);
-  }
-
-  private static String replace(Pattern pattern, String text, Replacement replacement) {
-    Matcher matcher = pattern.matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (matcher.find()) {
-      String with = replacement.apply(matcher);
-      matcher.appendReplacement(out, Matcher.quoteReplacement(with == null ? matcher.group() : with));
+    /**
+     * The filter to send Hive for the reference answer to {@code filter}: the filter itself, or, if Hive's {@code <>} bug
+     * would touch it, the equivalent filter without the affected inequalities.
+     */
+    static String hiveEquivalent(String filter) {
+        String rewritten = replace(
+                NOT_EQUALS, filter, matcher -> affected(matcher.group(2)) ? inequality(matcher.group(2)) : null);
+        rewritten = replace(
+                NOT_EQUALS_MIRRORED,
+                rewritten,
+                matcher -> affected(matcher.group(1)) ? inequality(matcher.group(1)) : null);
+        return replace(NOT_IN, rewritten, matcher -> {
+            List<String> kept = new ArrayList<>();
+            List<String> conditions = new ArrayList<>();
+            for (String value : matcher.group(1).split(",")) {
+                String literal = value.trim();
+                if (affected(literal)) {
+                    conditions.add(inequality(literal));
+                } else {
+                    kept.add(literal);
+                }
+            }
+            if (conditions.isEmpty()) {
+                return null;
+            }
+            if (!kept.isEmpty()) {
+                conditions.add(0, "(" + KEY + ") not in (" + String.join(", ", kept) + ")");
+            }
+            return "(" + String.join(" and ", conditions) + ")";
+        });
     }
-    matcher.appendTail(out);
-    return out.toString();
-  }
+
+    /** Whether {@code literal} (quoted) holds a LIKE wildcard, which Hive's partition-name condition does not escape. */
+    private static boolean affected(String literal) {
+        return (literal.startsWith("'") || literal.startsWith("\""))
+                && (literal.contains("_") || literal.contains("%"));
+    }
+
+    private static String inequality(String literal) {
+        return "(" + KEY + " < " + literal + " or " + KEY + " > " + literal + ")";
+    }
+
+    private interface Replacement {
+        /** The text for the match, or null to keep it. */
+        String apply(Matcher matcher);
+    }
+
+    private static String replace(Pattern pattern, String text, Replacement replacement) {
+        Matcher matcher = pattern.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            String with = replacement.apply(matcher);
+            matcher.appendReplacement(out, Matcher.quoteReplacement(with == null ? matcher.group() : with));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
 }

@@ -30,102 +30,109 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * wanted. Done once per build directory; a marker names the archive unpacked.
  */
 final class TrinoDistribution {
-  private static final List<String> WANTED = List.of("lib/", "plugin/iceberg/", "plugin/hive/");
-  // The Iceberg connector reads TreeCat's warehouse with Trino's native local file system, not Hadoop's.
-  private static final List<String> UNWANTED = List.of("plugin/iceberg/hdfs/");
-  private static final String MARKER = ".unpacked";
+    private static final List<String> WANTED = List.of("lib/", "plugin/iceberg/", "plugin/hive/");
+    // The Iceberg connector reads TreeCat's warehouse with Trino's native local file system, not Hadoop's.
+    private static final List<String> UNWANTED = List.of("plugin/iceberg/hdfs/");
+    private static final String MARKER = ".unpacked";
 
-  private TrinoDistribution() {}
+    private TrinoDistribution() {}
 
-  /** Unpacks {@code archive} into {@code home} unless it already holds it; returns {@code home}. */
-  static Path unpack(Path archive, Path home) throws IOException {
-    if (!Files.isRegularFile(archive)) {
-      throw new IllegalStateException("The Trino distribution " + archive + " is missing: run the tests through Maven, "
-          + "which resolves io.trino:trino-server:tar.gz into the local repository");
-    }
-    String identity = archive.toAbsolutePath() + " " + Files.size(archive) + " " + Files.getLastModifiedTime(archive);
-    Path marker = home.resolve(MARKER);
-    if (Files.isRegularFile(marker) && Files.readString(marker, StandardCharsets.UTF_8).equals(identity)) {
-      return home;
-    }
-    deleteRecursively(home);
-    Files.createDirectories(home);
-
-    // Pass 1: every hard link inside the wanted parts, by the archive entry it links to.
-    Map<String, List<Path>> linksByTarget = new HashMap<>();
-    try (TarArchiveInputStream tar = open(archive)) {
-      for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
-        Optional<Path> destination = destination(home, entry.getName());
-        if (destination.isPresent() && entry.isLink()) {
-          linksByTarget.computeIfAbsent(entry.getLinkName(), target -> new ArrayList<>()).add(destination.get());
+    /** Unpacks {@code archive} into {@code home} unless it already holds it; returns {@code home}. */
+    static Path unpack(Path archive, Path home) throws IOException {
+        if (!Files.isRegularFile(archive)) {
+            throw new IllegalStateException(
+                    "The Trino distribution " + archive + " is missing: run the tests through Maven, "
+                            + "which resolves io.trino:trino-server:tar.gz into the local repository");
         }
-      }
-    }
-    // Pass 2: directories and files of the wanted parts, and each link target's content at its links' places.
-    try (TarArchiveInputStream tar = open(archive)) {
-      for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
-        Optional<Path> destination = destination(home, entry.getName());
-        if (entry.isDirectory()) {
-          if (destination.isPresent()) {
-            Files.createDirectories(destination.get());
-          }
-          continue;
+        String identity =
+                archive.toAbsolutePath() + " " + Files.size(archive) + " " + Files.getLastModifiedTime(archive);
+        Path marker = home.resolve(MARKER);
+        if (Files.isRegularFile(marker)
+                && Files.readString(marker, StandardCharsets.UTF_8).equals(identity)) {
+            return home;
         }
-        if (!entry.isFile() || entry.isLink()) {
-          continue;
-        }
-        List<Path> places = new ArrayList<>();
-        destination.ifPresent(places::add);
-        places.addAll(linksByTarget.getOrDefault(entry.getName(), List.of()));
-        if (places.isEmpty()) {
-          continue;
-        }
-        Files.createDirectories(places.get(0).getParent());
-        Files.copy(tar, places.get(0), StandardCopyOption.REPLACE_EXISTING);
-        for (Path place : places.subList(1, places.size())) {
-          Files.createDirectories(place.getParent());
-          Files.copy(places.get(0), place, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
-    if (!Files.isDirectory(home.resolve("lib")) || !Files.isDirectory(home.resolve("plugin/hive/hdfs"))) {
-      throw new IllegalStateException(archive + " does not hold lib/ and plugin/hive/hdfs/ under one top directory");
-    }
-    Files.writeString(marker, identity, StandardCharsets.UTF_8);
-    return home;
-  }
+        deleteRecursively(home);
+        Files.createDirectories(home);
 
-  private static TarArchiveInputStream open(Path archive) throws IOException {
-    InputStream in = new BufferedInputStream(Files.newInputStream(archive), 1 << 20);
-    return new TarArchiveInputStream(new GzipCompressorInputStream(in));
-  }
+        // Pass 1: every hard link inside the wanted parts, by the archive entry it links to.
+        Map<String, List<Path>> linksByTarget = new HashMap<>();
+        try (TarArchiveInputStream tar = open(archive)) {
+            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                Optional<Path> destination = destination(home, entry.getName());
+                if (destination.isPresent() && entry.isLink()) {
+                    linksByTarget
+                            .computeIfAbsent(entry.getLinkName(), target -> new ArrayList<>())
+                            .add(destination.get());
+                }
+            }
+        }
+        // Pass 2: directories and files of the wanted parts, and each link target's content at its links' places.
+        try (TarArchiveInputStream tar = open(archive)) {
+            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                Optional<Path> destination = destination(home, entry.getName());
+                if (entry.isDirectory()) {
+                    if (destination.isPresent()) {
+                        Files.createDirectories(destination.get());
+                    }
+                    continue;
+                }
+                if (!entry.isFile() || entry.isLink()) {
+                    continue;
+                }
+                List<Path> places = new ArrayList<>();
+                destination.ifPresent(places::add);
+                places.addAll(linksByTarget.getOrDefault(entry.getName(), List.of()));
+                if (places.isEmpty()) {
+                    continue;
+                }
+                Files.createDirectories(places.get(0).getParent());
+                Files.copy(tar, places.get(0), StandardCopyOption.REPLACE_EXISTING);
+                for (Path place : places.subList(1, places.size())) {
+                    Files.createDirectories(place.getParent());
+                    Files.copy(places.get(0), place, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        if (!Files.isDirectory(home.resolve("lib")) || !Files.isDirectory(home.resolve("plugin/hive/hdfs"))) {
+            throw new IllegalStateException(
+                    archive + " does not hold lib/ and plugin/hive/hdfs/ under one top directory");
+        }
+        Files.writeString(marker, identity, StandardCharsets.UTF_8);
+        return home;
+    }
 
-  /** Where an entry goes, if it is wanted: its name without the top directory ({@code trino-server-476/}), under home. */
-  private static Optional<Path> destination(Path home, String name) {
-    int slash = name.indexOf('/');
-    if (slash < 0) {
-      return Optional.empty();
+    private static TarArchiveInputStream open(Path archive) throws IOException {
+        InputStream in = new BufferedInputStream(Files.newInputStream(archive), 1 << 20);
+        return new TarArchiveInputStream(new GzipCompressorInputStream(in));
     }
-    String relative = name.substring(slash + 1);
-    boolean wanted = WANTED.stream().anyMatch(relative::startsWith) && UNWANTED.stream().noneMatch(relative::startsWith);
-    if (!wanted) {
-      return Optional.empty();
-    }
-    Path destination = home.resolve(relative).normalize();
-    if (!destination.startsWith(home)) {
-      throw new IllegalStateException("Archive entry outside the distribution: " + name);
-    }
-    return Optional.of(destination);
-  }
 
-  private static void deleteRecursively(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
+    /** Where an entry goes, if it is wanted: its name without the top directory ({@code trino-server-476/}), under home. */
+    private static Optional<Path> destination(Path home, String name) {
+        int slash = name.indexOf('/');
+        if (slash < 0) {
+            return Optional.empty();
+        }
+        String relative = name.substring(slash + 1);
+        boolean wanted = WANTED.stream().anyMatch(relative::startsWith)
+                && UNWANTED.stream().noneMatch(relative::startsWith);
+        if (!wanted) {
+            return Optional.empty();
+        }
+        Path destination = home.resolve(relative).normalize();
+        if (!destination.startsWith(home)) {
+            throw new IllegalStateException("Archive entry outside the distribution: " + name);
+        }
+        return Optional.of(destination);
     }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
-  }
 }

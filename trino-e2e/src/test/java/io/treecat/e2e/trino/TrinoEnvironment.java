@@ -44,191 +44,212 @@ import java.util.Properties;
  * {@link #restUri()}.
  */
 public final class TrinoEnvironment implements AutoCloseable {
-  public static final String ICEBERG = "iceberg";
-  static final String HIVE = "hive";
-  static final String ICEBERG_HMS = "iceberg_hms";
-  /** The REST prefix (TreeCat catalog) when the client names no warehouse; also HMS's default catalog. */
-  static final String REST_PREFIX = "warehouse";
-  private static final ObjectMapper JSON = new ObjectMapper();
+    public static final String ICEBERG = "iceberg";
+    static final String HIVE = "hive";
+    static final String ICEBERG_HMS = "iceberg_hms";
+    /** The REST prefix (TreeCat catalog) when the client names no warehouse; also HMS's default catalog. */
+    static final String REST_PREFIX = "warehouse";
 
-  private final TreeCatServer treeCat;
-  private final TrinoServer trino;
-  private final Path directory;
-  private final HttpClient http = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private TrinoEnvironment(TreeCatServer treeCat, TrinoServer trino, Path directory) {
-    this.treeCat = requireNonNull(treeCat, "treeCat is null");
-    this.trino = requireNonNull(trino, "trino is null");
-    this.directory = requireNonNull(directory, "directory is null");
-  }
+    private final TreeCatServer treeCat;
+    private final TrinoServer trino;
+    private final Path directory;
+    private final HttpClient http = HttpClient.newHttpClient();
 
-  /**
-   * Starts both servers in a fresh directory under {@code target/e2e-runs} (kept after the run: the two logs are
-   * there). The JDK for Trino is checked first, so a machine without one fails at once and says so.
-   */
-  public static TrinoEnvironment start() throws IOException, InterruptedException {
-    Path javaHome = TrinoServer.findJavaHome();
-    String distribution = System.getProperty("trino.distribution", "");
-    if (distribution.isBlank() || distribution.startsWith("${")) {
-      throw new IllegalStateException("System property trino.distribution is not set: run the tests through Maven "
-          + "(./mvnw -B verify -pl trino-e2e -am), which locates io.trino:trino-server:tar.gz for them");
+    private TrinoEnvironment(TreeCatServer treeCat, TrinoServer trino, Path directory) {
+        this.treeCat = requireNonNull(treeCat, "treeCat is null");
+        this.trino = requireNonNull(trino, "trino is null");
+        this.directory = requireNonNull(directory, "directory is null");
     }
-    long started = System.nanoTime();
-    // Normalised: TrinoDistribution checks every entry stays under it, and spark-connector names trino-e2e's with "..".
-    Path home = Path.of(System.getProperty("trino.home", "target/trino-server")).toAbsolutePath().normalize();
-    Path trinoHome = TrinoDistribution.unpack(Path.of(distribution), home);
-    report("Trino distribution ready in %s", started);
-    Path runs = Files.createDirectories(Path.of("target/e2e-runs").toAbsolutePath());
-    Path directory = Files.createTempDirectory(runs, "run-");
-    started = System.nanoTime();
-    TreeCatServer treeCat = TreeCatServer.start(Files.createDirectories(directory.resolve("treecat")));
-    report("TreeCat serving in %s", started);
-    try {
-      started = System.nanoTime();
-      TrinoServer trino = TrinoServer.start(trinoHome, javaHome, Files.createDirectories(directory.resolve("trino")),
-          catalogs(treeCat.restUri(), treeCat.thriftUri()));
-      report("Trino started in %s", started);
-      TrinoEnvironment environment = new TrinoEnvironment(treeCat, trino, directory);
-      System.out.println(environment);
-      return environment;
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      treeCat.close();
-      throw e;
+
+    /**
+     * Starts both servers in a fresh directory under {@code target/e2e-runs} (kept after the run: the two logs are
+     * there). The JDK for Trino is checked first, so a machine without one fails at once and says so.
+     */
+    public static TrinoEnvironment start() throws IOException, InterruptedException {
+        Path javaHome = TrinoServer.findJavaHome();
+        String distribution = System.getProperty("trino.distribution", "");
+        if (distribution.isBlank() || distribution.startsWith("${")) {
+            throw new IllegalStateException(
+                    "System property trino.distribution is not set: run the tests through Maven "
+                            + "(./mvnw -B verify -pl trino-e2e -am), which locates io.trino:trino-server:tar.gz for them");
+        }
+        long started = System.nanoTime();
+        // Normalised: TrinoDistribution checks every entry stays under it, and spark-connector names trino-e2e's with
+        // "..".
+        Path home = Path.of(System.getProperty("trino.home", "target/trino-server"))
+                .toAbsolutePath()
+                .normalize();
+        Path trinoHome = TrinoDistribution.unpack(Path.of(distribution), home);
+        report("Trino distribution ready in %s", started);
+        Path runs = Files.createDirectories(Path.of("target/e2e-runs").toAbsolutePath());
+        Path directory = Files.createTempDirectory(runs, "run-");
+        started = System.nanoTime();
+        TreeCatServer treeCat = TreeCatServer.start(Files.createDirectories(directory.resolve("treecat")));
+        report("TreeCat serving in %s", started);
+        try {
+            started = System.nanoTime();
+            TrinoServer trino = TrinoServer.start(
+                    trinoHome,
+                    javaHome,
+                    Files.createDirectories(directory.resolve("trino")),
+                    catalogs(treeCat.restUri(), treeCat.thriftUri()));
+            report("Trino started in %s", started);
+            TrinoEnvironment environment = new TrinoEnvironment(treeCat, trino, directory);
+            System.out.println(environment);
+            return environment;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            treeCat.close();
+            throw e;
+        }
     }
-  }
 
-  /** Start-up times go to the test output (target/failsafe-reports/*-output.txt): the budget in CI is minutes. */
-  private static void report(String format, long startedNanos) {
-    System.out.printf(format + "%n", Duration.ofNanos(System.nanoTime() - startedNanos));
-  }
-
-  /** The catalog files docs/engines.md shows, with this run's addresses. */
-  static Map<String, Map<String, String>> catalogs(URI restUri, URI thriftUri) {
-    return Map.of(
-        ICEBERG, icebergRestCatalog(restUri),
-        HIVE, hiveCatalog(thriftUri),
-        ICEBERG_HMS, icebergHmsCatalog(thriftUri));
-  }
-
-  static Map<String, String> icebergRestCatalog(URI restUri) {
-    return Map.of(
-        "connector.name", "iceberg",
-        "iceberg.catalog.type", "rest",
-        "iceberg.rest-catalog.uri", restUri.toString(),
-        // TreeCat's warehouse is a local directory and every location it returns is a file: URI. Trino's native
-        // local file system serves file: locations under local.location; "/" lets it reach any of them.
-        "fs.native-local.enabled", "true",
-        "local.location", "/");
-  }
-
-  static Map<String, String> hiveCatalog(URI thriftUri) {
-    return Map.of(
-        "connector.name", "hive",
-        "hive.metastore.uri", thriftUri.toString(),
-        // Not fs.native-local: Trino 476's native local file system lists a file: directory as local:///… entries
-        // and the Hive connector then drops every file, so INSERT works and SELECT finds nothing. Hadoop's reads
-        // them correctly.
-        "fs.hadoop.enabled", "true",
-        // A SELECT on an Iceberg table through this catalog (the table's HMS parameter table_type=ICEBERG) is
-        // redirected to the Iceberg catalog instead of failing with "Not a Hive table".
-        "hive.iceberg-catalog-name", ICEBERG);
-  }
-
-  static Map<String, String> icebergHmsCatalog(URI thriftUri) {
-    return Map.of(
-        "connector.name", "iceberg",
-        "iceberg.catalog.type", "hive_metastore",
-        "hive.metastore.uri", thriftUri.toString(),
-        // TreeCat's HMS has no lock calls yet; without locks, Trino commits with alter_table's expected-parameter
-        // swap of metadata_location, which TreeCat checks atomically (docs/hms-thrift.md).
-        "iceberg.hive-catalog.locking-enabled", "false",
-        "fs.native-local.enabled", "true",
-        "local.location", "/");
-  }
-
-  public URI restUri() {
-    return treeCat.restUri();
-  }
-
-  public Path warehouse() {
-    return treeCat.warehouse();
-  }
-
-  Path directory() {
-    return directory;
-  }
-
-  /** A plain HTTP GET on TreeCat's REST port (path from the root, e.g. {@code /v1/warehouse/namespaces}). */
-  HttpResponse<String> restGet(String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(treeCat.restUri().resolve(path)).timeout(Duration.ofSeconds(30)).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** {@link #restGet} that must answer 200 with JSON. */
-  JsonNode restJson(String path) throws IOException, InterruptedException {
-    HttpResponse<String> response = restGet(path);
-    if (response.statusCode() != 200) {
-      throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+    /** Start-up times go to the test output (target/failsafe-reports/*-output.txt): the budget in CI is minutes. */
+    private static void report(String format, long startedNanos) {
+        System.out.printf(format + "%n", Duration.ofNanos(System.nanoTime() - startedNanos));
     }
-    return JSON.readTree(response.body());
-  }
 
-  Connection connect() throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("user", "treecat_e2e");
-    return DriverManager.getConnection(trino.jdbcUrl(), properties);
-  }
-
-  /** Runs a statement that returns no rows (DDL) or an update count (DML), and returns the count (0 for DDL). */
-  public long execute(String sql) throws SQLException {
-    try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-      return statement.execute(sql) ? drain(statement.getResultSet()).size() : statement.getLargeUpdateCount();
+    /** The catalog files docs/engines.md shows, with this run's addresses. */
+    static Map<String, Map<String, String>> catalogs(URI restUri, URI thriftUri) {
+        return Map.of(
+                ICEBERG, icebergRestCatalog(restUri),
+                HIVE, hiveCatalog(thriftUri),
+                ICEBERG_HMS, icebergHmsCatalog(thriftUri));
     }
-  }
 
-  /** Runs a query and returns its rows, each a list of the JDBC objects of its columns. */
-  public List<List<Object>> query(String sql) throws SQLException {
-    try (Connection connection = connect(); Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      return drain(rows);
+    static Map<String, String> icebergRestCatalog(URI restUri) {
+        return Map.of(
+                "connector.name", "iceberg",
+                "iceberg.catalog.type", "rest",
+                "iceberg.rest-catalog.uri", restUri.toString(),
+                // TreeCat's warehouse is a local directory and every location it returns is a file: URI. Trino's native
+                // local file system serves file: locations under local.location; "/" lets it reach any of them.
+                "fs.native-local.enabled", "true",
+                "local.location", "/");
     }
-  }
 
-  /** The rows a query's table scans read, from Trino's final query statistics: what partition pruning leaves. */
-  long processedRows(String sql) throws SQLException {
-    try (Connection connection = connect(); Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      drain(rows);
-      return rows.unwrap(TrinoResultSet.class).getStats().getProcessedRows();
+    static Map<String, String> hiveCatalog(URI thriftUri) {
+        return Map.of(
+                "connector.name",
+                "hive",
+                "hive.metastore.uri",
+                thriftUri.toString(),
+                // Not fs.native-local: Trino 476's native local file system lists a file: directory as local:///…
+                // entries
+                // and the Hive connector then drops every file, so INSERT works and SELECT finds nothing. Hadoop's
+                // reads
+                // them correctly.
+                "fs.hadoop.enabled",
+                "true",
+                // A SELECT on an Iceberg table through this catalog (the table's HMS parameter table_type=ICEBERG) is
+                // redirected to the Iceberg catalog instead of failing with "Not a Hive table".
+                "hive.iceberg-catalog-name",
+                ICEBERG);
     }
-  }
 
-  static List<List<Object>> drain(ResultSet rows) throws SQLException {
-    ResultSetMetaData metadata = rows.getMetaData();
-    List<List<Object>> result = new ArrayList<>();
-    while (rows.next()) {
-      List<Object> row = new ArrayList<>(metadata.getColumnCount());
-      for (int column = 1; column <= metadata.getColumnCount(); column++) {
-        row.add(rows.getObject(column));
-      }
-      result.add(Collections.unmodifiableList(row));
+    static Map<String, String> icebergHmsCatalog(URI thriftUri) {
+        return Map.of(
+                "connector.name", "iceberg",
+                "iceberg.catalog.type", "hive_metastore",
+                "hive.metastore.uri", thriftUri.toString(),
+                // TreeCat's HMS has no lock calls yet; without locks, Trino commits with alter_table's
+                // expected-parameter
+                // swap of metadata_location, which TreeCat checks atomically (docs/hms-thrift.md).
+                "iceberg.hive-catalog.locking-enabled", "false",
+                "fs.native-local.enabled", "true",
+                "local.location", "/");
     }
-    return result;
-  }
 
-  /** Trino first: it holds connections to TreeCat. */
-  @Override
-  public void close() {
-    try {
-      trino.close();
-    } finally {
-      treeCat.close();
+    public URI restUri() {
+        return treeCat.restUri();
     }
-  }
 
-  @Override
-  public String toString() {
-    return "TreeCat at " + treeCat.restUri() + " and " + treeCat.thriftUri() + ", Trino at " + trino.jdbcUrl() + "; logs in "
-        + directory;
-  }
+    public Path warehouse() {
+        return treeCat.warehouse();
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** A plain HTTP GET on TreeCat's REST port (path from the root, e.g. {@code /v1/warehouse/namespaces}). */
+    HttpResponse<String> restGet(String path) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(treeCat.restUri().resolve(path))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@link #restGet} that must answer 200 with JSON. */
+    JsonNode restJson(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = restGet(path);
+        if (response.statusCode() != 200) {
+            throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
+    Connection connect() throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", "treecat_e2e");
+        return DriverManager.getConnection(trino.jdbcUrl(), properties);
+    }
+
+    /** Runs a statement that returns no rows (DDL) or an update count (DML), and returns the count (0 for DDL). */
+    public long execute(String sql) throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
+            return statement.execute(sql) ? drain(statement.getResultSet()).size() : statement.getLargeUpdateCount();
+        }
+    }
+
+    /** Runs a query and returns its rows, each a list of the JDBC objects of its columns. */
+    public List<List<Object>> query(String sql) throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            return drain(rows);
+        }
+    }
+
+    /** The rows a query's table scans read, from Trino's final query statistics: what partition pruning leaves. */
+    long processedRows(String sql) throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            drain(rows);
+            return rows.unwrap(TrinoResultSet.class).getStats().getProcessedRows();
+        }
+    }
+
+    static List<List<Object>> drain(ResultSet rows) throws SQLException {
+        ResultSetMetaData metadata = rows.getMetaData();
+        List<List<Object>> result = new ArrayList<>();
+        while (rows.next()) {
+            List<Object> row = new ArrayList<>(metadata.getColumnCount());
+            for (int column = 1; column <= metadata.getColumnCount(); column++) {
+                row.add(rows.getObject(column));
+            }
+            result.add(Collections.unmodifiableList(row));
+        }
+        return result;
+    }
+
+    /** Trino first: it holds connections to TreeCat. */
+    @Override
+    public void close() {
+        try {
+            trino.close();
+        } finally {
+            treeCat.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TreeCat at " + treeCat.restUri() + " and " + treeCat.thriftUri() + ", Trino at " + trino.jdbcUrl()
+                + "; logs in " + directory;
+    }
 }

@@ -11,41 +11,45 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * fails is remembered too: the other classes fail at once with the same cause instead of waiting for Trino again.
  */
 final class TrinoEnvironmentExtension implements ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TrinoEnvironmentExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(TrinoEnvironmentExtension.class);
 
-  @Override
-  public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-    return parameterContext.getParameter().getType() == TrinoEnvironment.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-    Started started = extensionContext.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(Started.class, key -> Started.start(), Started.class);
-    if (started.failure() != null) {
-      throw new ParameterResolutionException("TreeCat and Trino did not start: " + started.failure().getMessage(), started.failure());
-    }
-    return started.environment();
-  }
-
-  /** The outcome of the one start: an environment, or why there is none. */
-  private record Started(TrinoEnvironment environment, Exception failure) implements AutoCloseable {
-    static Started start() {
-      try {
-        return new Started(TrinoEnvironment.start(), null);
-      } catch (Exception e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        return new Started(null, e);
-      }
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == TrinoEnvironment.class;
     }
 
     @Override
-    public void close() {
-      if (environment != null) {
-        environment.close();
-      }
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Started started = extensionContext
+                .getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(Started.class, key -> Started.start(), Started.class);
+        if (started.failure() != null) {
+            throw new ParameterResolutionException(
+                    "TreeCat and Trino did not start: " + started.failure().getMessage(), started.failure());
+        }
+        return started.environment();
     }
-  }
+
+    /** The outcome of the one start: an environment, or why there is none. */
+    private record Started(TrinoEnvironment environment, Exception failure) implements AutoCloseable {
+        static Started start() {
+            try {
+                return new Started(TrinoEnvironment.start(), null);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                return new Started(null, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (environment != null) {
+                environment.close();
+            }
+        }
+    }
 }

@@ -10,38 +10,38 @@ import java.util.Optional;
  * correlated scans. Holds storage iterators while open: close it.
  */
 public interface QueryCursor extends AutoCloseable {
-  /** Moves to the next row; false when there are no more. */
-  boolean advance();
+    /** Moves to the next row; false when there are no more. */
+    boolean advance();
 
-  CatalogObject current();
+    CatalogObject current();
 
-  /** The vid every row is read at. */
-  long vid();
+    /** The vid every row is read at. */
+    long vid();
 
-  /** The token that resumes after the current row. */
-  default String continuation() {
-    return new Continuation(vid(), current().path()).encode();
-  }
-
-  /**
-   * Reads up to {@code limit} rows. The page has a continuation only if more rows follow, so a
-   * client never fetches an empty last page.
-   */
-  default QueryPage page(int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit must be positive");
+    /** The token that resumes after the current row. */
+    default String continuation() {
+        return new Continuation(vid(), current().path()).encode();
     }
-    List<CatalogObject> rows = new ArrayList<>(Math.min(limit, 1024));
-    while (rows.size() < limit && advance()) {
-      rows.add(current());
-    }
-    Optional<String> next = Optional.empty();
-    if (rows.size() == limit && advance()) {
-      next = Optional.of(new Continuation(vid(), rows.get(rows.size() - 1).path()).encode());
-    }
-    return new QueryPage(vid(), rows, next);
-  }
 
-  @Override
-  void close();
+    /**
+     * Reads up to {@code limit} rows. The page has a continuation only if more rows follow, so a
+     * client never fetches an empty last page.
+     */
+    default QueryPage page(int limit) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive");
+        }
+        List<CatalogObject> rows = new ArrayList<>(Math.min(limit, 1024));
+        while (rows.size() < limit && advance()) {
+            rows.add(current());
+        }
+        Optional<String> next = Optional.empty();
+        if (rows.size() == limit && advance()) {
+            next = Optional.of(new Continuation(vid(), rows.get(rows.size() - 1).path()).encode());
+        }
+        return new QueryPage(vid(), rows, next);
+    }
+
+    @Override
+    void close();
 }

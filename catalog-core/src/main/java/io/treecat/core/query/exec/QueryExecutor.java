@@ -29,240 +29,249 @@ import org.bson.BsonValue;
  * predicate or the result needs are ever decoded.
  */
 public final class QueryExecutor {
-  /** Contexts handed from one step to the next at a time. */
-  static final int BATCH_SIZE = 256;
+    /** Contexts handed from one step to the next at a time. */
+    static final int BATCH_SIZE = 256;
 
-  private final VersionedTree tree;
+    private final VersionedTree tree;
 
-  public QueryExecutor(VersionedTree tree) {
-    this.tree = requireNonNull(tree, "tree is null");
-  }
-
-  public QueryCursor execute(QueryPlan plan, QueryOptions options) {
-    requireNonNull(plan, "plan is null");
-    requireNonNull(options, "options is null");
-    tree.checkReadable(options.vid());
-    List<PlanStep> steps = plan.steps();
-    ObjectPath resume = options.after().map(Continuation::lastPath).orElse(null);
-    if (resume != null && resume.depth() != steps.size()) {
-      throw new CatalogException(ErrorCode.INVALID_CONTINUATION, "The continuation token belongs to a query of another depth")
-          .with("tokenDepth", resume.depth())
-          .with("queryDepth", steps.size());
-    }
-    StepScan scan = null;
-    for (int i = 0; i < steps.size(); i++) {
-      boolean last = i == steps.size() - 1;
-      scan = new StepScan(steps.get(i), scan, last ? options.results() : ChildKinds.INNER, options, resume, last);
-    }
-    return new ChainCursor(scan, options);
-  }
-
-  private final class ChainCursor implements QueryCursor {
-    private final StepScan last;
-    private final QueryOptions options;
-    private CatalogObject current;
-
-    ChainCursor(StepScan last, QueryOptions options) {
-      this.last = last;
-      this.options = options;
+    public QueryExecutor(VersionedTree tree) {
+        this.tree = requireNonNull(tree, "tree is null");
     }
 
-    @Override
-    public boolean advance() {
-      if (!last.advance()) {
-        current = null;
-        return false;
-      }
-      ChildCursor cursor = last.cursor;
-      BsonDocument value = options.projection().isEmpty() ? cursor.value() : project(cursor.value(), options.projection());
-      current = new CatalogObject(last.context.child(cursor.id()), cursor.kind(), value, cursor.version());
-      return true;
+    public QueryCursor execute(QueryPlan plan, QueryOptions options) {
+        requireNonNull(plan, "plan is null");
+        requireNonNull(options, "options is null");
+        tree.checkReadable(options.vid());
+        List<PlanStep> steps = plan.steps();
+        ObjectPath resume = options.after().map(Continuation::lastPath).orElse(null);
+        if (resume != null && resume.depth() != steps.size()) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_CONTINUATION,
+                            "The continuation token belongs to a query of another depth")
+                    .with("tokenDepth", resume.depth())
+                    .with("queryDepth", steps.size());
+        }
+        StepScan scan = null;
+        for (int i = 0; i < steps.size(); i++) {
+            boolean last = i == steps.size() - 1;
+            scan = new StepScan(steps.get(i), scan, last ? options.results() : ChildKinds.INNER, options, resume, last);
+        }
+        return new ChainCursor(scan, options);
     }
 
-    @Override
-    public CatalogObject current() {
-      if (current == null) {
-        throw new IllegalStateException("no current row");
-      }
-      return current;
-    }
+    private final class ChainCursor implements QueryCursor {
+        private final StepScan last;
+        private final QueryOptions options;
+        private CatalogObject current;
 
-    @Override
-    public long vid() {
-      return options.vid();
-    }
+        ChainCursor(StepScan last, QueryOptions options) {
+            this.last = last;
+            this.options = options;
+        }
 
-    @Override
-    public void close() {
-      for (StepScan scan = last; scan != null; scan = scan.upstream) {
-        scan.close();
-      }
-    }
-  }
-
-  /** One step of the chain: the children of its upstream's results that satisfy its predicate. */
-  private final class StepScan implements EvaluationTarget {
-    private final PlanStep step;
-    private final StepScan upstream;
-    private final ChildKinds kinds;
-    private final QueryOptions options;
-    private final boolean last;
-    private final List<byte[][]> ranges;
-    private final List<ObjectPath> contexts = new ArrayList<>(BATCH_SIZE);
-    private int nextContext;
-    private boolean started;
-    private ObjectPath resumeContext;
-    private byte[] resumeLower;
-    ObjectPath context;
-    ChildCursor cursor;
-
-    StepScan(PlanStep step, StepScan upstream, ChildKinds kinds, QueryOptions options, ObjectPath resume, boolean last) {
-      this.step = step;
-      this.upstream = upstream;
-      this.kinds = kinds;
-      this.options = options;
-      this.last = last;
-      this.ranges = toByteRanges(step);
-      if (resume != null) {
-        int depth = step.depth();
-        this.resumeContext = resume.prefix(depth - 1);
-        String resumeId = resume.ids().get(depth - 1);
-        // Inner steps restart at the resume path's ancestor itself; the last step just after the row.
-        this.resumeLower = last ? afterId(resumeId) : IdOrder.encode(resumeId);
-      }
-    }
-
-    /** Moves {@link #cursor} to the next matching child; false when the step is exhausted. */
-    boolean advance() {
-      while (true) {
-        if (cursor != null) {
-          while (cursor.advance()) {
-            if (matches()) {
-              return true;
+        @Override
+        public boolean advance() {
+            if (!last.advance()) {
+                current = null;
+                return false;
             }
-          }
-          cursor.close();
-          cursor = null;
+            ChildCursor cursor = last.cursor;
+            BsonDocument value =
+                    options.projection().isEmpty() ? cursor.value() : project(cursor.value(), options.projection());
+            current = new CatalogObject(last.context.child(cursor.id()), cursor.kind(), value, cursor.version());
+            return true;
         }
-        ObjectPath next = nextContext();
-        if (next == null) {
-          return false;
+
+        @Override
+        public CatalogObject current() {
+            if (current == null) {
+                throw new IllegalStateException("no current row");
+            }
+            return current;
         }
-        open(next);
-      }
-    }
 
-    private boolean matches() {
-      Step predicate = step.step();
-      if (predicate instanceof Step.Filter filter) {
-        return Predicates.test(filter.expr(), this);
-      }
-      return true;
-    }
-
-    @Override
-    public String id() {
-      return cursor.id();
-    }
-
-    @Override
-    public BsonDocument value() {
-      return cursor.value();
-    }
-
-    private ObjectPath nextContext() {
-      if (upstream == null) {
-        if (started) {
-          return null;
+        @Override
+        public long vid() {
+            return options.vid();
         }
-        started = true;
-        return ObjectPath.ROOT;
-      }
-      if (nextContext == contexts.size()) {
-        contexts.clear();
-        nextContext = 0;
-        while (contexts.size() < BATCH_SIZE && upstream.advance()) {
-          contexts.add(upstream.context.child(upstream.cursor.id()));
+
+        @Override
+        public void close() {
+            for (StepScan scan = last; scan != null; scan = scan.upstream) {
+                scan.close();
+            }
         }
-        if (contexts.isEmpty()) {
-          return null;
+    }
+
+    /** One step of the chain: the children of its upstream's results that satisfy its predicate. */
+    private final class StepScan implements EvaluationTarget {
+        private final PlanStep step;
+        private final StepScan upstream;
+        private final ChildKinds kinds;
+        private final QueryOptions options;
+        private final boolean last;
+        private final List<byte[][]> ranges;
+        private final List<ObjectPath> contexts = new ArrayList<>(BATCH_SIZE);
+        private int nextContext;
+        private boolean started;
+        private ObjectPath resumeContext;
+        private byte[] resumeLower;
+        ObjectPath context;
+        ChildCursor cursor;
+
+        StepScan(
+                PlanStep step,
+                StepScan upstream,
+                ChildKinds kinds,
+                QueryOptions options,
+                ObjectPath resume,
+                boolean last) {
+            this.step = step;
+            this.upstream = upstream;
+            this.kinds = kinds;
+            this.options = options;
+            this.last = last;
+            this.ranges = toByteRanges(step);
+            if (resume != null) {
+                int depth = step.depth();
+                this.resumeContext = resume.prefix(depth - 1);
+                String resumeId = resume.ids().get(depth - 1);
+                // Inner steps restart at the resume path's ancestor itself; the last step just after the row.
+                this.resumeLower = last ? afterId(resumeId) : IdOrder.encode(resumeId);
+            }
         }
-      }
-      return contexts.get(nextContext++);
-    }
 
-    private void open(ObjectPath parent) {
-      context = parent;
-      List<byte[][]> bounds = ranges;
-      if (resumeContext != null) {
-        // Contexts arrive in path order, so only the first one can be the resume point's ancestor.
-        if (parent.equals(resumeContext)) {
-          bounds = clampLower(ranges, resumeLower);
+        /** Moves {@link #cursor} to the next matching child; false when the step is exhausted. */
+        boolean advance() {
+            while (true) {
+                if (cursor != null) {
+                    while (cursor.advance()) {
+                        if (matches()) {
+                            return true;
+                        }
+                    }
+                    cursor.close();
+                    cursor = null;
+                }
+                ObjectPath next = nextContext();
+                if (next == null) {
+                    return false;
+                }
+                open(next);
+            }
         }
-        resumeContext = null;
-      }
-      long vid = options.listener().onScan(parent, step, kinds, last, options.vid());
-      cursor = tree.children(parent, vid, bounds, kinds);
-    }
 
-    void close() {
-      if (cursor != null) {
-        cursor.close();
-        cursor = null;
-      }
-    }
-  }
-
-  private static List<byte[][]> toByteRanges(PlanStep step) {
-    List<byte[][]> ranges = new ArrayList<>();
-    for (IdRange range : step.idRanges().ranges()) {
-      ranges.add(new byte[][] {range.lowerInclusive(), range.upperExclusive()});
-    }
-    return ranges;
-  }
-
-  /** The smallest id encoding above {@code id}'s own: the lower bound that skips exactly {@code id}. */
-  private static byte[] afterId(String id) {
-    byte[] escaped = IdOrder.encodeUnterminated(id);
-    byte[] after = Arrays.copyOf(escaped, escaped.length + 1);
-    after[escaped.length] = 0x01;
-    return after;
-  }
-
-  private static List<byte[][]> clampLower(List<byte[][]> ranges, byte[] lower) {
-    List<byte[][]> clamped = new ArrayList<>(ranges.size());
-    for (byte[][] range : ranges) {
-      byte[] from = range[0] == null || Arrays.compareUnsigned(range[0], lower) < 0 ? lower : range[0];
-      if (range[1] == null || Arrays.compareUnsigned(from, range[1]) < 0) {
-        clamped.add(new byte[][] {from, range[1]});
-      }
-    }
-    return clamped;
-  }
-
-  /** Keeps only the given dotted fields of a value, with their nesting. */
-  static BsonDocument project(BsonDocument value, List<String> fields) {
-    BsonDocument projected = new BsonDocument();
-    for (String field : fields) {
-      String[] names = field.split("\\.");
-      BsonValue found = value;
-      for (String name : names) {
-        found = found != null && found.isDocument() ? found.asDocument().get(name) : null;
-      }
-      if (found == null) {
-        continue;
-      }
-      BsonDocument target = projected;
-      for (int i = 0; i < names.length - 1; i++) {
-        BsonValue nested = target.get(names[i]);
-        if (nested == null || !nested.isDocument()) {
-          nested = new BsonDocument();
-          target.put(names[i], nested);
+        private boolean matches() {
+            Step predicate = step.step();
+            if (predicate instanceof Step.Filter filter) {
+                return Predicates.test(filter.expr(), this);
+            }
+            return true;
         }
-        target = nested.asDocument();
-      }
-      target.put(names[names.length - 1], found);
+
+        @Override
+        public String id() {
+            return cursor.id();
+        }
+
+        @Override
+        public BsonDocument value() {
+            return cursor.value();
+        }
+
+        private ObjectPath nextContext() {
+            if (upstream == null) {
+                if (started) {
+                    return null;
+                }
+                started = true;
+                return ObjectPath.ROOT;
+            }
+            if (nextContext == contexts.size()) {
+                contexts.clear();
+                nextContext = 0;
+                while (contexts.size() < BATCH_SIZE && upstream.advance()) {
+                    contexts.add(upstream.context.child(upstream.cursor.id()));
+                }
+                if (contexts.isEmpty()) {
+                    return null;
+                }
+            }
+            return contexts.get(nextContext++);
+        }
+
+        private void open(ObjectPath parent) {
+            context = parent;
+            List<byte[][]> bounds = ranges;
+            if (resumeContext != null) {
+                // Contexts arrive in path order, so only the first one can be the resume point's ancestor.
+                if (parent.equals(resumeContext)) {
+                    bounds = clampLower(ranges, resumeLower);
+                }
+                resumeContext = null;
+            }
+            long vid = options.listener().onScan(parent, step, kinds, last, options.vid());
+            cursor = tree.children(parent, vid, bounds, kinds);
+        }
+
+        void close() {
+            if (cursor != null) {
+                cursor.close();
+                cursor = null;
+            }
+        }
     }
-    return projected;
-  }
+
+    private static List<byte[][]> toByteRanges(PlanStep step) {
+        List<byte[][]> ranges = new ArrayList<>();
+        for (IdRange range : step.idRanges().ranges()) {
+            ranges.add(new byte[][] {range.lowerInclusive(), range.upperExclusive()});
+        }
+        return ranges;
+    }
+
+    /** The smallest id encoding above {@code id}'s own: the lower bound that skips exactly {@code id}. */
+    private static byte[] afterId(String id) {
+        byte[] escaped = IdOrder.encodeUnterminated(id);
+        byte[] after = Arrays.copyOf(escaped, escaped.length + 1);
+        after[escaped.length] = 0x01;
+        return after;
+    }
+
+    private static List<byte[][]> clampLower(List<byte[][]> ranges, byte[] lower) {
+        List<byte[][]> clamped = new ArrayList<>(ranges.size());
+        for (byte[][] range : ranges) {
+            byte[] from = range[0] == null || Arrays.compareUnsigned(range[0], lower) < 0 ? lower : range[0];
+            if (range[1] == null || Arrays.compareUnsigned(from, range[1]) < 0) {
+                clamped.add(new byte[][] {from, range[1]});
+            }
+        }
+        return clamped;
+    }
+
+    /** Keeps only the given dotted fields of a value, with their nesting. */
+    static BsonDocument project(BsonDocument value, List<String> fields) {
+        BsonDocument projected = new BsonDocument();
+        for (String field : fields) {
+            String[] names = field.split("\\.");
+            BsonValue found = value;
+            for (String name : names) {
+                found = found != null && found.isDocument() ? found.asDocument().get(name) : null;
+            }
+            if (found == null) {
+                continue;
+            }
+            BsonDocument target = projected;
+            for (int i = 0; i < names.length - 1; i++) {
+                BsonValue nested = target.get(names[i]);
+                if (nested == null || !nested.isDocument()) {
+                    nested = new BsonDocument();
+                    target.put(names[i], nested);
+                }
+                target = nested.asDocument();
+            }
+            target.put(names[names.length - 1], found);
+        }
+        return projected;
+    }
 }

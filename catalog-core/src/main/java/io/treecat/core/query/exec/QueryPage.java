@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param continuation the token for the next page; empty when this page is the last
  */
 public record QueryPage(long vid, List<CatalogObject> rows, Optional<String> continuation) {
-  public QueryPage {
-    rows = ImmutableList.copyOf(rows);
-  }
+    public QueryPage {
+        rows = ImmutableList.copyOf(rows);
+    }
 }

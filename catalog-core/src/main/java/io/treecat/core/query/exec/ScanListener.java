@@ -11,17 +11,17 @@ import io.treecat.core.version.ChildKinds;
  */
 @FunctionalInterface
 public interface ScanListener {
-  ScanListener NONE = (parent, step, kinds, returnsObjects, vid) -> vid;
+    ScanListener NONE = (parent, step, kinds, returnsObjects, vid) -> vid;
 
-  /**
-   * Called before the children of {@code parent} are scanned.
-   *
-   * @param kinds which kinds of children the scan reads
-   * @param returnsObjects true for the last step, whose matches (with their values) are the
-   *     query's result; an earlier step only decides which children are scanned next
-   * @param vid the version the query reads at
-   * @return the version to read this scan at: {@code vid}, except under locking protocols, which read
-   *     the newest committed state once their lock is granted
-   */
-  long onScan(ObjectPath parent, PlanStep step, ChildKinds kinds, boolean returnsObjects, long vid);
+    /**
+     * Called before the children of {@code parent} are scanned.
+     *
+     * @param kinds which kinds of children the scan reads
+     * @param returnsObjects true for the last step, whose matches (with their values) are the
+     *     query's result; an earlier step only decides which children are scanned next
+     * @param vid the version the query reads at
+     * @return the version to read this scan at: {@code vid}, except under locking protocols, which read
+     *     the newest committed state once their lock is granted
+     */
+    long onScan(ObjectPath parent, PlanStep step, ChildKinds kinds, boolean returnsObjects, long vid);
 }

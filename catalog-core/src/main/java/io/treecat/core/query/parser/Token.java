@@ -15,28 +15,27 @@ import org.bson.BsonValue;
  * @param number the value of an integer or decimal, else null
  * @param operator the operator of an {@link TokenKind#OPERATOR} token, else null
  */
-record Token(
-    TokenKind kind, String source, int offset, String content, BsonValue number, ComparisonOperator operator) {
-  private static final int MAX_SHOWN = 40;
+record Token(TokenKind kind, String source, int offset, String content, BsonValue number, ComparisonOperator operator) {
+    private static final int MAX_SHOWN = 40;
 
-  Token {
-    requireNonNull(kind, "kind is null");
-    requireNonNull(source, "source is null");
-  }
-
-  static Token simple(TokenKind kind, String source, int offset) {
-    return new Token(kind, source, offset, null, null, null);
-  }
-
-  /** How an error message names the token. */
-  String describe() {
-    if (kind == TokenKind.END) {
-      return "end of query";
+    Token {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(source, "source is null");
     }
-    String shown = source.length() > MAX_SHOWN ? source.substring(0, MAX_SHOWN) + "…" : source;
-    if (kind == TokenKind.STRING) {
-      return "string " + shown;
+
+    static Token simple(TokenKind kind, String source, int offset) {
+        return new Token(kind, source, offset, null, null, null);
     }
-    return "'" + shown + "'";
-  }
+
+    /** How an error message names the token. */
+    String describe() {
+        if (kind == TokenKind.END) {
+            return "end of query";
+        }
+        String shown = source.length() > MAX_SHOWN ? source.substring(0, MAX_SHOWN) + "…" : source;
+        if (kind == TokenKind.STRING) {
+            return "string " + shown;
+        }
+        return "'" + shown + "'";
+    }
 }

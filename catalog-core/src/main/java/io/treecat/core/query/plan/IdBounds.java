@@ -3,15 +3,15 @@ package io.treecat.core.query.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.query.tree.ComparisonOperator;
+import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Expr.And;
 import io.treecat.core.query.tree.Expr.Comparison;
 import io.treecat.core.query.tree.Expr.InList;
 import io.treecat.core.query.tree.Expr.Or;
 import io.treecat.core.query.tree.Expr.StringMatch;
-import io.treecat.core.query.tree.Expr;
+import io.treecat.core.query.tree.Operand;
 import io.treecat.core.query.tree.Operand.FieldRef;
 import io.treecat.core.query.tree.Operand.Literal;
-import io.treecat.core.query.tree.Operand;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonValue;
@@ -26,102 +26,102 @@ import org.bson.BsonValue;
  * IdRanges#ALL}, and the executor still evaluates the full predicate on every candidate.
  */
 public final class IdBounds {
-  private IdBounds() {}
+    private IdBounds() {}
 
-  public static IdRanges of(Expr expr) {
-    requireNonNull(expr, "expr is null");
-    if (expr instanceof And and) {
-      IdRanges result = IdRanges.ALL;
-      for (Expr child : and.children()) {
-        result = result.intersect(of(child));
-      }
-      return result;
-    }
-    if (expr instanceof Or or) {
-      IdRanges result = IdRanges.NONE;
-      for (Expr child : or.children()) {
-        result = result.union(of(child));
-        if (result.isAll()) {
-          return result;
+    public static IdRanges of(Expr expr) {
+        requireNonNull(expr, "expr is null");
+        if (expr instanceof And and) {
+            IdRanges result = IdRanges.ALL;
+            for (Expr child : and.children()) {
+                result = result.intersect(of(child));
+            }
+            return result;
         }
-      }
-      return result;
+        if (expr instanceof Or or) {
+            IdRanges result = IdRanges.NONE;
+            for (Expr child : or.children()) {
+                result = result.union(of(child));
+                if (result.isAll()) {
+                    return result;
+                }
+            }
+            return result;
+        }
+        if (expr instanceof Comparison comparison) {
+            return comparison(comparison);
+        }
+        if (expr instanceof InList in && isObjectId(in.operand())) {
+            List<IdRange> points = new ArrayList<>();
+            for (Literal literal : in.values()) {
+                BsonValue value = literal.value();
+                if (value.isString()) {
+                    if (!isWellFormed(value.asString().getValue())) {
+                        return IdRanges.ALL;
+                    }
+                    points.add(IdRange.point(value.asString().getValue()));
+                }
+            }
+            return IdRanges.of(points);
+        }
+        if (expr instanceof StringMatch match
+                && match.kind() == StringMatch.Kind.STARTS_WITH
+                && match.field().isObjectId()
+                && isWellFormed(match.text())) {
+            return IdRanges.of(IdRange.prefix(match.text()));
+        }
+        // not, endswith, exists and predicates on other fields do not bound the id.
+        return IdRanges.ALL;
     }
-    if (expr instanceof Comparison comparison) {
-      return comparison(comparison);
-    }
-    if (expr instanceof InList in && isObjectId(in.operand())) {
-      List<IdRange> points = new ArrayList<>();
-      for (Literal literal : in.values()) {
-        BsonValue value = literal.value();
-        if (value.isString()) {
-          if (!isWellFormed(value.asString().getValue())) {
+
+    private static IdRanges comparison(Comparison comparison) {
+        Operand left = comparison.left();
+        Operand right = comparison.right();
+        ComparisonOperator operator = comparison.operator();
+        if (isObjectId(right) && !isObjectId(left)) {
+            Operand swapped = left;
+            left = right;
+            right = swapped;
+            operator = operator.mirrored();
+        }
+        if (!isObjectId(left) || !(right instanceof Literal literal)) {
             return IdRanges.ALL;
-          }
-          points.add(IdRange.point(value.asString().getValue()));
         }
-      }
-      return IdRanges.of(points);
-    }
-    if (expr instanceof StringMatch match
-        && match.kind() == StringMatch.Kind.STARTS_WITH
-        && match.field().isObjectId()
-        && isWellFormed(match.text())) {
-      return IdRanges.of(IdRange.prefix(match.text()));
-    }
-    // not, endswith, exists and predicates on other fields do not bound the id.
-    return IdRanges.ALL;
-  }
-
-  private static IdRanges comparison(Comparison comparison) {
-    Operand left = comparison.left();
-    Operand right = comparison.right();
-    ComparisonOperator operator = comparison.operator();
-    if (isObjectId(right) && !isObjectId(left)) {
-      Operand swapped = left;
-      left = right;
-      right = swapped;
-      operator = operator.mirrored();
-    }
-    if (!isObjectId(left) || !(right instanceof Literal literal)) {
-      return IdRanges.ALL;
-    }
-    BsonValue value = literal.value();
-    if (!value.isString()) {
-      // An id is a string, and a comparison across types is false for every operator.
-      return IdRanges.NONE;
-    }
-    String id = value.asString().getValue();
-    if (!isWellFormed(id)) {
-      // Lone surrogates do not survive UTF-8, so their encoding does not order like the string.
-      return IdRanges.ALL;
-    }
-    return switch (operator) {
-      case EQ -> IdRanges.of(IdRange.point(id));
-      case NE -> IdRanges.of(IdRange.lessThan(id), IdRange.greaterThan(id));
-      case LT -> IdRanges.of(IdRange.lessThan(id));
-      case LE -> IdRanges.of(IdRange.atMost(id));
-      case GT -> IdRanges.of(IdRange.greaterThan(id));
-      case GE -> IdRanges.of(IdRange.atLeast(id));
-    };
-  }
-
-  private static boolean isObjectId(Operand operand) {
-    return operand instanceof FieldRef field && field.isObjectId();
-  }
-
-  private static boolean isWellFormed(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
-          return false;
+        BsonValue value = literal.value();
+        if (!value.isString()) {
+            // An id is a string, and a comparison across types is false for every operator.
+            return IdRanges.NONE;
         }
-        i++;
-      } else if (Character.isLowSurrogate(c)) {
-        return false;
-      }
+        String id = value.asString().getValue();
+        if (!isWellFormed(id)) {
+            // Lone surrogates do not survive UTF-8, so their encoding does not order like the string.
+            return IdRanges.ALL;
+        }
+        return switch (operator) {
+            case EQ -> IdRanges.of(IdRange.point(id));
+            case NE -> IdRanges.of(IdRange.lessThan(id), IdRange.greaterThan(id));
+            case LT -> IdRanges.of(IdRange.lessThan(id));
+            case LE -> IdRanges.of(IdRange.atMost(id));
+            case GT -> IdRanges.of(IdRange.greaterThan(id));
+            case GE -> IdRanges.of(IdRange.atLeast(id));
+        };
     }
-    return true;
-  }
+
+    private static boolean isObjectId(Operand operand) {
+        return operand instanceof FieldRef field && field.isObjectId();
+    }
+
+    private static boolean isWellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

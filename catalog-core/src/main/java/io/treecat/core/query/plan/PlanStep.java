@@ -14,28 +14,28 @@ import io.treecat.core.query.tree.Step;
  *     must have their value loaded
  */
 public record PlanStep(int depth, Step step, IdRanges idRanges, boolean needsValue) {
-  public PlanStep {
-    requireNonNull(step, "step is null");
-    requireNonNull(idRanges, "idRanges is null");
-    if (depth < 1) {
-      throw new IllegalArgumentException("depth is 1-based: " + depth);
+    public PlanStep {
+        requireNonNull(step, "step is null");
+        requireNonNull(idRanges, "idRanges is null");
+        if (depth < 1) {
+            throw new IllegalArgumentException("depth is 1-based: " + depth);
+        }
     }
-  }
 
-  /** One line of {@link QueryPlan#explain}. */
-  String explain() {
-    StringBuilder line = new StringBuilder().append(depth).append(": scan children");
-    if (depth == 1) {
-      line.append(" of /");
+    /** One line of {@link QueryPlan#explain}. */
+    String explain() {
+        StringBuilder line = new StringBuilder().append(depth).append(": scan children");
+        if (depth == 1) {
+            line.append(" of /");
+        }
+        line.append(" ids ");
+        line.append(idRanges.isAll() || idRanges.isEmpty() ? idRanges.toString() : "in " + idRanges);
+        if (step instanceof Step.Filter filter) {
+            line.append(" filter ").append(filter.expr());
+        }
+        if (needsValue) {
+            line.append(" [reads value]");
+        }
+        return line.toString();
     }
-    line.append(" ids ");
-    line.append(idRanges.isAll() || idRanges.isEmpty() ? idRanges.toString() : "in " + idRanges);
-    if (step instanceof Step.Filter filter) {
-      line.append(" filter ").append(filter.expr());
-    }
-    if (needsValue) {
-      line.append(" [reads value]");
-    }
-    return line.toString();
-  }
 }

@@ -13,20 +13,20 @@ import java.util.List;
  * planning touches no storage, so plans can be explained and tested without a store.
  */
 public final class QueryPlanner {
-  private QueryPlanner() {}
+    private QueryPlanner() {}
 
-  public static QueryPlan plan(Query query) {
-    requireNonNull(query, "query is null");
-    List<PlanStep> steps = new ArrayList<>();
-    int depth = 1;
-    for (Step step : query.steps()) {
-      if (step instanceof Step.Filter filter) {
-        steps.add(new PlanStep(depth, step, IdBounds.of(filter.expr()), Predicates.needsValue(filter.expr())));
-      } else {
-        steps.add(new PlanStep(depth, step, IdRanges.ALL, false));
-      }
-      depth++;
+    public static QueryPlan plan(Query query) {
+        requireNonNull(query, "query is null");
+        List<PlanStep> steps = new ArrayList<>();
+        int depth = 1;
+        for (Step step : query.steps()) {
+            if (step instanceof Step.Filter filter) {
+                steps.add(new PlanStep(depth, step, IdBounds.of(filter.expr()), Predicates.needsValue(filter.expr())));
+            } else {
+                steps.add(new PlanStep(depth, step, IdRanges.ALL, false));
+            }
+            depth++;
+        }
+        return new QueryPlan(query, steps);
     }
-    return new QueryPlan(query, steps);
-  }
 }

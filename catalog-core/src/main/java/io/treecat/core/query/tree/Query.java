@@ -14,22 +14,22 @@ import java.util.List;
  *     #toString} renders the canonical text from the steps instead
  */
 public record Query(List<Step> steps, String text) {
-  public Query {
-    requireNonNull(steps, "steps is null");
-    requireNonNull(text, "text is null");
-    steps = ImmutableList.copyOf(steps);
-    if (steps.isEmpty()) {
-      throw new IllegalArgumentException("a query has at least one step");
+    public Query {
+        requireNonNull(steps, "steps is null");
+        requireNonNull(text, "text is null");
+        steps = ImmutableList.copyOf(steps);
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException("a query has at least one step");
+        }
     }
-  }
 
-  /** The canonical query text: parsing it gives back these steps (positions aside). */
-  @Override
-  public String toString() {
-    StringBuilder out = new StringBuilder();
-    for (Step step : steps) {
-      out.append('/').append(step);
+    /** The canonical query text: parsing it gives back these steps (positions aside). */
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder();
+        for (Step step : steps) {
+            out.append('/').append(step);
+        }
+        return out.toString();
     }
-    return out.toString();
-  }
 }

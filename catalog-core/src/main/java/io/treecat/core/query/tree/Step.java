@@ -7,36 +7,36 @@ import static java.util.Objects.requireNonNull;
  * starts the step in the query text, so the executor and explain can point back at it.
  */
 public sealed interface Step permits Step.Wildcard, Step.Filter {
-  int position();
+    int position();
 
-  /** {@code *}: every child matches. */
-  record Wildcard(int position) implements Step {
-    public Wildcard {
-      checkPosition(position);
+    /** {@code *}: every child matches. */
+    record Wildcard(int position) implements Step {
+        public Wildcard {
+            checkPosition(position);
+        }
+
+        @Override
+        public String toString() {
+            return "*";
+        }
     }
 
-    @Override
-    public String toString() {
-      return "*";
-    }
-  }
+    /** {@code [expr]}: the children for which the predicate is true. */
+    record Filter(Expr expr, int position) implements Step {
+        public Filter {
+            requireNonNull(expr, "expr is null");
+            checkPosition(position);
+        }
 
-  /** {@code [expr]}: the children for which the predicate is true. */
-  record Filter(Expr expr, int position) implements Step {
-    public Filter {
-      requireNonNull(expr, "expr is null");
-      checkPosition(position);
+        @Override
+        public String toString() {
+            return "[" + expr + "]";
+        }
     }
 
-    @Override
-    public String toString() {
-      return "[" + expr + "]";
+    private static void checkPosition(int position) {
+        if (position < 1) {
+            throw new IllegalArgumentException("position is 1-based: " + position);
+        }
     }
-  }
-
-  private static void checkPosition(int position) {
-    if (position < 1) {
-      throw new IllegalArgumentException("position is 1-based: " + position);
-    }
-  }
 }

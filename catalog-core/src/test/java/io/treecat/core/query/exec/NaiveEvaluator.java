@@ -17,37 +17,40 @@ import org.bson.BsonDocument;
 
 /** Evaluates a query by brute force over a map of objects: no bounds, no storage, no batching. */
 public final class NaiveEvaluator {
-  private NaiveEvaluator() {}
+    private NaiveEvaluator() {}
 
-  public static List<ObjectPath> evaluate(Query query, Map<ObjectPath, ReferenceTree.Entry> state, ChildKinds kinds) {
-    Set<ObjectPath> contexts = Set.of(ObjectPath.ROOT);
-    List<ObjectPath> matched = List.of();
-    for (int i = 0; i < query.steps().size(); i++) {
-      Step step = query.steps().get(i);
-      boolean last = i == query.steps().size() - 1;
-      List<ObjectPath> next = new ArrayList<>();
-      for (Map.Entry<ObjectPath, ReferenceTree.Entry> entry : state.entrySet()) {
-        ObjectPath path = entry.getKey();
-        if (path.isRoot() || !contexts.contains(path.parent())) {
-          continue;
+    public static List<ObjectPath> evaluate(Query query, Map<ObjectPath, ReferenceTree.Entry> state, ChildKinds kinds) {
+        Set<ObjectPath> contexts = Set.of(ObjectPath.ROOT);
+        List<ObjectPath> matched = List.of();
+        for (int i = 0; i < query.steps().size(); i++) {
+            Step step = query.steps().get(i);
+            boolean last = i == query.steps().size() - 1;
+            List<ObjectPath> next = new ArrayList<>();
+            for (Map.Entry<ObjectPath, ReferenceTree.Entry> entry : state.entrySet()) {
+                ObjectPath path = entry.getKey();
+                if (path.isRoot() || !contexts.contains(path.parent())) {
+                    continue;
+                }
+                ObjectKind kind = entry.getValue().kind();
+                if (last ? !kinds.includes(kind) : kind != ObjectKind.INNER) {
+                    continue;
+                }
+                if (step instanceof Step.Filter filter
+                        && !Predicates.test(
+                                filter.expr(),
+                                target(path.id(), entry.getValue().value()))) {
+                    continue;
+                }
+                next.add(path);
+            }
+            next.sort(null);
+            matched = next;
+            contexts = new HashSet<>(next);
         }
-        ObjectKind kind = entry.getValue().kind();
-        if (last ? !kinds.includes(kind) : kind != ObjectKind.INNER) {
-          continue;
-        }
-        if (step instanceof Step.Filter filter && !Predicates.test(filter.expr(), target(path.id(), entry.getValue().value()))) {
-          continue;
-        }
-        next.add(path);
-      }
-      next.sort(null);
-      matched = next;
-      contexts = new HashSet<>(next);
+        return matched;
     }
-    return matched;
-  }
 
-  private static EvaluationTarget target(String id, BsonDocument value) {
-    return EvaluationTarget.of(id, value);
-  }
+    private static EvaluationTarget target(String id, BsonDocument value) {
+        return EvaluationTarget.of(id, value);
+    }
 }
