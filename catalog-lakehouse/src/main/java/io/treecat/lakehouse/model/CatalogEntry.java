@@ -23,7 +23,8 @@ public record CatalogEntry(String location, BsonDocument others) implements Lake
         return new CatalogEntry(requireNonNull(location, "location is null"), new BsonDocument());
     }
 
-    public static CatalogEntry decode(BsonDocument value) {
+    public static CatalogEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         Fields.requireType(value, ObjectType.CATALOG);
         return new CatalogEntry(
                 Fields.string(value, LakeKeys.LOCATION, ObjectType.CATALOG), Fields.others(value, DECLARED));

@@ -8,6 +8,8 @@ import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
 
 /**
  * Typed reads of a stored value for the codecs: a field of the wrong type is an error that names the
@@ -15,6 +17,14 @@ import org.bson.BsonValue;
  */
 final class Fields {
     private Fields() {}
+
+    /**
+     * The value as a plain document, decoded once: a stored value arrives as a {@link RawBsonDocument},
+     * where every field read scans the bytes again and listing the undeclared fields decodes them all.
+     */
+    static BsonDocument plain(BsonDocument value) {
+        return value instanceof RawBsonDocument raw ? raw.decode(new BsonDocumentCodec()) : value;
+    }
 
     static String string(BsonDocument value, String key, ObjectType type) {
         BsonValue field = present(value, key);

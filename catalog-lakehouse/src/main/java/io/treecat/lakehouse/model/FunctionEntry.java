@@ -38,7 +38,8 @@ public record FunctionEntry(
                 className, functionType, owner, requireNonNull(struct, "struct is null"), new BsonDocument());
     }
 
-    public static FunctionEntry decode(BsonDocument value) {
+    public static FunctionEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         ObjectType type = ObjectType.FUNCTION;
         Fields.requireType(value, type);
         String className = Fields.string(value, LakeKeys.FUNCTION_CLASS_NAME, type);

@@ -37,7 +37,8 @@ public record NamespaceEntry(Map<String, String> properties, BsonDocument others
         return new NamespaceEntry(properties, new BsonDocument());
     }
 
-    public static NamespaceEntry decode(BsonDocument value) {
+    public static NamespaceEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         Fields.requireType(value, ObjectType.NAMESPACE);
         return new NamespaceEntry(
                 Fields.stringMap(value, LakeKeys.PROPERTIES, ObjectType.NAMESPACE), Fields.others(value, DECLARED));

@@ -79,7 +79,8 @@ public record PartitionEntry(
                 new BsonDocument());
     }
 
-    public static PartitionEntry decode(BsonDocument value) {
+    public static PartitionEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         ObjectType type = ObjectType.PARTITION;
         Fields.requireType(value, type);
         BsonValue partValue = value.get(LakeKeys.PART_VAL);

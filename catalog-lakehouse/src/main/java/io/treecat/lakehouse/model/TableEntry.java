@@ -71,7 +71,8 @@ public record TableEntry(
         return new TableEntry(null, null, null, null, null, null, Map.of(), null, null, null, new BsonDocument());
     }
 
-    public static TableEntry decode(BsonDocument value) {
+    public static TableEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         ObjectType type = ObjectType.TABLE;
         Fields.requireType(value, type);
         return new TableEntry(

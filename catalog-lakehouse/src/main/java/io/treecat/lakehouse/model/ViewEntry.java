@@ -31,7 +31,8 @@ public record ViewEntry(IcebergPointer pointer, BsonDocument others) implements 
         return new ViewEntry(pointer, new BsonDocument());
     }
 
-    public static ViewEntry decode(BsonDocument value) {
+    public static ViewEntry decode(BsonDocument stored) {
+        BsonDocument value = Fields.plain(stored);
         ObjectType type = ObjectType.VIEW;
         Fields.requireType(value, type);
         String metadataLocation = Fields.string(value, LakeKeys.METADATA_LOCATION, type);
