@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.lakehouse.LakeTestStores;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
-import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Partitions.PartitionKey;
 import io.treecat.lakehouse.model.CatalogEntry;
@@ -38,13 +36,13 @@ class TestPartitions {
     @TempDir
     Path directory;
 
-    private CatalogService service;
+    private LakeTestStores.Lake lake;
     private TransactionRunner runner;
 
     @BeforeEach
     void open() {
-        service = LakeTestStores.open(directory);
-        runner = new TransactionRunner(() -> service, Authorizer.allowAll());
+        lake = LakeTestStores.lake(directory);
+        runner = lake.runner();
         runner.write(access(Action.CREATE_TABLE), txn -> {
             txn.add(ObjectPath.of("lake"), CatalogEntry.of("file:/w/lake"));
             txn.add(LOGS.parent(), NamespaceEntry.of(Map.of()));
@@ -55,7 +53,7 @@ class TestPartitions {
 
     @AfterEach
     void close() {
-        service.close();
+        lake.close();
     }
 
     private static Access access(Action action) {
@@ -88,7 +86,7 @@ class TestPartitions {
         for (String id : ids) {
             path = path.child(id);
         }
-        return service.get(path, ReadPoint.LATEST);
+        return lake.service().get(path, ReadPoint.LATEST);
     }
 
     private static List<String> ids(List<CatalogObject> rows) {
