@@ -1,5 +1,6 @@
 package io.treecat.hms;
 
+import io.treecat.lakehouse.catalog.Partitions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,45 +9,23 @@ import java.util.Map;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 
 /**
- * Hive's partition names, {@code k1=v1/k2=v2}, with the escaping of Hive's
- * {@code org.apache.hadoop.hive.metastore.utils.FileUtils.escapePathName}: the characters 0x01–0x1F,
- * {@code " # % ' * / : = ? \ 0x7F { [ ] ^} become {@code %XX} (upper-case hex), keys are lower-cased,
- * and an empty or null value is {@code __HIVE_DEFAULT_PARTITION__}. Hive's own class cannot be used
- * here: its static initializer loads Hadoop's file system classes, which the server does not ship.
+ * Hive's partition names, {@code k1=v1/k2=v2}: keys lower-cased, keys and values escaped as Hive's
+ * {@code org.apache.hadoop.hive.metastore.utils.FileUtils.escapePathName} does, an empty or null value
+ * {@code __HIVE_DEFAULT_PARTITION__}. Hive's own class cannot be used here: its static initializer
+ * loads Hadoop's file system classes, which the server does not ship.
  *
  * <p>Each component {@code k=v} is also the id of one partition level on the tree, so a partition's
- * name is its path below the table.
+ * name is its path below the table: the escaping is the lake's ({@link Partitions#escape},
+ * {@link Partitions#levelId}); the parsing of the names Hive clients send is here.
  */
 final class HivePartitionNames {
-    static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
-
-    private static final boolean[] ESCAPED = new boolean[128];
-
-    static {
-        for (int c = 1; c < 32; c++) {
-            ESCAPED[c] = true;
-        }
-        for (char c : new char[] {'"', '#', '%', '\'', '*', '/', ':', '=', '?', '\\', 0x7F, '{', '[', ']', '^'}) {
-            ESCAPED[c] = true;
-        }
-    }
+    static final String DEFAULT_PARTITION = Partitions.DEFAULT_VALUE;
 
     private HivePartitionNames() {}
 
+    /** Hive's {@code escapePathName}, which the tree's partition level ids use ({@link Partitions#escape}). */
     static String escape(String text) {
-        if (text == null || text.isEmpty()) {
-            return DEFAULT_PARTITION;
-        }
-        StringBuilder escaped = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 128 && ESCAPED[c]) {
-                escaped.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
-            } else {
-                escaped.append(c);
-            }
-        }
-        return escaped.toString();
+        return Partitions.escape(text);
     }
 
     /** Hive's unescape: {@code %XX} with two hex digits is that character; any other {@code %} stays. */
@@ -70,7 +49,7 @@ final class HivePartitionNames {
 
     /** One level's id: {@code esc(lower(key))=esc(value)}. */
     static String component(String key, String value) {
-        return escape(key.toLowerCase(Locale.ROOT)) + "=" + escape(value);
+        return Partitions.levelId(key, value);
     }
 
     /** The name of the partition with these values of these keys. */

@@ -4,24 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
-import io.treecat.core.query.exec.QueryPage;
-import io.treecat.core.service.QueryRequest;
-import io.treecat.core.version.ChildKinds;
-import io.treecat.lakehouse.model.LakeKeys;
-import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.catalog.Partitions;
+import io.treecat.lakehouse.catalog.Partitions.PartitionKey;
 import io.treecat.lakehouse.model.PartitionEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
-import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Predicate;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
@@ -35,18 +25,14 @@ import org.apache.thrift.TException;
 import org.bson.BsonDocument;
 
 /**
- * Hive partitions on the tree (DESIGN §7): one tree level per partition key under the table object.
- * A table partitioned by {@code (ds, hr)} keeps partition {@code ds=2025-01-01/hr=7} at
- * {@code /<catalog>/<db>/<table>/ds=2025-01-01/hr=7}: each level's id is Hive's escaped
- * {@code key=value} ({@link HivePartitionNames}), so a partition's path below the table is its Hive
- * name, and the children of one level are one contiguous key range.
- *
- * <p>Every level is a {@link PartitionEntry#hiveLevel Hive level} of the lake model: the key, the
- * value as Hive has it (a string) and, for a key of an integral type whose value is an integer, the
- * value as a number, so a filter step can compare numerically. The last level is the partition: it
- * also keeps the whole Hive {@link Partition} struct (values, storage descriptor, parameters with the
- * basic statistics, times), its location, and its column statistics ({@link HmsColumnStats}). A level
- * above the last exists while some partition is below it.
+ * Hive partitions, translated to the lake's partition levels ({@link Partitions}: one tree level per
+ * partition key under the table, a partition's path below the table being its Hive name). Here is what
+ * is Hive's: the {@link Table}'s partition keys as {@link PartitionKey}s, the {@link Partition} struct
+ * the last level keeps ({@link PartitionEntry#hivePartition()}), with its location, the basic statistics
+ * in its parameters and its times, the defaults Hive gives a new partition (storage descriptor,
+ * location under the table's), Hive's filter pushed down as level predicates
+ * ({@link PartitionFilterPlanner}), and Hive's exceptions and messages. Column statistics are
+ * {@link HmsColumnStats}'.
  *
  * <p>Each method runs in the caller's lake transaction; the call areas own the transactions (one per call).
  */
@@ -61,8 +47,21 @@ final class HmsPartitions {
 
     // ---- paths and values
 
-    ObjectPath tablePath(String db, String table) {
+    private ObjectPath tablePath(String db, String table) {
         return ObjectPath.of(catalog, db, table);
+    }
+
+    private ObjectPath tablePath(Table table) {
+        return tablePath(table.getDbName(), table.getTableName());
+    }
+
+    /** The table's partition keys as the lake keeps them: lower-cased, integral ones with numbers. */
+    static List<PartitionKey> keys(Table table) {
+        List<PartitionKey> keys = new ArrayList<>();
+        for (FieldSchema key : partitionKeys(table)) {
+            keys.add(new PartitionKey(key.getName(), PartitionFilterPlanner.isIntegral(key)));
+        }
+        return keys;
     }
 
     static List<String> keyNames(Table table) {
@@ -96,6 +95,11 @@ final class HmsPartitions {
 
     /** The partition's path; the values must be one per key. */
     ObjectPath path(Table table, List<String> values) throws MetaException {
+        checkValues(table, values);
+        return Partitions.path(tablePath(table), keys(table), values);
+    }
+
+    private static void checkValues(Table table, List<String> values) throws MetaException {
         List<String> keys = keyNames(table);
         if (keys.isEmpty()) {
             throw new MetaException("Table " + table.getDbName() + "." + table.getTableName() + " is not partitioned");
@@ -103,32 +107,19 @@ final class HmsPartitions {
         if (values == null || values.size() != keys.size()) {
             throw new MetaException("Invalid partition key & values; keys " + keys + ", values " + values);
         }
-        ObjectPath path = tablePath(table.getDbName(), table.getTableName());
-        for (int i = 0; i < keys.size(); i++) {
-            path = path.child(HivePartitionNames.component(keys.get(i), values.get(i)));
-        }
-        return path;
     }
 
     static String name(Table table, List<String> values) throws MetaException {
         return HivePartitionNames.name(keyNames(table), values);
     }
 
-    /** One level of a Hive partition. */
-    private static PartitionEntry level(FieldSchema key, String value) {
-        Long number = value == null ? null : PartitionFilterPlanner.parseLong(value);
-        return PartitionEntry.hiveLevel(
-                key.getName().toLowerCase(java.util.Locale.ROOT),
-                value,
-                PartitionFilterPlanner.isIntegral(key) && number != null ? number : null);
-    }
-
     /** The partition's entry: its last level plus the struct and location, keeping what {@code previous} (if any) has besides (statistics). */
     static PartitionEntry entry(Table table, Partition partition, PartitionEntry previous) throws MetaException {
-        List<FieldSchema> keys = partitionKeys(table);
+        List<PartitionKey> keys = keys(table);
         PartitionEntry level = previous != null
                 ? previous
-                : level(keys.get(keys.size() - 1), partition.getValues().get(keys.size() - 1));
+                : Partitions.level(
+                        keys.get(keys.size() - 1), partition.getValues().get(keys.size() - 1));
         String location = partition.getSd() == null ? null : partition.getSd().getLocation();
         return level.withHivePartition(HmsStructs.encode(partition, "partition " + partition.getValues()), location);
     }
@@ -147,18 +138,9 @@ final class HmsPartitions {
         return partition;
     }
 
-    /** Whether an object is a Hive partition (the last level, with its struct). */
-    static boolean isPartition(CatalogObject object) {
-        return ObjectType.PARTITION.isTypeOf(object) && object.value().containsKey(LakeKeys.HMS_PARTITION);
-    }
-
-    static boolean isPartition(Optional<CatalogObject> object) {
-        return object.isPresent() && isPartition(object.get());
-    }
-
     Optional<CatalogObject> find(LakeTransaction txn, Table table, List<String> values) throws MetaException {
-        Optional<CatalogObject> object = txn.read(path(table, values));
-        return isPartition(object) ? object : Optional.empty();
+        checkValues(table, values);
+        return Partitions.find(txn, tablePath(table), keys(table), values);
     }
 
     CatalogObject require(LakeTransaction txn, Table table, List<String> values)
@@ -196,13 +178,8 @@ final class HmsPartitions {
             boolean ifNotExists,
             PartitionEntry statisticsOf)
             throws TException {
-        List<FieldSchema> keys = partitionKeys(table);
-        if (keys.isEmpty()) {
-            throw new MetaException("Table " + table.getDbName() + "." + table.getTableName() + " is not partitioned");
-        }
-        Set<ObjectPath> levels = new HashSet<>();
-        Set<ObjectPath> createdLevels = new HashSet<>();
-        Set<ObjectPath> added = new HashSet<>();
+        requirePartitioned(table);
+        Partitions.Additions additions = Partitions.additions(txn, tablePath(table), keys(table));
         List<Partition> result = new ArrayList<>();
         int now = (int) (System.currentTimeMillis() / 1000);
         for (Partition given : partitions) {
@@ -210,33 +187,18 @@ final class HmsPartitions {
                 throw new InvalidObjectException("A partition to add is null");
             }
             Partition partition = normalize(table, given, now);
-            ObjectPath path = path(table, partition.getValues());
-            // Under a level this call creates nothing can exist yet: skip the lookup (bulk adds of new days).
-            if (added.contains(path)
-                    || (!createdLevels.contains(path.parent()) && txn.read(path).isPresent())) {
+            if (additions.exists(partition.getValues())) {
                 if (ifNotExists) {
                     continue;
                 }
                 throw new AlreadyExistsException("Partition already exists: " + table.getDbName() + "."
                         + table.getTableName() + " " + name(table, partition.getValues()));
             }
-            ObjectPath level = tablePath(table.getDbName(), table.getTableName());
-            for (int i = 0; i < keys.size() - 1; i++) {
-                level = level.child(HivePartitionNames.component(
-                        keys.get(i).getName(), partition.getValues().get(i)));
-                if (levels.add(level)
-                        && (createdLevels.contains(level.parent())
-                                || txn.read(level).isEmpty())) {
-                    txn.add(level, level(keys.get(i), partition.getValues().get(i)));
-                    createdLevels.add(level);
-                }
-            }
             PartitionEntry entry = entry(table, partition, null);
             if (statisticsOf != null && statisticsOf.columnStatistics() != null) {
                 entry = entry.withColumnStatistics(statisticsOf.columnStatistics(), entry.statisticsAnalyzed());
             }
-            txn.add(path, entry);
-            added.add(path);
+            additions.add(partition.getValues(), entry);
             result.add(partition);
         }
         return result;
@@ -286,54 +248,10 @@ final class HmsPartitions {
 
     // ---- listing
 
-    /** The levels of {@code table} as path query steps from the root. */
-    private String tableSteps(Table table) {
-        return PathSteps.of(tablePath(table.getDbName(), table.getTableName()));
-    }
-
-    /**
-     * The partitions (last-level objects) a query with these per-level predicates returns that also
-     * pass {@code test}, in path order; at most {@code max} (negative: all).
-     */
-    List<CatalogObject> query(
-            LakeTransaction txn, Table table, List<String> levelPredicates, Predicate<CatalogObject> test, int max) {
-        StringBuilder query = new StringBuilder(tableSteps(table));
-        for (String predicate : levelPredicates) {
-            query.append("/[").append(predicate).append(']');
-        }
-        QueryRequest request =
-                QueryRequest.of(query.toString()).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT);
-        List<CatalogObject> rows = new ArrayList<>();
-        if (max == 0) {
-            return rows;
-        }
-        while (true) {
-            QueryPage page = txn.query(request);
-            for (CatalogObject row : page.rows()) {
-                if (isPartition(row) && test.test(row)) {
-                    rows.add(row);
-                    if (max >= 0 && rows.size() >= max) {
-                        return rows;
-                    }
-                }
-            }
-            if (page.continuation().isEmpty()) {
-                return rows;
-            }
-            request = request.withPageToken(page.continuation().get());
-        }
-    }
-
     /** Every partition (or the first {@code max}). */
     List<CatalogObject> all(LakeTransaction txn, Table table, int max) throws MetaException {
         requirePartitioned(table);
-        return query(
-                txn,
-                table,
-                PartitionFilterPlanner.plan(new HiveFilter.All(), partitionKeys(table))
-                        .levelPredicates(),
-                row -> true,
-                max);
+        return Partitions.all(txn, tablePath(table), keys(table), max);
     }
 
     /**
@@ -348,16 +266,7 @@ final class HmsPartitions {
         if (values.size() > keys.size()) {
             throw new MetaException("Incorrect number of partition values: " + values + " for partition keys " + keys);
         }
-        List<String> predicates = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            String value = i < values.size() ? values.get(i) : null;
-            predicates.add(
-                    value == null || value.isEmpty()
-                            ? PartitionFilterPlanner.isPartition()
-                            : "obj_id = "
-                                    + PartitionFilterPlanner.quote(HivePartitionNames.component(keys.get(i), value)));
-        }
-        return query(txn, table, predicates, row -> true, max);
+        return Partitions.matching(txn, tablePath(table), keys(table), values, max);
     }
 
     /** The partitions a Hive filter selects: pushed down per level, then checked exactly. */
@@ -367,9 +276,9 @@ final class HmsPartitions {
         String db = table.getDbName();
         String name = table.getTableName();
         List<MetaException> failure = new ArrayList<>();
-        List<CatalogObject> rows = query(
+        List<CatalogObject> rows = Partitions.list(
                 txn,
-                table,
+                tablePath(table),
                 plan.levelPredicates(),
                 row -> {
                     try {
@@ -389,18 +298,11 @@ final class HmsPartitions {
     /** The existing partitions among these names, in the order asked; a malformed name is an error. */
     List<CatalogObject> byNames(LakeTransaction txn, Table table, List<String> names) throws MetaException {
         requirePartitioned(table);
-        List<CatalogObject> rows = new ArrayList<>();
-        Set<ObjectPath> seen = new HashSet<>();
+        List<List<String>> valuesList = new ArrayList<>();
         for (String name : names == null ? List.<String>of() : names) {
-            ObjectPath path = path(table, HivePartitionNames.values(keyNames(table), name));
-            if (seen.add(path)) {
-                Optional<CatalogObject> object = txn.read(path);
-                if (isPartition(object)) {
-                    rows.add(object.get());
-                }
-            }
+            valuesList.add(HivePartitionNames.values(keyNames(table), name));
         }
-        return rows;
+        return Partitions.findAll(txn, tablePath(table), keys(table), valuesList);
     }
 
     private static void requirePartitioned(Table table) throws MetaException {
@@ -447,7 +349,7 @@ final class HmsPartitions {
         }
         PartitionEntry entry =
                 entry(table, altered, PartitionEntry.decode(existing.get().value()));
-        txn.update(existing.get().path(), entry);
+        Partitions.update(txn, existing.get().path(), entry);
     }
 
     /** Moves the partition with {@code oldValues} to the values of {@code renamed}. */
@@ -464,7 +366,7 @@ final class HmsPartitions {
             alter(txn, table, renamed);
             return renamed;
         }
-        if (txn.read(path(table, renamed.getValues())).isPresent()) {
+        if (Partitions.exists(txn, tablePath(table), keys(table), renamed.getValues())) {
             throw new InvalidOperationException(
                     "rename is not possible: partition " + name(table, renamed.getValues()) + " already exists");
         }
@@ -487,68 +389,18 @@ final class HmsPartitions {
                 List.of(moved),
                 false,
                 PartitionEntry.decode(existing.get().value()));
-        drop(txn, table, List.of(existing.get().path()));
+        Partitions.drop(txn, tablePath(table), List.of(existing.get().path()));
         return added.get(0);
     }
 
     // ---- dropping
 
     /**
-     * Removes these partition objects, and every level above them that has no other child left, in
-     * this transaction. Files are kept (deleteData is not acted on).
+     * Removes these partition objects, and every level above them left empty, in this transaction
+     * ({@link Partitions#drop}). Files are kept (deleteData is the caller's).
      */
     void drop(LakeTransaction txn, Table table, List<ObjectPath> paths) {
-        Set<ObjectPath> removed = new LinkedHashSet<>(paths);
-        for (ObjectPath path : paths) {
-            txn.remove(path);
-        }
-        int tableDepth =
-                tablePath(table.getDbName(), table.getTableName()).ids().size();
-        // Walk the levels above, deepest first: a level whose children are all removed goes too.
-        Map<ObjectPath, Set<String>> removedChildren =
-                new TreeMap<>((a, b) -> b.ids().size() != a.ids().size()
-                        ? Integer.compare(b.ids().size(), a.ids().size())
-                        : a.compareTo(b));
-        for (ObjectPath path : removed) {
-            if (path.ids().size() - 1 > tableDepth) {
-                removedChildren
-                        .computeIfAbsent(path.parent(), parent -> new HashSet<>())
-                        .add(path.id());
-            }
-        }
-        while (!removedChildren.isEmpty()) {
-            Map.Entry<ObjectPath, Set<String>> deepest =
-                    removedChildren.entrySet().iterator().next();
-            removedChildren.remove(deepest.getKey());
-            ObjectPath level = deepest.getKey();
-            if (!txn.addsBelow(level) && childIds(txn, level).stream().allMatch(deepest.getValue()::contains)) {
-                txn.remove(level);
-                if (level.ids().size() - 1 > tableDepth) {
-                    removedChildren
-                            .computeIfAbsent(level.parent(), parent -> new HashSet<>())
-                            .add(level.id());
-                }
-            }
-        }
-    }
-
-    /** The ids of every child of {@code parent}, of any kind and type, read in {@code txn}. */
-    private static List<String> childIds(LakeTransaction txn, ObjectPath parent) {
-        QueryRequest request = QueryRequest.of(PathSteps.of(parent) + "/*")
-                .withResults(ChildKinds.BOTH)
-                .withProjection(List.of(LakeKeys.OBJ_TYPE))
-                .withLimit(QueryRequest.MAX_LIMIT);
-        List<String> ids = new ArrayList<>();
-        while (true) {
-            QueryPage page = txn.query(request);
-            for (CatalogObject row : page.rows()) {
-                ids.add(row.id());
-            }
-            if (page.continuation().isEmpty()) {
-                return ids;
-            }
-            request = request.withPageToken(page.continuation().get());
-        }
+        Partitions.drop(txn, tablePath(table), paths);
     }
 
     /** What dropping {@code table} with deleteData removes, read in {@code txn} (its partitions' locations). */

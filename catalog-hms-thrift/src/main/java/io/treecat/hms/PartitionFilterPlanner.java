@@ -1,7 +1,7 @@
 package io.treecat.hms;
 
+import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.model.LakeKeys;
-import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.txn.PathSteps;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -193,7 +193,7 @@ final class PartitionFilterPlanner {
 
     /** The predicate of a partition level (of any value). */
     static String isPartition() {
-        return LakeKeys.OBJ_TYPE + " = " + quote(ObjectType.PARTITION.storedName());
+        return Partitions.anyLevel();
     }
 
     static String quote(String text) {
@@ -203,10 +203,6 @@ final class PartitionFilterPlanner {
     /** Whether a comparison of {@code level} with {@code value} is numeric. */
     private boolean numeric(int level, HiveFilter.Literal value) {
         return types.get(level) == HiveFilterEvaluator.KeyType.INTEGRAL && value.integer();
-    }
-
-    static Long parseLong(String text) {
-        return HiveFilterEvaluator.parseLong(text);
     }
 
     // ---- exact evaluation

@@ -64,7 +64,7 @@ public final class LakeTransaction {
     /** Every child of {@code parent} of the given type, in id order (all pages). */
     public List<CatalogObject> children(ObjectPath parent, ObjectType type) {
         String query = PathSteps.of(parent) + "/[" + LakeKeys.OBJ_TYPE + "='" + type.storedName() + "']";
-        return all(QueryRequest.of(query).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT));
+        return queryAll(QueryRequest.of(query).withResults(ChildKinds.INNER).withLimit(QueryRequest.MAX_LIMIT));
     }
 
     /** Up to {@code limit} children of {@code parent} of any type and kind, in id order. */
@@ -83,7 +83,7 @@ public final class LakeTransaction {
         boolean more = true;
         while (more) {
             query.append("/*");
-            List<CatalogObject> level = all(QueryRequest.of(query.toString())
+            List<CatalogObject> level = queryAll(QueryRequest.of(query.toString())
                     .withResults(ChildKinds.BOTH)
                     .withProjection(List.of(LakeKeys.OBJ_TYPE))
                     .withLimit(QueryRequest.MAX_LIMIT));
@@ -91,7 +91,8 @@ public final class LakeTransaction {
         }
     }
 
-    private List<CatalogObject> all(QueryRequest first) {
+    /** Every row of {@code first} and its continuation pages, read in this transaction. */
+    public List<CatalogObject> queryAll(QueryRequest first) {
         List<CatalogObject> rows = new ArrayList<>();
         QueryRequest request = first;
         while (true) {
