@@ -126,12 +126,11 @@ final class HmsPartitions {
 
     /** The Hive partition a partition object stands for, named for the table it is under now. */
     static Partition partition(String db, String table, BsonDocument value) throws MetaException {
-        PartitionEntry entry = PartitionEntry.decode(value);
-        if (entry.hivePartition() == null) {
+        byte[] struct = PartitionEntry.hivePartitionOf(value);
+        if (struct == null) {
             throw new MetaException("Not a partition object of " + db + "." + table);
         }
-        Partition partition =
-                HmsStructs.decode(new Partition(), entry.hivePartition(), "a stored partition of " + db + "." + table);
+        Partition partition = HmsStructs.decode(new Partition(), struct, "a stored partition of " + db + "." + table);
         partition.setDbName(db);
         partition.setTableName(table);
         partition.setCatName(HmsNames.HIVE_CATALOG);
