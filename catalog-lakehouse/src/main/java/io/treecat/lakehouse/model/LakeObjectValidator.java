@@ -110,7 +110,7 @@ public final class LakeObjectValidator implements WriteValidator {
                 }
             }
             case VIEW -> ViewEntry.decode(value);
-            case PARTITION -> PartitionEntry.decode(value);
+            case PARTITION -> PartitionEntry.check(value);
             case FILE, FILE_INDEX, FUNCTIONS, FUNCTION -> {
                 // Written by one interface only, which owns their layout.
             }

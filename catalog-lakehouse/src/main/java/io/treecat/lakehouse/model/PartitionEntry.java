@@ -101,6 +101,27 @@ public record PartitionEntry(
     }
 
     /**
+     * Checks {@code value} as {@link #decode} would, without building the record: the lake validator
+     * runs it on every partition level a commit writes, and a batch of Hive partitions writes hundreds.
+     */
+    public static void check(BsonDocument value) {
+        ObjectType type = ObjectType.PARTITION;
+        Fields.requireType(value, type);
+        BsonValue partValue = value.get(LakeKeys.PART_VAL);
+        if (partValue != null && !partValue.isString() && !partValue.isDocument()) {
+            throw Fields.invalid(type, LakeKeys.PART_VAL, "a string or a document", partValue);
+        }
+        Fields.string(value, LakeKeys.PART_KEY, type);
+        Fields.int64(value, LakeKeys.PART_NUM, type);
+        Fields.int32(value, LakeKeys.SPEC_ID, type);
+        Fields.string(value, LakeKeys.PARTITION_PATH, type);
+        Fields.string(value, LakeKeys.LOCATION, type);
+        Fields.binary(value, LakeKeys.HMS_PARTITION, type);
+        Fields.document(value, LakeKeys.COLUMN_STATISTICS, type);
+        Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type);
+    }
+
+    /**
      * Only the Hive {@code Partition} struct of a stored partition (null if it has none), without
      * decoding the rest: listing a thousand partitions reads just this field of each.
      */

@@ -143,4 +143,23 @@ class TestLakeObjectValidator {
                                 .append(LakeKeys.LOCATION, new BsonInt32(1)))))
                 .hasMessage("Invalid catalog object: field 'location' must be a string, not int32 at /bad");
     }
+
+    @Test
+    void aPartitionLevelIsCheckedFieldByField() {
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("lake", "ns", "p=1"),
+                        ObjectKind.INNER,
+                        PartitionEntry.hiveLevel("p", "1", null)
+                                .encode()
+                                .append(LakeKeys.PART_NUM, new BsonString("one")))))
+                .hasMessage(
+                        "Invalid partition object: field 'part_num' must be an integer, not string at /lake/ns/p=1");
+        commit(new WriteOp.Add(
+                ObjectPath.of("lake", "ns", "p=1"),
+                ObjectKind.INNER,
+                PartitionEntry.hiveLevel("p", "1", 1L).encode()));
+
+        assertThat(service.get(ObjectPath.of("lake", "ns", "p=1"), ReadPoint.LATEST))
+                .isPresent();
+    }
 }
