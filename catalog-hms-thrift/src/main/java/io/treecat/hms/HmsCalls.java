@@ -152,11 +152,11 @@ final class HmsCalls {
     }
 
     Table requireTable(LakeTransaction txn, String db, String name) throws NoSuchObjectException, MetaException {
-        Optional<TableEntry> entry = findTable(txn, db, name);
-        if (entry.isEmpty()) {
+        Optional<TableEntry.HiveView> view = Tables.findHiveView(txn, tablePath(db, name));
+        if (view.isEmpty()) {
             throw new NoSuchObjectException(db + "." + name + " table not found");
         }
-        return HmsTables.table(db, name, entry.get());
+        return HmsTables.table(db, name, view.get());
     }
 
     /** Clients check that a database's, table's or partition's location exists; made for local warehouses. */

@@ -52,6 +52,11 @@ final class HmsTables {
 
     /** The Hive table an entry stands for. */
     static Table table(String db, String name, TableEntry entry) throws MetaException {
+        return table(db, name, entry.hiveView());
+    }
+
+    /** The Hive table a stored table's {@link TableEntry.HiveView} stands for. */
+    static Table table(String db, String name, TableEntry.HiveView entry) throws MetaException {
         Table table = entry.hiveTable() != null
                 ? HmsStructs.decode(new Table(), entry.hiveTable(), "the stored table " + db + "." + name)
                 : icebergTable(entry.location());

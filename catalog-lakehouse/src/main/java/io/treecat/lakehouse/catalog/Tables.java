@@ -25,6 +25,11 @@ public final class Tables {
                 : Optional.empty();
     }
 
+    /** Only the {@link TableEntry.HiveView} of the table at {@code path}, read in {@code txn}: what a Hive read needs. */
+    public static Optional<TableEntry.HiveView> findHiveView(LakeTransaction txn, ObjectPath path) {
+        return txn.read(path).flatMap(object -> TableEntry.hiveViewOf(object.value()));
+    }
+
     /**
      * The Iceberg metadata-pointer swap, the one compare-and-set behind a REST commit and an HMS
      * {@code alter_table} of an Iceberg table alike: reads the table in {@code txn}, checks that its

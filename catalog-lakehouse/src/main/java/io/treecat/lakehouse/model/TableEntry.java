@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
@@ -55,6 +56,19 @@ public record TableEntry(
             LakeKeys.COLUMN_STATISTICS,
             LakeKeys.COLUMN_STATISTICS_ANALYZED);
 
+    private static final Set<String> HIVE_VIEW =
+            Set.of(LakeKeys.OBJ_TYPE, LakeKeys.LOCATION, LakeKeys.METADATA_LOCATION, LakeKeys.HMS_TABLE);
+
+    /**
+     * What a Hive client's read of a table needs: the Hive struct, the location and the Iceberg pointer
+     * (which wins over the struct's copy).
+     *
+     * @param location where the table's files live
+     * @param metadataLocation the current Iceberg metadata file; null for a Hive table
+     * @param hiveTable the Hive {@code Table} struct, Thrift-binary encoded; null if never written over HMS
+     */
+    public record HiveView(String location, String metadataLocation, byte[] hiveTable) {}
+
     public TableEntry {
         properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
         hiveTable = hiveTable == null ? null : hiveTable.clone();
@@ -87,6 +101,28 @@ public record TableEntry(
                 Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
                 Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
                 Fields.others(value, DECLARED));
+    }
+
+    /**
+     * Only the {@link HiveView} of a stored table, read in one pass without decoding the rest (statistics,
+     * properties): every Hive call that names a table reads it, a narrow partition listing included. Empty if
+     * the value is not a table's; a field of the wrong type is an error, as {@link #decode} makes it.
+     */
+    public static Optional<HiveView> hiveViewOf(BsonDocument stored) {
+        BsonDocument value = Fields.select(stored, HIVE_VIEW);
+        ObjectType type = ObjectType.TABLE;
+        if (ObjectType.of(value).orElse(null) != type) {
+            return Optional.empty();
+        }
+        return Optional.of(new HiveView(
+                Fields.string(value, LakeKeys.LOCATION, type),
+                Fields.string(value, LakeKeys.METADATA_LOCATION, type),
+                Fields.binary(value, LakeKeys.HMS_TABLE, type)));
+    }
+
+    /** This entry's {@link HiveView}. */
+    public HiveView hiveView() {
+        return new HiveView(location, metadataLocation, hiveTable);
     }
 
     @Override

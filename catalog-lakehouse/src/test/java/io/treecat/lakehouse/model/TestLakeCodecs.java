@@ -11,6 +11,8 @@ import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
 import org.bson.BsonString;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
 import org.junit.jupiter.api.Test;
 
 class TestLakeCodecs {
@@ -30,6 +32,31 @@ class TestLakeCodecs {
         assertThat(decoded.icebergPointer()).contains(POINTER);
         assertThat(decoded.hiveTable()).containsExactly(1, 2, 3);
         assertThat(decoded.others()).isEqualTo(new BsonDocument("native_note", new BsonString("kept")));
+    }
+
+    @Test
+    void aHiveViewReadsTheStoredBytesAsDecodeDoes() {
+        TableEntry table = TableEntry.hive(new byte[] {1, 2, 3}, "MANAGED_TABLE", "file:/w/ns/t", null)
+                .withIceberg(POINTER)
+                .withColumnStatistics(new BsonDocument("c", new BsonString("x")), 7L);
+        RawBsonDocument stored = new RawBsonDocument(table.encode(), new BsonDocumentCodec());
+
+        TableEntry.HiveView view = TableEntry.hiveViewOf(stored).orElseThrow();
+
+        assertThat(view.location()).isEqualTo("file:/w/ns/t");
+        assertThat(view.metadataLocation()).isEqualTo(POINTER.metadataLocation());
+        assertThat(view.hiveTable()).containsExactly(1, 2, 3);
+        assertThat(TableEntry.hiveViewOf(table.encode()).orElseThrow().hiveTable())
+                .containsExactly(1, 2, 3);
+        assertThat(TableEntry.hiveViewOf(new RawBsonDocument(
+                        NamespaceEntry.decode(new BsonDocument("obj_type", new BsonString("namespace")))
+                                .encode(),
+                        new BsonDocumentCodec())))
+                .isEmpty();
+        assertThatThrownBy(() -> TableEntry.hiveViewOf(new RawBsonDocument(
+                        table.encode().append("location", new BsonInt32(3)), new BsonDocumentCodec())))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid table object: field 'location' must be a string, not int32");
     }
 
     @Test
