@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * {@code file:} locations, the source directory there, the destination one not), and the move is made only after the
  * commit. Should it fail then, the call answers a MetaException that says the partitions were exchanged and where
  * their data still is: the metadata is not moved back.
+ *
+ * <p>The transaction is authorized as a change of the source table's partitions ({@link Action#ALTER_PARTITIONS});
+ * the seam names one path, and both tables are in the same catalog.
  */
 final class HmsExchangeCalls {
     private static final Logger LOG = LoggerFactory.getLogger(HmsExchangeCalls.class);
