@@ -43,6 +43,8 @@ public final class TreeCatHmsServer {
             HmsDatabaseCalls.class,
             HmsTableCalls.class,
             HmsPartitionCalls.class,
+            HmsPartitionSpecCalls.class,
+            HmsExchangeCalls.class,
             HmsStatisticsCalls.class,
             HmsLockCalls.class,
             HmsFunctionCalls.class);
@@ -72,6 +74,8 @@ public final class TreeCatHmsServer {
                 new HmsDatabaseCalls(calls, partitions),
                 tableCalls,
                 new HmsPartitionCalls(calls, partitions),
+                new HmsPartitionSpecCalls(calls, partitions),
+                new HmsExchangeCalls(calls, partitions),
                 new HmsStatisticsCalls(calls, partitions),
                 new HmsLockCalls(locks),
                 new HmsFunctionCalls(calls));

@@ -403,7 +403,7 @@ class TestTreeCatHms {
         assertThat(client.get_all_databases()).isEmpty();
         assertThat(TreeCatHmsServer.servedCalls())
                 .contains("get_table_req", "alter_table_with_environment_context", "shutdown")
-                .doesNotContain("get_partitions_by_expr", "get_partitions_pspec");
+                .doesNotContain("get_partitions_by_expr", "get_partitions_with_specs");
     }
 
     @Test
