@@ -121,7 +121,8 @@ final class HmsDispatch {
             } catch (InvocationTargetException e) {
                 // Only what the call declares reaches the client as itself; anything else becomes a MetaException.
                 throw HmsErrors.map(method.getName(), e.getCause());
-            } catch (TException e) {
+            } catch (TException | RuntimeException e) {
+                // The routing's own refusals (a call naming two catalogs, a catalog name no path can hold).
                 throw HmsErrors.map(method.getName(), e);
             }
         };

@@ -38,7 +38,10 @@ import org.apache.thrift.TException;
  * metastore.event.clean.freq}, off by default); TreeCat keeps them until the table goes.
  */
 final class HmsPartitionEventCalls {
-    /** Hive keeps a mark's partition name in a column of this many characters; a longer name is refused. */
+    /**
+     * Hive keeps a mark's partition name in a column of this many characters: a longer name is refused when marked,
+     * and is never marked when asked.
+     */
     static final int MAX_PARTITION_NAME_LENGTH = 767;
 
     private final HmsCalls calls;
@@ -56,6 +59,10 @@ final class HmsPartitionEventCalls {
         ObjectPath path = calls.tablePath(name).child(LakeKeys.PARTITION_EVENTS_ID);
         calls.write(Action.ALTER_PARTITIONS, calls.tablePath(name), txn -> {
             String partition = partitionName(requireTable(txn, name, tableName), spec);
+            if (partition.length() > MAX_PARTITION_NAME_LENGTH) {
+                throw new MetaException("Partition name " + partition.substring(0, 32) + "… is longer than "
+                        + MAX_PARTITION_NAME_LENGTH + " characters");
+            }
             Optional<CatalogObject> stored = txn.read(path);
             PartitionEventsEntry marks = stored.isPresent()
                     ? PartitionEventsEntry.decode(stored.get().value())
@@ -127,11 +134,6 @@ final class HmsPartitionEventCalls {
             names.add(key.getName());
             values.add(value);
         }
-        String partition = HivePartitionNames.name(names, values);
-        if (partition.length() > MAX_PARTITION_NAME_LENGTH) {
-            throw new MetaException("Partition name " + partition.substring(0, 32) + "… is longer than "
-                    + MAX_PARTITION_NAME_LENGTH + " characters");
-        }
-        return partition;
+        return HivePartitionNames.name(names, values);
     }
 }
