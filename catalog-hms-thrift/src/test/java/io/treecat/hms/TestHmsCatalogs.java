@@ -41,6 +41,8 @@ import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -112,8 +114,9 @@ class TestHmsCatalogs {
             List<String> uuids = new ArrayList<>();
             for (Future<TreeCatHmsServer> start : starts) {
                 TreeCatHmsServer server = start.get();
-                uuids.add(connect(server).get_metastore_db_uuid());
-                assertThat(connect(server).get_all_databases()).containsExactly("default");
+                uuids.add(call(server, ThriftHiveMetastore.Client::get_metastore_db_uuid));
+                assertThat(call(server, ThriftHiveMetastore.Client::get_all_databases))
+                        .containsExactly("default");
                 server.shutdown();
             }
             pool.shutdown();
@@ -130,11 +133,20 @@ class TestHmsCatalogs {
         return server;
     }
 
-    private static ThriftHiveMetastore.Client connect(TreeCatHmsServer server) throws Exception {
-        org.apache.thrift.transport.TSocket socket =
-                new org.apache.thrift.transport.TSocket("127.0.0.1", server.port());
+    @FunctionalInterface
+    private interface Call<T> {
+        T on(ThriftHiveMetastore.Client client) throws Exception;
+    }
+
+    /** One call on a connection of its own, closed after it (an open connection would hold the server's stop). */
+    private static <T> T call(TreeCatHmsServer server, Call<T> call) throws Exception {
+        TSocket socket = new TSocket("127.0.0.1", server.port());
         socket.open();
-        return new ThriftHiveMetastore.Client(new org.apache.thrift.protocol.TBinaryProtocol(socket));
+        try {
+            return call.on(new ThriftHiveMetastore.Client(new TBinaryProtocol(socket)));
+        } finally {
+            socket.close();
+        }
     }
 
     @Test
