@@ -40,6 +40,11 @@ final class HmsCallCatalog {
             Set.of("db_name", "dbName", "dbname", "db_patterns", "source_db", "dest_db");
     /** Parameters that carry a catalog's name. */
     private static final Set<String> CATALOG_PARAMETERS = Set.of("catName");
+    /**
+     * Calls whose area refuses two catalogs itself, with Hive's own message ("You cannot move a partition across
+     * catalogs"): they go to the first catalog named, and the area sees both names.
+     */
+    private static final Set<String> AREA_CHECKS_CATALOGS = Set.of("exchange_partition", "exchange_partitions");
     /** Struct fields that carry a catalog's name. */
     private static final Set<String> CATALOG_FIELDS = Set.of("catName", "catalogName", "cat_name");
     /** Struct fields that carry a database's name, which may be {@code @cat#db}. */
@@ -113,10 +118,14 @@ final class HmsCallCatalog {
             }
         }
         String catalog = null;
+        boolean areaChecksCatalogs = AREA_CHECKS_CATALOGS.contains(method);
         for (String name : named) {
             String treecat = names.treecatCatalog(name);
             if (treecat == null) {
                 continue;
+            }
+            if (catalog != null && areaChecksCatalogs) {
+                break;
             }
             if (catalog != null && !catalog.equals(treecat)) {
                 throw new MetaException("A call acts in one catalog; this one names " + names.hmsName(catalog) + " and "
