@@ -65,6 +65,7 @@ final class HmsConstraintStore {
         private Set<String> namesBefore;
         boolean primaryKeyBefore;
         boolean changed;
+        private boolean pruned;
         /** Made by this transaction: the caller adds it with {@link #entry}, nothing stages it. */
         boolean created;
 
@@ -168,10 +169,14 @@ final class HmsConstraintStore {
      * not staged: {@code created} returns its entry with the constraints, for the caller's add.
      */
     void stage() throws MetaException {
+        stage(true);
+    }
+
+    private void stage(boolean prune) throws MetaException {
         for (Optional<TableConstraints> read : List.copyOf(tables.values())) {
             if (read.isPresent() && read.get().changed && !read.get().created) {
                 TableConstraints table = read.get();
-                txn.update(table.path, entry(table));
+                txn.update(table.path, prune ? entry(table) : encoded(table));
             }
         }
     }
@@ -182,6 +187,10 @@ final class HmsConstraintStore {
         List<SQLForeignKey> referencing = visibleReferencing(table);
         table.referencing.clear();
         table.referencing.addAll(referencing);
+        return encoded(table);
+    }
+
+    private static TableEntry encoded(TableConstraints table) throws MetaException {
         String what = "the constraints of " + table.db + "." + table.name;
         boolean none = table.own.getPrimaryKeys().isEmpty()
                 && table.own.getForeignKeys().isEmpty()
@@ -190,13 +199,25 @@ final class HmsConstraintStore {
                 && table.own.getDefaultConstraints().isEmpty()
                 && table.own.getCheckConstraints().isEmpty();
         SQLAllTableConstraints referencedBy = new SQLAllTableConstraints();
-        referencedBy.setForeignKeys(referencing);
+        referencedBy.setForeignKeys(table.referencing);
         return table.entry.withHiveConstraints(
                 none ? null : HmsStructs.encode(table.own, what),
-                referencing.isEmpty() ? null : HmsStructs.encode(referencedBy, what));
+                table.referencing.isEmpty() ? null : HmsStructs.encode(referencedBy, what));
     }
 
     // ---- foreign keys: both sides
+
+    /** Leaves out, once per transaction, what only this side of a foreign key holds. */
+    private void prune(TableConstraints table) throws MetaException {
+        if (!table.pruned) {
+            List<SQLForeignKey> own = visibleOwn(table);
+            List<SQLForeignKey> referencing = visibleReferencing(table);
+            table.own.setForeignKeys(own);
+            table.referencing.clear();
+            table.referencing.addAll(referencing);
+            table.pruned = true;
+        }
+    }
 
     /** The foreign keys {@code child} declares whose parent holds the copy. */
     List<SQLForeignKey> visibleOwn(TableConstraints child) throws MetaException {
@@ -241,8 +262,13 @@ final class HmsConstraintStore {
                 && a.getKey_seq() == b.getKey_seq();
     }
 
-    /** Adds one column of a foreign key to both sides. */
-    void addForeignKey(TableConstraints child, TableConstraints parent, SQLForeignKey key) {
+    /**
+     * Adds one column of a foreign key to both sides, once each side's stale halves are gone (a key of a table
+     * dropped since may have had the same name and columns).
+     */
+    void addForeignKey(TableConstraints child, TableConstraints parent, SQLForeignKey key) throws MetaException {
+        prune(child);
+        prune(parent);
         child.own.getForeignKeys().add(key);
         parent.referencing.add(key.deepCopy());
         child.changed = true;
@@ -390,7 +416,8 @@ final class HmsConstraintStore {
             key.setTable_db(newDb);
             key.setTable_name(newName);
         }
-        stage();
+        // Not pruned: the renamed table is not at its new name yet in this transaction.
+        stage(false);
         SQLAllTableConstraints referencedBy = new SQLAllTableConstraints();
         referencedBy.setForeignKeys(movedReferencing);
         String what = "the constraints of " + newDb + "." + newName;

@@ -138,9 +138,11 @@ final class HmsTableAlter {
             txn.update(path, next);
         }
         if (renamed) {
+            // Read before the move (a transaction reads its own writes): the keys on both sides take the new name.
+            TableEntry moved = new HmsConstraintStore(calls, txn).renamed(next, db, name, newDb, newName);
             // The partitions below move with the table; a concurrent partition change conflicts instead of being lost.
             Tables.move(txn, path, target, false);
-            txn.update(target, new HmsConstraintStore(calls, txn).renamed(next, db, name, newDb, newName));
+            txn.update(target, moved);
         } else if (cascade && !HmsPartitions.partitionKeys(old).isEmpty() && !sameColumns(old, altered)) {
             cascadeColumns(txn, altered);
         }
