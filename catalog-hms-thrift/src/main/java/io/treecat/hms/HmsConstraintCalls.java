@@ -134,7 +134,14 @@ final class HmsConstraintCalls {
                 || request.getCatName().equals(calls.catalog());
         InvalidObjectException missing = new InvalidObjectException(
                 "The constraint: " + name + " does not exist for the associated table: " + db + "." + table);
-        if (!served || db == null || db.isEmpty() || table == null || table.isEmpty() || name == null) {
+        if (!served
+                || db == null
+                || db.isEmpty()
+                || table == null
+                || table.isEmpty()
+                || name == null
+                || !HmsNames.fits(db)
+                || !HmsNames.fits(table)) {
             throw missing;
         }
         calls.write(Action.COMMIT_TABLE, calls.tablePath(db, table), txn -> {
@@ -265,7 +272,13 @@ final class HmsConstraintCalls {
                 catalog == null || catalog.equalsIgnoreCase(HmsNames.HIVE_CATALOG) || catalog.equals(calls.catalog());
         String db = normalize(dbName);
         String table = normalize(tableName);
-        if (!served || db == null || db.isEmpty() || table == null || table.isEmpty()) {
+        if (!served
+                || db == null
+                || db.isEmpty()
+                || table == null
+                || table.isEmpty()
+                || !HmsNames.fits(db)
+                || !HmsNames.fits(table)) {
             return new ArrayList<>();
         }
         return calls.read(Action.LOAD_TABLE, calls.tablePath(db, table), txn -> {
@@ -311,7 +324,7 @@ final class HmsConstraintCalls {
         String firstDb = normalize(db.apply(rows.get(0)));
         String firstName = normalize(name.apply(rows.get(0)));
         return new TableName(
-                firstDb == null || firstDb.isEmpty() ? "_" : firstDb,
-                firstName == null || firstName.isEmpty() ? "_" : firstName);
+                firstDb == null || firstDb.isEmpty() || !HmsNames.fits(firstDb) ? "_" : firstDb,
+                firstName == null || firstName.isEmpty() || !HmsNames.fits(firstName) ? "_" : firstName);
     }
 }

@@ -133,6 +133,14 @@ final class HmsConstraintStore {
 
     /** The table {@code db.name}, read once per transaction; empty if there is none. */
     Optional<TableConstraints> table(String db, String name) throws MetaException {
+        if (db == null
+                || name == null
+                || db.isEmpty()
+                || name.isEmpty()
+                || !HmsNames.fits(db)
+                || !HmsNames.fits(name)) {
+            return Optional.empty();
+        }
         ObjectPath path = calls.tablePath(db, name);
         Optional<TableConstraints> known = tables.get(path);
         if (known != null) {

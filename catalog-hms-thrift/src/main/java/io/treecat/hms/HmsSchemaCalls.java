@@ -87,7 +87,7 @@ final class HmsSchemaCalls {
             throw new UnknownTableException(dbName + "." + base + " table not found");
         }
         String name = HmsNames.normalize(base);
-        if (name.isEmpty() || tooLong(db) || tooLong(name)) {
+        if (name.isEmpty() || !HmsNames.fits(db) || !HmsNames.fits(name)) {
             throw new UnknownTableException(HmsNames.HIVE_CATALOG + "." + db + "." + name + " table not found");
         }
         Table table = calls.read(Action.LOAD_TABLE, calls.tablePath(db, name), txn -> {
@@ -102,11 +102,6 @@ final class HmsSchemaCalls {
             fields.addAll(table.getPartitionKeys());
         }
         return fields;
-    }
-
-    /** A name no table can have: longer than a tree id may be (4096 bytes; Hive's own limit is 256 characters). */
-    private static boolean tooLong(String name) {
-        return name.length() > 1024 && name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 4096;
     }
 
     /** The columns the metastore keeps, unless only the table's SerDe knows them. */

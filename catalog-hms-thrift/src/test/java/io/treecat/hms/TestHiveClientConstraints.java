@@ -382,6 +382,44 @@ class TestHiveClientConstraints {
     }
 
     @Test
+    void badNamesGetHivesAnswersOverRawThrift() throws Exception {
+        customersAndOrders();
+        String huge = "x".repeat(10_000);
+        // Getters: a table that cannot exist has no constraints.
+        assertThat(raw.get_primary_keys(new PrimaryKeysRequest("sales", huge)).getPrimaryKeys())
+                .isEmpty();
+        assertThat(raw.get_primary_keys(new PrimaryKeysRequest(huge, "orders")).getPrimaryKeys())
+                .isEmpty();
+        assertThat(raw.get_foreign_keys(new ForeignKeysRequest(null, null, "sales", ""))
+                        .getForeignKeys())
+                .isEmpty();
+        assertThat(raw.get_check_constraints(new CheckConstraintsRequest("other_catalog", "sales", "orders"))
+                        .getCheckConstraints())
+                .isEmpty();
+        assertThatThrownBy(() -> raw.get_foreign_keys(new ForeignKeysRequest(null, null, null, null)))
+                .isInstanceOf(MetaException.class)
+                .hasMessageStartingWith("get_foreign_keys needs the foreign table");
+        // Adds naming no table, or an oversized one.
+        assertThatThrownBy(() -> raw.add_primary_key(new org.apache.hadoop.hive.metastore.api.AddPrimaryKeyRequest(
+                        new ArrayList<>(List.of(pk(huge, "id", 1, "pk_huge"))))))
+                .isInstanceOf(MetaException.class)
+                .hasMessage("Parent table not found: " + huge);
+        assertThatThrownBy(() -> raw.add_foreign_key(new org.apache.hadoop.hive.metastore.api.AddForeignKeyRequest(
+                        new ArrayList<>(List.of(fk("sales", "customers", "id", huge, "id", 1, "fk_huge"))))))
+                .isInstanceOf(MetaException.class)
+                .hasMessage("Child table not found: " + huge);
+        assertThatThrownBy(() -> raw.drop_constraint(
+                        new org.apache.hadoop.hive.metastore.api.DropConstraintRequest("sales", huge, "pk_customers")))
+                .isInstanceOf(MetaException.class)
+                .hasMessageStartingWith("The constraint: pk_customers does not exist for the associated table");
+        // An empty list adds nothing, as in Hive.
+        raw.add_primary_key(new org.apache.hadoop.hive.metastore.api.AddPrimaryKeyRequest(new ArrayList<>()));
+        // Nothing changed, the server still serves.
+        assertThat(client.getPrimaryKeys(primaryKeys("sales", "customers"))).hasSize(2);
+        assertThat(client.getForeignKeys(foreignKeysOf("sales", "orders"))).hasSize(2);
+    }
+
+    @Test
     void aRefusedCreateLeavesNoTable() throws Exception {
         Table bad = table("bad", columns("id", "bigint"), List.of(), Map.of());
         assertThatThrownBy(() -> client.createTableWithConstraints(

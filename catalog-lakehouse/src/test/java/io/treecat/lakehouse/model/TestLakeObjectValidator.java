@@ -87,7 +87,7 @@ class TestLakeObjectValidator {
                         ObjectKind.INNER,
                         table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))
                                 .append(LakeKeys.HMS_CONSTRAINTS, new BsonString("pk")))))
-                .hasMessage("Invalid table object: field 'hms_constraints' must be a binary, not string at /lake/ns/t");
+                .hasMessage("Invalid table object: field 'hms_constraints' must be binary, not string at /lake/ns/t");
         assertThat(service.get(TABLE, ReadPoint.LATEST)).isEmpty();
     }
 
