@@ -161,7 +161,7 @@ final class HmsConstraintCalls {
         return new PrimaryKeysResponse(read(
                 request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
                     List<SQLPrimaryKey> keys = new ArrayList<>();
-                    table.own.getPrimaryKeys().forEach(key -> keys.add(HmsConstraintStore.answer(table, key)));
+                    table.own.getPrimaryKeys().forEach(key -> keys.add(answer(table, key)));
                     return keys;
                 }));
     }
@@ -170,7 +170,7 @@ final class HmsConstraintCalls {
         return new UniqueConstraintsResponse(read(
                 request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
                     List<SQLUniqueConstraint> keys = new ArrayList<>();
-                    table.own.getUniqueConstraints().forEach(key -> keys.add(HmsConstraintStore.answer(table, key)));
+                    table.own.getUniqueConstraints().forEach(key -> keys.add(answer(table, key)));
                     return keys;
                 }));
     }
@@ -179,7 +179,7 @@ final class HmsConstraintCalls {
         return new NotNullConstraintsResponse(read(
                 request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
                     List<SQLNotNullConstraint> keys = new ArrayList<>();
-                    table.own.getNotNullConstraints().forEach(key -> keys.add(HmsConstraintStore.answer(table, key)));
+                    table.own.getNotNullConstraints().forEach(key -> keys.add(answer(table, key)));
                     return keys;
                 }));
     }
@@ -188,7 +188,7 @@ final class HmsConstraintCalls {
         return new DefaultConstraintsResponse(read(
                 request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
                     List<SQLDefaultConstraint> keys = new ArrayList<>();
-                    table.own.getDefaultConstraints().forEach(key -> keys.add(HmsConstraintStore.answer(table, key)));
+                    table.own.getDefaultConstraints().forEach(key -> keys.add(answer(table, key)));
                     return keys;
                 }));
     }
@@ -197,7 +197,7 @@ final class HmsConstraintCalls {
         return new CheckConstraintsResponse(read(
                 request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
                     List<SQLCheckConstraint> keys = new ArrayList<>();
-                    table.own.getCheckConstraints().forEach(key -> keys.add(HmsConstraintStore.answer(table, key)));
+                    table.own.getCheckConstraints().forEach(key -> keys.add(answer(table, key)));
                     return keys;
                 }));
     }
@@ -256,6 +256,49 @@ final class HmsConstraintCalls {
                         new NotNullConstraintsRequest(request.getCatName(), request.getDbName(), request.getTblName()))
                 .getNotNullConstraints());
         return new AllTableConstraintsResponse(all);
+    }
+
+    // ---- answers
+
+    /** A primary key as Hive answers it: the table's current names, the catalog, every field set. */
+    private static SQLPrimaryKey answer(TableConstraints table, SQLPrimaryKey key) {
+        SQLPrimaryKey answer = key.deepCopy();
+        answer.setTable_db(table.db);
+        answer.setTable_name(table.name);
+        answer.setCatName(HmsNames.HIVE_CATALOG);
+        return answer;
+    }
+
+    private static SQLUniqueConstraint answer(TableConstraints table, SQLUniqueConstraint key) {
+        SQLUniqueConstraint answer = key.deepCopy();
+        answer.setTable_db(table.db);
+        answer.setTable_name(table.name);
+        answer.setCatName(HmsNames.HIVE_CATALOG);
+        return answer;
+    }
+
+    private static SQLNotNullConstraint answer(TableConstraints table, SQLNotNullConstraint key) {
+        SQLNotNullConstraint answer = key.deepCopy();
+        answer.setTable_db(table.db);
+        answer.setTable_name(table.name);
+        answer.setCatName(HmsNames.HIVE_CATALOG);
+        return answer;
+    }
+
+    private static SQLDefaultConstraint answer(TableConstraints table, SQLDefaultConstraint key) {
+        SQLDefaultConstraint answer = key.deepCopy();
+        answer.setTable_db(table.db);
+        answer.setTable_name(table.name);
+        answer.setCatName(HmsNames.HIVE_CATALOG);
+        return answer;
+    }
+
+    private static SQLCheckConstraint answer(TableConstraints table, SQLCheckConstraint key) {
+        SQLCheckConstraint answer = key.deepCopy();
+        answer.setTable_db(table.db);
+        answer.setTable_name(table.name);
+        answer.setCatName(HmsNames.HIVE_CATALOG);
+        return answer;
     }
 
     // ---- helpers

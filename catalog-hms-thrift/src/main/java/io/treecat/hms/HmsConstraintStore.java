@@ -447,47 +447,6 @@ final class HmsConstraintStore {
 
     // ---- answers
 
-    /** A primary key as Hive answers it: the table's current names, the catalog, every field set. */
-    static SQLPrimaryKey answer(TableConstraints table, SQLPrimaryKey key) {
-        SQLPrimaryKey answer = key.deepCopy();
-        answer.setTable_db(table.db);
-        answer.setTable_name(table.name);
-        answer.setCatName(HmsNames.HIVE_CATALOG);
-        return answer;
-    }
-
-    static SQLUniqueConstraint answer(TableConstraints table, SQLUniqueConstraint key) {
-        SQLUniqueConstraint answer = key.deepCopy();
-        answer.setTable_db(table.db);
-        answer.setTable_name(table.name);
-        answer.setCatName(HmsNames.HIVE_CATALOG);
-        return answer;
-    }
-
-    static SQLNotNullConstraint answer(TableConstraints table, SQLNotNullConstraint key) {
-        SQLNotNullConstraint answer = key.deepCopy();
-        answer.setTable_db(table.db);
-        answer.setTable_name(table.name);
-        answer.setCatName(HmsNames.HIVE_CATALOG);
-        return answer;
-    }
-
-    static SQLDefaultConstraint answer(TableConstraints table, SQLDefaultConstraint key) {
-        SQLDefaultConstraint answer = key.deepCopy();
-        answer.setTable_db(table.db);
-        answer.setTable_name(table.name);
-        answer.setCatName(HmsNames.HIVE_CATALOG);
-        return answer;
-    }
-
-    static SQLCheckConstraint answer(TableConstraints table, SQLCheckConstraint key) {
-        SQLCheckConstraint answer = key.deepCopy();
-        answer.setTable_db(table.db);
-        answer.setTable_name(table.name);
-        answer.setCatName(HmsNames.HIVE_CATALOG);
-        return answer;
-    }
-
     /**
      * A foreign key as Hive answers it: with the name of the parent's primary key on the referenced column; none
      * (empty) while the parent has no primary key there, as Hive's query joins the key to it.
