@@ -51,7 +51,8 @@ final class HivePeer implements MetastorePeer {
         // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here),
         // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all, and
         // the metadata transformer: Hive 4 rewrites a managed table a client without declared capabilities creates into
-        // an external one with external.table.purge; TreeCat keeps the type a client gives (KnownHiveDivergences).
+        // an external one with external.table.purge; TreeCat keeps the type a client gives (KnownHiveDivergences). And
+        // no retries of a failed store call: Hive retries a JDO failure ten times, 2 s apart, before it answers it.
         String site = """
         <?xml version="1.0"?>
         <configuration>
@@ -62,6 +63,7 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.server.min.threads</name><value>16</value></property>
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
           <property><name>metastore.metadata.transformer.class</name><value> </value></property>
+          <property><name>metastore.hmshandler.retry.attempts</name><value>1</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
         Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);

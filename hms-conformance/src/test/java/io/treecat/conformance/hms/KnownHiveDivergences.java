@@ -114,7 +114,165 @@ final class KnownHiveDivergences {
     }
 
     /** Kind, reason, then the descriptions of the comparisons it covers. */
-    private static final Object[][] DIVERGENCE_TABLE = {};
+    private static final Object[][] DIVERGENCE_TABLE = {
+        {
+            Kind.HIVE_BUG,
+            "Hive answers a null result, which Thrift cannot carry (TApplicationException \"unknown result\"); "
+                    + "TreeCat answers NoSuchObjectException (getOption: the empty string)",
+            "get_table_column_statistics: flat.missing",
+            "get_partition_column_statistics: ds=z id",
+            "getOption: an option nobody set"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive 4.0.1 fails with a NullPointerException on a request without a catalog name (its own client always "
+                    + "sends one); TreeCat takes the default catalog",
+            "get_database_req: diffdb_req"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive 4.0.1's server does not read the request's ignoreUnknownDb (its client catches the exception "
+                    + "itself); TreeCat honours it",
+            "drop_database_req: missing, ignoreUnknownDb"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive fails with a NullPointerException (as a MetaException) on a null pattern; TreeCat lists every "
+                    + "database, as for the pattern *",
+            "get_databases: null"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive fails with an internal error (TApplicationException) on a null database; TreeCat answers a "
+                    + "MetaException",
+            "alter_database: null database"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive sets the owner of a database to the null of a struct that leaves it unset, and then fails every later "
+                    + "alter of that database with an internal error; TreeCat keeps the owner (as Hive's merge keeps "
+                    + "an unset description and location)",
+            "get_database: diffdb_partial after the partial alter"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive on Derby cannot compare table parameter values (a CLOB: ERROR 42818), so filters on parameters and "
+                    + "the expected-parameter swap fail there; they work on Hive's other databases, and in TreeCat",
+            "get_table_names_by_filter: hive_filter_field_params__table_type = \"HIVE\"",
+            "get_table_names_by_filter: hive_filter_field_params__missing <> \"x\"",
+            "get_table_names_by_filter: hive_filter_field_owner__ like \"diff.*\" and "
+                    + "hive_filter_field_params__table_type = \"ICEBERG\"",
+            "alter_table_with_environment_context: expected parameter matches",
+            "get_table_req: swapped"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive drops the connection on set_ugi with no groups; TreeCat answers the empty list",
+            "set_ugi: no groups"
+        },
+        {
+            Kind.HIVE_BUG,
+            "Hive fails with a NullPointerException on a partition without a storage descriptor; TreeCat gives it a copy "
+                    + "of the table's (docs/hms-thrift.md), so the table then has one partition more",
+            "add_partition: no storage descriptor",
+            "get_partitions: p after the adds"
+        },
+        {
+            Kind.DECIDED,
+            "TreeCat accepts a table without a storage descriptor (the Iceberg REST side makes such tables); Hive fails "
+                    + "with a NullPointerException",
+            "create_table: no storage descriptor"
+        },
+        {
+            Kind.DECIDED,
+            "a database cannot be renamed: Hive ignores the new name and answers success, TreeCat refuses the alter "
+                    + "(MetaException) so that the client is not misled",
+            "alter_database: a new name"
+        },
+        {
+            Kind.DECIDED,
+            "TreeCat reads the @cat#db form in every database name; Hive 4.0.1 only where a call has no catalog field",
+            "get_table_req: @hive#db"
+        },
+        {
+            Kind.DECIDED,
+            "TreeCat has no 128-character limit on names; Hive's is the width of its backing database's columns",
+            "create_database: bad name 'dddddddd...(129 characters)'"
+        },
+        {
+            Kind.DECIDED,
+            "TreeCat keeps a location as the client wrote it; Hive rewrites it through Hadoop's Path (file:///x becomes "
+                    + "file:/x). Both name the same directory",
+            "get_database: diffdb_slashes"
+        },
+        {
+            Kind.DECIDED,
+            "TreeCat refuses statistics of a column the table lacks for a partition as for the table (Hive refuses "
+                    + "them for the table only)",
+            "update_partition_column_statistics: a column the table lacks"
+        },
+        {
+            Kind.OPEN,
+            "the default database (issue 15, the catalogs work): Hive creates database default at start",
+            "get_database: default",
+            "drop_database: default",
+            "get_databases: '@hive#'",
+            "get_all_databases: every database"
+        },
+        {
+            Kind.OPEN,
+            "catalogs (issue 15, the catalogs work): Hive answers an unknown catalog with InvalidObjectException on "
+                    + "create and an empty list on get_databases",
+            "create_database: in an unknown catalog",
+            "get_databases: '@nocat#diffdb*'"
+        },
+        {
+            Kind.OPEN,
+            "a database created without an owner: Hive makes the calling user (set_ugi's, else the server's) its owner; "
+                    + "TreeCat needs the connection's user for it",
+            "get_database: diffdb_bare"
+        },
+        {
+            Kind.OPEN,
+            "column checks on create_table: Hive refuses a column named twice and a type it cannot parse",
+            "create_table: a column named twice",
+            "create_table: a bad column type",
+            "get_all_tables: difftbl_main at the end"
+        },
+        {
+            Kind.OPEN,
+            "basic statistics from the files: on alter Hive lists a table's or partition's files and sets numFiles and "
+                    + "totalSize from them, over what the client sent (unless it passes DO_NOT_UPDATE_STATS, as Trino "
+                    + "does); TreeCat keeps what the client sent",
+            "get_partitions: after the alters"
+        },
+        {
+            Kind.OPEN,
+            "renaming a partition of an external table: Hive keeps its location, TreeCat moves a partition at its "
+                    + "default location to the new default location",
+            "get_partition: renamed"
+        },
+        {
+            Kind.OPEN,
+            "malformed partition names: Hive answers NoSuchObjectException (get, drop) or InvalidObjectException "
+                    + "(append) \"incomplete partition name\", an empty answer for get_partitions_by_names and its "
+                    + "name helpers; TreeCat a MetaException",
+            "drop_partition_by_name: malformed",
+            "get_partition_by_name: malformed",
+            "append_partition_by_name: malformed name",
+            "get_partitions_by_names: a malformed name",
+            "partition_name_to_vals: empty",
+            "partition_name_to_spec: no equals sign"
+        },
+        {
+            Kind.OPEN,
+            "partition calls on a missing table: Hive lists nothing, and append refuses with InvalidObjectException; "
+                    + "TreeCat answers NoSuchObjectException (append: MetaException)",
+            "append_partition: missing table",
+            "get_partitions: missing table",
+            "get_partition_names: missing table"
+        },
+    };
 
     /**
      * The comparisons of the call ITs that differ, and why ({@link Differential#assertAgreed(String)} lets exactly

@@ -90,7 +90,8 @@ final class TreeCatServer implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 close();
-                throw new IllegalStateException("TreeCat did not serve within " + START_TIMEOUT + "; its log:\n" + tail());
+                throw new IllegalStateException(
+                        "TreeCat did not serve within " + START_TIMEOUT + "; its log:\n" + tail());
             }
             Thread.sleep(100);
         }
