@@ -76,7 +76,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
     "partition_name_to_spec",
     "partition_name_has_valid_characters"
 })
-class PartitionCallsDifferentialIT {
+class PartitionCallsBasicDifferentialIT {
     private static final String DB = "diffpart";
     private static final String T = "p";
 
