@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * that asks, into a fresh {@code target/hms-differential/run-*}) and stopped when the run ends, so that the classes
  * share one start (about 10 s on an idle machine, most of a class's time otherwise). A class gets them as a parameter
  * of its {@code @BeforeAll} method ({@link HmsPeers}); classes share the servers, so each works in databases of its
- * own.
+ * own. A class marked {@link FreshPeers} gets a pair of its own instead.
  *
  * <p>After each class it checks the class's {@link ComparesCalls}: a call compared but not declared fails the class,
  * and so does a call declared but not compared, once every test of the class passed. The calls compared by every
@@ -38,6 +38,9 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (context.getRequiredTestClass().isAnnotationPresent(FreshPeers.class)) {
+            context.getStore(NAMESPACE).getOrComputeIfAbsent("run", key -> Started.start(), Started.class);
+        }
         Run run = run(context);
         // Whatever an earlier class left uncounted is not this class's.
         run.peers().differential().takeComparedCalls();
@@ -56,7 +59,7 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
     public void afterAll(ExtensionContext context) {
         Class<?> testClass = context.getRequiredTestClass();
         Set<String> compared = run(context).peers().differential().takeComparedCalls();
-        run(context).record(testClass, compared);
+        calls(context).record(testClass, compared);
         Set<String> declared = declared(testClass);
         SortedSet<String> undeclared = new TreeSet<>(compared);
         undeclared.removeAll(declared);
@@ -105,11 +108,22 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
         return run(context).peers();
     }
 
+    /** The class's own peers if it has {@link FreshPeers}, else the run's shared ones (started by the first class). */
     private static Run run(ExtensionContext context) {
+        Started own = context.getStore(NAMESPACE).get("run", Started.class);
+        if (own != null && context.getTestClass().isPresent()) {
+            return own.run();
+        }
         Started started = context.getRoot()
                 .getStore(NAMESPACE)
                 .getOrComputeIfAbsent("run", key -> Started.start(), Started.class);
         return started.run();
+    }
+
+    private static ComparedCalls calls(ExtensionContext context) {
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent("calls", key -> new ComparedCalls(), ComparedCalls.class);
     }
 
     /** The peers of the run, or why they did not start (each class fails at once with it, no second try). */
@@ -145,18 +159,16 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
         }
     }
 
-    /** The started peers, and which class compared which calls. */
-    private static final class Run {
-        private final HmsPeers peers;
+    /** Started peers. */
+    private record Run(HmsPeers peers) {
+        void close() throws InterruptedException {
+            peers.close();
+        }
+    }
+
+    /** Which class compared which calls; written to {@code compared-calls.txt} when the run ends. */
+    private static final class ComparedCalls implements ExtensionContext.Store.CloseableResource {
         private final SortedMap<String, SortedSet<String>> classesByCall = new TreeMap<>();
-
-        Run(HmsPeers peers) {
-            this.peers = peers;
-        }
-
-        HmsPeers peers() {
-            return peers;
-        }
 
         synchronized void record(Class<?> testClass, Set<String> calls) {
             for (String call : calls) {
@@ -164,8 +176,9 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
             }
         }
 
-        /** Writes {@code compared-calls.txt} (one line per call: the call, then the classes comparing it), then stops the peers. */
-        synchronized void close() throws IOException, InterruptedException {
+        /** One line per call: the call, then the classes comparing it. */
+        @Override
+        public synchronized void close() throws IOException {
             StringBuilder text = new StringBuilder();
             for (Map.Entry<String, SortedSet<String>> entry : classesByCall.entrySet()) {
                 text.append(entry.getKey())
@@ -173,8 +186,8 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
                         .append(String.join(" ", entry.getValue()))
                         .append('\n');
             }
+            Files.createDirectories(OUTPUT);
             Files.writeString(OUTPUT.resolve("compared-calls.txt"), text, StandardCharsets.UTF_8);
-            peers.close();
         }
     }
 }
