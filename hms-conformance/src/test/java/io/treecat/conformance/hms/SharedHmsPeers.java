@@ -35,11 +35,14 @@ import org.junit.jupiter.api.extension.TestWatcher;
 final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestWatcher, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedHmsPeers.class);
     private static final Path OUTPUT = Path.of("target", "hms-differential");
+    /** The store key of a {@link FreshPeers} class's own pair. */
+    private static final String FRESH = "fresh-run";
 
     @Override
     public void beforeAll(ExtensionContext context) {
         if (context.getRequiredTestClass().isAnnotationPresent(FreshPeers.class)) {
-            context.getStore(NAMESPACE).getOrComputeIfAbsent("run", key -> Started.start(), Started.class);
+            // A key of its own: the class store would otherwise find the run's shared pair in the root store.
+            context.getStore(NAMESPACE).getOrComputeIfAbsent(FRESH, key -> Started.start(), Started.class);
         }
         Run run = run(context);
         // Whatever an earlier class left uncounted is not this class's.
@@ -110,8 +113,14 @@ final class SharedHmsPeers implements BeforeAllCallback, AfterAllCallback, TestW
 
     /** The class's own peers if it has {@link FreshPeers}, else the run's shared ones (started by the first class). */
     private static Run run(ExtensionContext context) {
-        Started own = context.getStore(NAMESPACE).get("run", Started.class);
-        if (own != null && context.getTestClass().isPresent()) {
+        if (context.getTestClass()
+                .filter(type -> type.isAnnotationPresent(FreshPeers.class))
+                .isPresent()) {
+            Started own = context.getStore(NAMESPACE).get(FRESH, Started.class);
+            if (own == null) {
+                throw new IllegalStateException(
+                        "The fresh peers of " + context.getRequiredTestClass() + " did not start");
+            }
             return own.run();
         }
         Started started = context.getRoot()
