@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
@@ -25,6 +26,8 @@ import org.apache.hadoop.hive.metastore.api.GetTableResult;
 import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
 import org.apache.hadoop.hive.metastore.api.GetTablesResult;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
+import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.SQLAllTableConstraints;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -38,6 +41,12 @@ import org.apache.thrift.TException;
  * given with a create are {@link HmsConstraints}'.
  */
 final class HmsTableCalls {
+    /** Hive's {@code TableType} names, the only types {@code get_tables_by_type} accepts. */
+    private static final Set<String> TABLE_TYPES =
+            Set.of("MANAGED_TABLE", "EXTERNAL_TABLE", "VIRTUAL_VIEW", "INDEX_TABLE", "MATERIALIZED_VIEW");
+
+    private static final String VIRTUAL_VIEW = "VIRTUAL_VIEW";
+
     private final HmsCalls calls;
     private final HmsPartitions partitions;
     private final HmsTableAlter alters;
@@ -59,6 +68,10 @@ final class HmsTableCalls {
     }
 
     public List<String> get_tables_by_type(String name, String pattern, String tableType) throws TException {
+        if (tableType != null && !TABLE_TYPES.contains(tableType)) {
+            // Hive parses the type into its TableType enum and answers the failure as a MetaException.
+            throw new MetaException("No such table type: " + tableType + " (one of " + TABLE_TYPES + ")");
+        }
         return tableNames(
                 calls.db(name),
                 pattern,
@@ -100,6 +113,8 @@ final class HmsTableCalls {
                     }
                     TableMeta meta = new TableMeta(dbRow.id(), row.id(), table.getTableType());
                     meta.setCatName(HmsNames.HIVE_CATALOG);
+                    meta.setOwnerName(table.getOwner());
+                    meta.setOwnerType(table.getOwnerType());
                     if (table.getParameters() != null && table.getParameters().get(HmsTables.COMMENT) != null) {
                         meta.setComments(table.getParameters().get(HmsTables.COMMENT));
                     }
@@ -119,10 +134,10 @@ final class HmsTableCalls {
         }
         HmsTableFilter tableFilter = HmsTableFilter.parse(filter);
         return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
-            if (!calls.databaseExists(txn, db)) {
-                throw new UnknownDBException("Database " + db + " does not exist");
-            }
             List<String> result = new ArrayList<>();
+            if (!calls.databaseExists(txn, db)) {
+                return result; // as Hive's store answers
+            }
             for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
                 if (max == 0) {
                     break;
@@ -175,6 +190,9 @@ final class HmsTableCalls {
             throw new UnknownDBException(e.getMessage());
         }
         return calls.read(Action.LOAD_TABLE, calls.dbPath(db), txn -> {
+            if (!calls.databaseExists(txn, db)) {
+                throw new UnknownDBException("Could not find database hive." + db);
+            }
             List<Table> tables = new ArrayList<>();
             for (String tableName : tableNames) {
                 if (tableName == null) {
@@ -236,11 +254,15 @@ final class HmsTableCalls {
             if (stored.getParameters() == null) {
                 stored.setParameters(new HashMap<>());
             }
+            if (!calls.databaseExists(txn, db)) {
+                throw new InvalidObjectException("Database " + db + " does not exist"); // Hive's type for it
+            }
             String dbLocation = calls.requireDatabase(txn, db).getLocationUri();
             if (txn.read(path).isPresent()) {
                 throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
             }
             if (stored.getSd() != null
+                    && !VIRTUAL_VIEW.equals(stored.getTableType())
                     && (stored.getSd().getLocation() == null
                             || stored.getSd().getLocation().isEmpty())) {
                 stored.getSd().setLocation(dbLocation + "/" + name);
@@ -260,7 +282,7 @@ final class HmsTableCalls {
         // table's path before its first INSERT and fails if it is missing.
         if (created.getSd() != null
                 && created.getSd().getLocation() != null
-                && !"VIRTUAL_VIEW".equals(created.getTableType())) {
+                && !VIRTUAL_VIEW.equals(created.getTableType())) {
             HmsCalls.createDirectories(created.getSd().getLocation());
         }
     }
