@@ -9,6 +9,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
@@ -45,7 +46,9 @@ class TestTreeCatConfiguration {
             assertThat(configuration.hms().port()).isEqualTo(9083);
             assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
             assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
-            assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
+            assertThat(configuration.http().toBodyLimits())
+                    .isEqualTo(new BodyLimits(16L << 20, 4L << 30, java.time.Duration.ofSeconds(30)));
+            assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
             assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())
                     .isEqualTo(8181);
