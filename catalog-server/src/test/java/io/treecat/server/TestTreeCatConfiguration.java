@@ -1,6 +1,7 @@
 package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
@@ -74,6 +75,18 @@ class TestTreeCatConfiguration {
             System.clearProperty("dw.hms.lock-timeout");
             System.clearProperty("dw.transactions.protocol");
             System.clearProperty("dw.storage.rocksdb.block-cache-size");
+        }
+    }
+
+    @Test
+    void jsonDepthIsBoundedBelowWhatTheStoreCanWrite() {
+        System.setProperty("dw.http.json.max-depth", "1001");
+        try {
+            assertThatThrownBy(factory::build)
+                    .isInstanceOf(io.dropwizard.configuration.ConfigurationValidationException.class)
+                    .hasMessageContaining("http.json.maxDepth must be less than or equal to 1000");
+        } finally {
+            System.clearProperty("dw.http.json.max-depth");
         }
     }
 }
