@@ -57,6 +57,35 @@ import org.junit.jupiter.api.Test;
  * constraints with generated names masked), exceptions by type. The report is also written to
  * {@code target/hms-differential/table-calls.txt}.
  */
+@ComparesCalls({
+    "add_check_constraint",
+    "add_default_constraint",
+    "add_foreign_key",
+    "add_not_null_constraint",
+    "add_primary_key",
+    "add_unique_constraint",
+    "alter_table",
+    "alter_table_with_cascade",
+    "alter_table_with_environment_context",
+    "create_table_with_constraints",
+    "drop_constraint",
+    "drop_table",
+    "get_all_table_constraints",
+    "get_check_constraints",
+    "get_default_constraints",
+    "get_fields",
+    "get_fields_req",
+    "get_fields_with_environment_context",
+    "get_foreign_keys",
+    "get_not_null_constraints",
+    "get_primary_keys",
+    "get_schema",
+    "get_schema_req",
+    "get_schema_with_environment_context",
+    "get_unique_constraints",
+    "truncate_table",
+    "truncate_table_req"
+})
 class TableCallsDifferentialIT {
     static final String DB = "tcalls";
     private static final String LAZY = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
