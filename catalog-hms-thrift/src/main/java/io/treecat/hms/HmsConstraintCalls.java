@@ -159,47 +159,52 @@ final class HmsConstraintCalls {
 
     public PrimaryKeysResponse get_primary_keys(PrimaryKeysRequest request) throws TException {
         return new PrimaryKeysResponse(read(
-                request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
-                    List<SQLPrimaryKey> keys = new ArrayList<>();
-                    table.own.getPrimaryKeys().forEach(key -> keys.add(answer(table, key)));
-                    return keys;
-                }));
+                request.getCatName(),
+                request.getDb_name(),
+                request.getTbl_name(),
+                (store, table) -> table.own.getPrimaryKeys().stream()
+                        .map(key -> answer(table, key))
+                        .toList()));
     }
 
     public UniqueConstraintsResponse get_unique_constraints(UniqueConstraintsRequest request) throws TException {
         return new UniqueConstraintsResponse(read(
-                request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
-                    List<SQLUniqueConstraint> keys = new ArrayList<>();
-                    table.own.getUniqueConstraints().forEach(key -> keys.add(answer(table, key)));
-                    return keys;
-                }));
+                request.getCatName(),
+                request.getDb_name(),
+                request.getTbl_name(),
+                (store, table) -> table.own.getUniqueConstraints().stream()
+                        .map(key -> answer(table, key))
+                        .toList()));
     }
 
     public NotNullConstraintsResponse get_not_null_constraints(NotNullConstraintsRequest request) throws TException {
         return new NotNullConstraintsResponse(read(
-                request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
-                    List<SQLNotNullConstraint> keys = new ArrayList<>();
-                    table.own.getNotNullConstraints().forEach(key -> keys.add(answer(table, key)));
-                    return keys;
-                }));
+                request.getCatName(),
+                request.getDb_name(),
+                request.getTbl_name(),
+                (store, table) -> table.own.getNotNullConstraints().stream()
+                        .map(key -> answer(table, key))
+                        .toList()));
     }
 
     public DefaultConstraintsResponse get_default_constraints(DefaultConstraintsRequest request) throws TException {
         return new DefaultConstraintsResponse(read(
-                request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
-                    List<SQLDefaultConstraint> keys = new ArrayList<>();
-                    table.own.getDefaultConstraints().forEach(key -> keys.add(answer(table, key)));
-                    return keys;
-                }));
+                request.getCatName(),
+                request.getDb_name(),
+                request.getTbl_name(),
+                (store, table) -> table.own.getDefaultConstraints().stream()
+                        .map(key -> answer(table, key))
+                        .toList()));
     }
 
     public CheckConstraintsResponse get_check_constraints(CheckConstraintsRequest request) throws TException {
         return new CheckConstraintsResponse(read(
-                request.getCatName(), request.getDb_name(), request.getTbl_name(), (store, table) -> {
-                    List<SQLCheckConstraint> keys = new ArrayList<>();
-                    table.own.getCheckConstraints().forEach(key -> keys.add(answer(table, key)));
-                    return keys;
-                }));
+                request.getCatName(),
+                request.getDb_name(),
+                request.getTbl_name(),
+                (store, table) -> table.own.getCheckConstraints().stream()
+                        .map(key -> answer(table, key))
+                        .toList()));
     }
 
     /**
