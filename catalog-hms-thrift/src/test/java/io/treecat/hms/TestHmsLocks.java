@@ -236,6 +236,20 @@ class TestHmsLocks {
                 .extracting(ShowLocksResponseElement::getTablename)
                 .containsExactly("t", "u", "v");
         assertThat(locks.show(new ShowLocksRequest()).getLocks()).hasSize(4);
+        // As Hive: no heartbeat count before the first heartbeat; a waiting lock names the lock and the component
+        // (from 1) it waits behind.
+        LockResponse waiting = lock(table(LockType.SHARED_READ, "db", "v"), table(LockType.EXCLUSIVE, "db", "u"));
+        ShowLocksRequest byU = new ShowLocksRequest();
+        byU.setDbname("db");
+        byU.setTablename("u");
+        ShowLocksResponseElement blocked = locks.show(byU).getLocks().stream()
+                .filter(shownLock -> shownLock.getLockid() == waiting.getLockid())
+                .findFirst()
+                .orElseThrow();
+        assertThat(blocked.getState()).isEqualTo(LockState.WAITING);
+        assertThat(blocked.isSetHeartbeatCount()).isFalse();
+        assertThat(blocked.getBlockedByIntId()).isEqualTo(1);
+        locks.unlock(new UnlockRequest(waiting.getLockid()));
         ShowLocksRequest byPartition = new ShowLocksRequest();
         byPartition.setPartname("day=1");
         assertThat(locks.show(byPartition).getLocks())
