@@ -247,14 +247,12 @@ final class KnownHiveDivergences {
         {
             Kind.OPEN,
             "malformed partition names: Hive answers NoSuchObjectException (get, drop) or InvalidObjectException "
-                    + "(append) \"incomplete partition name\", an empty answer for get_partitions_by_names and its "
-                    + "name helpers; TreeCat a MetaException",
+                    + "(append) \"incomplete partition name\", and leaves a malformed name out of "
+                    + "get_partitions_by_names; TreeCat answers a MetaException",
             "drop_partition_by_name: malformed",
             "get_partition_by_name: malformed",
             "append_partition_by_name: malformed name",
-            "get_partitions_by_names: a malformed name",
-            "partition_name_to_vals: empty",
-            "partition_name_to_spec: no equals sign"
+            "get_partitions_by_names: a malformed name"
         },
         {
             Kind.OPEN,
