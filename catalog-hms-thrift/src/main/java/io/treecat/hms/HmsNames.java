@@ -103,6 +103,15 @@ final class HmsNames {
         }
     }
 
+    /** The longest name a tree id holds (UTF-8 bytes): a longer one names nothing that can exist. */
+    static final int MAX_NAME_BYTES = 4096;
+
+    /** Whether {@code name} can name a stored database or table (not longer than a tree id). */
+    static boolean fits(String name) {
+        return name.length() <= MAX_NAME_BYTES / 4
+                || name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_NAME_BYTES;
+    }
+
     static String normalize(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
