@@ -45,7 +45,9 @@ public final class TreeCatHmsServer {
             HmsPartitionCalls.class,
             HmsStatisticsCalls.class,
             HmsLockCalls.class,
-            HmsFunctionCalls.class);
+            HmsFunctionCalls.class,
+            HmsTxnCalls.class,
+            HmsCompactionCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
@@ -61,11 +63,17 @@ public final class TreeCatHmsServer {
      * @param warehouses where each catalog's files live (default database, table and partition locations)
      */
     public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+        this(runner, warehouses, config, Clock.systemUTC());
+    }
+
+    /** With the clock lock and transaction timeouts are measured on (tests move one by hand). */
+    TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, Clock clock) {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
         HmsCalls calls = new HmsCalls(runner, warehouses.forCatalog(config.catalog()));
         HmsPartitions partitions = new HmsPartitions(config.catalog());
-        this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), calls.names());
+        this.locks = new HmsLocks(clock, config.lockTimeout(), calls.names());
+        HmsTransactions transactions = new HmsTransactions(calls, locks, clock, config.lockTimeout());
         this.tableCalls = new HmsTableCalls(calls, partitions);
         List<Object> areas = List.of(
                 new HmsServiceCalls(config.catalog()),
@@ -73,8 +81,10 @@ public final class TreeCatHmsServer {
                 tableCalls,
                 new HmsPartitionCalls(calls, partitions),
                 new HmsStatisticsCalls(calls, partitions),
-                new HmsLockCalls(locks),
-                new HmsFunctionCalls(calls));
+                new HmsLockCalls(locks, transactions),
+                new HmsFunctionCalls(calls),
+                new HmsTxnCalls(transactions, new HmsWriteIds(calls, transactions)),
+                new HmsCompactionCalls(calls, clock));
         this.processor = HmsDispatch.processor(
                 HmsDispatch.iface(areas), HmsDispatch.implementations(AREAS).keySet());
     }
@@ -84,10 +94,15 @@ public final class TreeCatHmsServer {
      * ({@code <warehouse>/<catalog>}), for tests and tools that run no other interface.
      */
     public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
+        this(service, config, Clock.systemUTC());
+    }
+
+    TreeCatHmsServer(CatalogService service, HmsServerConfig config, Clock clock) {
         this(
                 new TransactionRunner(() -> service, Authorizer.allowAll()),
                 Warehouses.underRoot(config.warehouse(), new LocalFileIO()),
-                config);
+                config,
+                clock);
     }
 
     /** The Thrift calls served: every other one is UNKNOWN_METHOD. */

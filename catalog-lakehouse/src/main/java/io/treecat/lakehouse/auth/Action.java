@@ -32,6 +32,10 @@ public enum Action {
     DROP_PARTITIONS,
     LIST_FUNCTIONS,
     MANAGE_FUNCTIONS,
+    /** Reading Hive transactions, write ids and compaction requests. */
+    LIST_TRANSACTIONS,
+    /** Opening, committing, aborting and heartbeating Hive transactions; asking for a compaction. */
+    MANAGE_TRANSACTIONS,
     /** A path query or read of the native API. */
     NATIVE_READ,
     /** A write set of the native API. */

@@ -14,7 +14,13 @@ public sealed interface LakeObject
                 ViewEntry,
                 PartitionEntry,
                 FunctionEntry,
-                FunctionContainerEntry {
+                FunctionContainerEntry,
+                HiveTransactionsEntry,
+                HiveTransactionListEntry,
+                HiveTransactionEntry,
+                HiveCompactionEntry,
+                HiveWriteIdsEntry,
+                HiveWriteIdEntry {
     /** The stored value. */
     BsonDocument encode();
 }
