@@ -59,7 +59,7 @@ final class HmsCompactionCalls {
         queued.setTablename(name.name());
         byte[] struct = HmsStructs.encode(queued, "the compaction request");
         long now = clock.millis();
-        return calls.write(Action.MANAGE_TRANSACTIONS, calls.tablePath(name), txn -> {
+        return calls.write(Action.MANAGE_TRANSACTIONS, calls.tablePath(name), HmsTransactions.COUNTER_RETRIES, txn -> {
             for (HiveTransactions.Compaction queuedBefore : HiveTransactions.compactions(txn, calls.catalog())) {
                 HiveCompactionEntry entry = queuedBefore.entry();
                 if (entry.database().equals(name.db())

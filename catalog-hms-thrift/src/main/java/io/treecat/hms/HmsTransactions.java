@@ -9,6 +9,7 @@ import io.treecat.lakehouse.model.HiveTransactionEntry;
 import io.treecat.lakehouse.model.HiveTransactionEntry.State;
 import io.treecat.lakehouse.model.HiveTransactionsEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.RetryPolicy;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +50,12 @@ final class HmsTransactions {
     static final int MAX_OPEN = 100_000;
     /** The widest {@code heartbeat_txn_range} served (Hive's allocates a list of the whole range). */
     static final int MAX_HEARTBEAT_RANGE = 100_000;
+
+    /**
+     * Drawing ids moves one counter, which every client opening a transaction (or allocating a table's write ids)
+     * reads: under contention most attempts lose the race, so they retry more than the runner's default five times.
+     */
+    static final RetryPolicy COUNTER_RETRIES = new RetryPolicy(50, Duration.ofMillis(1), Duration.ofMillis(50));
 
     private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
@@ -117,16 +124,23 @@ final class HmsTransactions {
         long now = clock.millis();
         HiveTransactionEntry entry =
                 HiveTransactionEntry.open((type == null ? TxnType.DEFAULT : type).name(), user, hostname, now);
-        return calls.write(Action.MANAGE_TRANSACTIONS, root(), txn -> {
-            long open = HiveTransactions.openOrAborted(txn, calls.catalog()).stream()
-                    .filter(found -> found.entry().isOpen())
-                    .count();
-            if (open + opened > MAX_OPEN) {
-                throw new MetaException("Maximum allowed number of open transactions (" + MAX_OPEN
-                        + ") has been reached. Current number of open transactions: " + open);
-            }
-            return HiveTransactions.open(txn, calls.warehouse(), opened, entry);
-        });
+        // Counted apart from the opening commit, as Hive counts (its count is refreshed in the background): read in
+        // the opening transaction, every commit or heartbeat of any transaction would make it conflict.
+        long open = calls.read(
+                Action.LIST_TRANSACTIONS,
+                root(),
+                txn -> HiveTransactions.openOrAborted(txn, calls.catalog()).stream()
+                        .filter(found -> found.entry().isOpen())
+                        .count());
+        if (open + opened > MAX_OPEN) {
+            throw new MetaException("Maximum allowed number of open transactions (" + MAX_OPEN
+                    + ") has been reached. Current number of open transactions: " + open);
+        }
+        return calls.write(
+                Action.MANAGE_TRANSACTIONS,
+                root(),
+                COUNTER_RETRIES,
+                txn -> HiveTransactions.open(txn, calls.warehouse(), opened, entry));
     }
 
     /** Commits {@code id}; committing a committed transaction again succeeds, as in Hive (a retried commit). */

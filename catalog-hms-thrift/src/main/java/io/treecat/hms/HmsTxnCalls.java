@@ -16,6 +16,8 @@ import org.apache.hadoop.hive.metastore.api.GetValidWriteIdsRequest;
 import org.apache.hadoop.hive.metastore.api.GetValidWriteIdsResponse;
 import org.apache.hadoop.hive.metastore.api.HeartbeatTxnRangeRequest;
 import org.apache.hadoop.hive.metastore.api.HeartbeatTxnRangeResponse;
+import org.apache.hadoop.hive.metastore.api.MaxAllocatedTableWriteIdRequest;
+import org.apache.hadoop.hive.metastore.api.MaxAllocatedTableWriteIdResponse;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.OpenTxnRequest;
 import org.apache.hadoop.hive.metastore.api.OpenTxnsResponse;
@@ -97,6 +99,11 @@ final class HmsTxnCalls {
     public AllocateTableWriteIdsResponse allocate_table_write_ids(AllocateTableWriteIdsRequest request)
             throws TException {
         return writeIds.allocate(required(request, "allocate_table_write_ids"));
+    }
+
+    public MaxAllocatedTableWriteIdResponse get_max_allocated_table_write_id(MaxAllocatedTableWriteIdRequest request)
+            throws TException {
+        return writeIds.maxAllocated(required(request, "get_max_allocated_table_write_id"));
     }
 
     public GetValidWriteIdsResponse get_valid_write_ids(GetValidWriteIdsRequest request) throws TException {

@@ -19,8 +19,11 @@ import java.util.TreeSet;
 import org.apache.hadoop.hive.metastore.api.AddDynamicPartitions;
 import org.apache.hadoop.hive.metastore.api.AllocateTableWriteIdsRequest;
 import org.apache.hadoop.hive.metastore.api.AllocateTableWriteIdsResponse;
+import org.apache.hadoop.hive.metastore.api.DataOperationType;
 import org.apache.hadoop.hive.metastore.api.GetValidWriteIdsRequest;
 import org.apache.hadoop.hive.metastore.api.GetValidWriteIdsResponse;
+import org.apache.hadoop.hive.metastore.api.MaxAllocatedTableWriteIdRequest;
+import org.apache.hadoop.hive.metastore.api.MaxAllocatedTableWriteIdResponse;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.TableValidWriteIds;
 import org.apache.hadoop.hive.metastore.api.TxnToWriteId;
@@ -61,7 +64,7 @@ final class HmsWriteIds {
         }
         transactions.expire();
         ObjectPath table = calls.tablePath(name);
-        return calls.write(Action.COMMIT_TABLE, table, txn -> {
+        return calls.write(Action.COMMIT_TABLE, table, HmsTransactions.COUNTER_RETRIES, txn -> {
             if (calls.findTable(txn, name.db(), name.name()).isEmpty()) {
                 throw new MetaException(
                         "Table " + fullName
@@ -109,6 +112,18 @@ final class HmsWriteIds {
             }
             return new AllocateTableWriteIdsResponse(allocated);
         });
+    }
+
+    /** The largest write id the table was given; 0 if none. */
+    MaxAllocatedTableWriteIdResponse maxAllocated(MaxAllocatedTableWriteIdRequest request) throws TException {
+        HmsCalls.TableName name = calls.tableName(request.getDbName(), request.getTableName());
+        return calls.read(
+                Action.LIST_TRANSACTIONS,
+                calls.tablePath(name),
+                txn -> new MaxAllocatedTableWriteIdResponse(HiveTransactions.writeIdCounter(txn, calls.tablePath(name))
+                                .map(HiveWriteIdsEntry::nextWriteId)
+                                .orElse(1L)
+                        - 1));
     }
 
     /** Hive's {@code get_valid_write_ids}: per table, which write ids the request's snapshot of transactions sees. */
@@ -217,8 +232,8 @@ final class HmsWriteIds {
      * its write-conflict check. TreeCat runs neither, so it checks the transaction is open and keeps nothing.
      */
     void addDynamicPartitions(AddDynamicPartitions request) throws TException {
-        if (!request.isSetOperationType()) {
-            throw new MetaException("add_dynamic_partitions needs the operation type");
+        if (request.getOperationType() == null || request.getOperationType() == DataOperationType.UNSET) {
+            throw new MetaException("add_dynamic_partitions needs the operation type (INSERT, UPDATE, DELETE)");
         }
         calls.tableName(request.getDbname(), request.getTablename());
         transactions.checkOpen(request.getTxnid());

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class TestHmsLocks {
     /** A clock the test moves. */
     static final class MovingClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
         void advance(Duration duration) {
             now = now.plus(duration);

@@ -189,16 +189,18 @@ public final class HiveTransactions {
         Optional<HiveWriteIdsEntry> counter = writeIdCounter(txn, table);
         HiveWriteIdsEntry current = counter.orElse(HiveWriteIdsEntry.initial());
         long first = current.nextWriteId();
+        HiveWriteIdsEntry moved = current.withNextWriteId(first + txnIds.size());
+        // The counter first: a write set is applied in order, and the write ids are leaves below it.
+        if (counter.isEmpty()) {
+            txn.add(writeIds(table), moved);
+        } else {
+            txn.update(writeIds(table), moved);
+        }
         long next = first;
         for (long txnId : txnIds) {
             txn.write(new WriteOp.Add(
                     writeIds(table).child(id(next)), ObjectKind.LEAF, new HiveWriteIdEntry(txnId).encode()));
             next++;
-        }
-        if (counter.isEmpty()) {
-            txn.add(writeIds(table), current.withNextWriteId(next));
-        } else {
-            txn.update(writeIds(table), current.withNextWriteId(next));
         }
         return first;
     }

@@ -157,6 +157,8 @@ final class AcidTables {
                 + element.getErrorMessage() + " enqueued=" + (element.getEnqueueTime() > 0) + " start="
                 + element.getStart() + " end=" + element.getEndTime() + " pool=" + element.getPoolName() + " txn="
                 + element.getTxnId() + " nextTxn=" + element.getNextTxnId() + " commit=" + element.getCommitTime()
-                + " highestWrite=" + element.getHightestWriteId();
+                + " highestWrite=" + element.getHightestWriteId() + " initiator=" + element.getInitiatorId() + "/"
+                + element.getInitiatorVersion() + " workerVersion=" + element.getWorkerVersion() + " cleanerStart="
+                + element.getCleanerStart();
     }
 }
