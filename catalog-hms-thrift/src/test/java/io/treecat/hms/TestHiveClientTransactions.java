@@ -137,8 +137,7 @@ class TestHiveClientTransactions {
         long aborted = client.openTxn("bob");
         assertThat(client.allocateTableWriteId(aborted, "db", "t")).isEqualTo(2);
         client.rollbackTxn(aborted);
-        assertThat(client.getValidWriteIds("db.t").writeToString())
-                .isEqualTo("db.t:2:9223372036854775807::2");
+        assertThat(client.getValidWriteIds("db.t").writeToString()).isEqualTo("db.t:2:9223372036854775807::2");
         ValidTxnList now = client.getValidTxns();
         assertThat(now.isTxnValid(writer)).isTrue();
         assertThat(now.isTxnAborted(aborted)).isTrue();
@@ -221,9 +220,7 @@ class TestHiveClientTransactions {
         assertThat(client.checkLock(waiting.getLockid()).getState()).isEqualTo(LockState.ACQUIRED);
         assertThat(client.showTxns().getOpen_txns())
                 .extracting(TxnInfo::getId, TxnInfo::getState)
-                .containsExactly(
-                        tuple(silent, TxnState.ABORTED),
-                        tuple(alive, TxnState.OPEN));
+                .containsExactly(tuple(silent, TxnState.ABORTED), tuple(alive, TxnState.OPEN));
         assertThatThrownBy(() -> client.commitTxn(silent))
                 .isInstanceOf(TxnAbortedException.class)
                 .hasMessage("Transaction txnid:1 already aborted");
@@ -238,8 +235,8 @@ class TestHiveClientTransactions {
         client.allocateTableWriteId(before.get(1), "db", "t");
         client.commitTxn(before.get(0));
         client.rollbackTxn(before.get(1));
-        long compaction = client.compact2("db", "t", null, CompactionType.MAJOR, Map.of())
-                .getId();
+        long compaction =
+                client.compact2("db", "t", null, CompactionType.MAJOR, Map.of()).getId();
 
         hms.restart();
         HiveMetaStoreClient after = hms.hiveClient();
@@ -249,11 +246,9 @@ class TestHiveClientTransactions {
         assertThat(after.getValidTxns().isTxnAborted(before.get(1))).isTrue();
         assertThat(after.showTxns().getOpen_txns())
                 .extracting(TxnInfo::getId, TxnInfo::getState)
-                .containsExactly(
-                        tuple(2L, TxnState.ABORTED),
-                        tuple(3L, TxnState.OPEN),
-                        tuple(4L, TxnState.OPEN));
-        assertThat(after.compact2("db", "p", null, CompactionType.MAJOR, Map.of()).getId())
+                .containsExactly(tuple(2L, TxnState.ABORTED), tuple(3L, TxnState.OPEN), tuple(4L, TxnState.OPEN));
+        assertThat(after.compact2("db", "p", null, CompactionType.MAJOR, Map.of())
+                        .getId())
                 .isEqualTo(compaction + 1);
         after.commitTxn(before.get(0)); // committed before the restart: still committed
     }
@@ -335,7 +330,8 @@ class TestHiveClientTransactions {
         assertThatThrownBy(() -> client.lock(lockIn(12_345, LockType.SHARED_READ, "t")))
                 .isInstanceOf(NoSuchTxnException.class)
                 .hasMessage("No such transaction txnid:12345");
-        assertThatThrownBy(() -> client.addDynamicPartitions(12_345, 1, "db", "p", List.of("ds=1"), DataOperationType.INSERT))
+        assertThatThrownBy(() ->
+                        client.addDynamicPartitions(12_345, 1, "db", "p", List.of("ds=1"), DataOperationType.INSERT))
                 .isInstanceOf(NoSuchTxnException.class)
                 .hasMessage("No such transaction txnid:12345");
 
