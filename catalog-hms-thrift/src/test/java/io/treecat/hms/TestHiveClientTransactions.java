@@ -100,6 +100,30 @@ class TestHiveClientTransactions {
     }
 
     @Test
+    void everyTransactionCallIsServed() {
+        // A signature that does not match the Iface exactly would silently stay UNKNOWN_METHOD.
+        assertThat(TreeCatHmsServer.servedCalls())
+                .contains(
+                        "open_txns",
+                        "commit_txn",
+                        "abort_txn",
+                        "abort_txns",
+                        "get_open_txns",
+                        "get_open_txns_req",
+                        "get_open_txns_info",
+                        "heartbeat",
+                        "heartbeat_txn_range",
+                        "allocate_table_write_ids",
+                        "get_max_allocated_table_write_id",
+                        "get_valid_write_ids",
+                        "add_dynamic_partitions",
+                        "compact",
+                        "compact2",
+                        "show_compact",
+                        "get_latest_committed_compaction_info");
+    }
+
+    @Test
     void aWriteThenReadersSeeWhatCommitted() throws Exception {
         long writer = client.openTxn("alice");
         assertThat(writer).isEqualTo(1);
