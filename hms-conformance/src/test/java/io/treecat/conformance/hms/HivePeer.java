@@ -48,8 +48,10 @@ final class HivePeer implements MetastorePeer {
         // External tables may not live under the managed root, so the two roots are separate directories.
         Path managed = Files.createDirectories(home.resolve("managed"));
         Path external = Files.createDirectories(home.resolve("external"));
-        // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here) and
-        // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all.
+        // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here),
+        // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all, and
+        // the time open_txns may take (1 s by default: a batch of a thousand on Derby on a busy machine takes longer,
+        // and Hive then opens another thousand, so its ids would depend on the machine).
         String site = """
         <?xml version="1.0"?>
         <configuration>
@@ -59,6 +61,7 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.warehouse.external.dir</name><value>%s</value></property>
           <property><name>metastore.server.min.threads</name><value>16</value></property>
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
+          <property><name>metastore.txn.opentxn.timeout</name><value>60000</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
         Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
