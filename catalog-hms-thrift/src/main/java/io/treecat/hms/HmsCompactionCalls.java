@@ -34,10 +34,18 @@ final class HmsCompactionCalls {
     static final String NO_JOB = "None";
 
     private final HmsCalls calls;
+    /** Where the requests live: the HMS catalog's transaction area, whichever catalog a request names. */
+    private final HmsCalls home;
+
     private final Clock clock;
 
-    HmsCompactionCalls(HmsCalls calls, Clock clock) {
+    /**
+     * @param calls the calls of the catalog the request is in (its table names)
+     * @param home the HMS catalog's calls, whose transaction area holds every request (as Hive's one queue)
+     */
+    HmsCompactionCalls(HmsCalls calls, HmsCalls home, Clock clock) {
         this.calls = requireNonNull(calls, "calls is null");
+        this.home = requireNonNull(home, "home is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -60,7 +68,7 @@ final class HmsCompactionCalls {
         byte[] struct = HmsStructs.encode(queued, "the compaction request");
         long now = clock.millis();
         return calls.write(Action.MANAGE_TRANSACTIONS, calls.tablePath(name), HmsTransactions.COUNTER_RETRIES, txn -> {
-            for (HiveTransactions.Compaction queuedBefore : HiveTransactions.compactions(txn, calls.catalog())) {
+            for (HiveTransactions.Compaction queuedBefore : HiveTransactions.compactions(txn, home.catalog())) {
                 HiveCompactionEntry entry = queuedBefore.entry();
                 if (entry.database().equals(name.db())
                         && entry.table().equals(name.name())
@@ -74,7 +82,7 @@ final class HmsCompactionCalls {
             }
             long id = HiveTransactions.addCompaction(
                     txn,
-                    calls.warehouse(),
+                    home.warehouse(),
                     HiveCompactionEntry.of(name.db(), name.name(), partition, INITIATED, now, struct));
             return new CompactionResponse(id, INITIATED, true);
         });
@@ -85,9 +93,9 @@ final class HmsCompactionCalls {
         ShowCompactRequest filter = request == null ? new ShowCompactRequest() : request;
         String db = blankToNull(filter.getDbName());
         String table = blankToNull(filter.getTbName());
-        return calls.read(Action.LIST_TRANSACTIONS, HiveTransactions.root(calls.catalog()), txn -> {
+        return calls.read(Action.LIST_TRANSACTIONS, HiveTransactions.root(home.catalog()), txn -> {
             List<ShowCompactResponseElement> elements = new ArrayList<>();
-            for (HiveTransactions.Compaction found : HiveTransactions.compactions(txn, calls.catalog())) {
+            for (HiveTransactions.Compaction found : HiveTransactions.compactions(txn, home.catalog())) {
                 ShowCompactResponseElement element = element(found);
                 if ((filter.isSetId() && filter.getId() > 0 && filter.getId() != found.id())
                         || (db != null && !db.equalsIgnoreCase(element.getDbname()))

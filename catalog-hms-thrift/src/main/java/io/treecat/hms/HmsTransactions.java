@@ -72,6 +72,11 @@ final class HmsTransactions {
         this.timeout = requireNonNull(timeout, "timeout is null");
     }
 
+    /** The TreeCat catalog the transactions live in: the HMS catalog's (Hive's transactions are the metastore's). */
+    String catalog() {
+        return calls.catalog();
+    }
+
     private ObjectPath root() {
         return HiveTransactions.root(calls.catalog());
     }

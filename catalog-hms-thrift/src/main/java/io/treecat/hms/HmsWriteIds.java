@@ -34,7 +34,7 @@ import org.apache.thrift.TException;
  * Hive's write ids: each table's own sequence, one id per transaction that writes the table, and the
  * {@code ValidWriteIdList} a reader builds from them: which write ids of the table its snapshot of transactions
  * (a {@link HiveValidTxnList}) does not see. The ids live under their table ({@link HiveTransactions}), so a table
- * must exist to be given one.
+ * must exist to be given one; one instance per catalog (its tables), on the server's one {@link HmsTransactions}.
  */
 final class HmsWriteIds {
     private final HmsCalls calls;
@@ -73,7 +73,7 @@ final class HmsWriteIds {
             Map<Long, HiveTransactionEntry> open = new LinkedHashMap<>();
             List<String> refused = new ArrayList<>();
             for (long id : txnIds) {
-                Optional<HiveTransactionEntry> found = HiveTransactions.find(txn, calls.catalog(), id);
+                Optional<HiveTransactionEntry> found = HiveTransactions.find(txn, transactions.catalog(), id);
                 if (found.isEmpty()) {
                     refused.add("{" + id + ",unknown}");
                 } else if (!found.get().isOpen()) {
@@ -106,7 +106,7 @@ final class HmsWriteIds {
                 long writeId = HiveTransactions.allocateWriteIds(txn, table, needing);
                 for (long id : needing) {
                     HiveTransactions.update(
-                            txn, calls.catalog(), id, open.get(id).withWriteId(fullName, writeId));
+                            txn, transactions.catalog(), id, open.get(id).withWriteId(fullName, writeId));
                     allocated.add(new TxnToWriteId(id, writeId++));
                 }
             }
@@ -135,7 +135,7 @@ final class HmsWriteIds {
         }
         HiveValidTxnList given = request.isSetValidTxnList() ? HiveValidTxnList.parse(request.getValidTxnList()) : null;
         transactions.expire();
-        return calls.read(Action.LIST_TRANSACTIONS, HiveTransactions.root(calls.catalog()), txn -> {
+        return calls.read(Action.LIST_TRANSACTIONS, HiveTransactions.root(transactions.catalog()), txn -> {
             HiveValidTxnList snapshot = given;
             if (snapshot == null) {
                 long current = 0;

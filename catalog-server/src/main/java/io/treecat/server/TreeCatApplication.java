@@ -128,6 +128,17 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
                 .forEach(environment.jersey()::register);
 
+        // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
+        // makes the Hive default database at start, so no client of any interface sees a tree without it.
+        HmsConfig hmsConfig = configuration.hms();
+        HmsLifecycle hms = new HmsLifecycle(
+                lake.runner(),
+                lake.warehouses(),
+                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                        .withLockTimeout(hmsConfig.lockTimeout()));
+        environment.lifecycle().manage(hms);
+        this.hms = hms;
+
         GrpcConfig grpcConfig = configuration.grpc();
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
                 ? server.getShutdownGracePeriod().toJavaDuration()
@@ -142,15 +153,6 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         grace));
         environment.lifecycle().manage(grpc);
         this.grpc = grpc;
-
-        HmsConfig hmsConfig = configuration.hms();
-        HmsLifecycle hms = new HmsLifecycle(
-                lake.runner(),
-                lake.warehouses(),
-                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout()));
-        environment.lifecycle().manage(hms);
-        this.hms = hms;
 
         JettyListener rest = new JettyListener("application");
         environment.lifecycle().addServerLifecycleListener(rest);

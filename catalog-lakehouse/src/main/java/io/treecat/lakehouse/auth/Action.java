@@ -36,6 +36,12 @@ public enum Action {
     LIST_TRANSACTIONS,
     /** Opening, committing, aborting and heartbeating Hive transactions; asking for a compaction. */
     MANAGE_TRANSACTIONS,
+    /** Listing the catalogs (the HMS {@code get_catalogs}), on the root. */
+    LIST_CATALOGS,
+    CREATE_CATALOG,
+    LOAD_CATALOG,
+    UPDATE_CATALOG,
+    DROP_CATALOG,
     /** A path query or read of the native API. */
     NATIVE_READ,
     /** A write set of the native API. */

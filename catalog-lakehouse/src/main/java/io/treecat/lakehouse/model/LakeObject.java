@@ -15,6 +15,7 @@ public sealed interface LakeObject
                 PartitionEntry,
                 FunctionEntry,
                 FunctionContainerEntry,
+                PartitionEventsEntry,
                 HiveTransactionsEntry,
                 HiveTransactionListEntry,
                 HiveTransactionEntry,

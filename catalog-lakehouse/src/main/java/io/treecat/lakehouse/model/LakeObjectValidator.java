@@ -111,6 +111,7 @@ public final class LakeObjectValidator implements WriteValidator {
             }
             case VIEW -> ViewEntry.decode(value);
             case PARTITION -> PartitionEntry.check(value);
+            case PARTITION_EVENTS -> PartitionEventsEntry.decode(value);
             case HIVE_TRANSACTIONS -> HiveTransactionsEntry.decode(value);
             case HIVE_TRANSACTION -> HiveTransactionEntry.decode(value);
             case HIVE_COMPACTION -> HiveCompactionEntry.decode(value);

@@ -27,6 +27,8 @@ public enum ObjectType {
     FUNCTIONS("hms_functions"),
     /** A Hive function under its database's {@link #FUNCTIONS} container. */
     FUNCTION("function"),
+    /** {@code …/<table>/.partition_events}: the Hive partition marks of a table ({@code markPartitionForEvent}). */
+    PARTITION_EVENTS("hms_partition_events"),
     /** {@code /<catalog>/.hive_txns}: the HMS catalog's Hive transaction counters ({@link HiveTransactionsEntry}). */
     HIVE_TRANSACTIONS("hms_txns"),
     /** {@code /<catalog>/.hive_txns/txns}, {@code …/committed}, {@code …/compactions}: lists under the counters. */

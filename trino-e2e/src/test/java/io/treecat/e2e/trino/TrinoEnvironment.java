@@ -145,12 +145,7 @@ public final class TrinoEnvironment implements AutoCloseable {
                 // A SELECT on an Iceberg table through this catalog (the table's HMS parameter table_type=ICEBERG) is
                 // redirected to the Iceberg catalog instead of failing with "Not a Hive table".
                 "hive.iceberg-catalog-name",
-                ICEBERG,
-                // Trino heartbeats the Hive transaction of a query on transactional tables at this interval. Without
-                // it, Trino asks the metastore's metastore.txn.timeout with get_config_value, which TreeCat's HMS does
-                // not serve yet, and halves it (docs/hms-thrift.md, "Hive transactions").
-                "hive.transaction-heartbeat-interval",
-                "60s");
+                ICEBERG);
     }
 
     static Map<String, String> icebergHmsCatalog(URI thriftUri) {
