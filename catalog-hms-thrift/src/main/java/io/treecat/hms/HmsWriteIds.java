@@ -66,9 +66,11 @@ final class HmsWriteIds {
         ObjectPath table = calls.tablePath(name);
         return calls.write(Action.COMMIT_TABLE, table, HmsTransactions.COUNTER_RETRIES, txn -> {
             if (calls.findTable(txn, name.db(), name.name()).isEmpty()) {
-                throw new MetaException(
-                        "Table " + fullName
-                                + " does not exist: TreeCat keeps a table's write ids with the table, so only an existing table gets them");
+                String where = calls.catalog().equals(transactions.catalog())
+                        ? ""
+                        : " in catalog " + calls.names().hmsName(calls.catalog());
+                throw new MetaException("Table " + fullName + " does not exist" + where
+                        + ": TreeCat keeps a table's write ids with the table, so only an existing table gets them");
             }
             Map<Long, HiveTransactionEntry> open = new LinkedHashMap<>();
             List<String> refused = new ArrayList<>();

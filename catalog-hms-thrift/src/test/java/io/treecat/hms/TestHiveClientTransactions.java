@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.ReadPoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +19,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.hive.common.ValidTxnList;
 import org.apache.hadoop.hive.common.ValidWriteIdList;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.Catalog;
 import org.apache.hadoop.hive.metastore.api.CompactionResponse;
 import org.apache.hadoop.hive.metastore.api.CompactionType;
 import org.apache.hadoop.hive.metastore.api.DataOperationType;
@@ -225,6 +228,38 @@ class TestHiveClientTransactions {
     }
 
     @Test
+    void aTableOfAnotherCatalogHasItsOwnWriteIdsInTheMetastoresTransaction() throws Exception {
+        client.createCatalog(
+                new Catalog("sales", hms.directory().resolve("sales").toUri().toString()));
+        Database db = new Database();
+        db.setName("db");
+        db.setCatalogName("sales");
+        client.createDatabase(db);
+        Table table = table("t", false);
+        table.setCatName("sales");
+        client.createTable(table);
+
+        long txn = client.openTxn("alice");
+        assertThat(client.allocateTableWriteId(txn, "db", "t")).isEqualTo(1);
+        assertThat(client.allocateTableWriteId(txn, "@sales#db", "t")).isEqualTo(1); // its own sequence
+        assertThat(client.allocateTableWriteId(txn, "@sales#db", "t")).isEqualTo(1); // and again the same
+        client.commitTxn(txn);
+        // The transaction is the metastore's, in hive's catalog; each table's write ids are below it, in its own.
+        assertThat(hms.catalog()
+                        .get(
+                                ObjectPath.of("warehouse", ".hive_txns", "committed", "00000000000000000001"),
+                                ReadPoint.LATEST))
+                .isPresent();
+        assertThat(hms.catalog()
+                        .get(
+                                ObjectPath.of("sales", "db", "t", ".hive_write_ids", "00000000000000000001"),
+                                ReadPoint.LATEST))
+                .isPresent();
+        assertThat(hms.catalog().get(ObjectPath.of("sales", ".hive_txns"), ReadPoint.LATEST))
+                .isEmpty();
+    }
+
+    @Test
     void aSilentTransactionExpiresAndItsLocksGo() throws Exception {
         long silent = client.openTxn("alice");
         long alive = client.openTxn("bob");
@@ -335,7 +370,7 @@ class TestHiveClientTransactions {
                 .hasMessageStartingWith("Table db.missing does not exist");
         assertThatThrownBy(() -> client.allocateTableWriteId(open, "@spark#db", "t"))
                 .isInstanceOf(MetaException.class)
-                .hasMessageStartingWith("Catalog spark does not exist");
+                .hasMessageStartingWith("Table db.t does not exist in catalog spark:");
         assertThatThrownBy(() -> client.getValidWriteIds(List.of("no_database"), ""))
                 .isInstanceOf(MetaException.class)
                 .hasMessage("Invalid table name 'no_database': expected <database>.<table>");
