@@ -111,8 +111,11 @@ final class HmsCalls {
         return ObjectPath.of(catalog(), db, table);
     }
 
-    /** A database name in any client's form; a name without one is not found. */
-    String db(String name) throws NoSuchObjectException {
+    /** A database name in any client's form; a name without one is not found, a null name a MetaException (Hive's). */
+    String db(String name) throws MetaException, NoSuchObjectException {
+        if (name == null) {
+            throw new MetaException("Database name cannot be null.");
+        }
         String db = names.database(name);
         if (db == null || db.isEmpty()) {
             throw new NoSuchObjectException("No database name in '" + name + "'");

@@ -19,6 +19,7 @@ import org.apache.hadoop.hive.metastore.api.CreateDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.DropDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
@@ -60,6 +61,9 @@ final class HmsDatabaseCalls {
 
     private void createDatabase(Database database) throws TException {
         requireNonNull(database, "database");
+        if ("".equals(database.getName())) {
+            throw new InvalidObjectException(" is not a valid database name"); // Hive's answer
+        }
         calls.names().checkCatalog(database.getCatalogName());
         String db = calls.db(database.getName());
         String given = database.getLocationUri();

@@ -141,6 +141,8 @@ final class HmsLocks {
         long acquiredAt;
         int heartbeatCount;
         long blockedBy;
+        /** The component of {@link #blockedBy} this lock waits behind, from 1 (Hive's internal lock id). */
+        long blockedByComponent;
 
         Lock(long id, List<Component> components, LockRequest request, long now) {
             this.id = id;
@@ -228,15 +230,17 @@ final class HmsLocks {
     synchronized void unlock(UnlockRequest request) throws TException {
         long now = clock.millis();
         expire(now);
-        Lock lock = require(request.getLockid());
-        if (lock.inTransaction()) {
+        Lock lock = locks.get(request.getLockid());
+        if (lock != null && lock.inTransaction()) {
             Component first = lock.components.get(0);
             throw new TxnOpenException("Unlocking locks associated with transaction not permitted.  lockid:" + lock.id
                     + " intLockId:1 txnid:" + lock.txnId + " db:" + first.db() + " table:" + first.table()
                     + " partition:" + first.partition() + " state:" + lock.state + " type:" + first.type());
         }
-        locks.remove(request.getLockid());
-        grant(now);
+        // Idempotent, as Hive's unlock: a lock that is unknown, released or expired is already free.
+        if (locks.remove(request.getLockid()) != null) {
+            grant(now);
+        }
     }
 
     /** The Hive transaction lock {@code lockId} belongs to: 0 for none (or no such lock). */
@@ -320,12 +324,15 @@ final class HmsLocks {
                 if (lock.state == LockState.ACQUIRED) {
                     element.setAcquiredat(lock.acquiredAt);
                 }
-                element.setHeartbeatCount(lock.heartbeatCount);
+                if (lock.heartbeatCount > 0) { // Hive leaves it unset until the first heartbeat
+                    element.setHeartbeatCount(lock.heartbeatCount);
+                }
                 if (lock.agentInfo != null) {
                     element.setAgentInfo(lock.agentInfo);
                 }
                 if (lock.blockedBy != 0) {
                     element.setBlockedByExtId(lock.blockedBy);
+                    element.setBlockedByIntId(lock.blockedByComponent);
                 }
                 element.setLockIdInternal(internalId);
                 elements.add(element);
@@ -370,28 +377,31 @@ final class HmsLocks {
         List<Lock> earlier = new ArrayList<>();
         for (Lock lock : locks.values()) {
             if (lock.state == LockState.WAITING) {
-                Lock blocker = firstConflict(lock, earlier);
+                long[] blocker = firstConflict(lock, earlier);
                 if (blocker == null) {
                     lock.state = LockState.ACQUIRED;
                     lock.acquiredAt = now;
                     lock.blockedBy = 0;
+                    lock.blockedByComponent = 0;
                 } else {
-                    lock.blockedBy = blocker.id;
+                    lock.blockedBy = blocker[0];
+                    lock.blockedByComponent = blocker[1];
                 }
             }
             earlier.add(lock);
         }
     }
 
-    private static Lock firstConflict(Lock lock, List<Lock> earlier) {
+    /** The id of the first earlier lock {@code lock} conflicts with and its component's number (from 1), or null. */
+    private static long[] firstConflict(Lock lock, List<Lock> earlier) {
         for (Lock other : earlier) {
             if (lock.inTransaction() && lock.txnId == other.txnId) {
                 continue; // Hive: the locks of one transaction never conflict with each other
             }
             for (Component mine : lock.components) {
-                for (Component theirs : other.components) {
-                    if (mine.conflicts(theirs)) {
-                        return other;
+                for (int i = 0; i < other.components.size(); i++) {
+                    if (mine.conflicts(other.components.get(i))) {
+                        return new long[] {other.id, i + 1};
                     }
                 }
             }

@@ -103,30 +103,52 @@ final class HmsNames {
         }
     }
 
+    /** The longest name a tree id holds (UTF-8 bytes): a longer one names nothing that can exist. */
+    static final int MAX_NAME_BYTES = 4096;
+
+    /** Whether {@code name} can name a stored database or table (not longer than a tree id). */
+    static boolean fits(String name) {
+        return name.length() <= MAX_NAME_BYTES / 4
+                || name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_NAME_BYTES;
+    }
+
     static String normalize(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
 
     /**
      * Hive's name pattern: alternatives separated by {@code |}, {@code *} for any run of characters,
-     * case-insensitive. Null, empty or {@code *} match everything.
+     * {@code .} for any one character (Hive hands the pattern to its store as a regular expression with
+     * {@code *} made {@code .*}), case-insensitive. Null or {@code *} match everything; the empty pattern
+     * matches nothing, as in Hive.
      */
     static Pattern pattern(String pattern) {
-        if (pattern == null || pattern.isEmpty() || pattern.equals("*")) {
+        if (pattern == null || pattern.equals("*")) {
             return Pattern.compile(".*", Pattern.DOTALL);
+        }
+        if (pattern.isEmpty()) {
+            return Pattern.compile("(?!)");
         }
         StringBuilder regex = new StringBuilder();
         for (String alternative : pattern.split("\\|")) {
             if (regex.length() > 0) {
                 regex.append('|');
             }
-            String[] parts = alternative.trim().split("\\*", -1);
             regex.append("(?:");
-            for (int i = 0; i < parts.length; i++) {
-                if (i > 0) {
-                    regex.append(".*");
+            StringBuilder literal = new StringBuilder();
+            for (char c : alternative.trim().toCharArray()) {
+                if (c == '*' || c == '.') {
+                    if (literal.length() > 0) {
+                        regex.append(Pattern.quote(literal.toString()));
+                        literal.setLength(0);
+                    }
+                    regex.append(c == '*' ? ".*" : ".");
+                } else {
+                    literal.append(c);
                 }
-                regex.append(Pattern.quote(parts[i]));
+            }
+            if (literal.length() > 0) {
+                regex.append(Pattern.quote(literal.toString()));
             }
             regex.append(')');
         }

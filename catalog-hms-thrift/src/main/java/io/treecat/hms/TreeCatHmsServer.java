@@ -45,6 +45,9 @@ public final class TreeCatHmsServer {
             HmsServiceCalls.class,
             HmsDatabaseCalls.class,
             HmsTableCalls.class,
+            HmsSchemaCalls.class,
+            HmsTruncateCalls.class,
+            HmsConstraintCalls.class,
             HmsPartitionCalls.class,
             HmsPartitionSpecCalls.class,
             HmsExchangeCalls.class,
@@ -93,10 +96,14 @@ public final class TreeCatHmsServer {
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog());
+            HmsTableCalls tables = new HmsTableCalls(calls, partitions);
             return List.of(
                     service,
                     new HmsDatabaseCalls(calls, partitions),
-                    new HmsTableCalls(calls, partitions),
+                    tables,
+                    new HmsSchemaCalls(calls),
+                    new HmsTruncateCalls(calls, partitions),
+                    new HmsConstraintCalls(calls, tables),
                     new HmsPartitionCalls(calls, partitions),
                     new HmsPartitionSpecCalls(calls, partitions),
                     new HmsExchangeCalls(calls, partitions),

@@ -367,8 +367,8 @@ class TestHivePartitionSpecs {
                 .isInstanceOf(MetaException.class)
                 .hasMessage("No table name given");
         assertThatThrownBy(() -> thrift.get_part_specs_by_filter(null, "events", "yr = 1", -1))
-                .isInstanceOf(NoSuchObjectException.class)
-                .hasMessage("No database name in 'null'");
+                .isInstanceOf(MetaException.class)
+                .hasMessage("Database name cannot be null.");
         String huge = "t".repeat(200_000);
         assertThatThrownBy(() -> thrift.get_part_specs_by_filter("sales", huge, "yr = 1", -1))
                 .isInstanceOf(MetaException.class)

@@ -21,6 +21,7 @@ import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
@@ -152,7 +153,9 @@ class TestTreeCatHms {
 
         assertThatThrownBy(() -> client.create_table(table("sales", "orders")))
                 .isInstanceOf(AlreadyExistsException.class);
-        assertThatThrownBy(() -> client.create_table(table("nope", "t"))).isInstanceOf(NoSuchObjectException.class);
+        assertThatThrownBy(() -> client.create_table(table("nope", "t")))
+                .isInstanceOf(InvalidObjectException.class)
+                .hasMessage("Database nope does not exist");
         assertThatThrownBy(() -> client.get_table_req(new GetTableRequest("sales", "nope")))
                 .isInstanceOf(NoSuchObjectException.class);
 

@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
@@ -95,6 +96,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
         // too.
         JsonErrorHandler.install(environment);
+        // A request body that stops arriving is answered 408 after http.read-timeout.
+        RequestReadTimeout.install(
+                environment, configuration.http().toBodyLimits().readTimeout());
+        // Whatever Jersey's own Jackson provider reads is bounded too (the APIs read their bodies themselves).
+        JsonLimits json = configuration.http().toJsonLimits();
+        environment.getObjectMapper().getFactory().setStreamReadConstraints(json.constraints());
         MetricRegistry metrics = environment.metrics();
         CatalogLifecycle catalog = new CatalogLifecycle(
                 configuration.storage().dataDir(),
@@ -115,7 +122,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         NativeApi.components(
                         catalog,
                         environment.getObjectMapper(),
-                        configuration.http().toBodyLimits())
+                        configuration.http().toBodyLimits(),
+                        json)
                 .forEach(environment.jersey()::register);
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
@@ -125,7 +133,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
-                        new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
+                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

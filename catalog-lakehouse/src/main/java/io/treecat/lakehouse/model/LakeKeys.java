@@ -8,9 +8,9 @@ package io.treecat.lakehouse.model;
  * <ul>
  *   <li>shared: read and written by every interface through the records of this package;</li>
  *   <li>protocol-owned sub-documents ({@link #HMS_TABLE}, {@link #HMS_PARTITION},
- *       {@link #HMS_FUNCTION}, {@link #HMS_COMPACTION}, {@link #COLUMN_STATISTICS}, {@link #HMS_METASTORE_UUID}): one
- *       interface's own encoding, which the records carry through unchanged so that another interface's write keeps
- *       them;</li>
+ *       {@link #HMS_FUNCTION}, {@link #HMS_COMPACTION}, {@link #COLUMN_STATISTICS}, {@link #HMS_METASTORE_UUID},
+ *       {@link #HMS_CONSTRAINTS}, {@link #HMS_REFERENCED_BY}): one interface's own encoding, which the records carry
+ *       through unchanged so that another interface's write keeps them;</li>
  *   <li>index keys of the Iceberg file index ({@link #FILE_INDEX_HEAD}, the file leaves' fields).</li>
  * </ul>
  */
@@ -60,6 +60,17 @@ public final class LakeKeys {
 
     /** The whole Hive {@code Table} struct, Thrift-binary encoded, so every Hive field round-trips. */
     public static final String HMS_TABLE = "hms_table";
+    /**
+     * A table's Hive constraints, Thrift-binary encoded ({@code SQLAllTableConstraints}): its primary key, the
+     * foreign keys it declares, and its unique, not-null, default and check constraints.
+     */
+    public static final String HMS_CONSTRAINTS = "hms_constraints";
+    /**
+     * The Hive foreign keys of other tables (or of this one) that reference this table, Thrift-binary encoded
+     * ({@code SQLAllTableConstraints} holding only foreign keys): a copy kept on the referenced side, as Hive keeps
+     * one constraint row with both tables, so the referenced table lists them and its drop ends them.
+     */
+    public static final String HMS_REFERENCED_BY = "hms_referenced_by";
     /** The whole Hive {@code Partition} struct, Thrift-binary encoded. */
     public static final String HMS_PARTITION = "hms_partition";
     /** The whole Hive {@code Function} struct, Thrift-binary encoded. */

@@ -30,9 +30,9 @@ import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Catalogs, the default database, the configuration calls and partition marks against Hive 4.0.1 and TreeCat: each
@@ -45,23 +45,40 @@ import org.junit.jupiter.api.Test;
  * Hive answer is a crash (an internal {@code TApplicationException} for a null name) are left out; TreeCat's answer
  * to those is in catalog-hms-thrift's tests.
  */
+@ExtendWith(SharedHmsPeers.class)
+@FreshPeers
+@ComparesCalls({
+    "alter_catalog",
+    "create_catalog",
+    "create_database",
+    "create_table",
+    "drop_catalog",
+    "drop_database",
+    "drop_database_req",
+    "drop_table",
+    "flushCache",
+    "getMetaConf",
+    "get_all_databases",
+    "get_all_tables",
+    "get_catalog",
+    "get_catalogs",
+    "get_config_value",
+    "get_database",
+    "get_databases",
+    "get_metastore_db_uuid",
+    "isPartitionMarkedForEvent",
+    "markPartitionForEvent",
+    "setMetaConf"
+})
 class CatalogAndConfigDifferentialIT {
     private static final Map<String, String> SPEC = Map.of("ds", "2025-01-01", "hr", "7");
 
     private static HmsPeers peers;
 
+    /** A pair of its own ({@link FreshPeers}): it checks what a fresh metastore holds. */
     @BeforeAll
-    static void startPeers() throws IOException, InterruptedException {
-        Path run =
-                Files.createDirectories(Path.of("target", "hms-differential")).toAbsolutePath();
-        peers = HmsPeers.start(Files.createTempDirectory(run, "run-"));
-    }
-
-    @AfterAll
-    static void stopPeers() throws InterruptedException {
-        if (peers != null) {
-            peers.close();
-        }
+    static void startPeers(HmsPeers fresh) {
+        peers = fresh;
     }
 
     /** A location of this side's own, under its run directory. */

@@ -50,6 +50,9 @@ final class HivePeer implements MetastorePeer {
         Path external = Files.createDirectories(home.resolve("external"));
         // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here),
         // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all, and
+        // the metadata transformer: Hive 4 rewrites a managed table a client without declared capabilities creates into
+        // an external one with external.table.purge; TreeCat keeps the type a client gives (KnownHiveDivergences). And
+        // no retries of a failed store call: Hive retries a JDO failure ten times, 2 s apart, before it answers it. And
         // the time open_txns may take (1 s by default: a batch of a thousand on Derby on a busy machine takes longer,
         // and Hive then opens another thousand, so its ids would depend on the machine).
         String site = """
@@ -61,6 +64,8 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.warehouse.external.dir</name><value>%s</value></property>
           <property><name>metastore.server.min.threads</name><value>16</value></property>
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
+          <property><name>metastore.metadata.transformer.class</name><value> </value></property>
+          <property><name>metastore.hmshandler.retry.attempts</name><value>1</value></property>
           <property><name>metastore.txn.opentxn.timeout</name><value>60000</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
@@ -95,6 +100,12 @@ final class HivePeer implements MetastorePeer {
         ServerProcess process =
                 ServerProcess.launch("Hive 4.0.1", server, environment, home, port, home.resolve("server.log"));
         return new HivePeer(process.awaitServing(START_TIMEOUT));
+    }
+
+    /** Where Hive puts what has no location of its own: its managed and its external warehouse. */
+    static List<Path> warehouseRoots(Path runDirectory) {
+        Path home = runDirectory.resolve("hive").toAbsolutePath();
+        return List.of(home.resolve("managed"), home.resolve("external"));
     }
 
     private static List<String> command(Path home, String classpath) {

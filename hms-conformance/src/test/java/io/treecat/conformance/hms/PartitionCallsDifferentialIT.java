@@ -28,9 +28,9 @@ import org.apache.hadoop.hive.metastore.api.PartitionSpecWithSharedSD;
 import org.apache.hadoop.hive.metastore.api.PartitionValuesRequest;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The partition calls beyond filters, against Hive 4.0.1 and TreeCat, result by result and exception type by exception
@@ -41,25 +41,27 @@ import org.junit.jupiter.api.Test;
  * {@link #knownDivergences()} checks the difference itself. Strict: any other difference fails, listing them all (also
  * written to {@code target/hms-differential/partition-calls.txt}).
  */
+@ExtendWith(SharedHmsPeers.class)
+@ComparesCalls({
+    "get_partition_values",
+    "get_partitions_pspec",
+    "get_part_specs_by_filter",
+    "add_partitions_pspec",
+    "exchange_partition",
+    "exchange_partitions",
+    "get_partitions",
+    "get_partition_names"
+})
 class PartitionCallsDifferentialIT {
 
     private static HmsPeers peers;
 
     @BeforeAll
-    static void startPeers() throws IOException, InterruptedException {
-        Path run =
-                Files.createDirectories(Path.of("target", "hms-differential")).toAbsolutePath();
-        peers = HmsPeers.start(Files.createTempDirectory(run, "run-"));
+    static void createTables(HmsPeers shared) {
+        peers = shared;
         Differential differential = peers.differential();
         PartitionCallsFixture.create(differential);
         differential.takeMismatches();
-    }
-
-    @AfterAll
-    static void stopPeers() throws InterruptedException {
-        if (peers != null) {
-            peers.close();
-        }
     }
 
     /** Every comparison of the running test and the answer (both, where they differ), for its report. */
