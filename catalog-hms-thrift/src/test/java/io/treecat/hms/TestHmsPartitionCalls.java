@@ -314,10 +314,6 @@ class TestHmsPartitionCalls {
                         "delete_table_column_statistics",
                         "delete_partition_column_statistics",
                         "delete_column_statistics_req")
-                .doesNotContain(
-                        "get_partitions_by_expr",
-                        "get_partitions_spec_by_expr",
-                        "get_partition_names_req",
-                        "add_dynamic_partitions");
+                .doesNotContain("get_partitions_by_expr", "get_partitions_spec_by_expr", "get_partition_names_req");
     }
 }
