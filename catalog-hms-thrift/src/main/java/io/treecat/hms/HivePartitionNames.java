@@ -84,6 +84,25 @@ final class HivePartitionNames {
         return spec;
     }
 
+    /**
+     * The spec of a name as Hive's {@code partition_name_to_vals} and {@code partition_name_to_spec} read it: each
+     * component {@code k=v} (both non-empty; the key up to the last {@code =}) unescaped, any other component left
+     * out, so a malformed name reads as fewer keys or none, never as an error. Only a null name is refused.
+     */
+    static LinkedHashMap<String, String> specIgnoringMalformed(String name) throws MetaException {
+        if (name == null) {
+            throw new MetaException("Invalid partition name: 'null'");
+        }
+        LinkedHashMap<String, String> spec = new LinkedHashMap<>();
+        for (String component : name.split("/", -1)) {
+            int equals = component.lastIndexOf('=');
+            if (equals > 0 && equals < component.length() - 1) {
+                spec.put(unescape(component.substring(0, equals)), unescape(component.substring(equals + 1)));
+            }
+        }
+        return spec;
+    }
+
     /** The values of a name for the table's keys, in key order; a name with other keys is refused. */
     static List<String> values(List<String> keys, String name) throws MetaException {
         Map<String, String> spec = spec(name);

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
-import org.apache.hadoop.hive.metastore.api.HeartbeatRequest;
 import org.apache.hadoop.hive.metastore.api.LockComponent;
 import org.apache.hadoop.hive.metastore.api.LockLevel;
 import org.apache.hadoop.hive.metastore.api.LockRequest;
@@ -20,10 +19,10 @@ import org.apache.hadoop.hive.metastore.api.LockType;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchLockException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
-import org.apache.hadoop.hive.metastore.api.NoSuchTxnException;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
+import org.apache.hadoop.hive.metastore.api.TxnOpenException;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TException;
 
@@ -50,8 +49,12 @@ import org.apache.thrift.TException;
  * A restart releases every lock, as a crash of every client would. Lock ids are drawn from the start
  * time, so an id from before a restart is never reused after it: the old holder's next heartbeat
  * or check answers {@code NoSuchLockException}, and Iceberg's HiveCatalog then fails its commit
- * instead of committing under a lock it no longer holds. Hive transactions are not served, so any
- * non-zero {@code txnid} is a {@code NoSuchTxnException}.
+ * instead of committing under a lock it no longer holds.
+ *
+ * <p>A lock taken in a Hive transaction (a request with a {@code txnid}) belongs to it: the transaction must be open
+ * (checked as the lock is taken, through {@link TransactionCheck}), its locks never conflict with each other, they
+ * live as long as the transaction (its heartbeats keep them, not their own) and go when it commits, aborts or
+ * expires ({@link #releaseTransaction}); {@code unlock} refuses them, as Hive does.
  */
 final class HmsLocks {
     private final Clock clock;
@@ -61,6 +64,12 @@ final class HmsLocks {
     private final Map<Long, Lock> locks = new LinkedHashMap<>();
 
     private long nextId;
+
+    /** Fails as Hive does unless Hive transaction {@code txnId} is open. */
+    @FunctionalInterface
+    interface TransactionCheck {
+        void requireOpen(long txnId) throws TException;
+    }
 
     HmsLocks(Clock clock, Duration timeout, HmsNames names) {
         this.clock = requireNonNull(clock, "clock is null");
@@ -120,6 +129,9 @@ final class HmsLocks {
 
     private static final class Lock {
         final long id;
+        /** The Hive transaction the lock belongs to; 0 for none. */
+        final long txnId;
+
         final List<Component> components;
         final String user;
         final String hostname;
@@ -134,25 +146,32 @@ final class HmsLocks {
 
         Lock(long id, List<Component> components, LockRequest request, long now) {
             this.id = id;
+            this.txnId = request.getTxnid();
             this.components = List.copyOf(components);
             this.user = request.getUser();
             this.hostname = request.getHostname();
             this.agentInfo = request.getAgentInfo();
             this.lastHeartbeat = now;
         }
+
+        boolean inTransaction() {
+            return txnId != 0;
+        }
     }
 
-    synchronized LockResponse lock(LockRequest request) throws TException {
+    /** Takes the locks a request asks for; one in a Hive transaction only while {@code transactions} says it is open. */
+    synchronized LockResponse lock(LockRequest request, TransactionCheck transactions) throws TException {
         requireNonNull(request, "request is null");
-        if (request.getTxnid() != 0) {
-            throw noSuchTxn(request.getTxnid());
-        }
         if (request.getComponent() == null || request.getComponent().isEmpty()) {
             throw new MetaException("A lock request needs at least one component");
         }
         List<Component> components = new ArrayList<>();
         for (LockComponent component : request.getComponent()) {
             components.add(component(component));
+        }
+        if (request.getTxnid() != 0) {
+            // Under this table's monitor: a commit releases the transaction's locks after it, so none is left behind.
+            transactions.requireOpen(request.getTxnid());
         }
         long now = clock.millis();
         expire(now);
@@ -199,13 +218,10 @@ final class HmsLocks {
     }
 
     synchronized LockResponse check(CheckLockRequest request) throws TException {
-        if (request.getTxnid() != 0) {
-            throw noSuchTxn(request.getTxnid());
-        }
         long now = clock.millis();
         expire(now);
         Lock lock = require(request.getLockid());
-        // Checking is a sign of life, as in Hive.
+        // Checking is a sign of life, as in Hive (of the transaction, for a transaction's lock: the caller's).
         lock.lastHeartbeat = now;
         grant(now);
         return response(lock);
@@ -214,24 +230,49 @@ final class HmsLocks {
     synchronized void unlock(UnlockRequest request) throws TException {
         long now = clock.millis();
         expire(now);
+        Lock lock = locks.get(request.getLockid());
+        if (lock != null && lock.inTransaction()) {
+            Component first = lock.components.get(0);
+            throw new TxnOpenException("Unlocking locks associated with transaction not permitted.  lockid:" + lock.id
+                    + " intLockId:1 txnid:" + lock.txnId + " db:" + first.db() + " table:" + first.table()
+                    + " partition:" + first.partition() + " state:" + lock.state + " type:" + first.type());
+        }
         // Idempotent, as Hive's unlock: a lock that is unknown, released or expired is already free.
         if (locks.remove(request.getLockid()) != null) {
             grant(now);
         }
     }
 
-    synchronized void heartbeat(HeartbeatRequest request) throws TException {
-        if (request.getTxnid() != 0) {
-            throw noSuchTxn(request.getTxnid());
+    /** The Hive transaction lock {@code lockId} belongs to: 0 for none (or no such lock). */
+    synchronized long transactionOf(long lockId) {
+        Lock lock = locks.get(lockId);
+        return lock == null ? 0 : lock.txnId;
+    }
+
+    /** Whether some lock belongs to a Hive transaction (whose expiry the transactions then check). */
+    synchronized boolean holdsTransactionLocks() {
+        return locks.values().stream().anyMatch(Lock::inTransaction);
+    }
+
+    /** Releases every lock of Hive transaction {@code txnId}, which committed, aborted or expired. */
+    synchronized void releaseTransaction(long txnId) {
+        if (locks.values().removeIf(lock -> lock.txnId == txnId)) {
+            grant(clock.millis());
         }
+    }
+
+    /** Heartbeats lock {@code lockId} (0: none, as in Hive); a transaction's lock lives by its transaction's. */
+    synchronized void heartbeat(long lockId) throws TException {
         long now = clock.millis();
         expire(now);
-        if (request.getLockid() == 0) {
+        if (lockId == 0) {
             return; // Hive: nothing to heartbeat
         }
-        Lock lock = require(request.getLockid());
-        lock.lastHeartbeat = now;
-        lock.heartbeatCount++;
+        Lock lock = require(lockId);
+        if (!lock.inTransaction()) {
+            lock.lastHeartbeat = now;
+            lock.heartbeatCount++;
+        }
     }
 
     /** One element per component, in lock id order, filtered by database, table and partition as Hive does. */
@@ -252,10 +293,10 @@ final class HmsLocks {
                 : null;
         String partition = request.isSetPartname() && !request.getPartname().isEmpty() ? request.getPartname() : null;
         List<ShowLocksResponseElement> elements = new ArrayList<>();
-        if (request.getTxnid() != 0) {
-            return new ShowLocksResponse(elements); // no lock belongs to a transaction
-        }
         for (Lock lock : locks.values()) {
+            if (request.getTxnid() != 0 && request.getTxnid() != lock.txnId) {
+                continue;
+            }
             long internalId = 0;
             for (Component component : lock.components) {
                 internalId++;
@@ -269,7 +310,8 @@ final class HmsLocks {
                         component.db(),
                         lock.state,
                         component.type(),
-                        lock.lastHeartbeat,
+                        // Hive keeps a transaction's heartbeat on the transaction, and shows its locks' as 0.
+                        lock.inTransaction() ? 0 : lock.lastHeartbeat,
                         lock.user,
                         lock.hostname);
                 if (component.table() != null) {
@@ -278,7 +320,7 @@ final class HmsLocks {
                 if (component.partition() != null) {
                     element.setPartname(component.partition());
                 }
-                element.setTxnid(0);
+                element.setTxnid(lock.txnId);
                 if (lock.state == LockState.ACQUIRED) {
                     element.setAcquiredat(lock.acquiredAt);
                 }
@@ -314,17 +356,13 @@ final class HmsLocks {
         return lock;
     }
 
-    private static NoSuchTxnException noSuchTxn(long txnid) {
-        return new NoSuchTxnException(
-                "No such transaction txnid:" + txnid + " (this metastore serves no Hive transactions)");
-    }
-
     /** Releases every lock whose last sign of life is older than the timeout. */
     private void expire(long now) {
         long oldest = now - timeout.toMillis();
         boolean released = false;
         for (Iterator<Lock> it = locks.values().iterator(); it.hasNext(); ) {
-            if (it.next().lastHeartbeat < oldest) {
+            Lock lock = it.next();
+            if (!lock.inTransaction() && lock.lastHeartbeat < oldest) {
                 it.remove();
                 released = true;
             }
@@ -357,6 +395,9 @@ final class HmsLocks {
     /** The id of the first earlier lock {@code lock} conflicts with and its component's number (from 1), or null. */
     private static long[] firstConflict(Lock lock, List<Lock> earlier) {
         for (Lock other : earlier) {
+            if (lock.inTransaction() && lock.txnId == other.txnId) {
+                continue; // Hive: the locks of one transaction never conflict with each other
+            }
             for (Component mine : lock.components) {
                 for (int i = 0; i < other.components.size(); i++) {
                     if (mine.conflicts(other.components.get(i))) {

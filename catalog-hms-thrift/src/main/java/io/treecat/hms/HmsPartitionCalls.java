@@ -518,11 +518,12 @@ final class HmsPartitionCalls {
     // ---- names
 
     public List<String> partition_name_to_vals(String partitionName) throws TException {
-        return new ArrayList<>(HivePartitionNames.spec(partitionName).values());
+        return new ArrayList<>(
+                HivePartitionNames.specIgnoringMalformed(partitionName).values());
     }
 
     public Map<String, String> partition_name_to_spec(String partitionName) throws TException {
-        return new LinkedHashMap<>(HivePartitionNames.spec(partitionName));
+        return new LinkedHashMap<>(HivePartitionNames.specIgnoringMalformed(partitionName));
     }
 
     /** Hive's default (no {@code metastore.partition.name.whitelist.pattern}) accepts every name. */

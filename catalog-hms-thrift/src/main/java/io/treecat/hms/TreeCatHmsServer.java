@@ -56,7 +56,9 @@ public final class TreeCatHmsServer {
             HmsFunctionCalls.class,
             HmsCatalogCalls.class,
             HmsConfigCalls.class,
-            HmsPartitionEventCalls.class);
+            HmsPartitionEventCalls.class,
+            HmsTxnCalls.class,
+            HmsCompactionCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
@@ -74,13 +76,21 @@ public final class TreeCatHmsServer {
      * @param warehouses where each catalog's files live (default database, table and partition locations)
      */
     public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+        this(runner, warehouses, config, Clock.systemUTC());
+    }
+
+    /** With the clock lock and transaction timeouts are measured on (tests move one by hand). */
+    TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, Clock clock) {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
         HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()));
-        this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), hive.names());
-        // What holds state of the whole server is made once and is the same in every catalog's areas.
+        this.locks = new HmsLocks(clock, config.lockTimeout(), hive.names());
+        // What holds state of the whole server is made once and is the same in every catalog's areas. Hive's
+        // transactions are the metastore's, not a catalog's: they live in hive's catalog whichever catalog a call
+        // names.
         HmsServiceCalls service = new HmsServiceCalls(config.catalog());
-        HmsLockCalls lockCalls = new HmsLockCalls(locks);
+        HmsTransactions transactions = new HmsTransactions(hive, locks, clock, config.lockTimeout());
+        HmsLockCalls lockCalls = new HmsLockCalls(locks, transactions);
         this.catalogCalls = new HmsCatalogCalls(hive);
         HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
@@ -102,7 +112,9 @@ public final class TreeCatHmsServer {
                     new HmsFunctionCalls(calls),
                     catalogCalls,
                     configCalls,
-                    new HmsPartitionEventCalls(calls, Clock.systemUTC()));
+                    new HmsPartitionEventCalls(calls, clock),
+                    new HmsTxnCalls(transactions, new HmsWriteIds(calls, transactions)),
+                    new HmsCompactionCalls(calls, hive, clock));
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
@@ -116,10 +128,15 @@ public final class TreeCatHmsServer {
      * ({@code <warehouse>/<catalog>}), for tests and tools that run no other interface.
      */
     public TreeCatHmsServer(CatalogService service, HmsServerConfig config) {
+        this(service, config, Clock.systemUTC());
+    }
+
+    TreeCatHmsServer(CatalogService service, HmsServerConfig config, Clock clock) {
         this(
                 new TransactionRunner(() -> service, Authorizer.allowAll()),
                 Warehouses.underRoot(config.warehouse(), new LocalFileIO()),
-                config);
+                config,
+                clock);
     }
 
     /** The Thrift calls served: every other one is UNKNOWN_METHOD. */

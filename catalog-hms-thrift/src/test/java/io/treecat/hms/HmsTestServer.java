@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,40 +30,67 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
+    private final Clock clock;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
     private TreeCatHmsServer server;
 
     HmsTestServer() {
-        this(HmsServerConfig.DEFAULT_LOCK_TIMEOUT);
+        this(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC());
     }
 
-    private HmsTestServer(Duration lockTimeout) {
+    private HmsTestServer(Duration lockTimeout, Clock clock) {
         this.lockTimeout = lockTimeout;
+        this.clock = clock;
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
     static HmsTestServer withLockTimeout(Duration timeout) {
-        return new HmsTestServer(timeout);
+        return new HmsTestServer(timeout, Clock.systemUTC());
+    }
+
+    /** A server that measures lock and transaction timeouts ({@code timeout}) on {@code clock}, which a test moves. */
+    static HmsTestServer withClock(Clock clock, Duration timeout) {
+        return new HmsTestServer(timeout, clock);
     }
 
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
         directory = Files.createTempDirectory("treecat-hms-");
+        open();
+    }
+
+    private void open() {
         catalog = CatalogService.open(directory.resolve("db"));
         server = new TreeCatHmsServer(
                 catalog,
-                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout));
+                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout),
+                clock);
         server.start();
     }
 
-    @Override
-    public void afterEach(ExtensionContext context) throws Exception {
+    /**
+     * Stops the server and closes the tree, then opens both again on the same directory, as a restart of the
+     * process does (clients opened before are closed; the new server listens on a new port).
+     */
+    void restart() throws Exception {
+        closeClients();
+        server.shutdown();
+        catalog.close();
+        open();
+    }
+
+    private void closeClients() throws Exception {
         for (int i = clients.size() - 1; i >= 0; i--) {
             clients.get(i).close();
         }
         clients.clear();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        closeClients();
         server.shutdown();
         catalog.close();
         try (Stream<Path> files = Files.walk(directory)) {

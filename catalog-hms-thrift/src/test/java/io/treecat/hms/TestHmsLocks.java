@@ -2,6 +2,7 @@ package io.treecat.hms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.apache.hadoop.hive.metastore.api.NoSuchLockException;
 import org.apache.hadoop.hive.metastore.api.NoSuchTxnException;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
+import org.apache.hadoop.hive.metastore.api.TxnOpenException;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class TestHmsLocks {
     /** A clock the test moves. */
     static final class MovingClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
         void advance(Duration duration) {
             now = now.plus(duration);
@@ -74,8 +76,15 @@ class TestHmsLocks {
     private LockResponse lock(LockComponent... components) throws Exception {
         LockRequest request = new LockRequest(List.of(components), "alice", "host");
         request.setAgentInfo("agent-" + components.length);
-        return locks.lock(request);
+        return locks.lock(request, OPEN_TXNS);
     }
+
+    /** Transaction 8 is open; every other is unknown. */
+    private static final HmsLocks.TransactionCheck OPEN_TXNS = id -> {
+        if (id != 8) {
+            throw new NoSuchTxnException("No such transaction txnid:" + id);
+        }
+    };
 
     static HeartbeatRequest beat(long lockid, long txnid) {
         HeartbeatRequest request = new HeartbeatRequest();
@@ -187,10 +196,10 @@ class TestHmsLocks {
         LockResponse second = lock(table(LockType.EXCLUSIVE, "db", "t"));
         assertThat(second.getState()).isEqualTo(LockState.WAITING);
         clock.advance(Duration.ofSeconds(200));
-        locks.heartbeat(beat(first.getLockid(), 0));
+        locks.heartbeat(first.getLockid());
         assertThat(check(second)).isEqualTo(LockState.WAITING); // checking heartbeats the waiter too
         clock.advance(Duration.ofSeconds(200));
-        locks.heartbeat(beat(first.getLockid(), 0));
+        locks.heartbeat(first.getLockid());
         assertThat(check(second)).isEqualTo(LockState.WAITING);
 
         // The holder goes silent: 300 s later its lock is gone and the waiter has it.
@@ -198,7 +207,7 @@ class TestHmsLocks {
         assertThat(check(second)).isEqualTo(LockState.WAITING);
         clock.advance(Duration.ofSeconds(2));
         assertThat(check(second)).isEqualTo(LockState.ACQUIRED);
-        assertThatThrownBy(() -> locks.heartbeat(beat(first.getLockid(), 0)))
+        assertThatThrownBy(() -> locks.heartbeat(first.getLockid()))
                 .isInstanceOf(NoSuchLockException.class)
                 .hasMessageContaining("expired after 300000 ms");
         assertThatThrownBy(() -> locks.check(new CheckLockRequest(first.getLockid())))
@@ -211,7 +220,7 @@ class TestHmsLocks {
         lock(table(LockType.SHARED_READ, "db", "u"), table(LockType.SHARED_READ, "db", "v"));
         lock(partition(LockType.SHARED_WRITE, "other", "t", "day=1"));
         clock.advance(Duration.ofSeconds(5));
-        locks.heartbeat(beat(t.getLockid(), 0));
+        locks.heartbeat(t.getLockid());
 
         ShowLocksRequest byTable = new ShowLocksRequest();
         byTable.setDbname("@hive#DB");
@@ -236,6 +245,20 @@ class TestHmsLocks {
                 .extracting(ShowLocksResponseElement::getTablename)
                 .containsExactly("t", "u", "v");
         assertThat(locks.show(new ShowLocksRequest()).getLocks()).hasSize(4);
+        // As Hive: no heartbeat count before the first heartbeat; a waiting lock names the lock and the component
+        // (from 1) it waits behind.
+        LockResponse waiting = lock(table(LockType.SHARED_READ, "db", "v"), table(LockType.EXCLUSIVE, "db", "u"));
+        ShowLocksRequest byU = new ShowLocksRequest();
+        byU.setDbname("db");
+        byU.setTablename("u");
+        ShowLocksResponseElement blocked = locks.show(byU).getLocks().stream()
+                .filter(shownLock -> shownLock.getLockid() == waiting.getLockid())
+                .findFirst()
+                .orElseThrow();
+        assertThat(blocked.getState()).isEqualTo(LockState.WAITING);
+        assertThat(blocked.isSetHeartbeatCount()).isFalse();
+        assertThat(blocked.getBlockedByIntId()).isEqualTo(1);
+        locks.unlock(new UnlockRequest(waiting.getLockid()));
         ShowLocksRequest byPartition = new ShowLocksRequest();
         byPartition.setPartname("day=1");
         assertThat(locks.show(byPartition).getLocks())
@@ -244,30 +267,71 @@ class TestHmsLocks {
     }
 
     @Test
-    void transactionsAndBadRequestsAreClearErrors() throws Exception {
-        LockRequest inTxn = new LockRequest(List.of(table(LockType.EXCLUSIVE, "db", "t")), "alice", "host");
-        inTxn.setTxnid(7);
-        assertThatThrownBy(() -> locks.lock(inTxn))
+    void locksInATransactionLiveAndGoWithIt() throws Exception {
+        LockRequest unknown = new LockRequest(List.of(table(LockType.EXCLUSIVE, "db", "t")), "alice", "host");
+        unknown.setTxnid(7);
+        assertThatThrownBy(() -> locks.lock(unknown, OPEN_TXNS))
                 .isInstanceOf(NoSuchTxnException.class)
-                .hasMessageStartingWith("No such transaction txnid:7");
-        assertThatThrownBy(() -> locks.heartbeat(beat(0, 7)))
-                .isInstanceOf(NoSuchTxnException.class)
-                .hasMessageStartingWith("No such transaction txnid:7");
-        assertThatThrownBy(() -> locks.heartbeat(beat(12345, 0)))
+                .hasMessage("No such transaction txnid:7");
+        assertThat(locks.size()).isZero();
+
+        // Two locks of one transaction never conflict; another client's waits behind them.
+        LockRequest write = new LockRequest(List.of(table(LockType.EXCLUSIVE, "db", "t")), "alice", "host");
+        write.setTxnid(8);
+        write.setAgentInfo("txn-8");
+        LockResponse first = locks.lock(write, OPEN_TXNS);
+        LockResponse second = locks.lock(write, OPEN_TXNS);
+        assertThat(List.of(first.getState(), second.getState())).containsOnly(LockState.ACQUIRED);
+        LockResponse other = lock(table(LockType.SHARED_READ, "db", "t"));
+        assertThat(other.getState()).isEqualTo(LockState.WAITING);
+        assertThat(locks.holdsTransactionLocks()).isTrue();
+        assertThat(locks.transactionOf(first.getLockid())).isEqualTo(8);
+        assertThat(locks.transactionOf(other.getLockid())).isZero();
+
+        // The transaction's heartbeat keeps them, not their own: silence does not release them here.
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofSeconds(200));
+            assertThat(check(other)).isEqualTo(LockState.WAITING);
+        }
+        locks.heartbeat(first.getLockid());
+        ShowLocksRequest ofTxn = new ShowLocksRequest();
+        ofTxn.setTxnid(8);
+        assertThat(locks.show(ofTxn).getLocks())
+                .extracting(ShowLocksResponseElement::getTxnid, ShowLocksResponseElement::getLastheartbeat)
+                .containsExactly(tuple(8L, 0L), tuple(8L, 0L));
+        assertThatThrownBy(() -> locks.unlock(new UnlockRequest(first.getLockid())))
+                .isInstanceOf(TxnOpenException.class)
+                .hasMessage("Unlocking locks associated with transaction not permitted.  lockid:" + first.getLockid()
+                        + " intLockId:1 txnid:8 db:db table:t partition:null state:ACQUIRED type:EXCLUSIVE");
+
+        // Its end releases them, and the waiter gets the table.
+        locks.releaseTransaction(8);
+        assertThat(check(other)).isEqualTo(LockState.ACQUIRED);
+        assertThat(locks.holdsTransactionLocks()).isFalse();
+        assertThatThrownBy(() -> locks.check(new CheckLockRequest(first.getLockid())))
+                .isInstanceOf(NoSuchLockException.class);
+    }
+
+    @Test
+    void badRequestsAreClearErrors() throws Exception {
+        assertThatThrownBy(() -> locks.heartbeat(12345))
                 .isInstanceOf(NoSuchLockException.class)
                 .hasMessageStartingWith("No such lock lockid:12345");
-        assertThatThrownBy(() -> locks.lock(new LockRequest(List.of(), "alice", "host")))
+        assertThatThrownBy(() -> locks.lock(new LockRequest(List.of(), "alice", "host"), OPEN_TXNS))
                 .isInstanceOf(MetaException.class)
                 .hasMessage("A lock request needs at least one component");
-        assertThatThrownBy(() -> locks.lock(new LockRequest(
-                        List.of(new LockComponent(LockType.EXCLUSIVE, LockLevel.TABLE, "db")), "alice", "host")))
+        assertThatThrownBy(() -> locks.lock(
+                        new LockRequest(
+                                List.of(new LockComponent(LockType.EXCLUSIVE, LockLevel.TABLE, "db")), "alice", "host"),
+                        OPEN_TXNS))
                 .isInstanceOf(MetaException.class)
                 .hasMessage("A TABLE-level lock component needs a table name");
         assertThatThrownBy(() -> locks.lock(
-                        new LockRequest(List.of(table(LockType.EXCLUSIVE, "@spark#db", "t")), "alice", "host")))
+                        new LockRequest(List.of(table(LockType.EXCLUSIVE, "@spark#db", "t")), "alice", "host"),
+                        OPEN_TXNS))
                 .isInstanceOf(MetaException.class);
         // Nothing was taken by the failed requests; a heartbeat without ids is Hive's no-op.
-        locks.heartbeat(beat(0, 0));
+        locks.heartbeat(0);
         assertThat(locks.size()).isZero();
     }
 }

@@ -204,6 +204,9 @@ class TestHmsPartitionCalls {
                 .containsExactly("t");
         assertThat(client.partition_name_to_vals("day=a%3Db/n=1")).containsExactly("a=b", "1");
         assertThat(client.partition_name_to_spec("day=a%3Db/n=1")).isEqualTo(Map.of("day", "a=b", "n", "1"));
+        // As Hive reads a name here: a component that is not key=value is left out, never an error.
+        assertThat(client.partition_name_to_vals("")).isEmpty();
+        assertThat(client.partition_name_to_spec("nonsense/n=1")).isEqualTo(Map.of("n", "1"));
     }
 
     @Test
@@ -311,10 +314,6 @@ class TestHmsPartitionCalls {
                         "delete_table_column_statistics",
                         "delete_partition_column_statistics",
                         "delete_column_statistics_req")
-                .doesNotContain(
-                        "get_partitions_by_expr",
-                        "get_partitions_spec_by_expr",
-                        "get_partition_names_req",
-                        "add_dynamic_partitions");
+                .doesNotContain("get_partitions_by_expr", "get_partitions_spec_by_expr", "get_partition_names_req");
     }
 }

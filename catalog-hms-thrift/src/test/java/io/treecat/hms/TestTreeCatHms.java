@@ -107,6 +107,15 @@ class TestTreeCatHms {
         assertThat(client.get_databases("s*")).containsExactly("sales");
         assertThat(client.get_databases("@hive#")).containsExactly("default", "hr", "sales");
         assertThat(client.get_databases("@hive#h*|x")).containsExactly("hr");
+        // Hive's patterns: '.' is any one character, the empty pattern matches nothing.
+        assertThat(client.get_databases("s.les")).containsExactly("sales");
+        assertThat(client.get_databases("")).isEmpty();
+        assertThatThrownBy(() -> client.get_database(null))
+                .isInstanceOf(MetaException.class)
+                .hasMessage("Database name cannot be null.");
+        assertThatThrownBy(() -> client.create_database(database("")))
+                .isInstanceOf(InvalidObjectException.class)
+                .hasMessage(" is not a valid database name");
 
         assertThatThrownBy(() -> client.create_database(database("sales"))).isInstanceOf(AlreadyExistsException.class);
         assertThatThrownBy(() -> client.get_database("nope")).isInstanceOf(NoSuchObjectException.class);
@@ -150,6 +159,13 @@ class TestTreeCatHms {
         assertThat(client.get_tables("@hive#sales", "o*")).containsExactly("orders");
         List<TableMeta> metas = client.get_table_meta("*", "*", List.of("MANAGED_TABLE"));
         assertThat(metas).extracting(TableMeta::getTableName).containsExactly("items", "orders");
+        assertThat(metas).extracting(TableMeta::getOwnerName).containsOnly("alice");
+        assertThatThrownBy(() -> client.get_tables_by_type("sales", "*", "NOPE"))
+                .isInstanceOf(MetaException.class)
+                .hasMessageStartingWith("No such table type: NOPE");
+        // As Hive's store answers: a missing database has no tables.
+        assertThat(client.get_table_names_by_filter("nope", "hive_filter_field_owner__ = \"alice\"", (short) -1))
+                .isEmpty();
 
         assertThatThrownBy(() -> client.create_table(table("sales", "orders")))
                 .isInstanceOf(AlreadyExistsException.class);

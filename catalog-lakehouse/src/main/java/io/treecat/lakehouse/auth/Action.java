@@ -32,6 +32,10 @@ public enum Action {
     DROP_PARTITIONS,
     LIST_FUNCTIONS,
     MANAGE_FUNCTIONS,
+    /** Reading Hive transactions, write ids and compaction requests. */
+    LIST_TRANSACTIONS,
+    /** Opening, committing, aborting and heartbeating Hive transactions; asking for a compaction. */
+    MANAGE_TRANSACTIONS,
     /** Listing the catalogs (the HMS {@code get_catalogs}), on the root. */
     LIST_CATALOGS,
     CREATE_CATALOG,

@@ -97,6 +97,37 @@ final class Fields {
         throw invalid(type, key, "an integer", field);
     }
 
+    /** A required positive integer: a counter or an id. */
+    static long counter(BsonDocument value, String key, ObjectType type) {
+        Long field = int64(value, key, type);
+        if (field == null) {
+            throw missing(type, key, "(a positive integer)");
+        }
+        if (field < 1) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_VALUE,
+                            "Invalid " + type.storedName() + " object: field '" + key + "' must be positive, not "
+                                    + field)
+                    .with("field", key);
+        }
+        return field;
+    }
+
+    /** A string → integer map; a non-integer entry is an error naming {@code key.entry}. */
+    static Map<String, Long> longMap(BsonDocument value, String key, ObjectType type) {
+        BsonDocument document = document(value, key, type);
+        Map<String, Long> map = new LinkedHashMap<>();
+        if (document != null) {
+            for (Map.Entry<String, BsonValue> entry : document.entrySet()) {
+                if (!entry.getValue().isInt64() && !entry.getValue().isInt32()) {
+                    throw invalid(type, key + "." + entry.getKey(), "an integer", entry.getValue());
+                }
+                map.put(entry.getKey(), entry.getValue().asNumber().longValue());
+            }
+        }
+        return map;
+    }
+
     static byte[] binary(BsonDocument value, String key, ObjectType type) {
         BsonValue field = present(value, key);
         if (field == null) {

@@ -8,9 +8,9 @@ package io.treecat.lakehouse.model;
  * <ul>
  *   <li>shared: read and written by every interface through the records of this package;</li>
  *   <li>protocol-owned sub-documents ({@link #HMS_TABLE}, {@link #HMS_PARTITION},
- *       {@link #HMS_FUNCTION}, {@link #COLUMN_STATISTICS}, {@link #HMS_METASTORE_UUID}, {@link #HMS_CONSTRAINTS},
- *       {@link #HMS_REFERENCED_BY}): one interface's own encoding, which the records carry through unchanged so
- *       that another interface's write keeps them;</li>
+ *       {@link #HMS_FUNCTION}, {@link #HMS_COMPACTION}, {@link #COLUMN_STATISTICS}, {@link #HMS_METASTORE_UUID},
+ *       {@link #HMS_CONSTRAINTS}, {@link #HMS_REFERENCED_BY}): one interface's own encoding, which the records carry
+ *       through unchanged so that another interface's write keeps them;</li>
  *   <li>index keys of the Iceberg file index ({@link #FILE_INDEX_HEAD}, the file leaves' fields).</li>
  * </ul>
  */
@@ -104,6 +104,48 @@ public final class LakeKeys {
     public static final String EVENT_TYPE = "event_type";
     /** When a mark was made (ms since the epoch). */
     public static final String EVENT_TIME = "event_time";
+
+    // ---- Hive ACID transactions and write ids (HMS-owned; docs/hms-thrift.md, "Hive transactions")
+
+    /** The id of the HMS catalog's transaction area, {@code /<catalog>/.hive_txns}; never a Hive database name. */
+    public static final String HIVE_TRANSACTIONS_ID = ".hive_txns";
+    /** Under {@link #HIVE_TRANSACTIONS_ID}: the open and aborted transactions (Hive's {@code TXNS} but the committed). */
+    public static final String HIVE_OPEN_TRANSACTIONS_ID = "txns";
+    /** Under {@link #HIVE_TRANSACTIONS_ID}: the committed transactions. */
+    public static final String HIVE_COMMITTED_TRANSACTIONS_ID = "committed";
+    /** Under {@link #HIVE_TRANSACTIONS_ID}: the requested compactions (Hive's {@code COMPACTION_QUEUE}). */
+    public static final String HIVE_COMPACTIONS_ID = "compactions";
+    /** The id of a table's write-id area, {@code …/<table>/.hive_write_ids}; never a partition level ({@code k=v}). */
+    public static final String HIVE_WRITE_IDS_ID = ".hive_write_ids";
+    /** The next transaction id and the next compaction id to hand out. */
+    public static final String NEXT_TXN_ID = "next_txn_id";
+
+    public static final String NEXT_COMPACTION_ID = "next_compaction_id";
+    /** A table's next write id to hand out. */
+    public static final String NEXT_WRITE_ID = "next_write_id";
+    /** A transaction's state ({@code open}, {@code aborted}, {@code committed}), type, owner and client. */
+    public static final String TXN_STATE = "txn_state";
+
+    public static final String TXN_TYPE = "txn_type";
+    public static final String USER = "user";
+    public static final String HOSTNAME = "hostname";
+    /** When a transaction was opened and last heartbeated, ms since the epoch. */
+    public static final String STARTED = "started";
+
+    public static final String LAST_HEARTBEAT = "last_heartbeat";
+    /** A transaction's write ids: {@code <db>.<table>} → write id. */
+    public static final String WRITE_IDS = "write_ids";
+    /** The transaction a write id was allocated to. */
+    public static final String TXN_ID = "txn_id";
+    /** A compaction's target, state and queue time (ms since the epoch). */
+    public static final String DATABASE = "db";
+
+    public static final String TABLE = "table";
+    public static final String PARTITION = "partition";
+    public static final String COMPACTION_STATE = "compaction_state";
+    public static final String ENQUEUED = "enqueued";
+    /** The Hive {@code CompactionRequest} as sent, Thrift-binary encoded. */
+    public static final String HMS_COMPACTION = "hms_compaction";
 
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 

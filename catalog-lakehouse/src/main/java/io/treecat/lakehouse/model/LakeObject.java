@@ -15,7 +15,13 @@ public sealed interface LakeObject
                 PartitionEntry,
                 FunctionEntry,
                 FunctionContainerEntry,
-                PartitionEventsEntry {
+                PartitionEventsEntry,
+                HiveTransactionsEntry,
+                HiveTransactionListEntry,
+                HiveTransactionEntry,
+                HiveCompactionEntry,
+                HiveWriteIdsEntry,
+                HiveWriteIdEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -112,7 +112,12 @@ public final class LakeObjectValidator implements WriteValidator {
             case VIEW -> ViewEntry.decode(value);
             case PARTITION -> PartitionEntry.check(value);
             case PARTITION_EVENTS -> PartitionEventsEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION -> {
+            case HIVE_TRANSACTIONS -> HiveTransactionsEntry.decode(value);
+            case HIVE_TRANSACTION -> HiveTransactionEntry.decode(value);
+            case HIVE_COMPACTION -> HiveCompactionEntry.decode(value);
+            case HIVE_WRITE_IDS -> HiveWriteIdsEntry.decode(value);
+            case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST -> {
                 // Written by one interface only, which owns their layout.
             }
         }

@@ -28,7 +28,19 @@ public enum ObjectType {
     /** A Hive function under its database's {@link #FUNCTIONS} container. */
     FUNCTION("function"),
     /** {@code …/<table>/.partition_events}: the Hive partition marks of a table ({@code markPartitionForEvent}). */
-    PARTITION_EVENTS("hms_partition_events");
+    PARTITION_EVENTS("hms_partition_events"),
+    /** {@code /<catalog>/.hive_txns}: the HMS catalog's Hive transaction counters ({@link HiveTransactionsEntry}). */
+    HIVE_TRANSACTIONS("hms_txns"),
+    /** {@code /<catalog>/.hive_txns/txns}, {@code …/committed}, {@code …/compactions}: lists under the counters. */
+    HIVE_TRANSACTION_LIST("hms_txn_list"),
+    /** One Hive transaction, open, aborted or committed ({@link HiveTransactionEntry}). */
+    HIVE_TRANSACTION("hms_txn"),
+    /** One requested Hive compaction ({@link HiveCompactionEntry}). */
+    HIVE_COMPACTION("hms_compaction"),
+    /** {@code …/<table>/.hive_write_ids}: a table's next Hive write id ({@link HiveWriteIdsEntry}). */
+    HIVE_WRITE_IDS("hms_write_ids"),
+    /** A leaf under a table's {@link #HIVE_WRITE_IDS}: one allocated write id and its transaction ({@link HiveWriteIdEntry}). */
+    HIVE_WRITE_ID("hms_write_id");
 
     private final String storedName;
 

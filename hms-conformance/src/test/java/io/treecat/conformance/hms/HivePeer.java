@@ -52,7 +52,9 @@ final class HivePeer implements MetastorePeer {
         // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all, and
         // the metadata transformer: Hive 4 rewrites a managed table a client without declared capabilities creates into
         // an external one with external.table.purge; TreeCat keeps the type a client gives (KnownHiveDivergences). And
-        // no retries of a failed store call: Hive retries a JDO failure ten times, 2 s apart, before it answers it.
+        // no retries of a failed store call: Hive retries a JDO failure ten times, 2 s apart, before it answers it. And
+        // the time open_txns may take (1 s by default: a batch of a thousand on Derby on a busy machine takes longer,
+        // and Hive then opens another thousand, so its ids would depend on the machine).
         String site = """
         <?xml version="1.0"?>
         <configuration>
@@ -64,6 +66,7 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
           <property><name>metastore.metadata.transformer.class</name><value> </value></property>
           <property><name>metastore.hmshandler.retry.attempts</name><value>1</value></property>
+          <property><name>metastore.txn.opentxn.timeout</name><value>60000</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
         Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);

@@ -45,9 +45,9 @@ import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TruncateTableRequest;
 import org.apache.hadoop.hive.metastore.api.UniqueConstraintsRequest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The table calls of issue 15 against Hive 4.0.1 and TreeCat, the same sequence on both: legacy {@code alter_table}
@@ -57,6 +57,7 @@ import org.junit.jupiter.api.Test;
  * constraints with generated names masked), exceptions by type. The report is also written to
  * {@code target/hms-differential/table-calls.txt}.
  */
+@ExtendWith(SharedHmsPeers.class)
 @ComparesCalls({
     "add_check_constraint",
     "add_default_constraint",
@@ -90,27 +91,17 @@ class TableCallsDifferentialIT {
     static final String DB = "tcalls";
     private static final String LAZY = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
 
-    private static HmsPeers peers;
     private static Differential differential;
 
+    /** The run's shared pair of peers ({@link SharedHmsPeers}); the database every test works in. */
     @BeforeAll
-    static void startPeers() throws IOException, InterruptedException {
-        Path run =
-                Files.createDirectories(Path.of("target", "hms-differential")).toAbsolutePath();
-        peers = HmsPeers.start(Files.createTempDirectory(run, "run-"));
-        differential = peers.differential();
+    static void createDatabase(HmsPeers shared) {
+        differential = shared.differential();
         differential.setUp("create_database " + DB, (client, peer) -> {
             Database database = new Database(DB, "table calls", null, new HashMap<>());
             client.create_database(database);
             return null;
         });
-    }
-
-    @AfterAll
-    static void stopPeers() throws InterruptedException {
-        if (peers != null) {
-            peers.close();
-        }
     }
 
     // ---- fixtures, the same on both sides
