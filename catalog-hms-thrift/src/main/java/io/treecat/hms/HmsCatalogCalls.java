@@ -10,7 +10,9 @@ import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.NamespaceEntry;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.RetryPolicy;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,6 +60,13 @@ final class HmsCatalogCalls {
 
     private final HmsCalls calls;
 
+    /**
+     * Servers starting at once on a fresh tree all race for the defaults. A loser sees the winner's commit only
+     * once it is applied, which on a busy disk can take longer than the default policy's ~30 ms of backoff in all;
+     * a start can afford to wait a few seconds.
+     */
+    private static final RetryPolicy AT_START = new RetryPolicy(20, Duration.ofMillis(10), Duration.ofMillis(500));
+
     /** @param calls the calls in the {@code hive} catalog; another catalog's come from {@link HmsCalls#in} */
     HmsCatalogCalls(HmsCalls calls) {
         this.calls = requireNonNull(calls, "calls is null");
@@ -74,7 +83,7 @@ final class HmsCatalogCalls {
      */
     void ensureDefaults() throws TException {
         ObjectPath path = calls.dbPath(DEFAULT_DATABASE);
-        Optional<String> created = calls.write(Action.CREATE_NAMESPACE, path, txn -> {
+        Optional<String> created = calls.write(Action.CREATE_NAMESPACE, path, AT_START, txn -> {
             CatalogEntry catalog = ensureHiveCatalog(txn);
             if (calls.databaseExists(txn, DEFAULT_DATABASE)) {
                 return Optional.empty();
