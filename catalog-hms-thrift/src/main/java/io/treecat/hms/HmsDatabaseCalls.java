@@ -6,6 +6,7 @@ import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Catalogs;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.NamespaceEntry;
@@ -63,6 +64,7 @@ final class HmsDatabaseCalls {
         requireNonNull(database, "database");
         calls.names().checkCatalog(database.getCatalogName());
         String db = calls.db(database.getName());
+        HiveNames.checkDatabase(db);
         String location =
                 database.getLocationUri() == null || database.getLocationUri().isEmpty()
                         ? calls.defaultLocation(db)
