@@ -39,7 +39,7 @@ public final class Locations {
      * with a {@code .} or {@code ..} part between slashes.
      */
     public static String segment(String name) {
-        boolean allDots = !name.isEmpty() && name.chars().allMatch(c -> c == '.');
+        boolean allDots = name.equals(".") || name.equals("..");
         StringBuilder segment = new StringBuilder(name.length() + 8);
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
