@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import io.treecat.server.TreeCatTestServer.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -302,6 +303,67 @@ class TestHostileNames {
             assertThat(iceberg.dropTable(table)).isTrue();
             assertThat(iceberg.dropNamespace(Namespace.of("x/y", "50%"))).isTrue();
             assertThat(iceberg.dropNamespace(slashed)).isTrue();
+        }
+    }
+
+    // ---- the switches
+
+    @Test
+    void withExternalLocationsRefusedAndShorterNamesTheServerKeepsEverythingInside(@TempDir Path other)
+            throws Exception {
+        try (TreeCatTestServer strict = new TreeCatTestServer(
+                other,
+                ConfigOverride.config("warehouse.allow-external-locations", "false"),
+                ConfigOverride.config("lake.max-name-bytes", "16"))) {
+            assertThat(strict.post("/v1/warehouse/namespaces", "{\"namespace\":[\"s\"]}")
+                            .status())
+                    .isEqualTo(200);
+            Reply longName = strict.post("/v1/warehouse/namespaces", "{\"namespace\":[\"" + "n".repeat(17) + "\"]}");
+            assertError(
+                    longName,
+                    400,
+                    "BadRequestException",
+                    "Invalid namespace name: it is longer than 16 bytes of UTF-8");
+
+            String elsewhere = "file:" + other.toAbsolutePath().normalize() + "/elsewhere";
+            Reply table = strict.post(
+                    "/v1/warehouse/namespaces/s/tables",
+                    "{\"name\":\"t\",\"location\":\"" + elsewhere + "\",\"schema\":" + SCHEMA + "}");
+            assertError(
+                    table,
+                    400,
+                    "BadRequestException",
+                    "Invalid location: it is outside the catalog's warehouse, and this server keeps every location"
+                            + " inside it (warehouse.allow-external-locations)");
+            assertThat(table.body()).doesNotContain(other.toString());
+            Reply namespace = strict.post(
+                    "/v1/warehouse/namespaces",
+                    "{\"namespace\":[\"o\"],\"properties\":{\"location\":\"" + elsewhere + "\"}}");
+            assertError(
+                    namespace, 400, "BadRequestException", "Invalid location: it is outside the catalog's warehouse");
+            assertThat(other.resolve("elsewhere")).doesNotExist();
+            assertThat(strict.get("/v1/warehouse/namespaces/o").status()).isEqualTo(404);
+
+            // Inside, as before; and the HMS port holds the same rule (at commit, for what it stages itself).
+            assertThat(strict.post("/v1/warehouse/namespaces/s/tables", "{\"name\":\"t\",\"schema\":" + SCHEMA + "}")
+                            .status())
+                    .isEqualTo(200);
+            TSocket socket = new TSocket("127.0.0.1", strict.hmsPort());
+            socket.open();
+            try {
+                ThriftHiveMetastore.Client hive = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+                Database db = new Database();
+                db.setName("hive_out");
+                db.setLocationUri(elsewhere);
+                db.setParameters(new HashMap<>());
+                assertThatThrownBy(() -> hive.create_database(db))
+                        .isInstanceOf(InvalidObjectException.class)
+                        .hasMessageStartingWith("Invalid location: it is outside the catalog's warehouse");
+                assertThat(hive.get_all_databases()).contains("s").doesNotContain("hive_out");
+            } finally {
+                socket.close();
+            }
+            assertThat(other.resolve("elsewhere")).doesNotExist();
         }
     }
 

@@ -4,6 +4,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.IdOrder;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Location strings as Iceberg and Hive write them ({@code file:/a/b}, {@code s3://bucket/a/b}, a bare
@@ -15,6 +16,11 @@ public final class Locations {
      * of common file systems (a longer directory name fails to be made).
      */
     public static final int MAX_SEGMENT_BYTES = 255;
+
+    private static final Pattern ENCODED_SEPARATOR = Pattern.compile("%2[Ff]|%5[Cc]");
+    private static final Pattern ENCODED_DOT = Pattern.compile("%2[Ee]");
+    private static final Pattern SEPARATOR = Pattern.compile("[/\\\\]");
+    private static final Pattern REPEATED_SLASHES = Pattern.compile("/{2,}");
 
     private Locations() {}
 
@@ -61,8 +67,14 @@ public final class Locations {
      * them as key text), so a location holding one cannot be placed.
      */
     public static boolean hasDotSegment(String location) {
-        String decoded = parse(location).path().replaceAll("%2[Ff]|%5[Cc]", "/").replaceAll("%2[Ee]", ".");
-        for (String segment : decoded.split("[/\\\\]", -1)) {
+        if (location.indexOf('.') < 0 && location.indexOf('%') < 0) {
+            return false;
+        }
+        String path = parse(location).path();
+        String decoded = ENCODED_DOT
+                .matcher(ENCODED_SEPARATOR.matcher(path).replaceAll("/"))
+                .replaceAll(".");
+        for (String segment : SEPARATOR.split(decoded, -1)) {
             if (segment.equals(".") || segment.equals("..")) {
                 return true;
             }
@@ -136,7 +148,7 @@ public final class Locations {
         if (scheme.equals("file") && authority.equalsIgnoreCase("localhost")) {
             authority = "";
         }
-        String path = rest.replaceAll("/{2,}", "/");
+        String path = REPEATED_SLASHES.matcher(rest).replaceAll("/");
         return new Parsed(scheme, authority, stripSlash(path).equals("/") ? "" : stripSlash(path));
     }
 }
