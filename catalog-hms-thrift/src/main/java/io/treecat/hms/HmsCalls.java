@@ -6,10 +6,14 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import io.treecat.lakehouse.txn.TransactionRunner;
@@ -21,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -29,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the call areas ({@code Hms*Calls}) share: the one HMS catalog, its names, and the lake's
+ * What the call areas ({@code Hms*Calls}) share: the catalog a call acts in, its names, and the lake's
  * {@link TransactionRunner}. Each call is one lake transaction, named by an {@link Action} on the path
  * it acts on; a body reads what it checks through the transaction, so a concurrent writer of the same
  * objects makes the commit fail validation, and the runner runs the body again (it re-reads and
@@ -42,17 +47,26 @@ final class HmsCalls {
     private static final Logger LOG = LoggerFactory.getLogger(HmsCalls.class);
 
     private final TransactionRunner runner;
+    private final Warehouses warehouses;
     private final Warehouse warehouse;
     private final HmsNames names;
 
-    HmsCalls(TransactionRunner runner, Warehouse warehouse) {
+    /** The calls in the catalog {@code names} are in. */
+    HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names) {
         this.runner = requireNonNull(runner, "runner is null");
-        this.warehouse = requireNonNull(warehouse, "warehouse is null");
-        this.names = new HmsNames(warehouse.catalog());
+        this.warehouses = requireNonNull(warehouses, "warehouses is null");
+        this.names = requireNonNull(names, "names is null");
+        this.warehouse = warehouses.forCatalog(names.catalog());
     }
 
+    /** The same server's calls in the TreeCat catalog {@code treecatCatalog}. */
+    HmsCalls in(String treecatCatalog) {
+        return new HmsCalls(runner, warehouses, names.in(treecatCatalog));
+    }
+
+    /** The TreeCat catalog the calls act in: the first id of their paths. */
     String catalog() {
-        return warehouse.catalog();
+        return names.catalog();
     }
 
     Warehouse warehouse() {
@@ -97,8 +111,11 @@ final class HmsCalls {
         return ObjectPath.of(catalog(), db, table);
     }
 
-    /** A database name in any client's form; a name without one is not found. */
-    String db(String name) throws NoSuchObjectException {
+    /** A database name in any client's form; a name without one is not found, a null name a MetaException (Hive's). */
+    String db(String name) throws MetaException, NoSuchObjectException {
+        if (name == null) {
+            throw new MetaException("Database name cannot be null.");
+        }
         String db = names.database(name);
         if (db == null || db.isEmpty()) {
             throw new NoSuchObjectException("No database name in '" + name + "'");
@@ -133,6 +150,25 @@ final class HmsCalls {
     /** Where a database without a location lives: under the catalog's warehouse, as an Iceberg REST namespace. */
     String defaultLocation(String db) {
         return warehouse.namespaceLocation(List.of(db));
+    }
+
+    /**
+     * Makes sure the catalog exists before a database is created in it, read in {@code txn}, and answers
+     * the catalog's location (new databases go below it). Hive's {@code hive} catalog is made on first use
+     * (the server makes it at start); another catalog must have been created ({@code create_catalog}, or a
+     * first Iceberg REST namespace), as Hive refuses a database in an unknown catalog.
+     */
+    String ensureCatalog(LakeTransaction txn) throws InvalidObjectException {
+        Optional<CatalogEntry> entry = Catalogs.find(txn, catalog());
+        if (entry.isEmpty() && names.isDefaultCatalog()) {
+            Catalogs.ensure(txn, warehouse);
+            return warehouse.location();
+        }
+        if (entry.isEmpty()) {
+            throw new InvalidObjectException("No such catalog " + names.hmsCatalog());
+        }
+        String location = entry.get().location();
+        return location == null ? warehouse.location() : Locations.stripSlash(location);
     }
 
     // ---- reads every area makes

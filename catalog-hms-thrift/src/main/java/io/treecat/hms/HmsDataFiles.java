@@ -50,9 +50,24 @@ final class HmsDataFiles {
      */
     static boolean deletesData(Table table) {
         Map<String, String> parameters = table.getParameters() == null ? Map.of() : table.getParameters();
-        boolean external = "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL))
+        return !isExternal(table) || "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL_TABLE_PURGE));
+    }
+
+    /** Hive's {@code MetaStoreUtils.isExternalTable}: parameter {@code EXTERNAL=TRUE} (any case), or the type. */
+    static boolean isExternal(Table table) {
+        Map<String, String> parameters = table.getParameters() == null ? Map.of() : table.getParameters();
+        return "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL))
                 || HmsTables.EXTERNAL_TABLE.equals(table.getTableType());
-        return !external || "TRUE".equalsIgnoreCase(parameters.get(EXTERNAL_TABLE_PURGE));
+    }
+
+    /**
+     * Truncating: what each directory holds goes and the directory stays (Hive deletes it and makes it again), for
+     * the table's location or its partitions' ({@code truncate_table}).
+     */
+    static Plan truncation(List<String> locations) {
+        Plan plan = new Plan();
+        plan.contents.addAll(locations);
+        return plan;
     }
 
     /** Dropping {@code table}: its location, and its partitions' locations outside it, recursively. */
@@ -163,9 +178,21 @@ final class HmsDataFiles {
     static final class Plan {
         final List<String> trees = new ArrayList<>();
         final List<Path> emptyDirectories = new ArrayList<>();
+        /** Directories to empty and keep (made if missing). */
+        final List<String> contents = new ArrayList<>();
 
         /** Deletes what was planned; logs and goes on past what cannot be deleted. */
         void run() {
+            for (String location : contents) {
+                Optional<Path> path = path(location);
+                if (path.isEmpty()) {
+                    LOG.warn(
+                            "Not deleting the data at {}: only file: locations without . or .. segments are deleted",
+                            location);
+                    continue;
+                }
+                emptyDirectory(path.get());
+            }
             for (String location : trees) {
                 Optional<Path> path = path(location);
                 if (path.isEmpty()) {
@@ -190,7 +217,26 @@ final class HmsDataFiles {
         }
 
         boolean isEmpty() {
-            return trees.isEmpty() && emptyDirectories.isEmpty();
+            return trees.isEmpty() && emptyDirectories.isEmpty() && contents.isEmpty();
+        }
+    }
+
+    /** Deletes what {@code directory} holds, without following links, and keeps (or makes) the directory. */
+    static void emptyDirectory(Path directory) {
+        if (Files.isDirectory(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (java.util.stream.Stream<Path> children = Files.list(directory)) {
+                children.forEach(HmsDataFiles::deleteTree);
+            } catch (IOException e) {
+                LOG.warn("Could not list {} to empty it", directory, e);
+            }
+        } else if (!Files.exists(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectories(directory);
+            } catch (IOException e) {
+                LOG.warn("Could not make the directory {}", directory, e);
+            }
+        } else {
+            LOG.warn("Not emptying {}: not a directory", directory);
         }
     }
 

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
-import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.model.LakeKeys;
@@ -21,6 +20,7 @@ import org.apache.hadoop.hive.metastore.api.CreateDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.DropDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
@@ -62,21 +62,22 @@ final class HmsDatabaseCalls {
 
     private void createDatabase(Database database) throws TException {
         requireNonNull(database, "database");
+        if ("".equals(database.getName())) {
+            throw new InvalidObjectException(" is not a valid database name"); // Hive's answer
+        }
         calls.names().checkCatalog(database.getCatalogName());
         String db = calls.db(database.getName());
         HiveNames.checkDatabase(db);
-        String location =
-                database.getLocationUri() == null || database.getLocationUri().isEmpty()
-                        ? calls.defaultLocation(db)
-                        : database.getLocationUri();
+        String given = database.getLocationUri();
         ObjectPath path = calls.dbPath(db);
-        calls.write(Action.CREATE_NAMESPACE, path, txn -> {
-            Catalogs.ensure(txn, calls.warehouse());
+        String location = calls.write(Action.CREATE_NAMESPACE, path, txn -> {
+            String catalogLocation = calls.ensureCatalog(txn);
             if (txn.read(path).isPresent()) {
                 throw new AlreadyExistsException("Database " + db + " already exists");
             }
-            txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
-            return null;
+            String placed = given == null || given.isEmpty() ? catalogLocation + "/" + db : given;
+            txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, placed)));
+            return placed;
         });
         HmsCalls.createDirectories(location);
     }
@@ -134,6 +135,11 @@ final class HmsDatabaseCalls {
     private void dropDatabase(String name, boolean deleteData, boolean cascade, boolean ignoreUnknown)
             throws TException {
         String db = calls.db(name);
+        if (calls.names().isDefaultCatalog() && db.equals(HmsCatalogCalls.DEFAULT_DATABASE)) {
+            // Hive's rule: every client may count on the default database of the hive catalog.
+            throw new MetaException("Can not drop " + HmsCatalogCalls.DEFAULT_DATABASE + " database in catalog "
+                    + HmsNames.HIVE_CATALOG);
+        }
         ObjectPath path = calls.dbPath(db);
         calls.write(Action.DROP_NAMESPACE, path, txn -> {
             if (ignoreUnknown && !calls.databaseExists(txn, db)) {

@@ -4,6 +4,7 @@ import io.treecat.lakehouse.model.NamespaceEntry;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.DatabaseType;
 import org.apache.hadoop.hive.metastore.api.PrincipalType;
 
 /**
@@ -22,6 +23,7 @@ final class HmsDatabases {
         Database database = new Database();
         database.setName(db);
         database.setCatalogName(HmsNames.HIVE_CATALOG);
+        database.setType(DatabaseType.NATIVE);
         database.setDescription(parameters.remove(NamespaceEntry.COMMENT));
         String location = parameters.remove(NamespaceEntry.LOCATION);
         database.setLocationUri(location != null ? location : defaultLocation);

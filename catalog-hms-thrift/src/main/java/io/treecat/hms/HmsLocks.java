@@ -129,6 +129,8 @@ final class HmsLocks {
         long acquiredAt;
         int heartbeatCount;
         long blockedBy;
+        /** The component of {@link #blockedBy} this lock waits behind, from 1 (Hive's internal lock id). */
+        long blockedByComponent;
 
         Lock(long id, List<Component> components, LockRequest request, long now) {
             this.id = id;
@@ -212,9 +214,10 @@ final class HmsLocks {
     synchronized void unlock(UnlockRequest request) throws TException {
         long now = clock.millis();
         expire(now);
-        require(request.getLockid());
-        locks.remove(request.getLockid());
-        grant(now);
+        // Idempotent, as Hive's unlock: a lock that is unknown, released or expired is already free.
+        if (locks.remove(request.getLockid()) != null) {
+            grant(now);
+        }
     }
 
     synchronized void heartbeat(HeartbeatRequest request) throws TException {
@@ -279,12 +282,15 @@ final class HmsLocks {
                 if (lock.state == LockState.ACQUIRED) {
                     element.setAcquiredat(lock.acquiredAt);
                 }
-                element.setHeartbeatCount(lock.heartbeatCount);
+                if (lock.heartbeatCount > 0) { // Hive leaves it unset until the first heartbeat
+                    element.setHeartbeatCount(lock.heartbeatCount);
+                }
                 if (lock.agentInfo != null) {
                     element.setAgentInfo(lock.agentInfo);
                 }
                 if (lock.blockedBy != 0) {
                     element.setBlockedByExtId(lock.blockedBy);
+                    element.setBlockedByIntId(lock.blockedByComponent);
                 }
                 element.setLockIdInternal(internalId);
                 elements.add(element);
@@ -333,25 +339,28 @@ final class HmsLocks {
         List<Lock> earlier = new ArrayList<>();
         for (Lock lock : locks.values()) {
             if (lock.state == LockState.WAITING) {
-                Lock blocker = firstConflict(lock, earlier);
+                long[] blocker = firstConflict(lock, earlier);
                 if (blocker == null) {
                     lock.state = LockState.ACQUIRED;
                     lock.acquiredAt = now;
                     lock.blockedBy = 0;
+                    lock.blockedByComponent = 0;
                 } else {
-                    lock.blockedBy = blocker.id;
+                    lock.blockedBy = blocker[0];
+                    lock.blockedByComponent = blocker[1];
                 }
             }
             earlier.add(lock);
         }
     }
 
-    private static Lock firstConflict(Lock lock, List<Lock> earlier) {
+    /** The id of the first earlier lock {@code lock} conflicts with and its component's number (from 1), or null. */
+    private static long[] firstConflict(Lock lock, List<Lock> earlier) {
         for (Lock other : earlier) {
             for (Component mine : lock.components) {
-                for (Component theirs : other.components) {
-                    if (mine.conflicts(theirs)) {
-                        return other;
+                for (int i = 0; i < other.components.size(); i++) {
+                    if (mine.conflicts(other.components.get(i))) {
+                        return new long[] {other.id, i + 1};
                     }
                 }
             }

@@ -157,8 +157,7 @@ final class HmsPartitionCalls {
         if (request.isNeedResult()) {
             result.setPartitions(added);
         }
-        result.setIsStatsCompliant(true);
-        return result;
+        return result; // isStatsCompliant unset, as Hive leaves it outside Hive transactions
     }
 
     private Partition append(String catalog, String dbName, String tableName, List<String> values, String partitionName)

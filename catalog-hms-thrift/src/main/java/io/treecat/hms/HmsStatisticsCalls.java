@@ -216,10 +216,8 @@ final class HmsStatisticsCalls {
         return calls.read(Action.LOAD_TABLE, calls.tablePath(name), txn -> {
             calls.requireTable(txn, name);
             TableEntry entry = calls.findTable(txn, name.db(), name.name()).orElseThrow();
-            TableStatsResult result =
-                    new TableStatsResult(select(HmsColumnStats.read(entry.columnStatistics()), request.getColNames()));
-            result.setIsStatsCompliant(true);
-            return result;
+            // isStatsCompliant unset, as Hive leaves it for a table outside Hive transactions.
+            return new TableStatsResult(select(HmsColumnStats.read(entry.columnStatistics()), request.getColNames()));
         });
     }
 
@@ -245,9 +243,7 @@ final class HmsStatisticsCalls {
     public PartitionsStatsResult get_partitions_statistics_req(PartitionsStatsRequest request) throws TException {
         TableName name = calls.tableName(request.getCatName(), request.getDbName(), request.getTblName());
         return calls.read(Action.LIST_PARTITIONS, calls.tablePath(name), txn -> {
-            PartitionsStatsResult result = new PartitionsStatsResult(partitionStatistics(txn, name, request));
-            result.setIsStatsCompliant(true);
-            return result;
+            return new PartitionsStatsResult(partitionStatistics(txn, name, request));
         });
     }
 
@@ -280,9 +276,7 @@ final class HmsStatisticsCalls {
                     }
                 }
             }
-            AggrStats result = new AggrStats(aggregated, partsFound);
-            result.setIsStatsCompliant(true);
-            return result;
+            return new AggrStats(aggregated, partsFound);
         });
     }
 

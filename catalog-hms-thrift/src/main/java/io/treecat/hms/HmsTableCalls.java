@@ -2,20 +2,17 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
-import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
-import io.treecat.lakehouse.catalog.Tables;
-import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
-import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
@@ -29,8 +26,9 @@ import org.apache.hadoop.hive.metastore.api.GetTableResult;
 import org.apache.hadoop.hive.metastore.api.GetTablesRequest;
 import org.apache.hadoop.hive.metastore.api.GetTablesResult;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
-import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
+import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.SQLAllTableConstraints;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
@@ -38,17 +36,24 @@ import org.apache.thrift.TException;
 
 /**
  * The table calls: list, get, create, drop and alter (rename included) of Hive tables, each the
- * lake's {@link TableEntry} ({@link HmsTables} translates). An alter that moves an Iceberg table's
- * pointer is a swap through {@link Tables#swapMetadataLocation} ({@link HmsIcebergCommits}); a
- * rename moves the table's subtree (its partitions) with {@link Tables#move}.
+ * lake's {@link TableEntry} ({@link HmsTables} translates). Alters are {@link HmsTableAlter}'s; constraints
+ * given with a create are {@link HmsConstraints}'.
  */
 final class HmsTableCalls {
+    /** Hive's {@code TableType} names, the only types {@code get_tables_by_type} accepts. */
+    private static final Set<String> TABLE_TYPES =
+            Set.of("MANAGED_TABLE", "EXTERNAL_TABLE", "VIRTUAL_VIEW", "INDEX_TABLE", "MATERIALIZED_VIEW");
+
+    private static final String VIRTUAL_VIEW = "VIRTUAL_VIEW";
+
     private final HmsCalls calls;
     private final HmsPartitions partitions;
+    private final HmsTableAlter alters;
 
     HmsTableCalls(HmsCalls calls, HmsPartitions partitions) {
         this.calls = requireNonNull(calls, "calls is null");
         this.partitions = requireNonNull(partitions, "partitions is null");
+        this.alters = new HmsTableAlter(calls, partitions);
     }
 
     // ---- list
@@ -62,6 +67,10 @@ final class HmsTableCalls {
     }
 
     public List<String> get_tables_by_type(String name, String pattern, String tableType) throws TException {
+        if (tableType != null && !TABLE_TYPES.contains(tableType)) {
+            // Hive parses the type into its TableType enum and answers the failure as a MetaException.
+            throw new MetaException("No such table type: " + tableType + " (one of " + TABLE_TYPES + ")");
+        }
         return tableNames(
                 calls.db(name),
                 pattern,
@@ -103,6 +112,8 @@ final class HmsTableCalls {
                     }
                     TableMeta meta = new TableMeta(dbRow.id(), row.id(), table.getTableType());
                     meta.setCatName(HmsNames.HIVE_CATALOG);
+                    meta.setOwnerName(table.getOwner());
+                    meta.setOwnerType(table.getOwnerType());
                     if (table.getParameters() != null && table.getParameters().get(HmsTables.COMMENT) != null) {
                         meta.setComments(table.getParameters().get(HmsTables.COMMENT));
                     }
@@ -122,10 +133,10 @@ final class HmsTableCalls {
         }
         HmsTableFilter tableFilter = HmsTableFilter.parse(filter);
         return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
-            if (!calls.databaseExists(txn, db)) {
-                throw new UnknownDBException("Database " + db + " does not exist");
-            }
             List<String> result = new ArrayList<>();
+            if (!calls.databaseExists(txn, db)) {
+                return result; // as Hive's store answers
+            }
             for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
                 if (max == 0) {
                     break;
@@ -178,6 +189,9 @@ final class HmsTableCalls {
             throw new UnknownDBException(e.getMessage());
         }
         return calls.read(Action.LOAD_TABLE, calls.dbPath(db), txn -> {
+            if (!calls.databaseExists(txn, db)) {
+                throw new UnknownDBException("Could not find database hive." + db);
+            }
             List<Table> tables = new ArrayList<>();
             for (String tableName : tableNames) {
                 if (tableName == null) {
@@ -196,18 +210,29 @@ final class HmsTableCalls {
     // ---- create
 
     public void create_table_req(CreateTableRequest request) throws TException {
-        createTable(request.getTable());
+        SQLAllTableConstraints constraints = new SQLAllTableConstraints();
+        constraints.setPrimaryKeys(request.getPrimaryKeys());
+        constraints.setForeignKeys(request.getForeignKeys());
+        constraints.setUniqueConstraints(request.getUniqueConstraints());
+        constraints.setNotNullConstraints(request.getNotNullConstraints());
+        constraints.setDefaultConstraints(request.getDefaultConstraints());
+        constraints.setCheckConstraints(request.getCheckConstraints());
+        createTable(request.getTable(), constraints);
     }
 
     public void create_table(Table table) throws TException {
-        createTable(table);
+        createTable(table, new SQLAllTableConstraints());
     }
 
     public void create_table_with_environment_context(Table table, EnvironmentContext context) throws TException {
-        createTable(table);
+        createTable(table, new SQLAllTableConstraints());
     }
 
-    private void createTable(Table table) throws TException {
+    /**
+     * Creates {@code table} with {@code constraints} in one commit: a constraint Hive refuses leaves no table. A
+     * foreign key to another table writes that table too (its copy of the key, {@link HmsConstraintStore}).
+     */
+    void createTable(Table table, SQLAllTableConstraints constraints) throws TException {
         if (table == null
                 || table.getTableName() == null
                 || table.getTableName().isEmpty()) {
@@ -228,25 +253,46 @@ final class HmsTableCalls {
             if (stored.getParameters() == null) {
                 stored.setParameters(new HashMap<>());
             }
+            if (!calls.databaseExists(txn, db)) {
+                throw new InvalidObjectException("Database " + db + " does not exist"); // Hive's type for it
+            }
             String dbLocation = calls.requireDatabase(txn, db).getLocationUri();
             if (txn.read(path).isPresent()) {
                 throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
             }
             if (stored.getSd() != null
+                    && !VIRTUAL_VIEW.equals(stored.getTableType())
                     && (stored.getSd().getLocation() == null
                             || stored.getSd().getLocation().isEmpty())) {
                 stored.getSd().setLocation(dbLocation + "/" + name);
             }
-            txn.add(path, HmsTables.entry(stored, null));
+            TableEntry entry = HmsTables.entry(stored, null);
+            if (hasAny(constraints)) {
+                HmsConstraintStore store = new HmsConstraintStore(calls, txn);
+                HmsConstraintStore.TableConstraints made = store.created(db, name, entry, stored);
+                HmsConstraints.addAll(store, constraints);
+                entry = store.entry(made);
+                store.stage();
+            }
+            txn.add(path, entry);
             return stored;
         });
         // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
         // table's path before its first INSERT and fails if it is missing.
         if (created.getSd() != null
                 && created.getSd().getLocation() != null
-                && !"VIRTUAL_VIEW".equals(created.getTableType())) {
+                && !VIRTUAL_VIEW.equals(created.getTableType())) {
             HmsCalls.createDirectories(created.getSd().getLocation());
         }
+    }
+
+    private static boolean hasAny(SQLAllTableConstraints constraints) {
+        return constraints.getPrimaryKeysSize() > 0
+                || constraints.getForeignKeysSize() > 0
+                || constraints.getUniqueConstraintsSize() > 0
+                || constraints.getNotNullConstraintsSize() > 0
+                || constraints.getDefaultConstraintsSize() > 0
+                || constraints.getCheckConstraintsSize() > 0;
     }
 
     // ---- drop
@@ -281,18 +327,30 @@ final class HmsTableCalls {
         });
     }
 
-    // ---- alter
+    // ---- alter (HmsTableAlter)
+
+    /** The legacy alter: no environment context, so no expected parameter and no cascade. */
+    public void alter_table(String dbName, String tableName, Table newTable) throws TException {
+        alters.alterTable(dbName, tableName, newTable, null, null, false);
+    }
+
+    /** The legacy alter with Hive's CASCADE: column changes reach every partition's storage descriptor. */
+    public void alter_table_with_cascade(String dbName, String tableName, Table newTable, boolean cascade)
+            throws TException {
+        alters.alterTable(dbName, tableName, newTable, null, null, cascade);
+    }
 
     public void alter_table_with_environment_context(
             String dbName, String tableName, Table newTable, EnvironmentContext context) throws TException {
         Map<String, String> properties =
                 context == null || context.getProperties() == null ? Map.of() : context.getProperties();
-        alterTable(
+        alters.alterTable(
                 dbName,
                 tableName,
                 newTable,
                 properties.get(HmsIcebergCommits.EXPECTED_KEY),
-                properties.get(HmsIcebergCommits.EXPECTED_VALUE));
+                properties.get(HmsIcebergCommits.EXPECTED_VALUE),
+                HmsTableAlter.isCascade(properties));
     }
 
     /** Hive 4's form: the expected parameter is a field of the request, or (older clients) in the context. */
@@ -308,92 +366,13 @@ final class HmsTableCalls {
         String expectedValue = request.isSetExpectedParameterValue()
                 ? request.getExpectedParameterValue()
                 : properties.get(HmsIcebergCommits.EXPECTED_VALUE);
-        alterTable(request.getDbName(), request.getTableName(), request.getTable(), expectedKey, expectedValue);
+        alters.alterTable(
+                request.getDbName(),
+                request.getTableName(),
+                request.getTable(),
+                expectedKey,
+                expectedValue,
+                HmsTableAlter.isCascade(properties));
         return new AlterTableResponse();
-    }
-
-    private void alterTable(String dbName, String tableName, Table newTable, String expectedKey, String expectedValue)
-            throws TException {
-        if (newTable == null) {
-            throw new InvalidOperationException("No new table given");
-        }
-        String db = calls.names().database(dbName);
-        if (db == null || db.isEmpty()) {
-            throw new InvalidOperationException("No database name in '" + dbName + "'");
-        }
-        String name = HmsNames.normalize(tableName);
-        ObjectPath path = calls.tablePath(db, name);
-        try {
-            // A lost race runs the body again: it re-reads the table, so a swap re-checks its pointer.
-            calls.write(Action.COMMIT_TABLE, path, txn -> {
-                alter(txn, db, name, newTable, expectedKey, expectedValue);
-                return null;
-            });
-        } catch (CatalogException e) {
-            String key = HmsIcebergCommits.swappedKey(newTable, expectedKey);
-            if (key == null || !HmsIcebergCommits.isLostRace(e)) {
-                throw e;
-            }
-            // Still losing after the retries: for a swap, Hive's answer, which Iceberg retries.
-            String actual = calls.read(
-                    Action.LOAD_TABLE,
-                    path,
-                    txn -> HmsIcebergCommits.parameter(calls.requireTable(txn, db, name), key));
-            String expected = expectedKey != null
-                    ? expectedValue
-                    : newTable.getParameters().get(LakeKeys.PREVIOUS_METADATA_LOCATION);
-            throw HmsIcebergCommits.modified(key, actual, expected);
-        }
-    }
-
-    private void alter(
-            LakeTransaction txn, String db, String name, Table newTable, String expectedKey, String expectedValue)
-            throws TException {
-        ObjectPath path = calls.tablePath(db, name);
-        Optional<TableEntry> entry = Tables.find(txn, path);
-        if (entry.isEmpty()) {
-            throw new InvalidOperationException("table " + db + "." + name + " doesn't exist");
-        }
-        Table old = HmsTables.table(db, name, entry.get());
-        Optional<HmsIcebergCommits.PointerSwap> swap =
-                HmsIcebergCommits.pointerSwap(old, newTable, expectedKey, expectedValue);
-        String newDb = newTable.getDbName() == null ? db : calls.names().database(newTable.getDbName());
-        String newName = newTable.getTableName() == null ? name : HmsNames.normalize(newTable.getTableName());
-        Table altered = newTable.deepCopy();
-        altered.setDbName(newDb);
-        altered.setTableName(newName);
-        altered.setCatName(HmsNames.HIVE_CATALOG);
-        if (altered.getCreateTime() == 0) {
-            altered.setCreateTime(old.getCreateTime());
-        }
-        if (!altered.isSetPartitionKeys()) {
-            altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
-        }
-        if (!HmsPartitions.sameKeys(old, altered)) {
-            // Hive refuses it too: the partitions below are laid out by the keys.
-            throw new InvalidOperationException("partition keys can not be changed.");
-        }
-        TableEntry next = HmsTables.entry(altered, entry.get());
-        boolean renamed = !newDb.equals(db) || !newName.equals(name);
-        ObjectPath target = calls.tablePath(newDb, newName);
-        if (renamed) {
-            if (!calls.databaseExists(txn, newDb)) {
-                throw new InvalidOperationException(
-                        "Unable to change the table's database: database " + newDb + " does not exist");
-            }
-            if (txn.read(target).isPresent()) {
-                throw new InvalidOperationException("Table " + newDb + "." + newName + " already exists");
-            }
-        }
-        if (swap.isPresent()) {
-            Tables.swapMetadataLocation(txn, path, swap.get().expected(), current -> next);
-        } else if (!renamed) {
-            txn.update(path, next);
-        }
-        if (renamed) {
-            // The partitions below move with the table; a concurrent partition change conflicts instead of being lost.
-            Tables.move(txn, path, target, false);
-            txn.update(target, next);
-        }
     }
 }

@@ -12,7 +12,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TBaseProcessor;
+import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
@@ -42,14 +45,24 @@ public final class TreeCatHmsServer {
             HmsServiceCalls.class,
             HmsDatabaseCalls.class,
             HmsTableCalls.class,
+            HmsSchemaCalls.class,
+            HmsTruncateCalls.class,
+            HmsConstraintCalls.class,
             HmsPartitionCalls.class,
+            HmsPartitionSpecCalls.class,
+            HmsExchangeCalls.class,
             HmsStatisticsCalls.class,
             HmsLockCalls.class,
-            HmsFunctionCalls.class);
+            HmsFunctionCalls.class,
+            HmsCatalogCalls.class,
+            HmsConfigCalls.class,
+            HmsPartitionEventCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
     private final HmsLocks locks;
+    private final HmsSessions sessions = new HmsSessions();
+    private final HmsCatalogCalls catalogCalls;
     private final HmsTableCalls tableCalls;
     private final TBaseProcessor<?> processor;
     private volatile TServerSocket socket;
@@ -63,20 +76,39 @@ public final class TreeCatHmsServer {
     public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
-        HmsCalls calls = new HmsCalls(runner, warehouses.forCatalog(config.catalog()));
-        HmsPartitions partitions = new HmsPartitions(config.catalog());
-        this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), calls.names());
-        this.tableCalls = new HmsTableCalls(calls, partitions);
-        List<Object> areas = List.of(
-                new HmsServiceCalls(config.catalog()),
-                new HmsDatabaseCalls(calls, partitions),
-                tableCalls,
-                new HmsPartitionCalls(calls, partitions),
-                new HmsStatisticsCalls(calls, partitions),
-                new HmsLockCalls(locks),
-                new HmsFunctionCalls(calls));
-        this.processor = HmsDispatch.processor(
-                HmsDispatch.iface(areas), HmsDispatch.implementations(AREAS).keySet());
+        HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()));
+        this.locks = new HmsLocks(Clock.systemUTC(), config.lockTimeout(), hive.names());
+        // What holds state of the whole server is made once and is the same in every catalog's areas.
+        HmsServiceCalls service = new HmsServiceCalls(config.catalog());
+        HmsLockCalls lockCalls = new HmsLockCalls(locks);
+        this.catalogCalls = new HmsCatalogCalls(hive);
+        HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
+        // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
+        Function<HmsCalls, List<?>> areas = calls -> {
+            HmsPartitions partitions = new HmsPartitions(calls.catalog());
+            HmsTableCalls tables = new HmsTableCalls(calls, partitions);
+            return List.of(
+                    service,
+                    new HmsDatabaseCalls(calls, partitions),
+                    tables,
+                    new HmsSchemaCalls(calls),
+                    new HmsTruncateCalls(calls, partitions),
+                    new HmsConstraintCalls(calls, tables),
+                    new HmsPartitionCalls(calls, partitions),
+                    new HmsPartitionSpecCalls(calls, partitions),
+                    new HmsExchangeCalls(calls, partitions),
+                    new HmsStatisticsCalls(calls, partitions),
+                    lockCalls,
+                    new HmsFunctionCalls(calls),
+                    catalogCalls,
+                    configCalls,
+                    new HmsPartitionEventCalls(calls, Clock.systemUTC()));
+        };
+        ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
+        // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
+        this.tableCalls = new HmsTableCalls(hive, new HmsPartitions(hive.catalog()));
+        this.processor =
+                HmsDispatch.processor(iface, HmsDispatch.implementations(AREAS).keySet());
     }
 
     /**
@@ -97,9 +129,19 @@ public final class TreeCatHmsServer {
         return served;
     }
 
+    /**
+     * Makes what a Hive Metastore has from its first start ({@link HmsCatalogCalls#ensureDefaults}: the {@code hive}
+     * catalog and its database {@code default}, in one transaction, written only if missing), then listens.
+     */
     public synchronized void start() {
         if (server != null) {
             throw new IllegalStateException("Already started");
+        }
+        try {
+            catalogCalls.ensureDefaults();
+        } catch (TException | RuntimeException e) {
+            throw new IllegalStateException(
+                    "Cannot make the HMS default database in catalog '" + config.catalog() + "': " + e.getMessage(), e);
         }
         try {
             socket = new TServerSocket(new InetSocketAddress(config.host(), config.port()));
@@ -115,6 +157,8 @@ public final class TreeCatHmsServer {
                 .minWorkerThreads(config.minThreads())
                 .maxWorkerThreads(config.maxThreads());
         TServer started = new TThreadPoolServer(args);
+        // Per-connection settings (setMetaConf) live as long as their connection.
+        started.setServerEventHandler(sessions);
         server = started;
         Thread serving = new Thread(started::serve, "treecat-hms-" + port());
         serving.setDaemon(true);

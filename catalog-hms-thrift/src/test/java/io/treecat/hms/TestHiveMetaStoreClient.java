@@ -29,7 +29,7 @@ class TestHiveMetaStoreClient {
         Database db = new Database();
         db.setName("sales");
         client.createDatabase(db);
-        assertThat(client.getAllDatabases()).containsExactly("sales");
+        assertThat(client.getAllDatabases()).containsExactly("default", "sales");
         assertThat(client.getDatabase("sales").getName()).isEqualTo("sales");
 
         Table table = new Table();
@@ -63,6 +63,6 @@ class TestHiveMetaStoreClient {
         assertThat(client.getAllTables("sales")).isEmpty();
         assertThatThrownBy(() -> client.getTable("sales", "orders")).isInstanceOf(NoSuchObjectException.class);
         client.dropDatabase("sales", true, true, true);
-        assertThat(client.getAllDatabases()).isEmpty();
+        assertThat(client.getAllDatabases()).containsExactly("default");
     }
 }

@@ -3,6 +3,7 @@ package io.treecat.hms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -344,7 +345,8 @@ class TestHiveMetaStoreClientPartitions {
         assertThat(hms.catalog()
                         .query(QueryRequest.of("/[obj_id='warehouse']/*"))
                         .rows())
-                .isEmpty();
+                .extracting(CatalogObject::id)
+                .containsExactly("default");
     }
 
     @Test

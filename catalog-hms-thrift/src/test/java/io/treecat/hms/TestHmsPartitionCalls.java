@@ -315,7 +315,6 @@ class TestHmsPartitionCalls {
                         "get_partitions_by_expr",
                         "get_partitions_spec_by_expr",
                         "get_partition_names_req",
-                        "add_dynamic_partitions",
-                        "markPartitionForEvent");
+                        "add_dynamic_partitions");
     }
 }

@@ -21,6 +21,7 @@ import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.GetDatabaseRequest;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
@@ -102,20 +103,21 @@ class TestTreeCatHms {
         assertThat(client.get_database("@hive#sales").getName()).isEqualTo("sales");
 
         client.create_database(database("hr"));
-        assertThat(client.get_all_databases()).containsExactly("hr", "sales");
+        assertThat(client.get_all_databases()).containsExactly("default", "hr", "sales");
         assertThat(client.get_databases("s*")).containsExactly("sales");
-        assertThat(client.get_databases("@hive#")).containsExactly("hr", "sales");
+        assertThat(client.get_databases("@hive#")).containsExactly("default", "hr", "sales");
         assertThat(client.get_databases("@hive#h*|x")).containsExactly("hr");
 
         assertThatThrownBy(() -> client.create_database(database("sales"))).isInstanceOf(AlreadyExistsException.class);
         assertThatThrownBy(() -> client.get_database("nope")).isInstanceOf(NoSuchObjectException.class);
+        // Another catalog is another tree (TestHmsCatalogs); one that does not exist reads as empty, as in Hive.
         assertThatThrownBy(() -> client.get_database("@other#sales"))
                 .isInstanceOf(NoSuchObjectException.class)
-                .hasMessageContaining("Catalog other");
-        assertThatThrownBy(() -> client.get_databases("@other#")).isInstanceOf(MetaException.class);
+                .hasMessage("Database sales does not exist");
+        assertThat(client.get_databases("@other#")).isEmpty();
 
         client.drop_database("hr", true, false);
-        assertThat(client.get_all_databases()).containsExactly("sales");
+        assertThat(client.get_all_databases()).containsExactly("default", "sales");
         assertThatThrownBy(() -> client.drop_database("hr", true, false)).isInstanceOf(NoSuchObjectException.class);
     }
 
@@ -151,7 +153,9 @@ class TestTreeCatHms {
 
         assertThatThrownBy(() -> client.create_table(table("sales", "orders")))
                 .isInstanceOf(AlreadyExistsException.class);
-        assertThatThrownBy(() -> client.create_table(table("nope", "t"))).isInstanceOf(NoSuchObjectException.class);
+        assertThatThrownBy(() -> client.create_table(table("nope", "t")))
+                .isInstanceOf(InvalidObjectException.class)
+                .hasMessage("Database nope does not exist");
         assertThatThrownBy(() -> client.get_table_req(new GetTableRequest("sales", "nope")))
                 .isInstanceOf(NoSuchObjectException.class);
 
@@ -163,7 +167,7 @@ class TestTreeCatHms {
                 .isInstanceOf(InvalidOperationException.class)
                 .hasMessageContaining("not empty");
         client.drop_database("sales", true, true);
-        assertThat(client.get_all_databases()).isEmpty();
+        assertThat(client.get_all_databases()).containsExactly("default");
         assertThat(hms.catalog()
                         .get(ObjectPath.of("warehouse", "sales", "orders"), io.treecat.core.service.ReadPoint.LATEST))
                 .isEmpty();
@@ -270,13 +274,10 @@ class TestTreeCatHms {
     @Test
     void aTableMadeOverRestIsAnIcebergTableToHive() throws Exception {
         ThriftHiveMetastore.Client client = client();
-        // As IcebergCatalog writes them: the catalog, a namespace, a table object with metadata_location.
+        // As IcebergCatalog writes them: a namespace, a table object with metadata_location (the catalog is there
+        // since the server started).
         hms.catalog()
                 .commit(new WriteSet(List.of(
-                        new WriteOp.Add(
-                                ObjectPath.of("warehouse"),
-                                ObjectKind.INNER,
-                                new BsonDocument("obj_type", new BsonString("catalog"))),
                         new WriteOp.Add(
                                 ObjectPath.of("warehouse", "ns"),
                                 ObjectKind.INNER,
@@ -292,7 +293,7 @@ class TestTreeCatHms {
                                                 new BsonString("file:/w/ns/events/metadata/00000-x.metadata.json"))
                                         .append("location", new BsonString("file:/w/ns/events"))))));
 
-        assertThat(client.get_all_databases()).containsExactly("ns");
+        assertThat(client.get_all_databases()).containsExactly("default", "ns");
         assertThat(client.get_database("ns").getParameters()).containsEntry("owner", "bob");
         assertThat(client.get_all_tables("ns")).containsExactly("events");
         Table table = client.get_table_req(new GetTableRequest("ns", "events")).getTable();
@@ -400,10 +401,10 @@ class TestTreeCatHms {
         TApplicationException error = TApplicationException.readFrom(protocol);
         assertThat(error.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD);
         // The connection is still usable.
-        assertThat(client.get_all_databases()).isEmpty();
+        assertThat(client.get_all_databases()).containsExactly("default");
         assertThat(TreeCatHmsServer.servedCalls())
                 .contains("get_table_req", "alter_table_with_environment_context", "shutdown")
-                .doesNotContain("get_partitions_by_expr", "get_partitions_pspec");
+                .doesNotContain("get_partitions_by_expr", "get_partitions_with_specs");
     }
 
     @Test
@@ -424,7 +425,7 @@ class TestTreeCatHms {
         client().shutdown(); // fb303, as Spark sends on close: must not stop the server
         ThriftHiveMetastore.Client client = client();
         client.create_database(database("still_up"));
-        assertThat(client.get_all_databases()).containsExactly("still_up");
+        assertThat(client.get_all_databases()).containsExactly("default", "still_up");
         assertThat(hms.server().isServing()).isTrue();
     }
 }

@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
@@ -97,6 +98,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
         // too.
         JsonErrorHandler.install(environment);
+        // A request body that stops arriving is answered 408 after http.read-timeout.
+        RequestReadTimeout.install(
+                environment, configuration.http().toBodyLimits().readTimeout());
+        // Whatever Jersey's own Jackson provider reads is bounded too (the APIs read their bodies themselves).
+        JsonLimits json = configuration.http().toJsonLimits();
+        environment.getObjectMapper().getFactory().setStreamReadConstraints(json.constraints());
         MetricRegistry metrics = environment.metrics();
         // One warehouse root (a catalog's files under <root>/<catalog>) and one rule for new names, held by the lake
         // operations and, for every writer, by the validator every commit passes.
@@ -122,7 +129,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         NativeApi.components(
                         catalog,
                         environment.getObjectMapper(),
-                        configuration.http().toBodyLimits())
+                        configuration.http().toBodyLimits(),
+                        json)
                 .forEach(environment.jersey()::register);
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
@@ -132,8 +140,19 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
-                        new IcebergRest.Options(configuration.iceberg().rebaseAppends()))
+                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json))
                 .forEach(environment.jersey()::register);
+
+        // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
+        // makes the Hive default database at start, so no client of any interface sees a tree without it.
+        HmsConfig hmsConfig = configuration.hms();
+        HmsLifecycle hms = new HmsLifecycle(
+                lake.runner(),
+                lake.warehouses(),
+                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                        .withLockTimeout(hmsConfig.lockTimeout()));
+        environment.lifecycle().manage(hms);
+        this.hms = hms;
 
         GrpcConfig grpcConfig = configuration.grpc();
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
@@ -149,15 +168,6 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         grace));
         environment.lifecycle().manage(grpc);
         this.grpc = grpc;
-
-        HmsConfig hmsConfig = configuration.hms();
-        HmsLifecycle hms = new HmsLifecycle(
-                lake.runner(),
-                lake.warehouses(),
-                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout()));
-        environment.lifecycle().manage(hms);
-        this.hms = hms;
 
         JettyListener rest = new JettyListener("application");
         environment.lifecycle().addServerLifecycleListener(rest);

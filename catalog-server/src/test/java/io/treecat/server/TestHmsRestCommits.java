@@ -152,6 +152,26 @@ class TestHmsRestCommits {
     }
 
     @Test
+    void restCommitsKeepTheHiveConstraintsAndARestDropEndsThem() throws Exception {
+        hiveTable();
+        org.apache.hadoop.hive.metastore.api.SQLPrimaryKey key = new org.apache.hadoop.hive.metastore.api.SQLPrimaryKey(
+                DATABASE, TABLE.name(), "id", 1, "pk_id", false, false, true);
+        thrift.add_primary_key(new org.apache.hadoop.hive.metastore.api.AddPrimaryKeyRequest(List.of(key)));
+
+        org.apache.iceberg.Table table = rest.loadTable(TABLE);
+        table.newAppend().appendFile(file(table, 1)).commit();
+        table.updateProperties().set("committed-by", "rest").commit();
+
+        org.apache.hadoop.hive.metastore.api.PrimaryKeysRequest request =
+                new org.apache.hadoop.hive.metastore.api.PrimaryKeysRequest(DATABASE, TABLE.name());
+        assertThat(thrift.get_primary_keys(request).getPrimaryKeys())
+                .extracting(org.apache.hadoop.hive.metastore.api.SQLPrimaryKey::getPk_name)
+                .containsExactly("pk_id");
+        rest.dropTable(TABLE, false);
+        assertThat(thrift.get_primary_keys(request).getPrimaryKeys()).isEmpty();
+    }
+
+    @Test
     void registerOverwriteKeepsTheHiveFields() throws Exception {
         Table before = hiveTable();
         org.apache.iceberg.Table table = rest.loadTable(TABLE);

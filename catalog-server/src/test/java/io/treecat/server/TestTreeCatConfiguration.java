@@ -1,6 +1,7 @@
 package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
@@ -9,6 +10,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
@@ -49,7 +51,9 @@ class TestTreeCatConfiguration {
             assertThat(configuration.hms().port()).isEqualTo(9083);
             assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
             assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
-            assertThat(configuration.http().toBodyLimits()).isEqualTo(new BodyLimits(16L << 20, 4L << 30));
+            assertThat(configuration.http().toBodyLimits())
+                    .isEqualTo(new BodyLimits(16L << 20, 4L << 30, java.time.Duration.ofSeconds(30)));
+            assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
             assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())
                     .isEqualTo(8181);
@@ -75,6 +79,18 @@ class TestTreeCatConfiguration {
             System.clearProperty("dw.hms.lock-timeout");
             System.clearProperty("dw.transactions.protocol");
             System.clearProperty("dw.storage.rocksdb.block-cache-size");
+        }
+    }
+
+    @Test
+    void jsonDepthIsBoundedBelowWhatTheStoreCanWrite() {
+        System.setProperty("dw.http.json.max-depth", "1001");
+        try {
+            assertThatThrownBy(factory::build)
+                    .isInstanceOf(io.dropwizard.configuration.ConfigurationValidationException.class)
+                    .hasMessageContaining("http.json.maxDepth must be less than or equal to 1000");
+        } finally {
+            System.clearProperty("dw.http.json.max-depth");
         }
     }
 }

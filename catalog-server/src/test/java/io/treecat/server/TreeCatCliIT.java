@@ -77,7 +77,8 @@ class TreeCatCliIT {
                         + "{\"op\": \"add\", \"path\": \"/retail/sales\", \"value\": {\"obj_type\": \"table\"}}]}");
         Run committed = treecat("commit", writes.toString());
         assertThat(committed.exitCode()).as(committed.err()).isZero();
-        assertThat(committed.out()).isEqualTo("{\"vid\": 1, \"changes\": 2}\n");
+        // vid 1 is the server's own: the HMS listener's default database, made at the first start.
+        assertThat(committed.out()).isEqualTo("{\"vid\": 2, \"changes\": 2}\n");
 
         Path lines = directory.resolve("files.jsonl");
         StringBuilder records = new StringBuilder();
@@ -91,30 +92,30 @@ class TreeCatCliIT {
         Files.writeString(lines, records);
         Run loaded = treecat("load", lines.toString(), "--chunk", "1000");
         assertThat(loaded.exitCode()).as(loaded.err()).isZero();
-        assertThat(loaded.out()).startsWith("{\"records\": 2500, \"commits\": 3, \"firstVid\": 2, \"lastVid\": 4,");
+        assertThat(loaded.out()).startsWith("{\"records\": 2500, \"commits\": 3, \"firstVid\": 3, \"lastVid\": 5,");
         assertThat(loaded.err()).contains("100% [##############################] 2,500 records");
 
         Run query = treecat("query", "/[obj_id='retail']/[obj_id='sales']/[size >= 2497]");
         assertThat(query.exitCode()).as(query.err()).isZero();
         assertThat(query.out().lines())
                 .containsExactly(
-                        "{\"path\": \"/retail/sales/f2497\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2497}}",
-                        "{\"path\": \"/retail/sales/f2498\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2498}}",
-                        "{\"path\": \"/retail/sales/f2499\", \"kind\": \"leaf\", \"version\": 4, \"value\": {\"size\": 2499}}");
+                        "{\"path\": \"/retail/sales/f2497\", \"kind\": \"leaf\", \"version\": 5, \"value\": {\"size\": 2497}}",
+                        "{\"path\": \"/retail/sales/f2498\", \"kind\": \"leaf\", \"version\": 5, \"value\": {\"size\": 2498}}",
+                        "{\"path\": \"/retail/sales/f2499\", \"kind\": \"leaf\", \"version\": 5, \"value\": {\"size\": 2499}}");
 
         Run table = treecat("get", "/retail/sales", "--format", "table");
         assertThat(table.out().lines())
                 .containsExactly(
                         "KIND   VERSION   PATH                                                VALUE",
-                        "inner  1         /retail/sales                                       {\"obj_type\": \"table\"}");
+                        "inner  2         /retail/sales                                       {\"obj_type\": \"table\"}");
 
         assertThat(treecat("snapshot", "create", "before-clone").out())
-                .isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
-        assertThat(treecat("snapshot", "list").out()).isEqualTo("{\"name\": \"before-clone\", \"vid\": 4}\n");
+                .isEqualTo("{\"name\": \"before-clone\", \"vid\": 5}\n");
+        assertThat(treecat("snapshot", "list").out()).isEqualTo("{\"name\": \"before-clone\", \"vid\": 5}\n");
         assertThat(treecat("clone", "/retail", "/retail_dev", "--snapshot", "before-clone")
                         .out())
-                .isEqualTo("{\"vid\": 5, \"changes\": 2502}\n");
-        assertThat(treecat("query", "/[obj_id='retail_dev']/*/*", "--vid", "4").out())
+                .isEqualTo("{\"vid\": 6, \"changes\": 2502}\n");
+        assertThat(treecat("query", "/[obj_id='retail_dev']/*/*", "--vid", "5").out())
                 .isEmpty();
 
         Path exported = directory.resolve("export.jsonl");

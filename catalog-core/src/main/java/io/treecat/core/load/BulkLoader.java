@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.version.CommitResult;
@@ -61,9 +62,16 @@ public final class BulkLoader {
 
     private final Committer committer;
     private final int chunkSize;
+    private final JsonLimits limits;
 
     public BulkLoader(Committer committer, int chunkSize) {
+        this(committer, chunkSize, JsonLimits.DEFAULTS);
+    }
+
+    /** @param limits what each line may hold (a line over a limit is an invalid record naming the limit) */
+    public BulkLoader(Committer committer, int chunkSize, JsonLimits limits) {
         this.committer = requireNonNull(committer, "committer is null");
+        this.limits = requireNonNull(limits, "limits is null");
         if (chunkSize <= 0) {
             throw new IllegalArgumentException("chunkSize must be positive");
         }
@@ -88,7 +96,7 @@ public final class BulkLoader {
                 if (line.isBlank()) {
                     continue;
                 }
-                chunk.add(parse(line, lineNumber));
+                chunk.add(parse(line, lineNumber, limits));
                 if (chunk.size() == chunkSize) {
                     loading.submit(committer, chunk, lineNumber);
                     chunk = new ArrayList<>(chunkSize);
@@ -180,14 +188,23 @@ public final class BulkLoader {
         }
     }
 
-    /** Parses one line into an add. */
+    /** Parses one line into an add, within the default limits. */
     public static WriteOp.Add parse(String line, long lineNumber) {
+        return parse(line, lineNumber, JsonLimits.DEFAULTS);
+    }
+
+    /** Parses one line into an add; a line over one of {@code limits} is an invalid record naming the limit. */
+    public static WriteOp.Add parse(String line, long lineNumber, JsonLimits limits) {
         BsonDocument record;
         try {
             // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
-            record = JsonToBson.parse(line);
+            record = JsonToBson.parse(line, limits);
         } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
             throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
+        } catch (CatalogException e) {
+            CatalogException invalid = invalid(lineNumber, e.getMessage());
+            e.context().forEach(invalid::with);
+            throw invalid;
         }
         BsonValue path = record.get("path");
         if (path == null || !path.isString()) {

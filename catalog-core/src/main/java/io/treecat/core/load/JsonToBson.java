@@ -1,13 +1,16 @@
 package io.treecat.core.load;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.json.JsonLimits;
 import java.io.IOException;
 import org.bson.BsonBinaryWriter;
 import org.bson.RawBsonDocument;
 import org.bson.io.BasicOutputBuffer;
+import org.bson.json.JsonParseException;
 
 /**
  * Parses one JSON object straight into BSON bytes with Jackson's streaming parser, which is several
@@ -20,11 +23,6 @@ import org.bson.io.BasicOutputBuffer;
  * so the result never differs from org.bson's.
  */
 final class JsonToBson {
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(
-                    StreamReadConstraints.builder().maxNestingDepth(100).build())
-            .build();
-
     /** Thrown inside the fast path when org.bson must decide. */
     private static final class NeedsFallback extends Exception {
         private static final long serialVersionUID = 1L;
@@ -36,20 +34,34 @@ final class JsonToBson {
 
     private JsonToBson() {}
 
-    /** The BSON of a JSON object; org.bson's parse errors (JsonParseException) for malformed input. */
-    static RawBsonDocument parse(String json) {
+    /**
+     * The BSON of a JSON object within {@code limits}.
+     *
+     * @throws CatalogException {@code INVALID_REQUEST} naming the limit the text passes
+     * @throws JsonParseException (org.bson's) for text that is not one JSON object, or that gives a
+     *     field twice in one object
+     */
+    static RawBsonDocument parse(String json, JsonLimits limits) {
         try {
-            return fast(json);
+            return fast(json, limits);
+        } catch (StreamConstraintsException e) {
+            throw limits.exceeded(e).orElseThrow();
         } catch (NeedsFallback | IOException | RuntimeException e) {
             // Extended JSON, or input BSON cannot hold (a NUL in a name): org.bson decides, and its
-            // error is the one reported.
+            // error is the one reported. Its reader recurses once per level and knows no limits, so
+            // Jackson reads the text through first: within the limits, strict JSON, no field twice.
+            try {
+                limits.check(json);
+            } catch (JsonProcessingException notJson) {
+                throw new JsonParseException(notJson.getOriginalMessage());
+            }
             return RawBsonDocument.parse(json);
         }
     }
 
-    private static RawBsonDocument fast(String json) throws IOException, NeedsFallback {
+    private static RawBsonDocument fast(String json, JsonLimits limits) throws IOException, NeedsFallback {
         BasicOutputBuffer buffer = new BasicOutputBuffer(json.length() + 64);
-        try (JsonParser parser = JSON.createParser(json);
+        try (JsonParser parser = limits.factory().createParser(json);
                 BsonBinaryWriter writer = new BsonBinaryWriter(buffer)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new NeedsFallback();

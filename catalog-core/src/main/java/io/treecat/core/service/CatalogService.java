@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
@@ -219,7 +220,13 @@ public final class CatalogService implements AutoCloseable {
 
     /** Imports JSON lines in chunks, each chunk one durable commit. */
     public BulkLoader.LoadResult bulkLoad(BufferedReader input, int chunkSize, BulkLoader.Progress progress) {
-        return new BulkLoader(this::commit, chunkSize).load(input, progress);
+        return bulkLoad(input, chunkSize, JsonLimits.DEFAULTS, progress);
+    }
+
+    /** Imports JSON lines in chunks, each line within {@code limits}. */
+    public BulkLoader.LoadResult bulkLoad(
+            BufferedReader input, int chunkSize, JsonLimits limits, BulkLoader.Progress progress) {
+        return new BulkLoader(this::commit, chunkSize, limits).load(input, progress);
     }
 
     public NamedSnapshot createSnapshot(String name, ReadPoint point) {

@@ -1,7 +1,9 @@
 package io.treecat.core.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.version.WriteOp;
@@ -50,6 +52,30 @@ public final class WriteSetJson {
      * @param newestVid the vid a clone without {@code vid} copies from
      */
     public static WriteSet parse(String json, long newestVid) {
+        return parse(json, newestVid, JsonLimits.DEFAULTS);
+    }
+
+    /**
+     * Parses a write set within {@code limits}. The text is read through once with Jackson first: it
+     * must be strict JSON (as relaxed and canonical Extended JSON are), with no field given twice in
+     * one object and within the limits, before org.bson's reader, which recurses once per level,
+     * builds the values.
+     *
+     * @throws CatalogException {@code INVALID_REQUEST} naming the limit the text passes;
+     *     {@code INVALID_WRITE_SET} for text that is not a write set
+     */
+    public static WriteSet parse(String json, long newestVid, JsonLimits limits) {
+        try {
+            limits.check(json);
+        } catch (JsonProcessingException e) {
+            CatalogException invalid = new CatalogException(
+                    ErrorCode.INVALID_WRITE_SET, "The write set is not a JSON object: " + e.getOriginalMessage());
+            if (e.getLocation() != null) {
+                invalid.with("line", e.getLocation().getLineNr())
+                        .with("column", e.getLocation().getColumnNr());
+            }
+            throw invalid;
+        }
         BsonDocument document;
         try {
             document = BsonDocument.parse(json);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
@@ -99,5 +100,28 @@ class TestBulkLoader {
                     .hasMessage("Parent does not exist: /a");
             assertThat(tree.lastVid()).isZero();
         }
+    }
+
+    @Test
+    void aLineOverAJsonLimitIsAnInvalidRecordNamingTheLimit() {
+        String deep = "{\"path\": \"/x\", \"kind\": \"leaf\", \"value\": " + "{\"a\": ".repeat(2_000) + "1"
+                + "}".repeat(2_000) + "}";
+        // With a "$" name first, the line takes org.bson's path, which must not see it either.
+        String deepExtended = "{\"path\": \"/x\", \"kind\": \"leaf\", \"value\": {\"$date\": 0, \"b\": "
+                + "{\"a\": ".repeat(2_000) + "1" + "}".repeat(2_000) + "}}";
+        for (String line : new String[] {deep, deepExtended}) {
+            assertThatThrownBy(() -> BulkLoader.parse(line, 3))
+                    .isInstanceOfSatisfying(CatalogException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_LOAD_RECORD);
+                        assertThat(e.context())
+                                .containsEntry("line", "3")
+                                .containsEntry("limit", "http.json.max-depth")
+                                .containsEntry("max", "256");
+                    })
+                    .hasMessage("Invalid record at line 3: JSON nesting is deeper than the limit");
+        }
+        assertThatThrownBy(() -> BulkLoader.parse("{\"path\": \"/x\", \"kind\": \"leaf\", \"kind\": \"inner\"}", 4))
+                .isInstanceOf(CatalogException.class)
+                .hasMessageStartingWith("Invalid record at line 4: not a JSON object: Duplicate field 'kind'");
     }
 }

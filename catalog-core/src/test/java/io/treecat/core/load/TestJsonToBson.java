@@ -3,6 +3,7 @@ package io.treecat.core.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.core.json.JsonLimits;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.bson.RawBsonDocument;
@@ -46,7 +47,7 @@ class TestJsonToBson {
             }
             Object actual;
             try {
-                actual = bytes(JsonToBson.parse(json));
+                actual = bytes(JsonToBson.parse(json, JsonLimits.DEFAULTS));
             } catch (RuntimeException e) {
                 actual = e.getClass();
             }
@@ -55,24 +56,36 @@ class TestJsonToBson {
     }
 
     @Test
-    void extendedJsonAndOddInputFallBackToOrgBson() {
+    void extendedJsonFallsBackToOrgBson() {
         for (String json : new String[] {
-            "{\"n\": {\"$numberLong\": \"5\"}}",
-            "{\"d\": {\"$date\": \"2025-01-01T00:00:00Z\"}}",
-            "{'single': 'quotes'}",
-            "{unquoted: 1}",
-            "{\"a\": 1} ",
+            "{\"n\": {\"$numberLong\": \"5\"}}", "{\"d\": {\"$date\": \"2025-01-01T00:00:00Z\"}}", "{\"a\": 1} ",
         }) {
-            assertThat(bytes(JsonToBson.parse(json))).as(json).isEqualTo(bytes(RawBsonDocument.parse(json)));
+            assertThat(bytes(JsonToBson.parse(json, JsonLimits.DEFAULTS)))
+                    .as(json)
+                    .isEqualTo(bytes(RawBsonDocument.parse(json)));
+        }
+    }
+
+    @Test
+    void onlyStrictJsonIsRead() {
+        // org.bson's reader would take these (and shell-mode constructors); a line must be JSON.
+        for (String json :
+                new String[] {"{'single': 'quotes'}", "{unquoted: 1}", "{\"n\": NumberLong(5)}", "{\"a\": 1, \"a\": 2}"
+                }) {
+            assertThatThrownBy(() -> JsonToBson.parse(json, JsonLimits.DEFAULTS))
+                    .as(json)
+                    .isInstanceOf(JsonParseException.class);
         }
     }
 
     @Test
     void malformedInputFailsAsOrgBsonFails() {
-        assertThatThrownBy(() -> JsonToBson.parse("{\"a\": ")).isInstanceOf(JsonParseException.class);
-        assertThatThrownBy(() -> JsonToBson.parse("[1, 2]")).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> JsonToBson.parse("{\"a\": ", JsonLimits.DEFAULTS))
+                .isInstanceOf(JsonParseException.class);
+        assertThatThrownBy(() -> JsonToBson.parse("[1, 2]", JsonLimits.DEFAULTS))
+                .isInstanceOf(RuntimeException.class);
         // Beyond 64 bits org.bson refuses the number, and so does the fast path, by deferring to it.
-        assertThatThrownBy(() -> JsonToBson.parse("{\"big\": 123456789012345678901234567890}"))
+        assertThatThrownBy(() -> JsonToBson.parse("{\"big\": 123456789012345678901234567890}", JsonLimits.DEFAULTS))
                 .isInstanceOf(NumberFormatException.class);
     }
 

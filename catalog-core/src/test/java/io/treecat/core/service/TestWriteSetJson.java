@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.version.WriteOp;
@@ -57,5 +58,39 @@ class TestWriteSetJson {
         assertThatThrownBy(() -> WriteSetJson.parse("{\"writes\": []}", 0))
                 .isInstanceOf(CatalogException.class)
                 .hasMessage("A write set needs at least one write");
+    }
+
+    @Test
+    void aWriteSetOverAJsonLimitIsRefusedNamingTheLimit() {
+        int depth = 5_000;
+        String deep = "{\"writes\": [{\"op\": \"add\", \"path\": \"/x\", \"value\": " + "{\"a\": ".repeat(depth) + "1"
+                + "}".repeat(depth) + "}]}";
+        assertThatThrownBy(() -> WriteSetJson.parse(deep, 0))
+                .isInstanceOfSatisfying(CatalogException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
+                    assertThat(e.context())
+                            .containsEntry("limit", "http.json.max-depth")
+                            .containsEntry("max", "256");
+                })
+                .hasMessage("JSON nesting is deeper than the limit");
+        // Up to the limit the values are read as before.
+        String atLimit = "{\"writes\": [{\"op\": \"add\", \"path\": \"/x\", \"value\": " + "{\"a\": ".repeat(252) + "1"
+                + "}".repeat(252) + "}]}";
+        assertThat(WriteSetJson.parse(atLimit, 0).ops()).hasSize(1);
+    }
+
+    @Test
+    void aWriteSetMustBeStrictJsonWithNoFieldTwice() {
+        assertThatThrownBy(() -> WriteSetJson.parse(
+                        "{\"writes\": [{\"op\": \"remove\", \"path\": \"/a\", \"path\": \"/b\"}]}", 0))
+                .isInstanceOf(CatalogException.class)
+                .hasMessageStartingWith("The write set is not a JSON object: Duplicate field 'path'");
+        assertThatThrownBy(() -> WriteSetJson.parse("{writes: [{op: 'remove', path: '/a'}]}", 0))
+                .isInstanceOf(CatalogException.class)
+                .hasMessageStartingWith("The write set is not a JSON object");
+        assertThatThrownBy(() -> WriteSetJson.parse(
+                        "{\"writes\": [{\"op\": \"clone\", \"source\": \"/a\", \"path\": \"/b\", \"vid\": 1.5}]}", 0))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid write 0: \"vid\" must be an integer");
     }
 }

@@ -32,6 +32,12 @@ public enum Action {
     DROP_PARTITIONS,
     LIST_FUNCTIONS,
     MANAGE_FUNCTIONS,
+    /** Listing the catalogs (the HMS {@code get_catalogs}), on the root. */
+    LIST_CATALOGS,
+    CREATE_CATALOG,
+    LOAD_CATALOG,
+    UPDATE_CATALOG,
+    DROP_CATALOG,
     /** A path query or read of the native API. */
     NATIVE_READ,
     /** A write set of the native API. */

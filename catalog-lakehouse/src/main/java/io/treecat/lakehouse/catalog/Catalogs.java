@@ -10,9 +10,14 @@ import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
-/** Catalog objects ({@code /<catalog>}): made on first use by whichever interface writes there first. */
+/**
+ * Catalog objects ({@code /<catalog>}): made on first use by whichever interface writes there first, or
+ * explicitly (the HMS {@code create_catalog}).
+ */
 public final class Catalogs {
     private Catalogs() {}
 
@@ -32,5 +37,31 @@ public final class Catalogs {
             throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + warehouse.catalog())
                     .with("catalog", warehouse.catalog());
         }
+    }
+
+    /**
+     * The catalog {@code /<name>}, read in {@code txn}; empty when nothing is there.
+     *
+     * @throws CatalogException {@code NOT_A_CATALOG} when the first path id names something else
+     */
+    public static Optional<CatalogEntry> find(LakeTransaction txn, String name) {
+        ObjectPath path = ObjectPath.of(name);
+        Optional<CatalogObject> object = txn.read(path);
+        if (object.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!ObjectType.CATALOG.isTypeOf(object)) {
+            throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + name).with("catalog", name);
+        }
+        return Optional.of(CatalogEntry.decode(object.get().value()));
+    }
+
+    /** Every catalog (the root's children of type catalog), by name in id order, read in {@code txn}. */
+    public static Map<String, CatalogEntry> list(LakeTransaction txn) {
+        Map<String, CatalogEntry> catalogs = new LinkedHashMap<>();
+        for (CatalogObject row : txn.children(ObjectPath.ROOT, ObjectType.CATALOG)) {
+            catalogs.put(row.id(), CatalogEntry.decode(row.value()));
+        }
+        return catalogs;
     }
 }

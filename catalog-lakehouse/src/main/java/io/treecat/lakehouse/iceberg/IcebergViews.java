@@ -22,7 +22,6 @@ import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.catalog.Namespace;
@@ -256,28 +255,13 @@ public final class IcebergViews {
 
     /**
      * {@code <write.metadata.path or location/metadata>/<NNNNN>-<uuid>.metadata.json}, numbered one
-     * past the base's file (as Iceberg's view operations name them).
+     * past the base's file (as Iceberg's view operations name them: {@link MetadataFileNames}).
      */
     private static String newMetadataLocation(ViewMetadata updated, ViewMetadata base) {
-        int version = base == null ? 0 : sequence(base.metadataFileLocation()) + 1;
         String custom = updated.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
         String directory = custom != null && !custom.isBlank()
                 ? Locations.stripSlash(custom)
                 : Locations.stripSlash(updated.location()) + "/metadata";
-        return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
-    }
-
-    /** The number a metadata file's name starts with; 0 for a file named otherwise (a registered view's, say). */
-    private static int sequence(String metadataLocation) {
-        if (metadataLocation == null) {
-            return 0;
-        }
-        String name = metadataLocation.substring(metadataLocation.lastIndexOf('/') + 1);
-        int dash = name.indexOf('-');
-        try {
-            return dash > 0 ? Integer.parseInt(name.substring(0, dash)) : 0;
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return MetadataFileNames.next(directory, base == null ? null : base.metadataFileLocation());
     }
 }

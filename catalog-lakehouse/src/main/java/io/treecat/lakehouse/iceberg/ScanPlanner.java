@@ -65,6 +65,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
@@ -155,11 +156,14 @@ public final class ScanPlanner {
         Expression filter = request.filter();
         boolean caseSensitive = request.caseSensitive();
         if (request.incremental()) {
+            validate(metadata.schema(), filter, caseSensitive, request.select(), request.statsFields());
             return incremental(io, identifier, metadata, request, filter);
         }
         Long snapshotId = request.snapshotId();
         if (snapshotId == null) {
             if (metadata.currentSnapshot() == null) {
+                // Nothing to plan, but a malformed request is refused all the same.
+                validate(metadata.schema(), filter, caseSensitive, request.select(), request.statsFields());
                 return completed(List.of(), metadata);
             }
             snapshotId = metadata.currentSnapshot().snapshotId();
@@ -206,8 +210,15 @@ public final class ScanPlanner {
 
     private static void validate(
             Schema schema, Expression filter, boolean caseSensitive, List<String> select, List<String> statsFields) {
-        // Binding throws ValidationException (400) for a filter on a column the schema does not have.
-        Binder.bind(schema.asStruct(), filter, caseSensitive);
+        // Binding throws ValidationException (400) for a filter on a column the schema does not have. A
+        // transform Iceberg cannot parse (truncate[-1], bucket[x], a name it does not know) parses as an
+        // UnknownTransform, which throws UnsupportedOperationException only when bound: the client's
+        // mistake as well.
+        try {
+            Binder.bind(schema.asStruct(), filter, caseSensitive);
+        } catch (UnsupportedOperationException e) {
+            throw new ValidationException(e, "Invalid filter: %s", e.getMessage());
+        }
         if (select != null && !select.isEmpty()) {
             for (String column : select) {
                 if (field(schema, column, caseSensitive) == null) {

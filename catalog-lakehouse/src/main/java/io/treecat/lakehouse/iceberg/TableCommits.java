@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
@@ -211,9 +210,9 @@ final class TableCommits {
                 results.add(staged.updated());
                 continue;
             }
-            int version =
-                    staged.base() == null ? 0 : staged.base().previousFiles().size() + 1;
-            String location = metadataLocation(staged.updated(), version);
+            String location = metadataLocation(
+                    staged.updated(),
+                    staged.base() == null ? null : staged.base().metadataFileLocation());
             checkLocations(warehouse, staged, location);
             Directories made = Directories.madeByWriting(location);
             txn.onAbandon(() -> {
@@ -269,11 +268,12 @@ final class TableCommits {
                 metadata.properties());
     }
 
-    private static String metadataLocation(TableMetadata metadata, int version) {
+    /** The next metadata file after {@code previous} (null for a new table), numbered as Iceberg numbers them. */
+    private static String metadataLocation(TableMetadata metadata, String previous) {
         String base = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
         String directory =
                 base != null ? Locations.stripSlash(base) : Locations.stripSlash(metadata.location()) + "/metadata";
-        return String.format("%s/%05d-%s.metadata.json", directory, version, UUID.randomUUID());
+        return MetadataFileNames.next(directory, previous);
     }
 
     static void deleteQuietly(FileIO io, String location) {

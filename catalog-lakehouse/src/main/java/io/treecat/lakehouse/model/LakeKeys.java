@@ -8,8 +8,9 @@ package io.treecat.lakehouse.model;
  * <ul>
  *   <li>shared: read and written by every interface through the records of this package;</li>
  *   <li>protocol-owned sub-documents ({@link #HMS_TABLE}, {@link #HMS_PARTITION},
- *       {@link #HMS_FUNCTION}, {@link #COLUMN_STATISTICS}): one interface's own encoding, which the
- *       records carry through unchanged so that another interface's write keeps them;</li>
+ *       {@link #HMS_FUNCTION}, {@link #COLUMN_STATISTICS}, {@link #HMS_METASTORE_UUID}, {@link #HMS_CONSTRAINTS},
+ *       {@link #HMS_REFERENCED_BY}): one interface's own encoding, which the records carry through unchanged so
+ *       that another interface's write keeps them;</li>
  *   <li>index keys of the Iceberg file index ({@link #FILE_INDEX_HEAD}, the file leaves' fields).</li>
  * </ul>
  */
@@ -24,6 +25,8 @@ public final class LakeKeys {
     public static final String PROPERTIES = "properties";
     /** Where an object's files live: a URI with a scheme. */
     public static final String LOCATION = "location";
+    /** What a catalog is for (Hive's {@code Catalog.description}). */
+    public static final String DESCRIPTION = "description";
 
     // ---- tables and views (Iceberg's pointer and what a reader needs without the metadata file)
 
@@ -57,6 +60,17 @@ public final class LakeKeys {
 
     /** The whole Hive {@code Table} struct, Thrift-binary encoded, so every Hive field round-trips. */
     public static final String HMS_TABLE = "hms_table";
+    /**
+     * A table's Hive constraints, Thrift-binary encoded ({@code SQLAllTableConstraints}): its primary key, the
+     * foreign keys it declares, and its unique, not-null, default and check constraints.
+     */
+    public static final String HMS_CONSTRAINTS = "hms_constraints";
+    /**
+     * The Hive foreign keys of other tables (or of this one) that reference this table, Thrift-binary encoded
+     * ({@code SQLAllTableConstraints} holding only foreign keys): a copy kept on the referenced side, as Hive keeps
+     * one constraint row with both tables, so the referenced table lists them and its drop ends them.
+     */
+    public static final String HMS_REFERENCED_BY = "hms_referenced_by";
     /** The whole Hive {@code Partition} struct, Thrift-binary encoded. */
     public static final String HMS_PARTITION = "hms_partition";
     /** The whole Hive {@code Function} struct, Thrift-binary encoded. */
@@ -72,6 +86,24 @@ public final class LakeKeys {
     public static final String OWNER = "owner";
     /** The id of a Hive database's function container ({@link ObjectType#FUNCTIONS}); never a Hive table name. */
     public static final String FUNCTIONS_ID = ".functions";
+    /**
+     * The Hive Metastore's database id ({@code get_metastore_db_uuid}), on the catalog the HMS interface serves as
+     * Hive's {@code hive}: made once, kept across restarts.
+     */
+    public static final String HMS_METASTORE_UUID = "hms_metastore_uuid";
+    /**
+     * The id of a table's Hive partition marks ({@link ObjectType#PARTITION_EVENTS}, Hive's {@code
+     * markPartitionForEvent}); never a partition level's id, which is always {@code key=value}.
+     */
+    public static final String PARTITION_EVENTS_ID = ".partition_events";
+    /** The marks of a {@link ObjectType#PARTITION_EVENTS} object: a list of documents. */
+    public static final String EVENTS = "events";
+    /** A mark's partition: Hive's escaped partition name ({@code ds=1/hr=2}; empty for an unpartitioned table). */
+    public static final String EVENT_PARTITION = "partition";
+    /** A mark's event type: Hive's {@code PartitionEventType} name ({@code LOAD_DONE}). */
+    public static final String EVENT_TYPE = "event_type";
+    /** When a mark was made (ms since the epoch). */
+    public static final String EVENT_TIME = "event_time";
 
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 

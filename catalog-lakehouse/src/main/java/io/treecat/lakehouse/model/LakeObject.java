@@ -14,7 +14,8 @@ public sealed interface LakeObject
                 ViewEntry,
                 PartitionEntry,
                 FunctionEntry,
-                FunctionContainerEntry {
+                FunctionContainerEntry,
+                PartitionEventsEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -153,6 +153,7 @@ public final class LakeObjectValidator implements WriteValidator {
             }
             case VIEW -> ViewEntry.decode(value);
             case PARTITION -> PartitionEntry.check(value);
+            case PARTITION_EVENTS -> PartitionEventsEntry.decode(value);
             case FILE, FILE_INDEX, FUNCTIONS, FUNCTION -> {
                 // Written by one interface only, which owns their layout.
             }

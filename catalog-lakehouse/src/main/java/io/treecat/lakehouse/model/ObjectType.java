@@ -26,7 +26,9 @@ public enum ObjectType {
     /** {@code /<catalog>/<db>/.functions}: the container of a Hive database's functions. */
     FUNCTIONS("hms_functions"),
     /** A Hive function under its database's {@link #FUNCTIONS} container. */
-    FUNCTION("function");
+    FUNCTION("function"),
+    /** {@code …/<table>/.partition_events}: the Hive partition marks of a table ({@code markPartitionForEvent}). */
+    PARTITION_EVENTS("hms_partition_events");
 
     private final String storedName;
 

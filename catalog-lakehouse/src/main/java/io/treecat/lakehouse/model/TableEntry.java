@@ -26,6 +26,8 @@ import org.bson.BsonNull;
  * @param currentSnapshotId the current Iceberg snapshot; null for none or not known
  * @param properties the Iceberg table properties as of the last REST commit
  * @param hiveTable the Hive {@code Table} struct, Thrift-binary encoded (HMS-owned); null if never written over HMS
+ * @param hiveConstraints the table's Hive constraints, Thrift-binary encoded (HMS-owned); null if none
+ * @param hiveReferencedBy the Hive foreign keys that reference this table, Thrift-binary encoded (HMS-owned); null if none
  * @param columnStatistics Hive column statistics (HMS-owned); null if none
  * @param statisticsAnalyzed when {@code columnStatistics} were written; null if never
  * @param others fields no interface declares, kept as they are
@@ -39,6 +41,8 @@ public record TableEntry(
         Long currentSnapshotId,
         Map<String, String> properties,
         byte[] hiveTable,
+        byte[] hiveConstraints,
+        byte[] hiveReferencedBy,
         BsonDocument columnStatistics,
         Long statisticsAnalyzed,
         BsonDocument others)
@@ -53,6 +57,8 @@ public record TableEntry(
             LakeKeys.CURRENT_SNAPSHOT_ID,
             LakeKeys.PROPERTIES,
             LakeKeys.HMS_TABLE,
+            LakeKeys.HMS_CONSTRAINTS,
+            LakeKeys.HMS_REFERENCED_BY,
             LakeKeys.COLUMN_STATISTICS,
             LakeKeys.COLUMN_STATISTICS_ANALYZED);
 
@@ -72,6 +78,8 @@ public record TableEntry(
     public TableEntry {
         properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
         hiveTable = hiveTable == null ? null : hiveTable.clone();
+        hiveConstraints = hiveConstraints == null ? null : hiveConstraints.clone();
+        hiveReferencedBy = hiveReferencedBy == null ? null : hiveReferencedBy.clone();
         columnStatistics = columnStatistics == null ? null : columnStatistics.clone();
         others = requireNonNull(others, "others is null").clone();
     }
@@ -82,7 +90,8 @@ public record TableEntry(
     }
 
     private static TableEntry empty() {
-        return new TableEntry(null, null, null, null, null, null, Map.of(), null, null, null, new BsonDocument());
+        return new TableEntry(
+                null, null, null, null, null, null, Map.of(), null, null, null, null, null, new BsonDocument());
     }
 
     public static TableEntry decode(BsonDocument stored) {
@@ -98,6 +107,8 @@ public record TableEntry(
                 Fields.int64(value, LakeKeys.CURRENT_SNAPSHOT_ID, type),
                 Fields.stringMap(value, LakeKeys.PROPERTIES, type),
                 Fields.binary(value, LakeKeys.HMS_TABLE, type),
+                Fields.binary(value, LakeKeys.HMS_CONSTRAINTS, type),
+                Fields.binary(value, LakeKeys.HMS_REFERENCED_BY, type),
                 Fields.document(value, LakeKeys.COLUMN_STATISTICS, type),
                 Fields.int64(value, LakeKeys.COLUMN_STATISTICS_ANALYZED, type),
                 Fields.others(value, DECLARED));
@@ -143,6 +154,8 @@ public record TableEntry(
                 .string(LakeKeys.LOCATION, location)
                 .stringMap(LakeKeys.PROPERTIES, formatVersion != null || !properties.isEmpty() ? properties : null)
                 .binary(LakeKeys.HMS_TABLE, hiveTable)
+                .binary(LakeKeys.HMS_CONSTRAINTS, hiveConstraints)
+                .binary(LakeKeys.HMS_REFERENCED_BY, hiveReferencedBy)
                 .value(LakeKeys.COLUMN_STATISTICS, columnStatistics)
                 .int64(LakeKeys.COLUMN_STATISTICS_ANALYZED, statisticsAnalyzed)
                 .with(others);
@@ -173,6 +186,8 @@ public record TableEntry(
                 pointer.currentSnapshotId(),
                 pointer.properties(),
                 hiveTable,
+                hiveConstraints,
+                hiveReferencedBy,
                 columnStatistics,
                 statisticsAnalyzed,
                 others);
@@ -192,6 +207,8 @@ public record TableEntry(
                 currentSnapshotId,
                 properties,
                 requireNonNull(struct, "struct is null"),
+                hiveConstraints,
+                hiveReferencedBy,
                 columnStatistics,
                 statisticsAnalyzed,
                 others);
@@ -212,8 +229,31 @@ public record TableEntry(
                 currentSnapshotId,
                 properties,
                 hiveTable,
+                hiveConstraints,
+                hiveReferencedBy,
                 statistics,
                 analyzed,
+                others);
+    }
+
+    /**
+     * After an HMS constraint change: the table's own Hive constraints and the foreign keys referencing it
+     * (null for none), everything else kept.
+     */
+    public TableEntry withHiveConstraints(byte[] constraints, byte[] referencedBy) {
+        return new TableEntry(
+                tableType,
+                location,
+                metadataLocation,
+                formatVersion,
+                uuid,
+                currentSnapshotId,
+                properties,
+                hiveTable,
+                constraints,
+                referencedBy,
+                columnStatistics,
+                statisticsAnalyzed,
                 others);
     }
 

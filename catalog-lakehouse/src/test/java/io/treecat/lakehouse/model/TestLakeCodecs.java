@@ -23,7 +23,8 @@ class TestLakeCodecs {
     void aTableRoundTripsWithEveryField() {
         TableEntry table = TableEntry.hive(new byte[] {1, 2, 3}, "MANAGED_TABLE", "file:/w/ns/t", null)
                 .withIceberg(POINTER)
-                .withColumnStatistics(new BsonDocument("c", new BsonString("x")), 7L);
+                .withColumnStatistics(new BsonDocument("c", new BsonString("x")), 7L)
+                .withHiveConstraints(new byte[] {4}, new byte[] {5, 6});
         BsonDocument encoded = table.encode().append("native_note", new BsonString("kept"));
 
         TableEntry decoded = TableEntry.decode(encoded);
@@ -31,6 +32,8 @@ class TestLakeCodecs {
         assertThat(decoded.encode()).isEqualTo(encoded);
         assertThat(decoded.icebergPointer()).contains(POINTER);
         assertThat(decoded.hiveTable()).containsExactly(1, 2, 3);
+        assertThat(decoded.hiveConstraints()).containsExactly(4);
+        assertThat(decoded.hiveReferencedBy()).containsExactly(5, 6);
         assertThat(decoded.others()).isEqualTo(new BsonDocument("native_note", new BsonString("kept")));
     }
 
@@ -62,11 +65,14 @@ class TestLakeCodecs {
     @Test
     void aRestCommitKeepsWhatHiveWrote() {
         TableEntry hive = TableEntry.hive(new byte[] {9}, "EXTERNAL_TABLE", "file:/w/ns/t", "file:/old.json")
-                .withColumnStatistics(new BsonDocument("c", new BsonInt64(1)), 5L);
+                .withColumnStatistics(new BsonDocument("c", new BsonInt64(1)), 5L)
+                .withHiveConstraints(new byte[] {7}, new byte[] {8});
 
         TableEntry committed = TableEntry.decode(hive.encode()).withIceberg(POINTER);
 
         assertThat(committed.hiveTable()).containsExactly(9);
+        assertThat(committed.hiveConstraints()).containsExactly(7);
+        assertThat(committed.hiveReferencedBy()).containsExactly(8);
         assertThat(committed.tableType()).isEqualTo("EXTERNAL_TABLE");
         assertThat(committed.columnStatistics()).isEqualTo(new BsonDocument("c", new BsonInt64(1)));
         assertThat(committed.metadataLocation()).isEqualTo(POINTER.metadataLocation());

@@ -91,6 +91,17 @@ class TestLakeObjectValidator {
     }
 
     @Test
+    void hiveConstraintsMustBeBinary() {
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        TABLE,
+                        ObjectKind.INNER,
+                        table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))
+                                .append(LakeKeys.HMS_CONSTRAINTS, new BsonString("pk")))))
+                .hasMessage("Invalid table object: field 'hms_constraints' must be binary, not string at /lake/ns/t");
+        assertThat(service.get(TABLE, ReadPoint.LATEST)).isEmpty();
+    }
+
+    @Test
     void aReadableTableAndAnyOtherObjectAreAccepted() {
         commit(
                 new WriteOp.Add(

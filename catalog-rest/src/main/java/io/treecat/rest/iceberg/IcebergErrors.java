@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.lakehouse.iceberg.IcebergNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.rest.nativeapi.ApiException;
@@ -15,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.nio.file.InvalidPathException;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -102,8 +104,18 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
         if (failure instanceof ApiException e) {
             return response(
                             e.status(),
-                            e.status() == 413 ? "RequestTooLargeException" : "BadRequestException",
+                            switch (e.status()) {
+                                case 408 -> "RequestTimeoutException";
+                                case 413 -> "RequestTooLargeException";
+                                case 415 -> "UnsupportedMediaTypeException";
+                                default -> "BadRequestException";
+                            },
                             e.getMessage() + " " + e.context())
+                    .build();
+        }
+        if (failure instanceof InvalidPathException) {
+            // The JDK's message quotes the whole file system path, the warehouse's included.
+            return response(400, "BadRequestException", "Invalid name or location: not a valid file system path")
                     .build();
         }
         if (failure instanceof JsonProcessingException e) {
@@ -141,7 +153,7 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
             case NAME_ALREADY_EXISTS -> alreadyExists(context);
             case COMMIT_CONFLICT, LOCK_TIMEOUT, METADATA_LOCATION_MISMATCH ->
                 new CommitFailedException(e, "Commit conflict, retry: %s", e.getMessage());
-            case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+            case COMMIT_STATE_UNKNOWN -> unknownOutcome(e);
             case NOT_A_CATALOG -> new IllegalArgumentException("Not an Iceberg catalog: " + context.get("catalog"));
             default -> null;
         };
@@ -224,10 +236,22 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
         return 500;
     }
 
+    /**
+     * Iceberg's exception for a commit whose outcome is unknown, with its standard advice but none of
+     * the cause's text (a storage error's message can name the server's files); the cause is logged.
+     */
+    private static CommitStateUnknownException unknownOutcome(Throwable cause) {
+        return new CommitStateUnknownException(
+                new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "The commit may or may not have happened", cause));
+    }
+
     private static Response internal(Throwable failure) {
         if (failure instanceof CommitStateUnknownException) {
             LOG.error("Commit state unknown", failure);
-            return response(500, "CommitStateUnknownException", failure.getMessage())
+            return response(
+                            500,
+                            "CommitStateUnknownException",
+                            unknownOutcome(failure).getMessage())
                     .build();
         }
         LOG.error("Unexpected failure serving an Iceberg REST request", failure);

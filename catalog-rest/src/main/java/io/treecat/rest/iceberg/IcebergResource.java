@@ -2,7 +2,6 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
@@ -111,12 +110,12 @@ public final class IcebergResource {
             IcebergNamespaces namespaces,
             IcebergTables tables,
             ScanPlanner planner,
-            ObjectMapper mapper,
+            IcebergBodies bodies,
             String defaultCatalog,
             MetricsReportListener reports) {
         this.namespaces = requireNonNull(namespaces, "namespaces is null");
         this.tables = requireNonNull(tables, "tables is null");
-        this.bodies = new IcebergBodies(requireNonNull(mapper, "mapper is null"));
+        this.bodies = requireNonNull(bodies, "bodies is null");
         this.planner = requireNonNull(planner, "planner is null");
         this.defaultCatalog = requireNonNull(defaultCatalog, "defaultCatalog is null");
         this.reports = requireNonNull(reports, "reports is null");

@@ -1,15 +1,19 @@
 package io.treecat.rest.iceberg;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.iceberg.IcebergViews;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
+import io.treecat.rest.nativeapi.StrictJson;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;
 import java.util.List;
@@ -43,9 +47,18 @@ public final class IcebergRest {
      *
      * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
      *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
+     * @param json what a request body may hold (depth, string, name and number lengths)
      */
-    public record Options(boolean rebaseAppends) {
-        public static final Options DEFAULTS = new Options(false);
+    public record Options(boolean rebaseAppends, JsonLimits json) {
+        public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
+
+        public Options {
+            requireNonNull(json, "json is null");
+        }
+
+        public Options(boolean rebaseAppends) {
+            this(rebaseAppends, JsonLimits.DEFAULTS);
+        }
     }
 
     /**
@@ -60,12 +73,12 @@ public final class IcebergRest {
         IcebergNamespaces namespaces = new IcebergNamespaces(lake);
         IcebergTables tables = new IcebergTables(lake, options.rebaseAppends());
         ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
-        ObjectMapper mapper = mapper();
+        IcebergBodies bodies = new IcebergBodies(mapper(options.json()), options.json());
         IcebergIdempotency idempotency = new IcebergIdempotency(new IdempotencyKeys(
                 Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
         return List.of(
-                new IcebergResource(namespaces, tables, planner, mapper, defaultCatalog, reports),
-                new IcebergViewResource(namespaces, new IcebergViews(lake), new IcebergBodies(mapper)),
+                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports),
+                new IcebergViewResource(namespaces, new IcebergViews(lake), bodies),
                 idempotency.feature(),
                 new ReadOnlyPrefixFilter(),
                 new IcebergErrors(otherPaths));
@@ -77,12 +90,18 @@ public final class IcebergRest {
         return relative.equals("v1") || relative.startsWith("v1/");
     }
 
-    /** Configured as Iceberg's own client mapper is (field access, kebab-case names, unknown fields ignored), with Iceberg's serializers for requests and responses. */
-    static ObjectMapper mapper() {
-        ObjectMapper mapper = new ObjectMapper();
-        mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
-        mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+    /**
+     * Configured as Iceberg's own client mapper is (field access, kebab-case names, unknown fields
+     * ignored), with Iceberg's serializers for requests and responses; it reads within {@code limits}
+     * and strictly ({@link StrictJson}): the requests Jackson binds itself (namespace creates and
+     * property updates, table creates, renames) take no value of the wrong JSON type.
+     */
+    static ObjectMapper mapper(JsonLimits limits) {
+        ObjectMapper mapper = StrictJson.builder(limits)
+                .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .propertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy())
+                .build();
         RESTSerializers.registerAll(mapper);
         return mapper;
     }

@@ -42,7 +42,10 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
         if (failure instanceof CatalogException e) {
             int status = status(e.category());
             if (status >= 500) {
+                // The message and context of a storage failure can name the data directory and the store's
+                // files: they are logged, and the body says only what the client needs.
                 LOG.error("Catalog failure {}", e.code(), e);
+                return response(status, e.code().name(), serverMessage(e.category()), Map.of());
             }
             return response(status, e.code().name(), e.getMessage(), e.context());
         }
@@ -74,6 +77,13 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
         }
         LOG.error("Unexpected failure serving a request", failure);
         return response(500, "INTERNAL_ERROR", "Internal server error", Map.of());
+    }
+
+    /** The fixed message of a failure on the server's side: its details stay in the server's log. */
+    private static String serverMessage(ErrorCategory category) {
+        return category == ErrorCategory.UNKNOWN_OUTCOME
+                ? "The commit may or may not have happened; read before retrying"
+                : "Internal server error";
     }
 
     static Response response(int status, String type, String message, Map<String, Object> context) {

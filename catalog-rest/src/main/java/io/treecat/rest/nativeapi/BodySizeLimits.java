@@ -11,13 +11,22 @@ import jakarta.ws.rs.core.HttpHeaders;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 
 /**
  * Puts a size limit on each resource method's request body: a declared {@code Content-Length} over
  * the limit is refused before anything is read, and a chunked body is counted as it streams and
  * refused the moment it passes the limit. Both end in a 413 from {@link ApiErrors}.
+ *
+ * <p>It also answers what goes wrong with the body itself: a content coding other than gzip (which
+ * Jetty inflates, removing the header, before the body reaches here) is 415, and a failure to read
+ * the body (it stopped arriving, bad chunked framing, bad gzip) is the 4xx {@link BodyReadFailures}
+ * says rather than a 500.
  */
 final class BodySizeLimits implements DynamicFeature {
+    /** The {@code type} of a request whose body has a content coding the server does not decode. */
+    static final String UNSUPPORTED_CONTENT_ENCODING = "UNSUPPORTED_CONTENT_ENCODING";
+
     private final BodyLimits limits;
 
     BodySizeLimits(BodyLimits limits) {
@@ -28,18 +37,28 @@ final class BodySizeLimits implements DynamicFeature {
     public void configure(ResourceInfo resource, FeatureContext context) {
         boolean large = resource.getResourceMethod() != null
                 && resource.getResourceMethod().isAnnotationPresent(LargeBody.class);
-        context.register(new Filter(large ? limits.maxLoadBytes() : limits.maxRequestBytes()));
+        context.register(new Filter(large ? limits.maxLoadBytes() : limits.maxRequestBytes(), limits.readTimeout()));
     }
 
     private static final class Filter implements ContainerRequestFilter {
         private final long limit;
+        private final Duration readTimeout;
 
-        Filter(long limit) {
+        Filter(long limit, Duration readTimeout) {
             this.limit = limit;
+            this.readTimeout = readTimeout;
         }
 
         @Override
         public void filter(ContainerRequestContext request) {
+            String coding = request.getHeaderString(HttpHeaders.CONTENT_ENCODING);
+            if (coding != null && !coding.isBlank() && !"identity".equalsIgnoreCase(coding.trim())) {
+                throw new ApiException(
+                                415,
+                                UNSUPPORTED_CONTENT_ENCODING,
+                                "The request body's Content-Encoding is not supported (send gzip or none)")
+                        .with("contentEncoding", coding);
+            }
             String declared = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
             if (declared != null) {
                 try {
@@ -51,23 +70,33 @@ final class BodySizeLimits implements DynamicFeature {
                             .with("contentLength", declared);
                 }
             }
-            request.setEntityStream(new LimitedInputStream(request.getEntityStream(), limit));
+            request.setEntityStream(new LimitedInputStream(request.getEntityStream(), limit, readTimeout));
         }
     }
 
-    /** Counts bytes and fails with 413 once more than {@code limit} have been read. */
+    /**
+     * Counts bytes and fails with 413 once more than {@code limit} have been read; a failure to read
+     * is the client's 4xx ({@link BodyReadFailures}).
+     */
     static final class LimitedInputStream extends FilterInputStream {
         private final long limit;
+        private final Duration readTimeout;
         private long count;
 
-        LimitedInputStream(InputStream in, long limit) {
+        LimitedInputStream(InputStream in, long limit, Duration readTimeout) {
             super(in);
             this.limit = limit;
+            this.readTimeout = readTimeout;
         }
 
         @Override
-        public int read() throws IOException {
-            int b = super.read();
+        public int read() {
+            int b;
+            try {
+                b = super.read();
+            } catch (IOException e) {
+                throw BodyReadFailures.translate(e, readTimeout);
+            }
             if (b >= 0) {
                 count(1);
             }
@@ -75,8 +104,13 @@ final class BodySizeLimits implements DynamicFeature {
         }
 
         @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = super.read(buffer, offset, length);
+        public int read(byte[] buffer, int offset, int length) {
+            int n;
+            try {
+                n = super.read(buffer, offset, length);
+            } catch (IOException e) {
+                throw BodyReadFailures.translate(e, readTimeout);
+            }
             if (n > 0) {
                 count(n);
             }
@@ -84,8 +118,13 @@ final class BodySizeLimits implements DynamicFeature {
         }
 
         @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(n);
+        public long skip(long n) {
+            long skipped;
+            try {
+                skipped = super.skip(n);
+            } catch (IOException e) {
+                throw BodyReadFailures.translate(e, readTimeout);
+            }
             count(skipped);
             return skipped;
         }

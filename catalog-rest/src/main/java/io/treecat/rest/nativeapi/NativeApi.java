@@ -1,6 +1,7 @@
 package io.treecat.rest.nativeapi;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.treecat.core.json.JsonLimits;
 import io.treecat.core.service.CatalogService;
 import java.util.List;
 import java.util.function.Supplier;
@@ -20,10 +21,22 @@ public final class NativeApi {
      *     the resources are registered
      */
     public static List<Object> components(Supplier<CatalogService> catalog, ObjectMapper mapper, BodyLimits limits) {
+        return components(catalog, mapper, limits, JsonLimits.DEFAULTS);
+    }
+
+    /**
+     * @param mapper writes the responses
+     * @param limits the size of request bodies (and, as every resource method's body filter, of the
+     *     Iceberg routes' bodies too), the read timeout they are reported against
+     * @param json what a JSON body may hold; request bodies are read strictly ({@link StrictJson})
+     */
+    public static List<Object> components(
+            Supplier<CatalogService> catalog, ObjectMapper mapper, BodyLimits limits, JsonLimits json) {
+        JsonBodies bodies = new JsonBodies(json);
         return List.of(
                 new ReadResource(catalog, mapper),
-                new TransactionResource(catalog, mapper),
-                new WriteResource(catalog, mapper),
+                new TransactionResource(catalog, mapper, bodies),
+                new WriteResource(catalog, bodies),
                 new BodySizeLimits(limits));
     }
 

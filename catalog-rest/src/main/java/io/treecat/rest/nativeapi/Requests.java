@@ -1,9 +1,5 @@
 package io.treecat.rest.nativeapi;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -127,27 +123,6 @@ final class Requests {
             return new String(body.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the request body", e);
-        }
-    }
-
-    /** A JSON body bound to {@code type}; unknown fields are refused so a misspelt field never goes unnoticed. Null if the body is empty. */
-    static <T> T json(ObjectMapper mapper, InputStream body, Class<T> type) {
-        String text = text(body);
-        if (text.isBlank()) {
-            return null;
-        }
-        try {
-            return mapper.readerFor(type)
-                    .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .readValue(text);
-        } catch (JsonProcessingException e) {
-            ApiException invalid = ApiException.invalidRequest("Request body is not valid JSON for this operation")
-                    .with("detail", e.getOriginalMessage());
-            JsonLocation location = e.getLocation();
-            if (location != null) {
-                invalid.with("line", location.getLineNr()).with("column", location.getColumnNr());
-            }
-            throw invalid;
         }
     }
 }

@@ -9,7 +9,6 @@ import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
-import io.treecat.core.service.WriteSetJson;
 import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionId;
 import io.treecat.core.version.CommitResult;
@@ -37,16 +36,18 @@ import java.util.function.Supplier;
 public final class TransactionResource {
     private final Supplier<CatalogService> catalog;
     private final ObjectMapper mapper;
+    private final JsonBodies bodies;
 
-    public TransactionResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
+    TransactionResource(Supplier<CatalogService> catalog, ObjectMapper mapper, JsonBodies bodies) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.mapper = requireNonNull(mapper, "mapper is null");
+        this.bodies = requireNonNull(bodies, "bodies is null");
     }
 
     /** {@code {"mode": "read-write"|"read-only", "vid"?, "snapshot"?}}; an empty body begins a read-write transaction at the newest vid. */
     @POST
     public Response begin(InputStream body) {
-        BeginRequest request = Requests.json(mapper, body, BeginRequest.class);
+        BeginRequest request = bodies.read(body, BeginRequest.class);
         if (request == null) {
             request = new BeginRequest(null, null, null);
         }
@@ -90,7 +91,7 @@ public final class TransactionResource {
     public Committed commit(@PathParam("id") String id, InputStream body) {
         TransactionId txn = TransactionId.valueOf(id);
         CatalogService service = catalog.get();
-        CommitResult result = service.commit(txn, WriteSetJson.parse(Requests.text(body), service.lastVid()));
+        CommitResult result = service.commit(txn, bodies.writeSet(body, service.lastVid()));
         return Committed.of(result);
     }
 

@@ -2,11 +2,9 @@ package io.treecat.rest.nativeapi;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.service.CatalogService;
-import io.treecat.core.service.WriteSetJson;
 import io.treecat.core.version.NamedSnapshot;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -33,11 +31,11 @@ public final class WriteResource {
     public static final int DEFAULT_CHUNK_SIZE = 10_000;
 
     private final Supplier<CatalogService> catalog;
-    private final ObjectMapper mapper;
+    private final JsonBodies bodies;
 
-    public WriteResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
+    WriteResource(Supplier<CatalogService> catalog, JsonBodies bodies) {
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.mapper = requireNonNull(mapper, "mapper is null");
+        this.bodies = requireNonNull(bodies, "bodies is null");
     }
 
     /** Commits a write set on its own; durable when the response is sent. */
@@ -45,14 +43,13 @@ public final class WriteResource {
     @Path("commit")
     public TransactionResource.Committed commit(InputStream body) {
         CatalogService service = catalog.get();
-        return TransactionResource.Committed.of(
-                service.commit(WriteSetJson.parse(Requests.text(body), service.lastVid())));
+        return TransactionResource.Committed.of(service.commit(bodies.writeSet(body, service.lastVid())));
     }
 
     @POST
     @Path("snapshots")
     public Response createSnapshot(InputStream body) {
-        SnapshotRequest request = Requests.json(mapper, body, SnapshotRequest.class);
+        SnapshotRequest request = bodies.read(body, SnapshotRequest.class);
         if (request == null || request.name() == null) {
             throw ApiException.invalidRequest("Missing required field").with("field", "name");
         }
@@ -78,7 +75,7 @@ public final class WriteResource {
     @POST
     @Path("clone")
     public TransactionResource.Committed cloneTree(InputStream body) {
-        CloneRequest request = Requests.json(mapper, body, CloneRequest.class);
+        CloneRequest request = bodies.read(body, CloneRequest.class);
         if (request == null) {
             throw ApiException.invalidRequest("Missing required field").with("field", "source");
         }
@@ -106,8 +103,8 @@ public final class WriteResource {
         AtomicLong committed = new AtomicLong();
         BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
         try {
-            BulkLoader.LoadResult result =
-                    catalog.get().bulkLoad(reader, (int) chunk, (records, vid) -> committed.set(records));
+            BulkLoader.LoadResult result = catalog.get()
+                    .bulkLoad(reader, (int) chunk, bodies.limits(), (records, vid) -> committed.set(records));
             return new Loaded(
                     result.records(),
                     result.commits(),

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -32,6 +33,11 @@ final class Differential implements AutoCloseable {
     private final Side reference;
     private final Side candidate;
     private final List<Mismatch> mismatches = new ArrayList<>();
+    /** The Thrift calls compared since {@link #takeComparedCalls()}, named by their descriptions' prefixes. */
+    private final Set<String> comparedCalls = new TreeSet<>();
+    /** The descriptions of the comparisons that agreed since the last {@link #assertAgreed(String)}. */
+    private final List<String> agreed = new ArrayList<>();
+
     private int comparisons;
 
     Differential(MetastorePeer reference, MetastorePeer candidate) throws TTransportException {
@@ -43,6 +49,23 @@ final class Differential implements AutoCloseable {
     @FunctionalInterface
     interface Call<T> {
         T call(ThriftHiveMetastore.Client client, MetastorePeer peer) throws TException;
+    }
+
+    /** A call that answers nothing (void in the IDL). */
+    @FunctionalInterface
+    interface VoidCall {
+        void call(ThriftHiveMetastore.Client client, MetastorePeer peer) throws TException;
+    }
+
+    /** The answer a void call gives when it succeeds. */
+    static final String DONE = "done";
+
+    /** {@code call} as a call answering {@link #DONE} when it succeeds. */
+    static Call<String> done(VoidCall call) {
+        return (client, peer) -> {
+            call.call(client, peer);
+            return DONE;
+        };
     }
 
     /** What one side answered: a normalized value, or the type and message of what it threw. */
@@ -160,13 +183,121 @@ final class Differential implements AutoCloseable {
     <T> Comparison compare(
             String description, Call<T> referenceCall, Call<T> candidateCall, Function<? super T, ?> normalize) {
         comparisons++;
+        ThriftCalls.callOf(description).ifPresent(comparedCalls::add);
         Outcome expected = reference.run(referenceCall, normalize);
         Outcome actual = candidate.run(candidateCall, normalize);
         boolean agreed = expected.agreesWith(actual);
         if (!agreed) {
             mismatches.add(new Mismatch(description, expected, actual));
+        } else {
+            this.agreed.add(description);
         }
         return new Comparison(expected, actual, agreed);
+    }
+
+    /**
+     * As {@link #compare(String, Call, Function)} for the Thrift call {@code call}, whatever the description says: it
+     * is described as {@code call: description}, and recorded as compared ({@link #takeComparedCalls()}).
+     */
+    <T> Comparison compare(String call, String description, Call<T> both, Function<? super T, ?> normalize) {
+        if (!ThriftCalls.isCall(call)) {
+            throw new IllegalArgumentException("Not a Thrift call of the metastore: " + call);
+        }
+        return compare(call + ": " + description, both, both, normalize);
+    }
+
+    /**
+     * The Thrift calls compared since the last call, which starts a new record: a comparison whose description starts
+     * with a call's name and a colon ({@code "get_database: default"}) counts for that call.
+     */
+    Set<String> takeComparedCalls() {
+        Set<String> taken = Set.copyOf(comparedCalls);
+        comparedCalls.clear();
+        return taken;
+    }
+
+    /**
+     * Fails, listing every mismatch since {@link #takeMismatches()}, if there is one; starts a new count either way.
+     * {@code title} names the test in the report's first line.
+     */
+    void assertAgreed(String title) {
+        int compared = comparisons;
+        List<String> agreedNow = List.copyOf(agreed);
+        List<Mismatch> taken = takeMismatches();
+        List<Mismatch> unexpected = new ArrayList<>();
+        StringBuilder known = new StringBuilder();
+        for (Mismatch mismatch : taken) {
+            Optional<KnownHiveDivergences.Divergence> divergence = KnownHiveDivergences.of(mismatch.call());
+            if (divergence.isPresent()) {
+                known.append(mismatch.call())
+                        .append("  [")
+                        .append(divergence.get().kind())
+                        .append("]\n");
+            } else {
+                unexpected.add(mismatch);
+            }
+        }
+        List<String> stale = new ArrayList<>();
+        for (String description : agreedNow) {
+            KnownHiveDivergences.of(description)
+                    .ifPresent(divergence -> stale.add(description + "  [" + divergence.kind() + "]"));
+        }
+        if (!known.isEmpty()) {
+            System.out.println(title + ": known divergences (KnownHiveDivergences):\n" + known);
+        }
+        if (!unexpected.isEmpty() || !stale.isEmpty()) {
+            StringBuilder text = new StringBuilder(title).append(": ");
+            if (!unexpected.isEmpty()) {
+                text.append(report(unexpected, compared));
+                for (Mismatch mismatch : unexpected) {
+                    List<String> fields = fieldDifferences(
+                            "",
+                            mismatch.reference().value(),
+                            mismatch.candidate().value());
+                    if (!fields.isEmpty() && fields.size() <= SHOWN_VALUES) {
+                        text.append("fields of ")
+                                .append(mismatch.call())
+                                .append(" (")
+                                .append(reference.peer.name())
+                                .append(" | ")
+                                .append(candidate.peer.name())
+                                .append("):\n");
+                        fields.forEach(
+                                field -> text.append("    ").append(field).append('\n'));
+                    }
+                }
+            }
+            if (!stale.isEmpty()) {
+                text.append("listed in KnownHiveDivergences but now agreeing (remove them there): ")
+                        .append(stale);
+            }
+            throw new AssertionError(text.toString());
+        }
+    }
+
+    /** Where two normalized answers differ: one line per path ({@code sd.location: a | b}), for maps and equal-sized lists. */
+    static List<String> fieldDifferences(String path, Object expected, Object actual) {
+        List<String> out = new ArrayList<>();
+        if (expected instanceof java.util.Map<?, ?> left && actual instanceof java.util.Map<?, ?> right) {
+            Set<Object> keys = new java.util.LinkedHashSet<>(left.keySet());
+            keys.addAll(right.keySet());
+            for (Object key : keys) {
+                String child = path.isEmpty() ? String.valueOf(key) : path + "." + key;
+                if (!left.containsKey(key) || !right.containsKey(key)) {
+                    out.add(child + ": " + (left.containsKey(key) ? left.get(key) : "(unset)") + " | "
+                            + (right.containsKey(key) ? right.get(key) : "(unset)"));
+                } else {
+                    out.addAll(fieldDifferences(child, left.get(key), right.get(key)));
+                }
+            }
+        } else if (expected instanceof List<?> left && actual instanceof List<?> right && left.size() == right.size()) {
+            for (int i = 0; i < left.size(); i++) {
+                out.addAll(fieldDifferences(path + "[" + i + "]", left.get(i), right.get(i)));
+            }
+        } else if (!Objects.equals(expected, actual)) {
+            out.add(path + ": " + expected + " | " + actual);
+        }
+        return out;
     }
 
     /** Runs {@code call} on the reference alone (no comparison is counted). */
@@ -201,6 +332,7 @@ final class Differential implements AutoCloseable {
     List<Mismatch> takeMismatches() {
         List<Mismatch> taken = List.copyOf(mismatches);
         mismatches.clear();
+        agreed.clear();
         comparisons = 0;
         return taken;
     }

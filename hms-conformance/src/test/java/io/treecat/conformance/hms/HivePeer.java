@@ -48,8 +48,11 @@ final class HivePeer implements MetastorePeer {
         // External tables may not live under the managed root, so the two roots are separate directories.
         Path managed = Files.createDirectories(home.resolve("managed"));
         Path external = Files.createDirectories(home.resolve("external"));
-        // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here) and
-        // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all.
+        // Hive's defaults except the store, the worker pool (its default minimum of 200 threads is too many here),
+        // asynchronous logging, which needs the LMAX disruptor the metastore's classpath lacks once it logs at all, and
+        // the metadata transformer: Hive 4 rewrites a managed table a client without declared capabilities creates into
+        // an external one with external.table.purge; TreeCat keeps the type a client gives (KnownHiveDivergences). And
+        // no retries of a failed store call: Hive retries a JDO failure ten times, 2 s apart, before it answers it.
         String site = """
         <?xml version="1.0"?>
         <configuration>
@@ -59,6 +62,8 @@ final class HivePeer implements MetastorePeer {
           <property><name>metastore.warehouse.external.dir</name><value>%s</value></property>
           <property><name>metastore.server.min.threads</name><value>16</value></property>
           <property><name>metastore.async.log.enabled</name><value>false</value></property>
+          <property><name>metastore.metadata.transformer.class</name><value> </value></property>
+          <property><name>metastore.hmshandler.retry.attempts</name><value>1</value></property>
         </configuration>
         """.formatted(home.resolve("metastore_db"), managed.toUri(), external.toUri());
         Files.writeString(conf.resolve("metastore-site.xml"), site, StandardCharsets.UTF_8);
@@ -92,6 +97,12 @@ final class HivePeer implements MetastorePeer {
         ServerProcess process =
                 ServerProcess.launch("Hive 4.0.1", server, environment, home, port, home.resolve("server.log"));
         return new HivePeer(process.awaitServing(START_TIMEOUT));
+    }
+
+    /** Where Hive puts what has no location of its own: its managed and its external warehouse. */
+    static List<Path> warehouseRoots(Path runDirectory) {
+        Path home = runDirectory.resolve("hive").toAbsolutePath();
+        return List.of(home.resolve("managed"), home.resolve("external"));
     }
 
     private static List<String> command(Path home, String classpath) {

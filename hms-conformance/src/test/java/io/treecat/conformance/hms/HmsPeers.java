@@ -3,6 +3,8 @@ package io.treecat.conformance.hms;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -14,12 +16,15 @@ final class HmsPeers implements AutoCloseable {
     private final TreeCatPeer treecat;
     private final Differential differential;
     private final Duration startup;
+    private final Path runDirectory;
 
-    private HmsPeers(HivePeer hive, TreeCatPeer treecat, Differential differential, Duration startup) {
+    private HmsPeers(
+            HivePeer hive, TreeCatPeer treecat, Differential differential, Duration startup, Path runDirectory) {
         this.hive = hive;
         this.treecat = treecat;
         this.differential = differential;
         this.startup = startup;
+        this.runDirectory = runDirectory;
     }
 
     static HmsPeers start(Path runDirectory) throws IOException, InterruptedException {
@@ -30,7 +35,7 @@ final class HmsPeers implements AutoCloseable {
             hive = HivePeer.start(runDirectory);
             treecat.awaitServing();
             Differential differential = connect(hive, treecat);
-            return new HmsPeers(hive, treecat, differential, Duration.ofNanos(System.nanoTime() - begin));
+            return new HmsPeers(hive, treecat, differential, Duration.ofNanos(System.nanoTime() - begin), runDirectory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             treecat.close();
             if (hive != null) {
@@ -50,6 +55,18 @@ final class HmsPeers implements AutoCloseable {
 
     Differential differential() {
         return differential;
+    }
+
+    /** Where both peers keep their files; a directory for locations the tests give both, too. */
+    Path runDirectory() {
+        return runDirectory.toAbsolutePath();
+    }
+
+    /** The normalization of answers for this run's peers (their warehouses differ). */
+    HmsValues values() {
+        List<Path> roots = new ArrayList<>(HivePeer.warehouseRoots(runDirectory));
+        roots.addAll(TreeCatPeer.warehouseRoots(runDirectory));
+        return new HmsValues(roots);
     }
 
     /** From launch until both serve: the part of a run that is not the calls. */

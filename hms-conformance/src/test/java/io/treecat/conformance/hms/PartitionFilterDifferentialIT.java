@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.function.Function;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Partition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Partition filters, as Hive clients send them ({@code get_partitions_by_filter}, {@code get_num_partitions_by_filter}),
@@ -24,6 +24,14 @@ import org.junit.jupiter.api.Test;
  * <p>The filters are {@link FilterGenerator#regressions()} and then random ones:
  * {@code -Dhms.differential.seed} (a fixed one in CI) and {@code -Dhms.differential.filters} (how many).
  */
+@ExtendWith(SharedHmsPeers.class)
+@ComparesCalls({
+    "add_partition",
+    "get_partitions",
+    "get_partition_names",
+    "get_partitions_by_filter",
+    "get_num_partitions_by_filter"
+})
 class PartitionFilterDifferentialIT {
     private static final long DEFAULT_SEED = 20261125L;
     private static final int DEFAULT_FILTERS = 300;
@@ -36,10 +44,8 @@ class PartitionFilterDifferentialIT {
     private static int setUpComparisons;
 
     @BeforeAll
-    static void startPeers() throws IOException, InterruptedException {
-        Path run =
-                Files.createDirectories(Path.of("target", "hms-differential")).toAbsolutePath();
-        peers = HmsPeers.start(Files.createTempDirectory(run, "run-"));
+    static void createTable(HmsPeers shared) {
+        peers = shared;
         Differential differential = peers.differential();
         differential.setUp("create_database " + PartitionedTable.DATABASE, (client, peer) -> {
             client.create_database(PartitionedTable.database());
@@ -65,7 +71,7 @@ class PartitionFilterDifferentialIT {
         List<List<String>> added = new ArrayList<>();
         for (List<String> values : PartitionedTable.DEFAULT_PARTITIONS) {
             Differential.Comparison comparison = differential.compare(
-                    "add_partition " + PartitionedTable.name(values),
+                    "add_partition: " + PartitionedTable.name(values),
                     (client, peer) -> client.add_partition(
                             PartitionedTable.partitions(List.of(values)).get(0)),
                     partition -> PartitionedTable.name(partition.getValues()));
@@ -77,7 +83,7 @@ class PartitionFilterDifferentialIT {
         for (List<String> values : PartitionedTable.DEFAULT_PARTITIONS) {
             if (!added.contains(values)) {
                 differential.compare(
-                        "drop_partition " + PartitionedTable.name(values) + " (cleanup)",
+                        "cleanup: drop_partition " + PartitionedTable.name(values),
                         (client, peer) ->
                                 client.drop_partition(PartitionedTable.DATABASE, PartitionedTable.TABLE, values, false),
                         Function.identity());
@@ -86,24 +92,17 @@ class PartitionFilterDifferentialIT {
         return added;
     }
 
-    @AfterAll
-    static void stopPeers() throws InterruptedException {
-        if (peers != null) {
-            peers.close();
-        }
-    }
-
     /** The default partitions as added, and the table as listed: the ground every filter runs on. */
     @Test
     void sameTableOnBothSides() {
         Differential differential = peers.differential();
         differential.takeMismatches();
         differential.compare(
-                "get_partitions (all)",
+                "get_partitions: all",
                 (client, peer) -> client.get_partitions(PartitionedTable.DATABASE, PartitionedTable.TABLE, (short) -1),
                 PartitionedTable::names);
         differential.compare(
-                "get_partition_names (all)",
+                "get_partition_names: all",
                 (client, peer) ->
                         client.get_partition_names(PartitionedTable.DATABASE, PartitionedTable.TABLE, (short) -1),
                 names -> List.copyOf(new java.util.TreeSet<>(names)));

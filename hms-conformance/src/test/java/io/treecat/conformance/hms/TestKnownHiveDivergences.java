@@ -27,4 +27,15 @@ class TestKnownHiveDivergences {
             assertThat(KnownHiveDivergences.hiveEquivalent(filter)).isEqualTo(filter);
         }
     }
+
+    @Test
+    void everyListedComparisonNamesItsCallAndAReason() {
+        assertThat(KnownHiveDivergences.all()).isNotEmpty();
+        for (KnownHiveDivergences.Divergence divergence : KnownHiveDivergences.all()) {
+            assertThat(ThriftCalls.callOf(divergence.description()))
+                    .as(divergence.description())
+                    .isPresent();
+            assertThat(divergence.reason()).as(divergence.description()).isNotBlank();
+        }
+    }
 }

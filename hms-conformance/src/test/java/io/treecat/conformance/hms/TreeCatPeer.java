@@ -20,6 +20,8 @@ final class TreeCatPeer implements MetastorePeer {
     static final String JAR_PROPERTY = "treecat.server.jar";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** The server's HMS catalog, {@code hms.default-catalog}'s default. */
+    private static final String CATALOG = "warehouse";
 
     private final ServerProcess process;
 
@@ -64,6 +66,15 @@ final class TreeCatPeer implements MetastorePeer {
                 "TREECAT_SHUTDOWN_GRACE_PERIOD", "2 seconds");
         return new TreeCatPeer(
                 ServerProcess.launch("TreeCat", command, environment, home, hmsPort, home.resolve("server.log")));
+    }
+
+    /** Where TreeCat puts what has no location of its own: the HMS catalog's directory in its warehouse. */
+    static List<Path> warehouseRoots(Path runDirectory) {
+        return List.of(runDirectory
+                .resolve("treecat")
+                .resolve("warehouse")
+                .resolve(CATALOG)
+                .toAbsolutePath());
     }
 
     /** Returns once the Thrift port accepts connections (Dropwizard opens its connectors last, so the server serves). */
