@@ -281,6 +281,16 @@ class TestHostileNames {
                 .isEqualTo("Invalid namespace name: it holds a control character");
     }
 
+    @Test
+    void aNullNamespaceLevelIsRefusedNotCreatedAsTheTextNull() throws IOException {
+        for (String levels : List.of("[null]", "[\"ns\", null]", "[1]")) {
+            Reply reply =
+                    refusedUntouched(() -> server.post("/v1/warehouse/namespaces", "{\"namespace\":" + levels + "}"));
+            assertError(reply, 400, "BadRequestException", "Malformed request: namespace levels must be strings, not ");
+        }
+        assertThat(server.get("/v1/warehouse/namespaces/null").status()).isEqualTo(404);
+    }
+
     // ---- what is kept
 
     @Test
