@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.NamespaceEntry;
@@ -66,6 +67,7 @@ final class HmsDatabaseCalls {
         }
         calls.names().checkCatalog(database.getCatalogName());
         String db = calls.db(database.getName());
+        HiveNames.checkDatabase(db);
         String given = database.getLocationUri();
         ObjectPath path = calls.dbPath(db);
         String location = calls.write(Action.CREATE_NAMESPACE, path, txn -> {

@@ -33,6 +33,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final RocksStoreOptions storeOptions;
     private final TransactionConfig transactionConfig;
     private final CatalogMetrics metrics;
+    private final LakeObjectValidator validator;
     private volatile CatalogService catalog;
 
     CatalogLifecycle(
@@ -40,26 +41,28 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             Path warehouse,
             RocksStoreOptions storeOptions,
             TransactionConfig transactionConfig,
-            CatalogMetrics metrics) {
+            CatalogMetrics metrics,
+            LakeObjectValidator validator) {
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
         this.transactionConfig = requireNonNull(transactionConfig, "transactionConfig is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.validator = requireNonNull(validator, "validator is null");
     }
 
     @Override
     public void start() throws Exception {
         Files.createDirectories(dataDir);
         Files.createDirectories(warehouse);
-        // Every commit, native ones included, passes the lake model's codecs: no interface can leave a table another
-        // cannot read.
+        // Every commit, native ones included, passes the lake model's codecs and its rules on names and locations: no
+        // interface can leave a table another cannot read, or place an object where the lake would not.
         catalog = new CatalogService(
                 VersionedTree.open(RocksKvStore.open(dataDir, storeOptions)),
                 transactionConfig,
                 Clock.systemUTC(),
                 metrics,
-                new LakeObjectValidator());
+                validator);
         LOG.info(
                 "Opened the catalog at {} (newest version {}, protocol {})",
                 dataDir.toAbsolutePath(),

@@ -17,6 +17,8 @@ import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.model.LakeNames;
+import io.treecat.lakehouse.model.LakeObjectValidator;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
@@ -103,19 +105,24 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         JsonLimits json = configuration.http().toJsonLimits();
         environment.getObjectMapper().getFactory().setStreamReadConstraints(json.constraints());
         MetricRegistry metrics = environment.metrics();
+        // One warehouse root (a catalog's files under <root>/<catalog>) and one rule for new names, held by the lake
+        // operations and, for every writer, by the validator every commit passes.
+        String warehouse =
+                LocalFileIO.location(Path.of(configuration.warehouse().location()));
+        Warehouses warehouses = Warehouses.underRoot(
+                warehouse, new LocalFileIO(), configuration.warehouse().externalLocations());
+        LakeNames names = configuration.lake().names();
         CatalogLifecycle catalog = new CatalogLifecycle(
                 configuration.storage().dataDir(),
                 Path.of(configuration.warehouse().location()),
                 configuration.storage().rocksdb().toOptions(),
                 configuration.transactions().toTransactionConfig(),
-                new RegistryCatalogMetrics(metrics));
+                new RegistryCatalogMetrics(metrics),
+                new LakeObjectValidator(names, warehouses));
         environment.lifecycle().manage(catalog);
-        // The one lakehouse every adapter's lake operations run on: one transaction runner, one warehouse
-        // root (a catalog's files under <root>/<catalog>), one authorizer.
-        String warehouse =
-                LocalFileIO.location(Path.of(configuration.warehouse().location()));
-        Lakehouse lake =
-                Lakehouse.of(catalog, Warehouses.underRoot(warehouse, new LocalFileIO()), Authorizer.allowAll());
+        // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
+        // authorizer, the name rule.
+        Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);
 
         // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
         // other path to the native API's error table.

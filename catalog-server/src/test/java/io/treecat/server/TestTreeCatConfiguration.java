@@ -14,6 +14,8 @@ import io.treecat.core.json.JsonLimits;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
+import io.treecat.lakehouse.model.LakeNames;
+import io.treecat.lakehouse.storage.ExternalLocations;
 import io.treecat.rest.nativeapi.BodyLimits;
 import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.TreeCatConfigurationFactory;
@@ -39,6 +41,8 @@ class TestTreeCatConfiguration {
             assertThat(configuration.storage().rocksdb().toOptions()).isEqualTo(RocksStoreOptions.defaults());
             assertThat(configuration.transactions().toTransactionConfig()).isEqualTo(TransactionConfig.defaults());
             assertThat(configuration.warehouse().location()).isEqualTo("warehouse");
+            assertThat(configuration.warehouse().externalLocations()).isEqualTo(ExternalLocations.ALLOWED);
+            assertThat(configuration.lake().names()).isEqualTo(LakeNames.DEFAULT);
             assertThat(configuration.grpc().host()).isEqualTo("0.0.0.0");
             assertThat(configuration.grpc().port()).isEqualTo(50051);
             assertThat(configuration.grpc().maxInboundMessageBytes()).isEqualTo(16 << 20);

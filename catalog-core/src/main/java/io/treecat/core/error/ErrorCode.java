@@ -59,6 +59,10 @@ public enum ErrorCode {
     METADATA_LOCATION_MISMATCH(125, CONFLICT),
     /** The first id of a lake path names an object that is not a catalog. */
     NOT_A_CATALOG(126, INVALID_ARGUMENT),
+    /** A new catalog, namespace, table or view name the lake refuses (docs/iceberg-rest.md, "Names and locations"). */
+    INVALID_NAME(127, INVALID_ARGUMENT),
+    /** A location the lake refuses: a "." or ".." segment, or outside the warehouse where that is not allowed. */
+    INVALID_LOCATION(128, INVALID_ARGUMENT),
 
     // Storage
     STORAGE_FAILURE(100, INTERNAL),

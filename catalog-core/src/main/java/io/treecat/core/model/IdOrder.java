@@ -38,8 +38,20 @@ public final class IdOrder {
         return Integer.compare(left.length() - i, right.length() - j);
     }
 
+    /** The id's length in UTF-8 bytes; a lone surrogate counts as the 3 bytes of its replacement. */
     public static int utf8Length(String id) {
+        int length = wellFormedUtf8Length(id);
+        return length >= 0 ? length : -length - 1;
+    }
+
+    /**
+     * The id's length in UTF-8 bytes if it is well-formed UTF-16, else {@code -1 - length} (the length
+     * counting each lone surrogate as 3 bytes): a lone surrogate has no UTF-8 form, and Java's encoder
+     * writes {@code ?} for it, so two ids differing only in one would share a key.
+     */
+    public static int wellFormedUtf8Length(String id) {
         int length = 0;
+        boolean wellFormed = true;
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
             if (c < 0x80) {
@@ -52,10 +64,11 @@ public final class IdOrder {
                 length += 4;
                 i++;
             } else {
+                wellFormed &= !Character.isSurrogate(c);
                 length += 3;
             }
         }
-        return length;
+        return wellFormed ? length : -1 - length;
     }
 
     /** The id's escaped bytes followed by the terminator. */

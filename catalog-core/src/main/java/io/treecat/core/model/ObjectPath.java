@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The path of an object in the catalog tree: the list of object ids from the root down.
  *
- * <p>Ids are arbitrary non-empty strings, so any Iceberg or Hive name can be an id. The text form
+ * <p>Ids are arbitrary non-empty strings of well-formed Unicode (a lone UTF-16 surrogate has no UTF-8
+ * form, so it could not be told apart in a storage key), so any Iceberg or Hive name can be an id. The text form
  * joins the ids with {@code /} and escapes {@code /} and {@code \} inside an id with a backslash:
  * the id {@code a/b} under {@code /db} is written {@code /db/a\/b}. {@link #parse} and {@link
  * #toString} are exact inverses.
@@ -112,7 +113,13 @@ public final class ObjectPath implements Comparable<ObjectPath> {
         if (id.isEmpty()) {
             throw new CatalogException(ErrorCode.INVALID_PATH, "Invalid path: id " + (index + 1) + " is empty");
         }
-        if (IdOrder.utf8Length(id) > MAX_ID_BYTES) {
+        int bytes = IdOrder.wellFormedUtf8Length(id);
+        if (bytes < 0) {
+            throw new CatalogException(
+                    ErrorCode.INVALID_PATH,
+                    "Invalid path: id " + (index + 1) + " is not well-formed Unicode (it has a lone surrogate)");
+        }
+        if (bytes > MAX_ID_BYTES) {
             throw new CatalogException(
                             ErrorCode.INVALID_PATH,
                             "Invalid path: id " + (index + 1) + " is longer than " + MAX_ID_BYTES + " bytes")

@@ -68,6 +68,22 @@ class TestObjectPath {
                 .hasMessage("Invalid path: id 1 is longer than 4096 bytes");
     }
 
+    /** A lone surrogate has no UTF-8 form: kept, it would be stored as '?' and share a key with other ids. */
+    @Test
+    void rejectsIdsThatAreNotWellFormedUnicode() {
+        for (String id : List.of("s\uD800", "s\uDC00", "\uDE00\uD83D", "a\uD83D")) {
+            assertThatThrownBy(() -> ObjectPath.of("db", id))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("Invalid path: id 2 is not well-formed Unicode (it has a lone surrogate)");
+            assertThatThrownBy(() -> ObjectPath.of("db").child(id))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("Invalid path: id 2 is not well-formed Unicode (it has a lone surrogate)");
+        }
+        assertThat(ObjectPath.of("db", "s\uD83D\uDE00").id()).isEqualTo("s\uD83D\uDE00");
+        assertThat(IdOrder.utf8Length("s\uD800")).isEqualTo(4);
+        assertThat(IdOrder.wellFormedUtf8Length("s\uD83D\uDE00")).isEqualTo(5);
+    }
+
     @Test
     void ordersByDepthThenIdsInCodePointOrder() {
         assertThat(ObjectPath.of("b").compareTo(ObjectPath.of("a", "a"))).isNegative();

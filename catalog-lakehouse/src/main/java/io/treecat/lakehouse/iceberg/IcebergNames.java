@@ -32,6 +32,8 @@ public final class IcebergNames {
     public static final String OTHER = "other";
 
     public static final String SOURCE = "source";
+    /** What a refused register names: the metadata file it points at (the REST field's name). */
+    public static final String METADATA_LOCATION = "metadata-location";
 
     private IcebergNames() {}
 

@@ -16,9 +16,10 @@ import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeKeys;
+import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.NamespaceEntry;
 import io.treecat.lakehouse.model.ObjectType;
-import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
@@ -69,13 +70,21 @@ public final class IcebergNamespaces {
         lake.runner().read(Access.of(who, Action.LIST_NAMESPACES, ObjectPath.of(catalog)), point, txn -> null);
     }
 
-    /** Creates a namespace (and its catalog on first use) and, for a {@code file:} location, its directory. */
+    /**
+     * Creates a namespace (and its catalog on first use) and, on a local warehouse, its directory. The
+     * names and the location are checked before the transaction starts ({@link LakeNames},
+     * {@link Warehouse#check}); the directory is made inside it, before the commit, and removed again
+     * if the commit does not happen, so a refused create leaves neither the namespace nor a directory.
+     */
     public Map<String, String> create(
             Principal who, String catalog, Namespace namespace, Map<String, String> properties) {
         if (namespace.isEmpty()) {
             throw new IllegalArgumentException("Invalid namespace: empty");
         }
+        lake.names().check(LakeNames.CATALOG, catalog);
+        lake.names().checkNamespace(List.of(namespace.levels()));
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        String location = warehouse.check(location(warehouse, namespace, properties), Warehouse.LOCATION);
         Namespace parent = IcebergNames.parent(namespace);
         lake.runner()
                 .write(
@@ -93,12 +102,10 @@ public final class IcebergNamespaces {
                                     path,
                                     ObjectKind.INNER,
                                     NamespaceEntry.of(properties).encode()));
+                            Directories made = Directories.make(location);
+                            txn.onAbandon(made::removeEmpty);
                             return null;
                         });
-        String location = location(warehouse, namespace, properties);
-        if (location.startsWith("file:")) {
-            LocalFileIO.createDirectories(location);
-        }
         return properties;
     }
 
@@ -199,6 +206,9 @@ public final class IcebergNamespaces {
         if (!both.isEmpty()) {
             throw new IllegalArgumentException("Cannot both set and remove properties: " + both);
         }
+        if (updates.containsKey(NamespaceEntry.LOCATION)) {
+            lake.warehouses().forCatalog(catalog).check(updates.get(NamespaceEntry.LOCATION), Warehouse.LOCATION);
+        }
         ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
         return lake.runner().write(Access.of(who, Action.UPDATE_NAMESPACE, path), RetryPolicy.NONE, txn -> {
             Optional<CatalogObject> object = txn.read(path);
@@ -229,7 +239,10 @@ public final class IcebergNamespaces {
         }
     }
 
-    /** The default location of an object named {@code name} in {@code namespace}: under the namespace's location. */
+    /**
+     * The default location of an object named {@code name} in {@code namespace}: one escaped path segment
+     * under the namespace's location, checked ({@link Warehouse#childLocation}).
+     */
     static String childLocation(LakeTransaction txn, Warehouse warehouse, Namespace namespace, String name) {
         Map<String, String> properties = namespace.isEmpty()
                 ? Map.of()
@@ -237,10 +250,10 @@ public final class IcebergNamespaces {
                         .filter(ObjectType.NAMESPACE::isTypeOf)
                         .map(object -> NamespaceEntry.decode(object.value()).properties())
                         .orElse(Map.of());
-        return location(warehouse, namespace, properties) + "/" + name;
+        return warehouse.childLocation(location(warehouse, namespace, properties), name);
     }
 
-    /** A namespace's location: its {@code location} property, else under the catalog's warehouse. */
+    /** A namespace's location: its {@code location} property, else under the catalog's warehouse (one escaped segment per level). */
     static String location(Warehouse warehouse, Namespace namespace, Map<String, String> properties) {
         String location = properties.get(NamespaceEntry.LOCATION);
         if (location != null && !location.isBlank()) {

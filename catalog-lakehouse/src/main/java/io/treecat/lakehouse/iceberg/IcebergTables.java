@@ -12,9 +12,9 @@ import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
-import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.List;
@@ -23,6 +23,7 @@ import java.util.Optional;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
@@ -94,13 +95,19 @@ public final class IcebergTables {
 
     /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
     public TableMetadata newTable(Principal who, String catalog, Namespace namespace, NewTable table) {
+        lake.names().check(LakeNames.CATALOG, catalog);
+        lake.names().check(LakeNames.TABLE, table.name());
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        String metadataPath = table.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+        if (metadataPath != null) {
+            warehouse.check(metadataPath, TableProperties.WRITE_METADATA_LOCATION);
+        }
         // The namespace is loaded even for a table with its own location: a missing one fails here.
         Map<String, String> properties =
                 namespace.isEmpty() ? Map.of() : namespaces.load(who, catalog, ReadPoint.LATEST, namespace);
         String location = table.hasLocation()
-                ? Locations.stripSlash(table.location())
-                : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/"
-                        + table.name();
+                ? warehouse.check(table.location(), Warehouse.LOCATION)
+                : warehouse.childLocation(IcebergNamespaces.location(warehouse, namespace, properties), table.name());
         return TableMetadata.newTableMetadata(
                 table.schema(), table.spec(), table.writeOrder(), location, table.properties());
     }
@@ -122,9 +129,13 @@ public final class IcebergTables {
             String name,
             String metadataLocation,
             boolean overwrite) {
+        lake.names().check(LakeNames.CATALOG, catalog);
+        lake.names().check(LakeNames.TABLE, name);
         TableIdentifier identifier = TableIdentifier.of(namespace, name);
-        FileIO io = io(catalog);
-        TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        FileIO io = warehouse.io();
+        TableMetadata metadata =
+                TableMetadataParser.read(io, warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION));
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         lake.runner()
                 .write(
@@ -201,6 +212,7 @@ public final class IcebergTables {
      * every level below read instead.
      */
     public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+        lake.names().check(LakeNames.TABLE, destination.name());
         ObjectPath from = IcebergNames.tablePath(catalog, source);
         ObjectPath to = IcebergNames.tablePath(catalog, destination);
         lake.runner().write(Access.of(who, Action.RENAME_TABLE, from), RetryPolicy.NONE, txn -> {

@@ -12,8 +12,10 @@ import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.model.IcebergPointer;
+import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.ViewEntry;
+import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
@@ -100,8 +102,11 @@ public final class IcebergViews {
         if (!unsupported.isEmpty()) {
             throw new BadRequestException("Unsupported view representations: %s", unsupported);
         }
+        lake.names().check(LakeNames.CATALOG, catalog);
+        lake.names().check(LakeNames.VIEW, view.name());
         TableIdentifier identifier = TableIdentifier.of(namespace, view.name());
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        String given = view.hasLocation() ? warehouse.check(view.location(), Warehouse.LOCATION) : null;
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         return lake.runner()
                 .write(
@@ -113,23 +118,27 @@ public final class IcebergViews {
                             if (existing.isPresent()) {
                                 throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
                             }
-                            String location = view.hasLocation()
-                                    ? Locations.stripSlash(view.location())
+                            String location = given != null
+                                    ? given
                                     : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
                             ViewMetadata metadata = ViewMetadata.builder()
                                     .setProperties(view.properties())
                                     .setLocation(location)
                                     .setCurrentVersion(view.version(), view.schema())
                                     .build();
-                            return writeAndSwap(txn, warehouse.io(), path, null, metadata);
+                            return writeAndSwap(txn, warehouse, path, null, metadata);
                         });
     }
 
     /** Adds a view for an existing view-metadata file, which is read (and so checked) first. */
     public ViewMetadata register(
             Principal who, String catalog, Namespace namespace, String name, String metadataLocation) {
+        lake.names().check(LakeNames.CATALOG, catalog);
+        lake.names().check(LakeNames.VIEW, name);
         TableIdentifier identifier = TableIdentifier.of(namespace, name);
-        ViewMetadata metadata = ViewMetadataParser.read(io(catalog), metadataLocation);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        ViewMetadata metadata = ViewMetadataParser.read(
+                warehouse.io(), warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION));
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         lake.runner()
                 .write(
@@ -157,7 +166,8 @@ public final class IcebergViews {
      */
     public ViewMetadata commit(Principal who, String catalog, TableChange change) {
         TableIdentifier identifier = change.identifier();
-        FileIO io = io(catalog);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        FileIO io = warehouse.io();
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
             ViewMetadata base = ViewMetadataParser.read(
@@ -168,7 +178,7 @@ public final class IcebergViews {
                 applyTo(update, builder);
             }
             ViewMetadata updated = builder.build();
-            return updated.changes().isEmpty() ? base : writeAndSwap(txn, io, path, base, updated);
+            return updated.changes().isEmpty() ? base : writeAndSwap(txn, warehouse, path, base, updated);
         });
     }
 
@@ -194,6 +204,7 @@ public final class IcebergViews {
 
     /** A remove plus an add in one transaction; the metadata files do not move. */
     public void rename(Principal who, String catalog, TableIdentifier source, TableIdentifier destination) {
+        lake.names().check(LakeNames.VIEW, destination.name());
         ObjectPath from = IcebergNames.tablePath(catalog, source);
         ObjectPath to = IcebergNames.tablePath(catalog, destination);
         lake.runner().write(Access.of(who, Action.RENAME_VIEW, from), RetryPolicy.NONE, txn -> {
@@ -213,13 +224,23 @@ public final class IcebergViews {
 
     /**
      * Writes the new metadata file and stages the view object pointing at it (added when {@code base}
-     * is null). The file is deleted if the attempt does not commit, unless the outcome is unknown
-     * (then the object may reference it).
+     * is null). Where it writes is checked first ({@link Warehouse#check}: the file, and the view's
+     * location when new or moved). The file, and the directories its writing made, are deleted if the
+     * attempt does not commit, unless the outcome is unknown (then the object may reference it).
      */
     private static ViewMetadata writeAndSwap(
-            LakeTransaction txn, FileIO io, ObjectPath path, ViewMetadata base, ViewMetadata updated) {
+            LakeTransaction txn, Warehouse warehouse, ObjectPath path, ViewMetadata base, ViewMetadata updated) {
+        FileIO io = warehouse.io();
         String location = newMetadataLocation(updated, base);
-        txn.onAbandon(() -> TableCommits.deleteQuietly(io, location));
+        if (base == null || !updated.location().equals(base.location())) {
+            warehouse.check(updated.location(), Warehouse.LOCATION);
+        }
+        warehouse.check(location, Warehouse.METADATA_FILE);
+        Directories made = Directories.madeByWriting(location);
+        txn.onAbandon(() -> {
+            TableCommits.deleteQuietly(io, location);
+            made.removeEmpty();
+        });
         ViewMetadataParser.write(updated, io.newOutputFile(location));
         ViewMetadata committed =
                 ViewMetadata.buildFrom(updated).setMetadataLocation(location).build();

@@ -12,8 +12,10 @@ import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.IcebergPointer;
+import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
@@ -74,6 +76,12 @@ final class TableCommits {
                 changes.stream().map(TableChange::identifier).toList();
         if (new HashSet<>(identifiers).size() != identifiers.size()) {
             throw new IllegalArgumentException("A table appears more than once in one commit: " + identifiers);
+        }
+        for (TableChange change : changes) {
+            if (creates(change)) {
+                lake.names().check(LakeNames.CATALOG, catalog);
+                lake.names().check(LakeNames.TABLE, change.identifier().name());
+            }
         }
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         readManifestLists(warehouse.io(), changes);
@@ -137,8 +145,7 @@ final class TableCommits {
         TableIdentifier identifier = change.identifier();
         ObjectPath path = IcebergNames.tablePath(warehouse.catalog(), identifier);
         Optional<CatalogObject> object = txn.read(path);
-        boolean create =
-                change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+        boolean create = creates(change);
         TableMetadata base = null;
         String basePointer = null;
         if (ObjectType.TABLE.isTypeOf(object)) {
@@ -185,6 +192,11 @@ final class TableCommits {
         return new Staged(path, base, basePointer, updated);
     }
 
+    /** Whether a change creates its table (a staged create's commit: requirement {@code assert-create}). */
+    private static boolean creates(TableChange change) {
+        return change.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+    }
+
     /**
      * Writes a metadata file for each changed table and stages the swap of its pointer, with its
      * file-index writes, all in {@code txn}'s one write set. Each file is deleted if the attempt does
@@ -201,7 +213,12 @@ final class TableCommits {
             String location = metadataLocation(
                     staged.updated(),
                     staged.base() == null ? null : staged.base().metadataFileLocation());
-            txn.onAbandon(() -> deleteQuietly(io, location));
+            checkLocations(warehouse, staged, location);
+            Directories made = Directories.madeByWriting(location);
+            txn.onAbandon(() -> {
+                deleteQuietly(io, location);
+                made.removeEmpty();
+            });
             TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
             TableMetadata committed = TableMetadata.buildFrom(staged.updated())
                     .discardChanges()
@@ -224,6 +241,19 @@ final class TableCommits {
             txn.writeAll(FileIndex.writes(txn, io, staged.path(), committed));
         }
         return results;
+    }
+
+    /**
+     * Checks where a commit writes ({@link Warehouse#check}): the new metadata file, and the table's
+     * location when the change sets it (a create, or a {@code set-location}). A table placed outside the
+     * warehouse keeps committing only while external locations are allowed.
+     */
+    private static void checkLocations(Warehouse warehouse, Staged staged, String metadataFile) {
+        String location = staged.updated().location();
+        if (staged.base() == null || !location.equals(staged.base().location())) {
+            warehouse.check(location, Warehouse.LOCATION);
+        }
+        warehouse.check(metadataFile, Warehouse.METADATA_FILE);
     }
 
     /** What the table object keeps of a committed metadata file. */

@@ -1,5 +1,7 @@
 package io.treecat.lakehouse.model;
 
+import static java.util.Objects.requireNonNull;
+
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
@@ -8,13 +10,17 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.WriteValidator;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
+import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.Warehouses;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.bson.BsonDocument;
+import org.bson.BsonValue;
 
 /**
  * Keeps every commit, whichever interface sends it, from leaving a lake object that Iceberg REST or the
@@ -29,11 +35,39 @@ import org.bson.BsonDocument;
  *   <li>catalogs, namespaces, tables and views are inner objects, never leaves.</li>
  * </ul>
  * A refusal is {@code INVALID_VALUE} naming the path and the field.
+ *
+ * <p>It also holds the lake's rules on names and locations for every writer, so an adapter that stages
+ * lake objects itself (the HMS, the native API) cannot bypass what the lake operations check before
+ * their transactions:
+ * <ul>
+ *   <li>a new catalog, namespace, table or view has a name {@link LakeNames} accepts
+ *       ({@code INVALID_NAME});</li>
+ *   <li>a location such an object declares when it is made, or that an update changes (a catalog's,
+ *       a namespace's {@code location} property, a table's or view's {@code location} and
+ *       {@code metadata_location}), passes its catalog's {@link io.treecat.lakehouse.storage.Warehouse#check}: no {@code .} or
+ *       {@code ..} segment, and inside the warehouse unless external locations are allowed
+ *       ({@code INVALID_LOCATION}).</li>
+ * </ul>
+ * Objects that exist keep their names and locations: only what a commit makes or changes is checked.
  */
 public final class LakeObjectValidator implements WriteValidator {
     /** The types whose identity REST and HMS rely on: changing one's type would strand what is below. */
     private static final Set<ObjectType> ANCHORS =
             EnumSet.of(ObjectType.CATALOG, ObjectType.NAMESPACE, ObjectType.TABLE, ObjectType.VIEW);
+
+    private final LakeNames names;
+    /** Each catalog's warehouse, for the location rule; null: only what no warehouse can hold is refused. */
+    private final Warehouses warehouses;
+
+    /** The default name rule; locations checked for what no warehouse can hold (a dot segment). */
+    public LakeObjectValidator() {
+        this(LakeNames.DEFAULT, null);
+    }
+
+    public LakeObjectValidator(LakeNames names, Warehouses warehouses) {
+        this.names = requireNonNull(names, "names is null");
+        this.warehouses = warehouses;
+    }
 
     @Override
     public void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
@@ -47,7 +81,7 @@ public final class LakeObjectValidator implements WriteValidator {
         }
     }
 
-    private static void check(
+    private void check(
             ObjectPath path,
             ObjectKind kind,
             BsonDocument value,
@@ -75,8 +109,10 @@ public final class LakeObjectValidator implements WriteValidator {
                 }
                 decode(type.get(), value);
             }
+            Optional<CatalogObject> existing = Optional.empty();
             if (mayExist && kind == ObjectKind.INNER && !isIndexType(type)) {
-                Optional<ObjectType> before = current.apply(path).flatMap(object -> ObjectType.of(object.value()));
+                existing = current.apply(path);
+                Optional<ObjectType> before = existing.flatMap(object -> ObjectType.of(object.value()));
                 if (before.isPresent() && ANCHORS.contains(before.get()) && !before.equals(type)) {
                     throw new CatalogException(
                                     ErrorCode.INVALID_VALUE,
@@ -86,8 +122,14 @@ public final class LakeObjectValidator implements WriteValidator {
                             .with("field", LakeKeys.OBJ_TYPE);
                 }
             }
+            if (type.isPresent() && ANCHORS.contains(type.get())) {
+                if (existing.isEmpty()) {
+                    names.check(kind(type.get()), path.id());
+                }
+                checkLocations(path, type.get(), value, existing);
+            }
         } catch (CatalogException e) {
-            throw e.code() == ErrorCode.INVALID_VALUE ? withPath(e, path) : e;
+            throw withPath(e, path);
         }
     }
 
@@ -123,6 +165,55 @@ public final class LakeObjectValidator implements WriteValidator {
         }
     }
 
+    /**
+     * Checks each location an anchor's value declares (a catalog's {@code location}, a namespace's
+     * {@code location} property, a table's or view's {@code location} and {@code metadata_location}) that
+     * is new or differs from the one {@code existing} holds. Read from the stored fields directly (the
+     * value passed its codec already), so an update does not decode the object it replaces.
+     */
+    private void checkLocations(
+            ObjectPath path, ObjectType type, BsonDocument value, Optional<CatalogObject> existing) {
+        BsonDocument before =
+                existing.filter(type::isTypeOf).map(CatalogObject::value).orElse(null);
+        List<String> fields = type == ObjectType.TABLE || type == ObjectType.VIEW
+                ? List.of(LakeKeys.LOCATION, LakeKeys.METADATA_LOCATION)
+                : List.of(LakeKeys.LOCATION);
+        for (String field : fields) {
+            String location = location(type, value, field);
+            if (location == null || (before != null && location.equals(location(type, before, field)))) {
+                continue;
+            }
+            if (warehouses == null) {
+                Locations.checkPlaceable(location, field);
+            } else {
+                warehouses.forCatalog(path.ids().get(0)).check(location, field);
+            }
+        }
+    }
+
+    /** A location field of a stored value (a namespace keeps its location among its properties); null when absent. */
+    private static String location(ObjectType type, BsonDocument value, String field) {
+        BsonDocument holder = value;
+        if (type == ObjectType.NAMESPACE) {
+            BsonValue properties = value.get(LakeKeys.PROPERTIES);
+            if (properties == null || !properties.isDocument()) {
+                return null;
+            }
+            holder = properties.asDocument();
+        }
+        BsonValue location = holder.get(field);
+        return location != null && location.isString() ? location.asString().getValue() : null;
+    }
+
+    private static String kind(ObjectType type) {
+        return switch (type) {
+            case CATALOG -> LakeNames.CATALOG;
+            case NAMESPACE -> LakeNames.NAMESPACE;
+            case TABLE -> LakeNames.TABLE;
+            default -> LakeNames.VIEW;
+        };
+    }
+
     private static boolean isCatalog(
             ObjectPath root, WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
         for (WriteOp write : writes.ops()) {
@@ -137,6 +228,10 @@ public final class LakeObjectValidator implements WriteValidator {
     }
 
     private static CatalogException withPath(CatalogException e, ObjectPath path) {
+        if (e.code() != ErrorCode.INVALID_VALUE) {
+            // A name or location refusal names the object by kind and field, never the path (it holds the name).
+            return e;
+        }
         CatalogException located = new CatalogException(e.code(), e.getMessage() + " at " + path, e);
         e.context().forEach(located::with);
         return located.with("path", path);

@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -38,17 +37,6 @@ public class LocalFileIO implements FileIO {
             Files.deleteIfExists(file(location).toPath());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + location, e);
-        }
-    }
-
-    /** Creates a directory and its parents; for namespace directories. */
-    public static void createDirectories(String location) {
-        try {
-            Files.createDirectories(file(location).toPath());
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("Cannot create directory " + location, e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create directory " + location, e);
         }
     }
 

@@ -4,14 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.CatalogMetrics;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
+import io.treecat.core.storage.rocksdb.RocksKvStore;
+import io.treecat.core.storage.rocksdb.RocksStoreOptions;
+import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import io.treecat.lakehouse.LakeTestStores;
+import io.treecat.lakehouse.storage.ExternalLocations;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.bson.BsonDocument;
@@ -172,5 +182,110 @@ class TestLakeObjectValidator {
 
         assertThat(service.get(ObjectPath.of("lake", "ns", "p=1"), ReadPoint.LATEST))
                 .isPresent();
+    }
+
+    @Test
+    void aNewLakeObjectsNameFollowsTheLakesRuleWhoeverWritesIt() {
+        long before = service.lastVid();
+        for (String name : List.of("..", "../x", "c\u001Fd", "a".repeat(256))) {
+            assertThatThrownBy(() -> commit(new WriteOp.Add(
+                            ObjectPath.of("lake", name),
+                            ObjectKind.INNER,
+                            NamespaceEntry.of(Map.of()).encode())))
+                    .as(name)
+                    .isInstanceOfSatisfying(
+                            CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_NAME))
+                    .hasMessageStartingWith("Invalid namespace name: ");
+        }
+        // An upsert that makes a table is a new name too; so is a catalog.
+        assertThatThrownBy(() -> commit(new WriteOp.Update(
+                        ObjectPath.of("lake", "ns", ".."),
+                        ObjectKind.INNER,
+                        table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json")))))
+                .hasMessage("Invalid table name: it is '.' or '..', or has such a part between slashes");
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("."),
+                        ObjectKind.INNER,
+                        CatalogEntry.of("file:/w").encode())))
+                .hasMessage("Invalid catalog name: it is '.' or '..', or has such a part between slashes");
+        assertThat(service.lastVid()).isEqualTo(before);
+
+        // What is no catalog, namespace, table or view keeps the native model's freedom.
+        commit(new WriteOp.Add(
+                ObjectPath.of("lake", "ns", "a\u0001b"), ObjectKind.INNER, new BsonDocument("n", new BsonInt32(1))));
+    }
+
+    @Test
+    void aLocationAnObjectDeclaresIsCheckedWhenItIsMadeOrChanged() {
+        BsonDocument escaping =
+                table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/w/lake/ns/../../../m.json"));
+        assertThatThrownBy(() -> commit(new WriteOp.Add(TABLE, ObjectKind.INNER, escaping)))
+                .isInstanceOfSatisfying(CatalogException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_LOCATION);
+                    assertThat(e.context()).containsEntry("field", "metadata_location");
+                })
+                .hasMessage("Invalid location: it has a '.' or '..' path segment");
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("lake", "ns2"),
+                        ObjectKind.INNER,
+                        NamespaceEntry.of(Map.of(NamespaceEntry.LOCATION, "/w/%2E%2E/x"))
+                                .encode())))
+                .hasMessage("Invalid location: it has a '.' or '..' path segment");
+
+        commit(new WriteOp.Add(
+                TABLE, ObjectKind.INNER, table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/m.json"))));
+        assertThatThrownBy(() -> commit(new WriteOp.Update(TABLE, ObjectKind.INNER, escaping)))
+                .hasMessage("Invalid location: it has a '.' or '..' path segment");
+    }
+
+    /** A location stored before the rule (or by a writer without it) does not block other changes of its object. */
+    @Test
+    void anUnchangedLocationIsNotCheckedAgain() {
+        BsonDocument odd = table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/w/../m.json"));
+        service.close();
+        try (CatalogService unchecked = new CatalogService(
+                VersionedTree.open(RocksKvStore.open(directory, RocksStoreOptions.defaults())),
+                TransactionConfig.defaults(),
+                Clock.systemUTC())) {
+            unchecked.commit(new WriteSet(List.of(new WriteOp.Add(TABLE, ObjectKind.INNER, odd))));
+        }
+        service = LakeTestStores.open(directory);
+
+        commit(new WriteOp.Update(TABLE, ObjectKind.INNER, odd.clone().append("note", new BsonInt32(1))));
+        assertThat(service.get(TABLE, ReadPoint.LATEST)
+                        .orElseThrow()
+                        .value()
+                        .getInt32("note")
+                        .getValue())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void withExternalLocationsRefusedEveryNewLocationLiesInsideItsCatalogsWarehouse() {
+        service.close();
+        service = new CatalogService(
+                VersionedTree.open(RocksKvStore.open(directory, RocksStoreOptions.defaults())),
+                TransactionConfig.defaults(),
+                Clock.systemUTC(),
+                CatalogMetrics.NONE,
+                new LakeObjectValidator(
+                        LakeNames.DEFAULT,
+                        Warehouses.underRoot("file:/w", new LocalFileIO(), ExternalLocations.REFUSED)));
+
+        commit(new WriteOp.Add(
+                TABLE,
+                ObjectKind.INNER,
+                table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/w/lake/ns/t/metadata/1.json"))
+                        .append(LakeKeys.LOCATION, new BsonString("file:/w/lake/ns/t"))));
+        assertThatThrownBy(() -> commit(new WriteOp.Add(
+                        ObjectPath.of("lake", "ns", "u"),
+                        ObjectKind.INNER,
+                        table().append(LakeKeys.METADATA_LOCATION, new BsonString("file:/elsewhere/1.json")))))
+                .isInstanceOfSatisfying(
+                        CatalogException.class,
+                        e -> assertThat(e.context())
+                                .containsEntry("field", "metadata_location")
+                                .containsEntry("catalog", "lake"))
+                .hasMessageStartingWith("Invalid location: it is outside the catalog's warehouse");
     }
 }

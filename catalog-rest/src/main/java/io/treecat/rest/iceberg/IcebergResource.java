@@ -168,7 +168,6 @@ public final class IcebergResource {
     @Path("{prefix}/namespaces")
     public Response createNamespace(@PathParam("prefix") String prefix, String body) {
         CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
-        List.of(request.namespace().levels()).forEach(IcebergResource::requireAddressable);
         Map<String, String> properties =
                 namespaces.create(WHO, catalog(prefix), request.namespace(), request.properties());
         return ok(CreateNamespaceResponse.builder()
@@ -243,7 +242,6 @@ public final class IcebergResource {
     public Response createTable(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         CreateTableRequest request = read(body, CreateTableRequest.class);
-        requireAddressable(request.name());
         Namespace ns = namespace(namespace);
         if (request.stageCreate()) {
             return ok(LoadTableResponse.builder()
@@ -258,7 +256,6 @@ public final class IcebergResource {
     public Response registerTable(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         RegisterTableRequest request = read(body, RegisterTableRequest.class);
-        requireAddressable(request.name());
         TableMetadata metadata = tables.register(
                 WHO,
                 catalog(prefix),
@@ -355,7 +352,6 @@ public final class IcebergResource {
     @Path("{prefix}/tables/rename")
     public Response renameTable(@PathParam("prefix") String prefix, String body) {
         RenameTableRequest request = read(body, RenameTableRequest.class);
-        requireAddressable(request.destination().name());
         tables.rename(WHO, catalog(prefix), request.source(), request.destination());
         return Response.noContent().build();
     }
@@ -503,16 +499,6 @@ public final class IcebergResource {
 
     private <T extends RESTRequest> T read(String body, Class<T> type) {
         return bodies.read(body, type);
-    }
-
-    /**
-     * Refuses a new name that no URL path can address: empty, {@code .} or {@code ..} (HTTP
-     * normalizes the last two away, so the object could never be loaded or dropped again).
-     */
-    static void requireAddressable(String name) {
-        if (name == null || name.isEmpty() || name.equals(".") || name.equals("..")) {
-            throw new BadRequestException("Invalid name, it cannot be addressed in a URL path: '%s'", name);
-        }
     }
 
     /** A namespace from its path segment, still URL-encoded: levels split on {@code %1F} (either case), then decoded. */

@@ -79,7 +79,6 @@ public final class IcebergViewResource {
     public Response createView(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
-        IcebergResource.requireAddressable(request.name());
         return loaded(views.create(
                 WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), IcebergWire.view(request)));
     }
@@ -89,7 +88,6 @@ public final class IcebergViewResource {
     public Response registerView(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
-        IcebergResource.requireAddressable(request.name());
         return loaded(views.register(
                 WHO,
                 IcebergResource.catalog(prefix),
@@ -149,7 +147,6 @@ public final class IcebergViewResource {
     @Path("{prefix}/views/rename")
     public Response renameView(@PathParam("prefix") String prefix, String body) {
         RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
-        IcebergResource.requireAddressable(request.destination().name());
         views.rename(WHO, IcebergResource.catalog(prefix), request.source(), request.destination());
         return Response.noContent().build();
     }

@@ -31,6 +31,11 @@ public final class TreeCatConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    @JsonProperty("lake")
+    private LakeConfig lake = new LakeConfig();
+
+    @Valid
+    @NotNull
     @JsonProperty("iceberg")
     private IcebergConfig iceberg = new IcebergConfig();
 
@@ -75,6 +80,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public WarehouseConfig warehouse() {
         return warehouse;
+    }
+
+    public LakeConfig lake() {
+        return lake;
     }
 
     public IcebergConfig iceberg() {
