@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.MetadataUpdateParser;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
@@ -34,6 +35,22 @@ class TestTableUpdates {
                 .isInstanceOf(ValidationException.class)
                 .hasMessage(
                         "Cannot commit: an update sets a default partition spec or sort order the table does not have");
+    }
+
+    @Test
+    void aTransformIcebergCannotApplyToItsColumnIsAValidationFailure() {
+        // Found by TestIcebergRequestsFuzzing: truncate of a timestamp threw UnsupportedOperationException (500).
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "ts", Types.TimestampType.withZone()));
+        TableMetadata base = TableMetadata.newTableMetadata(
+                schema, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/warehouse/db/t", Map.of());
+        MetadataUpdate addSpec = MetadataUpdateParser.fromJson(
+                "{\"action\": \"add-spec\", \"spec\": {\"spec-id\": 1, "
+                        + "\"fields\": [{\"source-id\": 2, \"field-id\": 1000, \"transform\": \"truncate[10]\", \"name\": \"t\"}]}}");
+        assertThatThrownBy(() -> TableUpdates.apply(TableMetadata.buildFrom(base), List.of(addSpec)))
+                .isInstanceOf(ValidationException.class)
+                .hasMessage("Cannot apply update AddPartitionSpec: Cannot truncate type: timestamptz");
     }
 
     @Test
