@@ -16,9 +16,10 @@ public final class TableUpdates {
     /**
      * Applies {@code updates} to {@code builder} and builds the new metadata. A client's update that
      * Iceberg refuses is Iceberg's {@link ValidationException} or {@link IllegalArgumentException}
-     * (400). Iceberg also refuses some with UnsupportedOperationException: a transform that does not
-     * apply to its column's type in a new spec or sort order ({@code truncate} of a timestamp), a view
-     * update sent for a table; these are the client's mistake too, a ValidationException here.
+     * (400). Iceberg also refuses some with UnsupportedOperationException (a transform that does not
+     * apply to its column's type in a new spec or sort order: {@code truncate} of a timestamp; a view
+     * update sent for a table) or IllegalStateException (a schema with a type the table's format
+     * version does not have); these are the client's mistake too, a ValidationException here.
      * Iceberg's builder also takes the id of a {@code set-default-spec} or {@code
      * set-default-sort-order} without checking it, and {@code build()} then fails on the missing spec
      * or order with a NullPointerException: that too is the client naming an id the table does not
@@ -28,7 +29,7 @@ public final class TableUpdates {
         for (MetadataUpdate update : updates) {
             try {
                 update.applyTo(builder);
-            } catch (UnsupportedOperationException e) {
+            } catch (UnsupportedOperationException | IllegalStateException e) {
                 throw new ValidationException(
                         e, "Cannot apply update %s: %s", update.getClass().getSimpleName(), e.getMessage());
             }

@@ -54,6 +54,23 @@ class TestTableUpdates {
     }
 
     @Test
+    void aSchemaTheFormatVersionCannotHoldIsAValidationFailure() {
+        // Found by TestIcebergRequestsFuzzing: Iceberg's IllegalStateException (500) for a v3 type in a v2 table.
+        MetadataUpdate addSchema = MetadataUpdateParser.fromJson("{\"action\": \"add-schema\", \"schema\": {\"type\": "
+                + "\"struct\", \"schema-id\": 1, \"fields\": [{\"id\": 1, \"name\": \"id\", \"required\": true, "
+                + "\"type\": \"geometry\"}]}, \"last-column-id\": 1}");
+        TableMetadata v2 = TableMetadata.newTableMetadata(
+                SCHEMA,
+                PartitionSpec.unpartitioned(),
+                SortOrder.unsorted(),
+                "file:/w/t",
+                Map.of("format-version", "2"));
+        assertThatThrownBy(() -> TableUpdates.apply(TableMetadata.buildFrom(v2), List.of(addSchema)))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageStartingWith("Cannot apply update AddSchema: Invalid schema for v2:");
+    }
+
+    @Test
     void updatesApplyAsIcebergAppliesThem() {
         TableMetadata updated = TableUpdates.apply(
                 TableMetadata.buildFrom(BASE), List.of(new MetadataUpdate.SetProperties(Map.of("owner", "ann"))));
