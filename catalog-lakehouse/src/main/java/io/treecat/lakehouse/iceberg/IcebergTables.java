@@ -101,8 +101,7 @@ public final class IcebergTables {
                 ? Locations.stripSlash(table.location())
                 : IcebergNamespaces.location(lake.warehouses().forCatalog(catalog), namespace, properties) + "/"
                         + table.name();
-        return TableMetadata.newTableMetadata(
-                table.schema(), table.spec(), table.writeOrder(), location, table.properties());
+        return table.metadata(location);
     }
 
     public TableMetadata create(Principal who, String catalog, Namespace namespace, NewTable table) {

@@ -222,7 +222,7 @@ class TestIcebergRequestsFuzzing {
             case CREATE_TABLE -> {
                 CreateTableRequest create = (CreateTableRequest) request;
                 IcebergResource.requireAddressable(create.name());
-                IcebergWire.table(create);
+                IcebergWire.table(create).metadata("file:/warehouse/db/" + create.name());
             }
             case REGISTER_TABLE -> IcebergResource.requireAddressable(((RegisterTableRequest) request).name());
             case UPDATE_TABLE -> {
