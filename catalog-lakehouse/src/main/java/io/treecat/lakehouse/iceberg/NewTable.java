@@ -42,14 +42,20 @@ public record NewTable(
     /**
      * The table's first metadata, at {@code location}. What Iceberg refuses in the client's table is
      * the client's mistake (400): its IllegalArgumentException and ValidationException, and its
-     * IllegalStateException for a schema the format version cannot hold (a v3 type in a v2 table),
-     * answered here as a ValidationException.
+     * IllegalStateException for a schema the format version cannot hold (a v3 type in a v2 table) and
+     * NullPointerException for a spec or sort order on a column the schema does not have, answered
+     * here as a ValidationException.
      */
     public TableMetadata metadata(String location) {
         try {
             return TableMetadata.newTableMetadata(schema, spec, writeOrder, location, properties);
         } catch (IllegalStateException e) {
             throw new ValidationException(e, "Cannot create table: %s", e.getMessage());
+        } catch (NullPointerException e) {
+            // newTableMetadata looks each spec and sort-order source up by name in the schema: a source
+            // id the schema does not have is a null name there.
+            throw new ValidationException(
+                    e, "Cannot create table: its partition spec or sort order names a column the schema does not have");
         }
     }
 
