@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.bson.BSONException;
 import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
 import org.bson.BsonType;
@@ -199,7 +200,8 @@ public final class BulkLoader {
         try {
             // Parse straight to BSON bytes: the value is then stored without decoding and re-encoding it.
             record = JsonToBson.parse(line, limits);
-        } catch (JsonParseException | IllegalArgumentException | org.bson.BsonInvalidOperationException e) {
+        } catch (JsonParseException | IllegalArgumentException | BSONException e) {
+            // BSONException: what BSON cannot hold (a NUL in a field name), or a value org.bson refuses.
             throw invalid(lineNumber, "not a JSON object: " + e.getMessage());
         } catch (CatalogException e) {
             CatalogException invalid = invalid(lineNumber, e.getMessage());

@@ -108,8 +108,7 @@ public final class IcebergTables {
         String location = table.hasLocation()
                 ? warehouse.check(table.location(), Warehouse.LOCATION)
                 : warehouse.childLocation(IcebergNamespaces.location(warehouse, namespace, properties), table.name());
-        return TableMetadata.newTableMetadata(
-                table.schema(), table.spec(), table.writeOrder(), location, table.properties());
+        return table.metadata(location);
     }
 
     public TableMetadata create(Principal who, String catalog, Namespace namespace, NewTable table) {

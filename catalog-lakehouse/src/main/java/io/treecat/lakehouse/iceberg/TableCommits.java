@@ -184,8 +184,7 @@ final class TableCommits {
         } else {
             builder = TableMetadata.buildFrom(base);
         }
-        change.updates().forEach(update -> update.applyTo(builder));
-        TableMetadata updated = builder.build();
+        TableMetadata updated = TableUpdates.apply(builder, change.updates());
         if (!create && updated.changes().isEmpty()) {
             return new Staged(path, base, basePointer, base);
         }

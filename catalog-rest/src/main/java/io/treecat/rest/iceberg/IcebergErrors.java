@@ -29,6 +29,7 @@ import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
@@ -221,6 +222,11 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
         }
         if (failure instanceof NotImplementedException) {
             return 501;
+        }
+        // A request that parses but contradicts itself (a namespace property both set and removed), as
+        // Iceberg's reference adapter answers it.
+        if (failure instanceof UnprocessableEntityException) {
+            return 422;
         }
         // Only what is the client's mistake. UnsupportedOperationException is not among them: Iceberg
         // throws it for a view update applied to a table (and the reverse), which the routes reject

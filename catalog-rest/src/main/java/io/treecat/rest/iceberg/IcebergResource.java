@@ -487,7 +487,7 @@ public final class IcebergResource {
      * Iceberg's {@code MetadataUpdate.applyTo} would throw UnsupportedOperationException, which the
      * error table keeps for server bugs.
      */
-    private static void requireTableUpdates(UpdateTableRequest request) {
+    static void requireTableUpdates(UpdateTableRequest request) {
         for (MetadataUpdate update : request.updates()) {
             if (update instanceof MetadataUpdate.AddViewVersion
                     || update instanceof MetadataUpdate.SetCurrentViewVersion) {

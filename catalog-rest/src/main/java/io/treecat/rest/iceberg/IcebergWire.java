@@ -7,6 +7,7 @@ import io.treecat.lakehouse.iceberg.ScanRequest;
 import io.treecat.lakehouse.iceberg.ScanTasks;
 import io.treecat.lakehouse.iceberg.TableChange;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
@@ -23,14 +24,23 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 public final class IcebergWire {
     private IcebergWire() {}
 
+    /**
+     * The table a create asks for. Its partition spec and sort order are bound to its schema here; a
+     * transform that does not apply to its column's type ({@code truncate} of a map) is Iceberg's
+     * UnsupportedOperationException, the client's mistake: 400.
+     */
     public static NewTable table(CreateTableRequest request) {
-        return new NewTable(
-                request.name(),
-                request.schema(),
-                request.spec(),
-                request.writeOrder(),
-                request.location(),
-                request.properties());
+        try {
+            return new NewTable(
+                    request.name(),
+                    request.schema(),
+                    request.spec(),
+                    request.writeOrder(),
+                    request.location(),
+                    request.properties());
+        } catch (UnsupportedOperationException e) {
+            throw new BadRequestException(e, "Invalid partition spec or sort order: %s", e.getMessage());
+        }
     }
 
     public static NewView view(CreateViewRequest request) {

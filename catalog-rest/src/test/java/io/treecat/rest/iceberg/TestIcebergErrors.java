@@ -6,10 +6,12 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.lakehouse.iceberg.IcebergNames;
 import io.treecat.lakehouse.model.ObjectType;
+import java.util.List;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.junit.jupiter.api.Test;
 
 /** The lake codes as Iceberg's exceptions, with the messages Iceberg's own catalogs give (the RCK checks several). */
@@ -53,5 +55,16 @@ class TestIcebergErrors {
                 .hasMessage("Namespace does not exist: a");
         assertThat(IcebergErrors.translate(new CatalogException(ErrorCode.VID_NOT_FOUND, "no vid")))
                 .isNull();
+    }
+
+    @Test
+    void aRequestThatContradictsItselfIs422() {
+        // Found by TestIcebergRequestsFuzzing: a namespace property both set and removed answered 500.
+        UnprocessableEntityException contradiction = new UnprocessableEntityException(
+                "Invalid namespace update, cannot simultaneously set and remove keys: %s", List.of("a"));
+        assertThat(IcebergErrors.toIceberg(contradiction).getStatus()).isEqualTo(422);
+        assertThat((String) IcebergErrors.toIceberg(contradiction).getEntity())
+                .contains("\"type\":\"UnprocessableEntityException\"")
+                .contains("cannot simultaneously set and remove keys: [a]");
     }
 }

@@ -54,7 +54,7 @@ class TestQueryParserFuzz {
         }
     }
 
-    private static void check(String text) {
+    static void check(String text) {
         Query query;
         try {
             query = QueryParser.parse(text);

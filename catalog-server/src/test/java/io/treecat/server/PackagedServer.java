@@ -1,0 +1,145 @@
+package io.treecat.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged server ({@code target/treecat-server.jar}, as {@code bin/treecat server} runs it) in a
+ * JVM of its own, on loopback, with its data directory and warehouse under a directory that outlives
+ * it: a test can kill it with SIGKILL ({@link #kill}) and start another on the same data. For tests
+ * that run after {@code package} (failsafe).
+ */
+final class PackagedServer implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private PackagedServer(Process process, int port, Path log) {
+        this.process = requireNonNull(process, "process is null");
+        this.port = port;
+        this.log = requireNonNull(log, "log is null");
+    }
+
+    /** Starts a server on the data and warehouse under {@code home} and returns once REST answers. */
+    static PackagedServer start(Path home, String logName) throws IOException, InterruptedException {
+        Path jar = Path.of("target/treecat-server.jar").toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("No server jar at " + jar + ": this test runs after package (failsafe)");
+        }
+        Files.createDirectories(home);
+        int port = freePort();
+        Path log = home.resolve(logName);
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-XX:+UseParallelGC",
+                "-Ddw.server.applicationConnectors[0].port=" + port,
+                "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
+                "-Ddw.server.adminConnectors[0].port=0",
+                "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
+                "-Ddw.grpc.port=0",
+                "-Ddw.grpc.host=127.0.0.1",
+                "-Ddw.hms.port=0",
+                "-Ddw.hms.host=127.0.0.1",
+                "-Ddw.storage.data-dir=" + home.resolve("data"),
+                "-Ddw.warehouse.location=" + home.resolve("warehouse"),
+                "-Ddw.logging.level=WARN",
+                "-jar",
+                jar.toString(),
+                "server");
+        Process process = new ProcessBuilder(command)
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        PackagedServer server = new PackagedServer(process, port, log);
+        try {
+            server.awaitServing();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            server.kill();
+            throw e;
+        }
+        return server;
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** SIGKILL ({@code kill -9}): no shutdown hook runs, nothing is flushed or closed. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("server " + process.pid() + " survived SIGKILL");
+        }
+    }
+
+    /** SIGTERM (a clean stop: requests drained, RocksDB closed), SIGKILL if that hangs. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            kill();
+        }
+    }
+
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private void awaitServing() throws IOException, InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest config = HttpRequest.newBuilder(uri().resolve("/v1/config"))
+                .timeout(Duration.ofSeconds(5))
+                .build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(
+                        "server exited with " + process.exitValue() + " before serving:\n" + logTail());
+            }
+            try {
+                if (http.send(config, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("server did not serve within " + START_TIMEOUT + ":\n" + logTail());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
