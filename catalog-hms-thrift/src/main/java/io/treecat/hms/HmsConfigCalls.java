@@ -28,8 +28,9 @@ import org.apache.thrift.TException;
  *       ({@link Setting#perConnection}); another key is a {@code MetaException}. A value set is seen by that
  *       connection's {@code getMetaConf} only (under the key as spelled), never by {@code get_config_value}
  *       (the server's configuration), and is forgotten when the connection closes ({@link HmsSessions}). TreeCat
- *       keeps them and answers them back but acts on none: it has no direct SQL, no expression proxy and no
- *       partition-name whitelist, so these settings change nothing it does.</li>
+ *       keeps them and answers them back; it acts on one, the column type check on alter
+ *       ({@link HmsColumnTypeChanges}). The others change nothing it does: it has no direct SQL, no expression
+ *       proxy and no partition-name whitelist.</li>
  *   <li>{@code flushCache}: TreeCat keeps no metadata cache in front of the tree (every call reads its own
  *       snapshot), so there is nothing to flush; the call succeeds, which is the true answer.</li>
  * </ul>
@@ -89,6 +90,14 @@ final class HmsConfigCalls {
             this.hiveName = hiveName;
             this.hiveDefault = hiveDefault;
             this.perConnection = perConnection;
+        }
+
+        String metastoreName() {
+            return metastoreName;
+        }
+
+        String hiveName() {
+            return hiveName;
         }
 
         /** Whether a connection may change it for itself ({@code setMetaConf}), as Hive's metaConfVars. */

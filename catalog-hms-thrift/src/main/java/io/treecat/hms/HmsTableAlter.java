@@ -39,10 +39,12 @@ final class HmsTableAlter {
 
     private final HmsCalls calls;
     private final HmsPartitions partitions;
+    private final HmsColumnTypeChanges typeChanges;
 
-    HmsTableAlter(HmsCalls calls, HmsPartitions partitions) {
+    HmsTableAlter(HmsCalls calls, HmsPartitions partitions, HmsColumnTypeChanges typeChanges) {
         this.calls = requireNonNull(calls, "calls is null");
         this.partitions = requireNonNull(partitions, "partitions is null");
+        this.typeChanges = requireNonNull(typeChanges, "typeChanges is null");
     }
 
     static boolean isCascade(Map<String, String> properties) {
@@ -113,6 +115,7 @@ final class HmsTableAlter {
         if (altered.getCreateTime() == 0) {
             altered.setCreateTime(old.getCreateTime());
         }
+        typeChanges.check(old, altered);
         if (!altered.isSetPartitionKeys()) {
             altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
         }

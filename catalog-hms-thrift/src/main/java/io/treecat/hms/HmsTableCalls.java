@@ -50,10 +50,10 @@ final class HmsTableCalls {
     private final HmsPartitions partitions;
     private final HmsTableAlter alters;
 
-    HmsTableCalls(HmsCalls calls, HmsPartitions partitions) {
+    HmsTableCalls(HmsCalls calls, HmsPartitions partitions, HmsColumnTypeChanges typeChanges) {
         this.calls = requireNonNull(calls, "calls is null");
         this.partitions = requireNonNull(partitions, "partitions is null");
-        this.alters = new HmsTableAlter(calls, partitions);
+        this.alters = new HmsTableAlter(calls, partitions, typeChanges);
     }
 
     // ---- list

@@ -73,11 +73,20 @@ class TestHiveClientTableCalls {
     }
 
     private static List<FieldSchema> columns(String... nameTypes) {
-        List<FieldSchema> columns = new ArrayList<>();
-        for (int i = 0; i < nameTypes.length; i += 2) {
-            columns.add(new FieldSchema(nameTypes[i], nameTypes[i + 1], null));
+        return Columns.of(nameTypes);
+    }
+
+    /** Columns from name, type pairs. */
+    static final class Columns {
+        private Columns() {}
+
+        static List<FieldSchema> of(String... nameTypes) {
+            List<FieldSchema> columns = new ArrayList<>();
+            for (int i = 0; i < nameTypes.length; i += 2) {
+                columns.add(new FieldSchema(nameTypes[i], nameTypes[i + 1], null));
+            }
+            return columns;
         }
-        return columns;
     }
 
     private Partition partition(Table table, String ds) {

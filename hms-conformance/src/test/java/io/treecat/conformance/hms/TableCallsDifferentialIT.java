@@ -367,6 +367,47 @@ class TableCallsDifferentialIT {
                     return null;
                 },
                 Function.identity());
+        differential.compare(
+                "alter_table: a type old values cannot be read as (bigint to int, string to double) is refused",
+                (client, peer) -> {
+                    client.alter_table(
+                            DB, "arenamed", withColumns(client, "arenamed", columns("id", "int", "note", "double")));
+                    return null;
+                },
+                Function.identity());
+        differential.compare(
+                "alter_table: widening, a number to a string, varchar to string are allowed",
+                (client, peer) -> {
+                    client.alter_table(
+                            DB,
+                            "arenamed",
+                            withColumns(client, "arenamed", columns("id", "decimal(20,0)", "note", "varchar(10)")));
+                    client.alter_table(
+                            DB, "arenamed", withColumns(client, "arenamed", columns("id", "string", "note", "string")));
+                    return fields(client.get_table_req(new GetTableRequest(DB, "arenamed"))
+                            .getTable()
+                            .getSd()
+                            .getCols());
+                },
+                Function.identity());
+        differential.compare(
+                "alter_table: a connection that turns the check off (setMetaConf) changes any type",
+                (client, peer) -> {
+                    client.setMetaConf("metastore.disallow.incompatible.col.type.changes", "false");
+                    try {
+                        client.alter_table(
+                                DB,
+                                "arenamed",
+                                withColumns(client, "arenamed", columns("id", "boolean", "note", "array<int>")));
+                    } finally {
+                        client.setMetaConf("metastore.disallow.incompatible.col.type.changes", "true");
+                    }
+                    return fields(client.get_table_req(new GetTableRequest(DB, "arenamed"))
+                            .getTable()
+                            .getSd()
+                            .getCols());
+                },
+                Function.identity());
 
         create(
                 "aparted",
