@@ -70,7 +70,13 @@ final class HmsProtocol extends TBinaryProtocol {
             connection.startMessage();
         }
         depth = 0;
-        return super.readMessageBegin();
+        try {
+            return super.readMessageBegin();
+        } catch (TProtocolException e) {
+            // A header over a limit (a method name of 2 GiB) is not a call Thrift's processor can answer: close the
+            // connection quietly, as for a frame over its limit; the limit was logged when it was refused.
+            throw new TTransportException(TTransportException.END_OF_FILE, e.getMessage(), e);
+        }
     }
 
     @Override
