@@ -71,19 +71,19 @@ final class HmsFramedTransport extends TLayeredTransport {
     private void readFrame() throws TTransportException {
         getInnerTransport().readAll(header, 0, 4);
         int size = TFramedTransport.decodeFrameSize(header);
-        if (size < 0) {
-            close();
-            throw new TTransportException(TTransportException.CORRUPTED_DATA, "Negative frame size (" + size + ")");
-        }
-        if (size > maxFrameBytes) {
-            String message = "Frame of " + size + " bytes larger than hms.max-frame-size (" + maxFrameBytes + ")";
+        if (size < 0 || size > maxFrameBytes) {
+            String message = size < 0
+                    ? "Negative frame size (" + size + ")"
+                    : "Frame of " + size + " bytes larger than hms.max-frame-size (" + maxFrameBytes + ")";
             HmsConnection connection = HmsConnection.of(getInnerTransport());
             LOG.warn(
                     "HMS Thrift connection from {} closed: {}",
                     connection == null ? "a client" : connection.peer(),
                     message);
             close();
-            throw new TTransportException(TTransportException.CORRUPTED_DATA, message);
+            // Closed, as libthrift's TFramedTransport does; but END_OF_FILE rather than its CORRUPTED_DATA, which
+            // TThreadPoolServer logs again with a stack trace for every such client.
+            throw new TTransportException(TTransportException.END_OF_FILE, message);
         }
         readBuffer.reset(HmsProtocol.readFully(getInnerTransport(), size));
     }
