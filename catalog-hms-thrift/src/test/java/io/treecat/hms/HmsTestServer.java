@@ -31,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
     private final Clock clock;
+    private final HmsTransportConfig transport;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
@@ -41,8 +42,18 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     private HmsTestServer(Duration lockTimeout, Clock clock) {
+        this(lockTimeout, clock, HmsTransportConfig.DEFAULTS);
+    }
+
+    private HmsTestServer(Duration lockTimeout, Clock clock, HmsTransportConfig transport) {
         this.lockTimeout = lockTimeout;
         this.clock = clock;
+        this.transport = transport;
+    }
+
+    /** A server with these transport settings (framing, limits, idle timeout, per-client cap). */
+    static HmsTestServer withTransport(HmsTransportConfig transport) {
+        return new HmsTestServer(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), transport);
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
@@ -65,7 +76,9 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
         catalog = CatalogService.open(directory.resolve("db"));
         server = new TreeCatHmsServer(
                 catalog,
-                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout),
+                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
+                        .withLockTimeout(lockTimeout)
+                        .withTransport(transport),
                 clock);
         server.start();
     }

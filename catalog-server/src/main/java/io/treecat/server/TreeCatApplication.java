@@ -150,7 +150,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 lake.runner(),
                 lake.warehouses(),
                 HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout()));
+                        .withLockTimeout(hmsConfig.lockTimeout())
+                        .withMaxThreads(hmsConfig.maxThreads())
+                        .withTransport(hmsConfig.toTransportConfig()));
         environment.lifecycle().manage(hms);
         this.hms = hms;
 
