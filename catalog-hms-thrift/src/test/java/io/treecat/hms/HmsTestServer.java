@@ -1,6 +1,11 @@
 package io.treecat.hms;
 
 import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.ExternalLocations;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
     private final Clock clock;
+    private final ExternalLocations external;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
@@ -41,8 +47,18 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     private HmsTestServer(Duration lockTimeout, Clock clock) {
+        this(lockTimeout, clock, ExternalLocations.ALLOWED);
+    }
+
+    private HmsTestServer(Duration lockTimeout, Clock clock, ExternalLocations external) {
         this.lockTimeout = lockTimeout;
         this.clock = clock;
+        this.external = external;
+    }
+
+    /** A server whose clients may place objects outside the warehouse only if {@code external} allows it. */
+    static HmsTestServer withExternalLocations(ExternalLocations external) {
+        return new HmsTestServer(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), external);
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
@@ -63,8 +79,10 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
 
     private void open() {
         catalog = CatalogService.open(directory.resolve("db"));
+        CatalogService opened = catalog;
         server = new TreeCatHmsServer(
-                catalog,
+                new TransactionRunner(() -> opened, Authorizer.allowAll()),
+                Warehouses.underRoot(warehouse(), new LocalFileIO(), external),
                 HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout),
                 clock);
         server.start();
