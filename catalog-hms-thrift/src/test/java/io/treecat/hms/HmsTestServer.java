@@ -1,6 +1,11 @@
 package io.treecat.hms;
 
 import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.ExternalLocations;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,6 +37,7 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
     private final Clock clock;
     private final HmsTransportConfig transport;
+    private final ExternalLocations external;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
@@ -42,18 +48,27 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     private HmsTestServer(Duration lockTimeout, Clock clock) {
-        this(lockTimeout, clock, HmsTransportConfig.DEFAULTS);
+        this(lockTimeout, clock, HmsTransportConfig.DEFAULTS, ExternalLocations.ALLOWED);
     }
 
-    private HmsTestServer(Duration lockTimeout, Clock clock, HmsTransportConfig transport) {
+    private HmsTestServer(
+            Duration lockTimeout, Clock clock, HmsTransportConfig transport, ExternalLocations external) {
         this.lockTimeout = lockTimeout;
         this.clock = clock;
         this.transport = transport;
+        this.external = external;
     }
 
     /** A server with these transport settings (framing, limits, idle timeout, per-client cap). */
     static HmsTestServer withTransport(HmsTransportConfig transport) {
-        return new HmsTestServer(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), transport);
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), transport, ExternalLocations.ALLOWED);
+    }
+
+    /** A server whose clients may place objects outside the warehouse only if {@code external} allows it. */
+    static HmsTestServer withExternalLocations(ExternalLocations external) {
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), HmsTransportConfig.DEFAULTS, external);
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
@@ -74,8 +89,10 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
 
     private void open() {
         catalog = CatalogService.open(directory.resolve("db"));
+        CatalogService opened = catalog;
         server = new TreeCatHmsServer(
-                catalog,
+                new TransactionRunner(() -> opened, Authorizer.allowAll()),
+                Warehouses.underRoot(warehouse(), new LocalFileIO(), external),
                 HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
                         .withLockTimeout(lockTimeout)
                         .withTransport(transport),
