@@ -40,9 +40,20 @@ final class HmsPartitions {
     static final String TRANSIENT_LAST_DDL_TIME = "transient_lastDdlTime";
 
     private final String catalog;
+    private final HiveFilterLimits filterLimits;
 
     HmsPartitions(String catalog) {
+        this(catalog, HiveFilterLimits.DEFAULTS);
+    }
+
+    HmsPartitions(String catalog, HiveFilterLimits filterLimits) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.filterLimits = requireNonNull(filterLimits, "filterLimits is null");
+    }
+
+    /** Parses a Hive filter within the server's limits ({@code hms.filter.*}). */
+    HiveFilter.Node parseFilter(String filter) throws MetaException {
+        return HiveFilter.parse(filter, filterLimits);
     }
 
     // ---- paths and values
@@ -271,14 +282,14 @@ final class HmsPartitions {
     /** The partitions a Hive filter selects: pushed down per level, then checked exactly. */
     List<CatalogObject> filtered(LakeTransaction txn, Table table, String filter, int max) throws TException {
         requirePartitioned(table);
-        PartitionFilterPlanner plan = PartitionFilterPlanner.plan(HiveFilter.parse(filter), partitionKeys(table));
+        PartitionFilterPlanner plan = PartitionFilterPlanner.plan(parseFilter(filter), partitionKeys(table));
         String db = table.getDbName();
         String name = table.getTableName();
         List<MetaException> failure = new ArrayList<>();
         List<CatalogObject> rows = Partitions.list(
                 txn,
                 tablePath(table),
-                plan.levelPredicates(),
+                plan.levelPredicates(txn.service().queryLimits()),
                 row -> {
                     try {
                         return plan.test(partition(db, name, row.value()).getValues());

@@ -18,6 +18,7 @@ import java.time.Duration;
  * @param maxMessageBytes the largest string or binary field a request may carry
  * @param lockTimeout an HMS lock not heartbeated for this long is released (Hive's {@code
  *     hive.txn.timeout}, 300 s by default)
+ * @param filterLimits the longest Hive filter and its deepest and/or nesting ({@code hms.filter.*})
  */
 public record HmsServerConfig(
         String host,
@@ -27,7 +28,8 @@ public record HmsServerConfig(
         int minThreads,
         int maxThreads,
         int maxMessageBytes,
-        Duration lockTimeout) {
+        Duration lockTimeout,
+        HiveFilterLimits filterLimits) {
     public static final int DEFAULT_PORT = 9083;
     /** Hive's default {@code hive.txn.timeout}; Iceberg's HiveCatalog heartbeats every 60 s (its {@code iceberg.hive.lock-heartbeat-interval-ms}). */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
@@ -39,6 +41,7 @@ public record HmsServerConfig(
         requireNonNull(catalog, "catalog is null");
         requireNonNull(warehouse, "warehouse is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
+        requireNonNull(filterLimits, "filterLimits is null");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("Invalid port: " + port);
         }
@@ -59,10 +62,25 @@ public record HmsServerConfig(
 
     /** Defaults for everything but where to listen and the warehouse. */
     public static HmsServerConfig of(String host, int port, String catalog, String warehouse) {
-        return new HmsServerConfig(host, port, catalog, warehouse, 4, 256, 100 * 1024 * 1024, DEFAULT_LOCK_TIMEOUT);
+        return new HmsServerConfig(
+                host,
+                port,
+                catalog,
+                warehouse,
+                4,
+                256,
+                100 * 1024 * 1024,
+                DEFAULT_LOCK_TIMEOUT,
+                HiveFilterLimits.DEFAULTS);
     }
 
     public HmsServerConfig withLockTimeout(Duration timeout) {
-        return new HmsServerConfig(host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, timeout);
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, timeout, filterLimits);
+    }
+
+    public HmsServerConfig withFilterLimits(HiveFilterLimits limits) {
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, lockTimeout, limits);
     }
 }

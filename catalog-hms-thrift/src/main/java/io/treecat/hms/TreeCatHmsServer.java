@@ -96,7 +96,7 @@ public final class TreeCatHmsServer {
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
-            HmsPartitions partitions = new HmsPartitions(calls.catalog());
+            HmsPartitions partitions = new HmsPartitions(calls.catalog(), config.filterLimits());
             HmsTableCalls tables = new HmsTableCalls(calls, partitions, typeChanges);
             return List.of(
                     service,
@@ -119,7 +119,8 @@ public final class TreeCatHmsServer {
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
-        this.tableCalls = new HmsTableCalls(hive, new HmsPartitions(hive.catalog()), typeChanges);
+        this.tableCalls =
+                new HmsTableCalls(hive, new HmsPartitions(hive.catalog(), config.filterLimits()), typeChanges);
         this.processor =
                 HmsDispatch.processor(iface, HmsDispatch.implementations(AREAS).keySet());
     }

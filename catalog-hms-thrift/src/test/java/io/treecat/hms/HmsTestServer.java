@@ -31,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
     private final Clock clock;
+    private final HiveFilterLimits filterLimits;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
@@ -41,8 +42,18 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     private HmsTestServer(Duration lockTimeout, Clock clock) {
+        this(lockTimeout, clock, HiveFilterLimits.DEFAULTS);
+    }
+
+    private HmsTestServer(Duration lockTimeout, Clock clock, HiveFilterLimits filterLimits) {
         this.lockTimeout = lockTimeout;
         this.clock = clock;
+        this.filterLimits = filterLimits;
+    }
+
+    /** A server with these limits on Hive filters ({@code hms.filter.*}). */
+    static HmsTestServer withFilterLimits(HiveFilterLimits limits) {
+        return new HmsTestServer(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), limits);
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
@@ -65,7 +76,9 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
         catalog = CatalogService.open(directory.resolve("db"));
         server = new TreeCatHmsServer(
                 catalog,
-                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse()).withLockTimeout(lockTimeout),
+                HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
+                        .withLockTimeout(lockTimeout)
+                        .withFilterLimits(filterLimits),
                 clock);
         server.start();
     }

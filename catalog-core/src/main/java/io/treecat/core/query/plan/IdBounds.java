@@ -38,14 +38,17 @@ public final class IdBounds {
             return result;
         }
         if (expr instanceof Or or) {
-            IdRanges result = IdRanges.NONE;
+            // One sort over every child's ranges: a union per child would sort the growing result once per
+            // child, quadratic in a long or of ids.
+            List<IdRange> ranges = new ArrayList<>();
             for (Expr child : or.children()) {
-                result = result.union(of(child));
-                if (result.isAll()) {
-                    return result;
+                IdRanges bounds = of(child);
+                if (bounds.isAll()) {
+                    return bounds;
                 }
+                ranges.addAll(bounds.ranges());
             }
-            return result;
+            return IdRanges.of(ranges);
         }
         if (expr instanceof Comparison comparison) {
             return comparison(comparison);
