@@ -278,7 +278,7 @@ final class HmsPartitionSpecCalls {
         return Integer.compare(a.size(), b.size());
     }
 
-    private static List<List<String>> filtered(PartitionValuesRequest request, Table table, List<Named> selected)
+    private List<List<String>> filtered(PartitionValuesRequest request, Table table, List<Named> selected)
             throws MetaException {
         long max = request.isSetMaxParts() ? request.getMaxParts() : -1;
         List<Named> ordered = new ArrayList<>(selected);
@@ -300,11 +300,11 @@ final class HmsPartitionSpecCalls {
     }
 
     /** Whether every condition of the filter is on a string-typed key (what Hive's JDO query can run). */
-    private static boolean readsOnlyStringKeys(Table table, String filter) throws MetaException {
+    private boolean readsOnlyStringKeys(Table table, String filter) throws MetaException {
         List<String> keys = HmsPartitions.keyNames(table);
         List<FieldSchema> schemas = HmsPartitions.partitionKeys(table);
         boolean[] onlyStrings = {true};
-        HiveFilter.forEachCondition(HiveFilter.parse(filter), (key, operator, value) -> {
+        HiveFilter.forEachCondition(partitions.parseFilter(filter), (key, operator, value) -> {
             int index = keys.indexOf(key.toLowerCase(Locale.ROOT));
             if (index < 0 || PartitionFilterPlanner.keyType(schemas.get(index)) != HiveFilterEvaluator.KeyType.STRING) {
                 onlyStrings[0] = false;

@@ -47,9 +47,21 @@ final class HmsPartitions {
     /** The catalog's warehouse: a partition's own location passes its {@link Warehouse#check}. */
     private final Warehouse warehouse;
 
+    private final HiveFilterLimits filterLimits;
+
     HmsPartitions(String catalog, Warehouse warehouse) {
+        this(catalog, warehouse, HiveFilterLimits.DEFAULTS);
+    }
+
+    HmsPartitions(String catalog, Warehouse warehouse, HiveFilterLimits filterLimits) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        this.filterLimits = requireNonNull(filterLimits, "filterLimits is null");
+    }
+
+    /** Parses a Hive filter within the server's limits ({@code hms.filter.*}). */
+    HiveFilter.Node parseFilter(String filter) throws MetaException {
+        return HiveFilter.parse(filter, filterLimits);
     }
 
     // ---- paths and values
@@ -306,14 +318,14 @@ final class HmsPartitions {
     /** The partitions a Hive filter selects: pushed down per level, then checked exactly. */
     List<CatalogObject> filtered(LakeTransaction txn, Table table, String filter, int max) throws TException {
         requirePartitioned(table);
-        PartitionFilterPlanner plan = PartitionFilterPlanner.plan(HiveFilter.parse(filter), partitionKeys(table));
+        PartitionFilterPlanner plan = PartitionFilterPlanner.plan(parseFilter(filter), partitionKeys(table));
         String db = table.getDbName();
         String name = table.getTableName();
         List<MetaException> failure = new ArrayList<>();
         List<CatalogObject> rows = Partitions.list(
                 txn,
                 tablePath(table),
-                plan.levelPredicates(),
+                plan.levelPredicates(txn.service().queryLimits()),
                 row -> {
                     try {
                         return plan.test(partition(db, name, row.value()).getValues());

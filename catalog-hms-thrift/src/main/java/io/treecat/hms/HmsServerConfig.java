@@ -19,6 +19,7 @@ import java.time.Duration;
  * @param transport framing, request size limits, idle timeout and the per-client connection cap
  * @param lockTimeout an HMS lock not heartbeated for this long is released (Hive's {@code
  *     hive.txn.timeout}, 300 s by default)
+ * @param filterLimits the longest Hive filter and its deepest and/or nesting ({@code hms.filter.*})
  */
 public record HmsServerConfig(
         String host,
@@ -28,7 +29,8 @@ public record HmsServerConfig(
         int minThreads,
         int maxThreads,
         HmsTransportConfig transport,
-        Duration lockTimeout) {
+        Duration lockTimeout,
+        HiveFilterLimits filterLimits) {
     public static final int DEFAULT_PORT = 9083;
     /** Hive's default {@code hive.txn.timeout}; Iceberg's HiveCatalog heartbeats every 60 s (its {@code iceberg.hive.lock-heartbeat-interval-ms}). */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
@@ -42,6 +44,7 @@ public record HmsServerConfig(
         requireNonNull(warehouse, "warehouse is null");
         requireNonNull(transport, "transport is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
+        requireNonNull(filterLimits, "filterLimits is null");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("Invalid port: " + port);
         }
@@ -67,19 +70,35 @@ public record HmsServerConfig(
                 4,
                 DEFAULT_MAX_THREADS,
                 HmsTransportConfig.DEFAULTS,
-                DEFAULT_LOCK_TIMEOUT);
+                DEFAULT_LOCK_TIMEOUT,
+                HiveFilterLimits.DEFAULTS);
     }
 
     public HmsServerConfig withLockTimeout(Duration timeout) {
-        return new HmsServerConfig(host, port, catalog, warehouse, minThreads, maxThreads, transport, timeout);
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, timeout, filterLimits);
     }
 
     public HmsServerConfig withMaxThreads(int threads) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, Math.min(minThreads, threads), threads, transport, lockTimeout);
+                host,
+                port,
+                catalog,
+                warehouse,
+                Math.min(minThreads, threads),
+                threads,
+                transport,
+                lockTimeout,
+                filterLimits);
     }
 
     public HmsServerConfig withTransport(HmsTransportConfig limits) {
-        return new HmsServerConfig(host, port, catalog, warehouse, minThreads, maxThreads, limits, lockTimeout);
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, limits, lockTimeout, filterLimits);
+    }
+
+    public HmsServerConfig withFilterLimits(HiveFilterLimits limits) {
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, lockTimeout, limits);
     }
 }

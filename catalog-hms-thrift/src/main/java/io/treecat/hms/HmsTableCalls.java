@@ -133,7 +133,7 @@ final class HmsTableCalls {
         } catch (NoSuchObjectException e) {
             throw new UnknownDBException(e.getMessage());
         }
-        HmsTableFilter tableFilter = HmsTableFilter.parse(filter);
+        HmsTableFilter tableFilter = HmsTableFilter.of(partitions.parseFilter(filter));
         return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
             List<String> result = new ArrayList<>();
             if (!calls.databaseExists(txn, db)) {

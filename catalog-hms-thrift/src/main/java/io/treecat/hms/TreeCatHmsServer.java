@@ -98,7 +98,7 @@ public final class TreeCatHmsServer {
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
-            HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse());
+            HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
             HmsTableCalls tables = new HmsTableCalls(calls, partitions, typeChanges);
             return List.of(
                     service,
@@ -121,7 +121,8 @@ public final class TreeCatHmsServer {
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
-        this.tableCalls = new HmsTableCalls(hive, new HmsPartitions(hive.catalog(), hive.warehouse()), typeChanges);
+        this.tableCalls = new HmsTableCalls(
+                hive, new HmsPartitions(hive.catalog(), hive.warehouse(), config.filterLimits()), typeChanges);
         this.processor =
                 HmsDispatch.processor(iface, HmsDispatch.implementations(AREAS).keySet());
     }

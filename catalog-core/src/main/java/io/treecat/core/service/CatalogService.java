@@ -14,6 +14,7 @@ import io.treecat.core.query.exec.QueryExecutor;
 import io.treecat.core.query.exec.QueryOptions;
 import io.treecat.core.query.exec.QueryPage;
 import io.treecat.core.query.exec.ScanListener;
+import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.query.parser.QueryParser;
 import io.treecat.core.query.plan.QueryPlan;
 import io.treecat.core.query.plan.QueryPlanner;
@@ -47,6 +48,7 @@ public final class CatalogService implements AutoCloseable {
     private final QueryExecutor executor;
     private final CatalogMetrics metrics;
     private final WriteValidator validator;
+    private final QueryLimits queryLimits;
 
     public CatalogService(VersionedTree tree, TransactionConfig config, Clock clock) {
         this(tree, config, clock, CatalogMetrics.NONE);
@@ -63,6 +65,18 @@ public final class CatalogService implements AutoCloseable {
             Clock clock,
             CatalogMetrics metrics,
             WriteValidator validator) {
+        this(tree, config, clock, metrics, validator, QueryLimits.DEFAULTS);
+    }
+
+    /** @param queryLimits bound the text and nesting of every path query this service parses, its adapters' own too */
+    public CatalogService(
+            VersionedTree tree,
+            TransactionConfig config,
+            Clock clock,
+            CatalogMetrics metrics,
+            WriteValidator validator,
+            QueryLimits queryLimits) {
+        this.queryLimits = requireNonNull(queryLimits, "queryLimits is null");
         this.validator = requireNonNull(validator, "validator is null");
         this.tree = requireNonNull(tree, "tree is null");
         this.transactions = new TransactionManager(tree, config, clock);
@@ -107,8 +121,13 @@ public final class CatalogService implements AutoCloseable {
         return tree.read(path, resolve(point));
     }
 
+    /** The limits every query's text is parsed within; adapters that build queries keep theirs inside them. */
+    public QueryLimits queryLimits() {
+        return queryLimits;
+    }
+
     public QueryPlan plan(String query) {
-        return QueryPlanner.plan(QueryParser.parse(query));
+        return QueryPlanner.plan(QueryParser.parse(query, queryLimits));
     }
 
     public String explain(String query) {
