@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitLog;
+import io.treecat.core.history.CommitPage;
+import io.treecat.core.history.CommitQuery;
+import io.treecat.core.history.CommitRecord;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.model.CatalogObject;
@@ -32,6 +36,7 @@ import io.treecat.core.version.WriteSet;
 import java.io.BufferedReader;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -100,7 +105,51 @@ public final class CatalogService implements AutoCloseable {
         if (point instanceof ReadPoint.AtSnapshot snapshot) {
             return tree.snapshotVid(snapshot.name());
         }
+        if (point instanceof ReadPoint.AtTime atTime) {
+            return vidAt(atTime.time());
+        }
         return tree.lastVid();
+    }
+
+    /**
+     * The newest vid committed at or before {@code time}, from the commit log.
+     *
+     * @throws CatalogException {@code TIME_BEFORE_HISTORY} naming the oldest recorded commit if the
+     *     time is before it (or the log has no record yet)
+     */
+    public long vidAt(Instant time) {
+        requireNonNull(time, "time is null");
+        CommitLog log = tree.log();
+        OptionalLong vid = log.vidAt(time.toEpochMilli());
+        if (vid.isPresent()) {
+            return vid.getAsLong();
+        }
+        Optional<CommitRecord> oldest = log.oldest();
+        if (oldest.isEmpty()) {
+            throw new CatalogException(
+                            ErrorCode.TIME_BEFORE_HISTORY,
+                            "No commit is recorded yet, so no version can be found by time " + time)
+                    .with("time", time);
+        }
+        throw new CatalogException(
+                        ErrorCode.TIME_BEFORE_HISTORY,
+                        "Time " + time + " is before the oldest recorded commit, at "
+                                + oldest.get().commitTime() + " (vid "
+                                + oldest.get().vid() + ")")
+                .with("time", time)
+                .with("oldestTime", oldest.get().commitTime())
+                .with("oldestVid", oldest.get().vid());
+    }
+
+    /** The commit log's record of a committed vid, if it has one (stores older than the log have none). */
+    public Optional<CommitRecord> commitRecord(long vid) {
+        return tree.log().find(tree.checkReadable(vid));
+    }
+
+    /** A page of commit history; {@code query.toVid()} is clamped to the newest committed vid. */
+    public CommitPage listCommits(CommitQuery query) {
+        requireNonNull(query, "query is null");
+        return tree.log().read(query);
     }
 
     public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
@@ -146,7 +195,10 @@ public final class CatalogService implements AutoCloseable {
             QueryPlan plan = plan(request.query());
             long vid;
             Optional<Continuation> after = request.pageToken().map(Continuation::decode);
-            if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
+            // A later page reads at the vid of the first: the newest (or the newest at a time) may have moved.
+            if (after.isPresent()
+                    && (request.readPoint() instanceof ReadPoint.Latest
+                            || request.readPoint() instanceof ReadPoint.AtTime)) {
                 vid = tree.checkReadable(after.get().vid());
             } else {
                 vid = resolve(request.readPoint());

@@ -2,7 +2,9 @@ package io.treecat.core.service;
 
 import static java.util.Objects.requireNonNull;
 
-/** Which version a read sees: the newest, a vid, or a named snapshot. */
+import java.time.Instant;
+
+/** Which version a read sees: the newest, a vid, a named snapshot, or the version current at a time. */
 public sealed interface ReadPoint {
     ReadPoint LATEST = new Latest();
 
@@ -14,7 +16,18 @@ public sealed interface ReadPoint {
         return new AtSnapshot(name);
     }
 
+    /** The newest vid committed at or before {@code time}. */
+    static ReadPoint time(Instant time) {
+        return new AtTime(time);
+    }
+
     record Latest() implements ReadPoint {}
+
+    record AtTime(Instant time) implements ReadPoint {
+        public AtTime {
+            requireNonNull(time, "time is null");
+        }
+    }
 
     record AtVid(long vid) implements ReadPoint {}
 
