@@ -146,6 +146,73 @@ public final class CatalogService implements AutoCloseable {
         return tree.log().find(tree.checkReadable(vid));
     }
 
+    /**
+     * A page of commit history: {@code since} and {@code until} resolve to vids (a time to the first
+     * vid committed at or after it, and to the last at or before it), then the log is read from the
+     * page token on.
+     */
+    public HistoryPage listCommits(HistoryRequest request) {
+        requireNonNull(request, "request is null");
+        long from = request.since() == null ? 1 : firstVidFrom(request.since());
+        long to = request.until() == null ? tree.lastVid() : lastVidUntil(request.until());
+        if (request.token().isPresent()) {
+            long next = decodeHistoryToken(request.token().get());
+            if (request.newestFirst()) {
+                to = Math.min(to, next);
+            } else {
+                from = Math.max(from, next);
+            }
+        }
+        if (from > to) {
+            return new HistoryPage(List.of(), Optional.empty());
+        }
+        CommitPage page =
+                tree.log().read(new CommitQuery(from, to, request.path(), request.limit(), request.newestFirst()));
+        return new HistoryPage(
+                page.records(),
+                page.nextVid().isPresent()
+                        ? Optional.of(HISTORY_TOKEN_PREFIX + page.nextVid().getAsLong())
+                        : Optional.empty());
+    }
+
+    private static final String HISTORY_TOKEN_PREFIX = "h1.";
+
+    private static long decodeHistoryToken(String token) {
+        if (token.startsWith(HISTORY_TOKEN_PREFIX) && token.length() <= 32) {
+            try {
+                long vid = Long.parseLong(token.substring(HISTORY_TOKEN_PREFIX.length()));
+                if (vid >= 0) {
+                    return vid;
+                }
+            } catch (NumberFormatException e) {
+                // Reported below.
+            }
+        }
+        throw new CatalogException(
+                        ErrorCode.INVALID_CONTINUATION, "The page token was not returned by a history listing")
+                .with("pageToken", token.length() > 64 ? token.substring(0, 64) + "…" : token);
+    }
+
+    /** The first vid a history bound lets in: the vid itself, or the first committed at or after the time. */
+    private long firstVidFrom(ReadPoint since) {
+        if (since instanceof ReadPoint.AtVid atVid) {
+            return atVid.vid();
+        }
+        Instant time = ((ReadPoint.AtTime) since).time();
+        OptionalLong before = tree.log().vidAt(time.toEpochMilli() - 1);
+        return before.isPresent() ? before.getAsLong() + 1 : 1;
+    }
+
+    /** The last vid a history bound lets in; 0 (nothing) for a time before the oldest record. */
+    private long lastVidUntil(ReadPoint until) {
+        if (until instanceof ReadPoint.AtVid atVid) {
+            return atVid.vid();
+        }
+        return tree.log()
+                .vidAt(((ReadPoint.AtTime) until).time().toEpochMilli())
+                .orElse(0);
+    }
+
     /** A page of commit history; {@code query.toVid()} is clamped to the newest committed vid. */
     public CommitPage listCommits(CommitQuery query) {
         requireNonNull(query, "query is null");

@@ -131,4 +131,60 @@ class TestReadsByTime {
                         org.assertj.core.groups.Tuple.tuple("hms.alter_database", false),
                         org.assertj.core.groups.Tuple.tuple("load.chunk", true));
     }
+
+    @Test
+    void historyPagesBySubtreeAndTime() {
+        put("/db", "ann");
+        put("/other", "x");
+        now.set(Instant.parse("2026-11-24T10:00:00Z"));
+        long v3 = put("/db", "bob");
+        long v4 = put("/db", "cy");
+        now.set(Instant.parse("2026-11-24T11:00:00Z"));
+        long v5 = put("/db", "dan");
+
+        HistoryRequest sinceTen = new HistoryRequest(
+                ObjectPath.parse("/db"), ReadPoint.time(Instant.parse("2026-11-24T10:00:00Z")), null, 2, false, null);
+        HistoryPage first = catalog.listCommits(sinceTen);
+        assertThat(first.commits()).extracting(CommitRecord::vid).containsExactly(v3, v4);
+        HistoryPage second = catalog.listCommits(new HistoryRequest(
+                sinceTen.path(),
+                sinceTen.since(),
+                null,
+                2,
+                false,
+                first.nextPageToken().orElseThrow()));
+        assertThat(second.commits()).extracting(CommitRecord::vid).containsExactly(v5);
+        assertThat(second.nextPageToken()).isEmpty();
+
+        HistoryPage newest = catalog.listCommits(new HistoryRequest(
+                ObjectPath.ROOT, null, ReadPoint.time(Instant.parse("2026-11-24T10:30:00Z")), 10, true, null));
+        assertThat(newest.commits()).extracting(CommitRecord::vid).containsExactly(v4, v3, 2L, 1L);
+        assertThat(catalog.listCommits(new HistoryRequest(
+                                ObjectPath.ROOT,
+                                null,
+                                ReadPoint.time(Instant.parse("2026-01-01T00:00:00Z")),
+                                10,
+                                true,
+                                null))
+                        .commits())
+                .isEmpty();
+
+        assertThatThrownBy(() -> catalog.listCommits(new HistoryRequest(ObjectPath.ROOT, null, null, 10, false, "x")))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CONTINUATION));
+        assertThatThrownBy(() -> new HistoryRequest(ObjectPath.ROOT, ReadPoint.LATEST, null, 10, false, null))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_QUERY_OPTION));
+    }
+
+    @Test
+    void timesAreParsedAsRfc3339WithAnOffset() {
+        assertThat(ReadPoint.parseTime("2026-11-24T10:00:00+01:00", "as_of_time"))
+                .isEqualTo(Instant.parse("2026-11-24T09:00:00Z"));
+        assertThatThrownBy(() -> ReadPoint.parseTime("2026-11-24 09:00", "as_of_time"))
+                .isInstanceOfSatisfying(CatalogException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
+                    assertThat(e.getMessage()).startsWith("as_of_time is not an RFC 3339 time");
+                });
+    }
 }
