@@ -34,6 +34,20 @@ public record HistoryRequest(
         return new HistoryRequest(ObjectPath.ROOT, null, null, DEFAULT_LIMIT, false, null);
     }
 
+    /**
+     * A history bound as the CLI and the JSON mirror take it: digits are a vid, anything else an
+     * RFC 3339 time; null or empty is no bound.
+     */
+    public static ReadPoint bound(String text, String field) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        if (text.length() <= 19 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return ReadPoint.vid(Long.parseLong(text));
+        }
+        return ReadPoint.time(ReadPoint.parseTime(text, field));
+    }
+
     public Optional<String> token() {
         return Optional.ofNullable(pageToken);
     }
