@@ -66,6 +66,10 @@ final class HmsTableAlter {
             throw new InvalidOperationException("No table name given");
         }
         String name = HmsNames.normalize(tableName);
+        if (!HmsNames.fits(db) || !HmsNames.fits(name)) {
+            // Longer than any stored name: Hive looks it up, finds no table and says so; no path is built for it.
+            throw new InvalidOperationException("table " + shown(db) + "." + shown(name) + " doesn't exist");
+        }
         ObjectPath path = calls.tablePath(db, name);
         try {
             // A lost race runs the body again: it re-reads the table, so a swap re-checks its pointer.
@@ -221,5 +225,10 @@ final class HmsTableAlter {
             }
         }
         return false;
+    }
+
+    /** A name as a message shows it: one longer than a stored name can be is cut, not echoed whole. */
+    private static String shown(String name) {
+        return HmsNames.fits(name) ? name : name.substring(0, 32) + "… (" + name.length() + " characters)";
     }
 }
