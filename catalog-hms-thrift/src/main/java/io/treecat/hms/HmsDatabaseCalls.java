@@ -202,6 +202,11 @@ final class HmsDatabaseCalls {
         ObjectPath path = calls.dbPath(db);
         calls.write(Action.UPDATE_NAMESPACE, path, txn -> {
             Database old = calls.requireDatabase(txn, db);
+            if (notBlank(changed.getLocationUri()) && !changed.getLocationUri().equals(old.getLocationUri())) {
+                // A new location the client chose: placeable, inside the warehouse unless external locations are
+                // allowed (a MetaException: alter_database declares no other).
+                calls.warehouse().check(changed.getLocationUri(), Warehouse.LOCATION);
+            }
             NamespaceEntry entry = Namespaces.find(txn, path).orElseThrow();
             Database merged = new Database();
             merged.setParameters(changed.getParameters() != null ? changed.getParameters() : old.getParameters());

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -189,7 +190,7 @@ final class HmsServerTransport extends TServerTransport {
         } catch (TException e) {
             throw new TTransportException(e);
         }
-        byte[] message = java.util.Arrays.copyOf(buffer.getArray(), buffer.length());
+        byte[] message = Arrays.copyOf(buffer.getArray(), buffer.length());
         if (!framed) {
             return message;
         }

@@ -12,6 +12,7 @@ import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.PartitionEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,6 +122,15 @@ final class HmsTableAlter {
             altered.setCreateTime(old.getCreateTime());
         }
         checkNames(altered, !newDb.equals(db) || !newName.equals(name));
+        String location = HmsTables.location(altered);
+        if (location != null && !location.isEmpty() && !location.equals(HmsTables.location(old))) {
+            // A new location the client chose: placeable, inside the warehouse unless external locations are allowed.
+            try {
+                calls.warehouse().check(location, Warehouse.LOCATION);
+            } catch (CatalogException e) {
+                throw new InvalidOperationException(e.getMessage());
+            }
+        }
         typeChanges.check(old, altered);
         if (!altered.isSetPartitionKeys()) {
             altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them

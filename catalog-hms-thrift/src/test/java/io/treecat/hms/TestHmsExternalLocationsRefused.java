@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
+import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -95,6 +96,26 @@ class TestHmsExternalLocationsRefused {
                 .hasMessage(OUTSIDE);
         assertThat(hms.catalog().lastVid()).isEqualTo(afterPartition);
         assertThat(afterPartition).isGreaterThan(afterTable);
+
+        // Moving a table or a database outside by alter: refused, nothing changed.
+        Table movedTable = client.getTable("sales", "t");
+        movedTable.getSd().setLocation(elsewhere.resolve("t").toUri().toString());
+        assertThatThrownBy(() -> client.alter_table("sales", "t", movedTable))
+                .isInstanceOf(InvalidOperationException.class)
+                .hasMessage(OUTSIDE);
+        Database movedDatabase = client.getDatabase("sales");
+        movedDatabase.setLocationUri(elsewhere.resolve("sales").toUri().toString());
+        assertThatThrownBy(() -> client.alterDatabase("sales", movedDatabase))
+                .isInstanceOf(MetaException.class)
+                .hasMessage(OUTSIDE);
+        assertThat(hms.catalog().lastVid()).isEqualTo(afterPartition);
+        // An alter that keeps the location (a client sends the whole struct back) is not refused.
+        Table kept = client.getTable("sales", "t");
+        kept.getParameters().put("touched", "yes");
+        client.alter_table("sales", "t", kept);
+        Database keptDatabase = client.getDatabase("sales");
+        keptDatabase.setDescription("kept");
+        client.alterDatabase("sales", keptDatabase);
 
         assertThat(elsewhere).doesNotExist();
         assertThat(hms.directory().resolve("warehouse/other")).doesNotExist();

@@ -143,6 +143,24 @@ class TestHmsNamesAndLocations {
         assertThat(client.getAllTables("sales")).containsExactlyInAnyOrder("a/b", "50%", "x=y z");
     }
 
+    @Test
+    void droppingATableWithDeleteDataRemovesItsOwnEscapedDirectoryOnly() throws Exception {
+        client.createTable(table("sales", "a"));
+        client.createTable(table("sales", "a/b"));
+        // Table a's data in a directory named b: java.net.URI reads the location a%2Fb as a/b.
+        Path precious = warehouse().resolve("sales/a/b/precious.txt");
+        Files.createDirectories(precious.getParent());
+        Files.writeString(precious, "keep\n");
+        Files.writeString(warehouse().resolve("sales/a%2Fb/data.txt"), "gone\n");
+        client.dropTable("sales", "a/b", true, false);
+        assertThat(warehouse().resolve("sales/a%2Fb")).doesNotExist();
+        assertThat(precious).exists();
+        assertThat(HmsDataFiles.path("file:/tmp/w/a%2Fb")).contains(Path.of("/tmp/w/a%2Fb"));
+        assertThat(HmsDataFiles.path("file:///tmp/w/50%25")).contains(Path.of("/tmp/w/50%25"));
+        assertThat(HmsDataFiles.path("file://localhost/tmp/w")).contains(Path.of("/tmp/w"));
+        assertThat(HmsDataFiles.path("file://elsewhere/tmp/w")).isEmpty();
+    }
+
     // ---- columns and partition keys
 
     @Test

@@ -180,6 +180,27 @@ class TestHmsTransportLimits {
     }
 
     @Test
+    void theLegacyCallsAnswerALimitTheSameWay() throws Exception {
+        // get_table_objects_by_name is decoded by hand (LegacyCalls), not by Thrift's generated processor.
+        Socket socket = connect("127.0.0.1");
+        TProtocol protocol = new TBinaryProtocol(new TSocket(socket));
+        protocol.writeMessageBegin(new TMessage("get_table_objects_by_name", TMessageType.CALL, 4));
+        protocol.writeStructBegin(new TStruct("args"));
+        protocol.writeFieldBegin(new TField("tbl_names", TType.LIST, (short) 2));
+        protocol.writeListBegin(new TList(TType.STRING, HmsTransportConfig.DEFAULT_MAX_CONTAINER_ELEMENTS + 1));
+        protocol.getTransport().flush();
+        TMessage reply = protocol.readMessageBegin();
+        assertThat(reply.type).isEqualTo(TMessageType.EXCEPTION);
+        assertThat(reply.seqid).isEqualTo(4);
+        TApplicationException error = TApplicationException.readFrom(protocol);
+        assertThat(error.getType()).isEqualTo(TApplicationException.PROTOCOL_ERROR);
+        assertThat(error.getMessage())
+                .isEqualTo("Container of 1000001 elements larger than hms.max-container-elements (1000000)");
+        assertThat(closedByServer(socket)).isTrue();
+        assertServes("127.0.0.1");
+    }
+
+    @Test
     void aContainerOverTheLimitIsAProtocolErrorNamingIt() throws Exception {
         Socket socket = connect("127.0.0.1");
         TProtocol protocol = new TBinaryProtocol(new TSocket(socket));

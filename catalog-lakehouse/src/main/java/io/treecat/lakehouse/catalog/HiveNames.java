@@ -15,8 +15,11 @@ import java.util.Set;
  * rules are Hive 4.0.1's metastore's ({@code HMSHandler.create_table_core}, {@code HiveAlterHandler.alterTable}),
  * plus what Hive's own DDL refuses and its metastore lets through to its store:
  * <ul>
- *   <li>a database: {@code MetaStoreUtils.validateName} without its special characters, as {@code create_database}
- *       calls it: one or more ASCII letters, digits and {@code _};</li>
+ *   <li>a database: {@code MetaStoreUtils.validateName} without its special characters: one or more ASCII letters,
+ *       digits and {@code _}. Hive 4.0.1's {@code create_database} passes its configuration, so under the default
+ *       {@code metastore.support.special.characters.tablename=true} it also takes the table-name special characters
+ *       ({@code diff db}, {@code a.b}, {@code x/y}); TreeCat does not: a {@code .} makes {@code db.table} ambiguous
+ *       for engines, {@code @} and {@code #} clash with the {@code @cat#db} form, a {@code /} is a separator;</li>
  *   <li>a table: {@code validateName} with its special characters, as {@code create_table} calls it under Hive 4's
  *       default {@code metastore.support.special.characters.tablename=true}: ASCII letters, digits and
  *       {@value #TABLE_SPECIALS}; then the lake's rule, which also refuses a {@code .} or {@code ..} part between

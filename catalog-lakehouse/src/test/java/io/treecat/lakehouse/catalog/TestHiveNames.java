@@ -139,6 +139,22 @@ class TestHiveNames {
         }
     }
 
+    @Test
+    void aNameGivenTwiceSaysSoInItsContext() {
+        // Hive answers a name given twice with another exception than the rest: adapters read it here.
+        assertThatThrownBy(() -> HiveNames.checkColumns(List.of(column("a", "int"), column("A", "int")), null))
+                .isInstanceOfSatisfying(
+                        CatalogException.class,
+                        e -> assertThat(e.context()).containsEntry(HiveNames.PROBLEM, HiveNames.NAMED_TWICE));
+        assertThatThrownBy(() -> HiveNames.checkColumns(List.of(), List.of(column("a", "int"), column("a", "int"))))
+                .isInstanceOfSatisfying(
+                        CatalogException.class,
+                        e -> assertThat(e.context()).containsEntry(HiveNames.PROBLEM, HiveNames.NAMED_TWICE));
+        assertThatThrownBy(() -> HiveNames.checkColumns(List.of(column("c", "INT")), null))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.context()).doesNotContainKey(HiveNames.PROBLEM));
+    }
+
     private static HiveNames.Column column(String name, String type) {
         return new HiveNames.Column(name, type);
     }
