@@ -7,7 +7,10 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.hive.metastore.api.MetaException;
@@ -42,11 +45,53 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
  */
 final class HiveFilter {
     /** A node of the filter tree. */
-    sealed interface Node permits And, Or, Compare, In, Between, All {}
+    sealed interface Node permits And, Or, Compare, In, Between, All {
+        /** How deeply {@code and} and {@code or} alternate in and below this node: 0 for a condition. */
+        default int depth() {
+            return 0;
+        }
+    }
 
-    record And(Node left, Node right) implements Node {}
+    /**
+     * The {@code and} of two or more children, none of them an {@code And}: a chain of {@code and}s is
+     * one node, however it was grouped, so walks over it loop rather than recurse per term.
+     */
+    record And(List<Node> children, int depth) implements Node {
+        And {
+            children = List.copyOf(children);
+        }
 
-    record Or(Node left, Node right) implements Node {}
+        And(List<Node> children) {
+            this(children, depthOf(children));
+        }
+
+        And(Node... children) {
+            this(List.of(children));
+        }
+    }
+
+    /** The {@code or} of two or more children, none of them an {@code Or} (as {@link And}). */
+    record Or(List<Node> children, int depth) implements Node {
+        Or {
+            children = List.copyOf(children);
+        }
+
+        Or(List<Node> children) {
+            this(children, depthOf(children));
+        }
+
+        Or(Node... children) {
+            this(List.of(children));
+        }
+    }
+
+    private static int depthOf(List<Node> children) {
+        int depth = 0;
+        for (Node child : children) {
+            depth = Math.max(depth, child.depth());
+        }
+        return depth + 1;
+    }
 
     /** The empty filter: every partition. */
     record All() implements Node {}
@@ -120,8 +165,6 @@ final class HiveFilter {
         }
     }
 
-    static final int MAX_NESTING = 100;
-
     private static final DateTimeFormatter DATE =
             DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
     private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
@@ -163,11 +206,12 @@ final class HiveFilter {
     }
 
     private final List<Token> tokens;
+    private final int maxDepth;
     private int next;
-    private int depth;
 
-    private HiveFilter(String text) throws MetaException {
+    private HiveFilter(String text, int maxDepth) throws MetaException {
         this.tokens = tokenize(text);
+        this.maxDepth = maxDepth;
     }
 
     /** One comparison of a key with a literal, as a check sees it. */
@@ -182,12 +226,15 @@ final class HiveFilter {
      * {@code <} and {@code >}).
      */
     static void forEachCondition(Node node, ConditionCheck check) throws MetaException {
+        // Recurses once per level of and/or alternation, which the parser bounds (HiveFilterLimits).
         if (node instanceof And and) {
-            forEachCondition(and.left(), check);
-            forEachCondition(and.right(), check);
+            for (Node child : and.children()) {
+                forEachCondition(child, check);
+            }
         } else if (node instanceof Or or) {
-            forEachCondition(or.left(), check);
-            forEachCondition(or.right(), check);
+            for (Node child : or.children()) {
+                forEachCondition(child, check);
+            }
         } else if (node instanceof Compare compare) {
             check.check(compare.key(), compare.operator(), compare.value());
         } else if (node instanceof In in) {
@@ -200,13 +247,23 @@ final class HiveFilter {
         }
     }
 
-    /** Parses {@code filter}; null or blank is {@link All}. */
+    /** Parses {@code filter} within the default limits; null or blank is {@link All}. */
     static Node parse(String filter) throws MetaException {
+        return parse(filter, HiveFilterLimits.DEFAULTS);
+    }
+
+    /** Parses {@code filter} within {@code limits}; null or blank is {@link All}. */
+    static Node parse(String filter, HiveFilterLimits limits) throws MetaException {
         if (filter == null || filter.isBlank()) {
             return new All();
         }
-        HiveFilter parser = new HiveFilter(filter);
-        Node node = parser.or();
+        if (filter.length() > limits.maxLength()) {
+            throw new MetaException("Error parsing partition filter: the filter is longer than "
+                    + HiveFilterLimits.MAX_LENGTH_KEY + " allows (" + limits.maxLength() + " characters, found "
+                    + filter.length() + ")");
+        }
+        HiveFilter parser = new HiveFilter(filter, limits.maxDepth());
+        Node node = parser.filter();
         parser.expect(Kind.END, "'and', 'or' or end of filter");
         return node;
     }
@@ -237,50 +294,142 @@ final class HiveFilter {
         return peek().is(Kind.KEYWORD, word);
     }
 
-    private Node or() throws MetaException {
-        Node node = and();
-        while (keyword("or")) {
-            next++;
-            node = new Or(node, and());
-        }
-        return node;
-    }
-
-    private Node and() throws MetaException {
-        Node node = expression();
-        while (keyword("and")) {
-            next++;
-            node = new And(node, expression());
-        }
-        return node;
-    }
-
-    private Node expression() throws MetaException {
-        Token token = peek();
-        if (++depth > MAX_NESTING) {
-            throw error(token.position(), "at most " + MAX_NESTING + " levels of nesting", token.describe());
-        }
-        try {
-            if (token.kind() == Kind.LEFT) {
-                if (isKey(peek(1))
-                        && peek(2).kind() == Kind.RIGHT
-                        && (peek(3).is(Kind.KEYWORD, "in")
-                                || peek(3).is(Kind.KEYWORD, "not") && peek(4).is(Kind.KEYWORD, "in"))) {
-                    return in();
-                }
+    /**
+     * {@code or}, without recursion: one {@link Group} per open parenthesis on a stack of its own, so
+     * neither a long chain of terms nor thousands of parentheses (Spark's {@code ((a or b) or c) …})
+     * deepen the Java stack. Chains of one operator merge as they are read, whatever their grouping
+     * ({@link Chain}); what is left to nest is the alternation of {@code and} and {@code or}, bounded
+     * by {@code maxDepth}.
+     */
+    private Node filter() throws MetaException {
+        Deque<Group> open = new ArrayDeque<>();
+        Group group = new Group(1);
+        while (true) {
+            Token token = peek();
+            if (token.kind() == Kind.LEFT && !startsIn()) {
                 if (peek(1).is(Kind.KEYWORD, "struct")) {
                     throw error(
                             peek(1).position(), "a condition (multi-column in is not supported)", peek(1).describe());
                 }
                 next++;
-                Node inner = or();
-                expect(Kind.RIGHT, "')'");
-                return inner;
+                open.push(group);
+                group = new Group(token.position());
+                continue;
             }
-            return condition();
-        } finally {
-            depth--;
+            group.operand(token.kind() == Kind.LEFT ? in() : condition());
+            while (true) {
+                if (keyword("and")) {
+                    next++;
+                    break;
+                }
+                if (keyword("or")) {
+                    next++;
+                    group.endTerm();
+                    break;
+                }
+                if (open.isEmpty()) {
+                    return freeze(group.finish());
+                }
+                expect(Kind.RIGHT, "')'");
+                Object inner = group.finish();
+                group = open.pop();
+                group.operand(inner);
+            }
         }
+    }
+
+    /** Whether the next tokens are {@code (key) [not] in}, an {@code in} rather than a group. */
+    private boolean startsIn() {
+        return isKey(peek(1))
+                && peek(2).kind() == Kind.RIGHT
+                && (peek(3).is(Kind.KEYWORD, "in")
+                        || peek(3).is(Kind.KEYWORD, "not") && peek(4).is(Kind.KEYWORD, "in"));
+    }
+
+    /**
+     * An {@code and} or {@code or} being read: its items ({@link Node}s, or chains of the other
+     * operator) in a deque, so that a chain of the same operator merges in by moving the shorter list
+     * onto the longer one's end. Every item moves O(log n) times, however the chain was grouped.
+     */
+    private final class Chain {
+        private final boolean or;
+        private final int position;
+        private ArrayDeque<Object> items = new ArrayDeque<>();
+        private int depth = 1;
+
+        Chain(boolean or, int position) {
+            this.or = or;
+            this.position = position;
+        }
+
+        void add(Object item) throws MetaException {
+            if (item instanceof Chain chain && chain.or == or) {
+                if (items.size() >= chain.items.size()) {
+                    items.addAll(chain.items);
+                } else {
+                    for (Iterator<Object> mine = items.descendingIterator(); mine.hasNext(); ) {
+                        chain.items.addFirst(mine.next());
+                    }
+                    items = chain.items;
+                }
+                depth = Math.max(depth, chain.depth);
+            } else {
+                items.addLast(item);
+                depth = Math.max(depth, 1 + (item instanceof Chain chain ? chain.depth : 0));
+            }
+            // A chain of one item is that item (collapse), so only a real and/or counts.
+            if (items.size() > 1 && depth > maxDepth) {
+                throw error(
+                        position,
+                        "at most " + maxDepth + " levels of nested and/or (" + HiveFilterLimits.MAX_DEPTH_KEY + ")",
+                        "more");
+            }
+        }
+
+        /** The one item of a chain of one, else the chain. */
+        Object collapse() {
+            return items.size() == 1 ? items.getFirst() : this;
+        }
+    }
+
+    /** The filter, or one parenthesized part of it: the {@code or} of the {@code and}s read so far. */
+    private final class Group {
+        private final int position;
+        private final Chain terms;
+        private Chain term;
+
+        Group(int position) {
+            this.position = position;
+            this.terms = new Chain(true, position);
+            this.term = new Chain(false, position);
+        }
+
+        void operand(Object operand) throws MetaException {
+            term.add(operand);
+        }
+
+        void endTerm() throws MetaException {
+            terms.add(term.collapse());
+            term = new Chain(false, position);
+        }
+
+        Object finish() throws MetaException {
+            endTerm();
+            return terms.collapse();
+        }
+    }
+
+    /** The immutable tree of what was read; recurses once per level of alternation (at most {@code maxDepth}). */
+    private static Node freeze(Object item) {
+        if (item instanceof Node node) {
+            return node;
+        }
+        Chain chain = (Chain) item;
+        List<Node> children = new ArrayList<>(chain.items.size());
+        for (Object child : chain.items) {
+            children.add(freeze(child));
+        }
+        return chain.or ? new Or(children, chain.depth) : new And(children, chain.depth);
     }
 
     /** {@code (key) [not] in (value, ...)}. */

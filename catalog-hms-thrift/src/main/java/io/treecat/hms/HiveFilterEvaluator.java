@@ -92,11 +92,33 @@ final class HiveFilterEvaluator {
         if (node instanceof HiveFilter.All) {
             return true;
         }
+        // A chain of and (or) is one node: a loop, short-circuiting left to right as the binary chain did;
+        // recursion is only per level of alternation, which the parser bounds.
         if (node instanceof HiveFilter.And and) {
-            return and(evaluate(and.left(), row), () -> evaluate(and.right(), row));
+            Boolean result = true;
+            for (HiveFilter.Node child : and.children()) {
+                Boolean one = evaluate(child, row);
+                if (Boolean.FALSE.equals(one)) {
+                    return false;
+                }
+                if (one == null) {
+                    result = null;
+                }
+            }
+            return result;
         }
         if (node instanceof HiveFilter.Or or) {
-            return or(evaluate(or.left(), row), () -> evaluate(or.right(), row));
+            Boolean result = false;
+            for (HiveFilter.Node child : or.children()) {
+                Boolean one = evaluate(child, row);
+                if (Boolean.TRUE.equals(one)) {
+                    return true;
+                }
+                if (one == null) {
+                    result = null;
+                }
+            }
+            return result;
         }
         if (node instanceof HiveFilter.Compare compare) {
             return compare(row, compare.key(), compare.operator(), compare.value());

@@ -104,7 +104,7 @@ final class HmsPartitionSpecCalls {
             throw new InvalidObjectException(
                     "Unable to add partitions because " + qualified(first) + " does not exist");
         }
-        List<Partition> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
+        HmsCalls.Made<List<Partition>> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
             Optional<TableEntry> entry = calls.findTable(txn, name.db(), name.name());
             if (entry.isEmpty()) {
                 throw new InvalidObjectException(
@@ -126,10 +126,11 @@ final class HmsPartitionSpecCalls {
                     throw new MetaException("Duplicate partitions in the list: " + partition);
                 }
             }
-            return partitions.add(txn, table, given, false);
+            return new HmsCalls.Made<>(partitions.add(txn, table, given, false), HmsTables.location(table));
         });
-        added.forEach(partition -> HmsCalls.createDirectories(partition.getSd().getLocation()));
-        return added.size();
+        added.value()
+                .forEach(partition -> calls.createDirectories(partition.getSd().getLocation(), added.home()));
+        return added.value().size();
     }
 
     private static String qualified(PartitionSpec spec) {
@@ -277,7 +278,7 @@ final class HmsPartitionSpecCalls {
         return Integer.compare(a.size(), b.size());
     }
 
-    private static List<List<String>> filtered(PartitionValuesRequest request, Table table, List<Named> selected)
+    private List<List<String>> filtered(PartitionValuesRequest request, Table table, List<Named> selected)
             throws MetaException {
         long max = request.isSetMaxParts() ? request.getMaxParts() : -1;
         List<Named> ordered = new ArrayList<>(selected);
@@ -299,11 +300,11 @@ final class HmsPartitionSpecCalls {
     }
 
     /** Whether every condition of the filter is on a string-typed key (what Hive's JDO query can run). */
-    private static boolean readsOnlyStringKeys(Table table, String filter) throws MetaException {
+    private boolean readsOnlyStringKeys(Table table, String filter) throws MetaException {
         List<String> keys = HmsPartitions.keyNames(table);
         List<FieldSchema> schemas = HmsPartitions.partitionKeys(table);
         boolean[] onlyStrings = {true};
-        HiveFilter.forEachCondition(HiveFilter.parse(filter), (key, operator, value) -> {
+        HiveFilter.forEachCondition(partitions.parseFilter(filter), (key, operator, value) -> {
             int index = keys.indexOf(key.toLowerCase(Locale.ROOT));
             if (index < 0 || PartitionFilterPlanner.keyType(schemas.get(index)) != HiveFilterEvaluator.KeyType.STRING) {
                 onlyStrings[0] = false;

@@ -6,6 +6,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeKeys;
@@ -119,6 +120,7 @@ final class HmsTableAlter {
         if (altered.getCreateTime() == 0) {
             altered.setCreateTime(old.getCreateTime());
         }
+        checkNames(altered, !newDb.equals(db) || !newName.equals(name));
         typeChanges.check(old, altered);
         if (!altered.isSetPartitionKeys()) {
             altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
@@ -153,6 +155,22 @@ final class HmsTableAlter {
         } else if (cascade && !HmsPartitions.partitionKeys(old).isEmpty() && !sameColumns(old, altered)) {
             cascadeColumns(txn, altered);
         }
+    }
+
+    /**
+     * Hive's checks of an altered table ({@code HiveAlterHandler.alterTable}), answered as Hive does with an
+     * InvalidOperationException: a new name passes Hive's rule and the lake's (a table that keeps its name keeps it,
+     * even one made over REST with a name Hive would refuse), and the columns Hive's ({@link HmsTables#checkColumns}).
+     */
+    private static void checkNames(Table altered, boolean renamed) throws TException {
+        if (renamed) {
+            try {
+                HiveNames.checkTable(altered.getTableName());
+            } catch (CatalogException e) {
+                throw new InvalidOperationException(e.getMessage());
+            }
+        }
+        HmsTables.checkColumns(altered, altered.isSetPartitionKeys(), InvalidOperationException::new);
     }
 
     /** Hive's {@code areSameColumns}: the same columns (name, type and comment) in the same order. */

@@ -29,7 +29,11 @@ final class HmsTableFilter {
     }
 
     static HmsTableFilter parse(String text) throws MetaException {
-        HiveFilter.Node filter = HiveFilter.parse(text);
+        return of(HiveFilter.parse(text));
+    }
+
+    /** Checks a parsed filter's keys and operators as Hive does. */
+    static HmsTableFilter of(HiveFilter.Node filter) throws MetaException {
         HiveFilter.forEachCondition(filter, HmsTableFilter::check);
         return new HmsTableFilter(filter);
     }

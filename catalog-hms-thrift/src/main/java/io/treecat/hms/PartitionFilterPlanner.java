@@ -1,8 +1,10 @@
 package io.treecat.hms;
 
+import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.txn.PathSteps;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -122,27 +124,81 @@ final class PartitionFilterPlanner {
 
     // ---- pushdown
 
-    /** One predicate per level, in the path query language; never empty. */
+    /** One predicate per level, in the path query language, within the default query limits; never empty. */
     List<String> levelPredicates() {
-        List<String> predicates = new ArrayList<>();
+        return levelPredicates(QueryLimits.DEFAULTS);
+    }
+
+    /**
+     * One predicate per level, in the path query language; never empty. The query they make stays
+     * inside {@code limits} whatever the filter: a level's predicate nests no deeper than the query
+     * may (a deeper part pushes nothing), and the pushed parts together take at most half the query's
+     * text (the longest are dropped first; the rest of the text is the table's path and the level
+     * tests). Pushing less only returns more rows to the exact evaluation, never another answer.
+     */
+    List<String> levelPredicates(QueryLimits limits) {
+        List<String> pushed = new ArrayList<>();
+        long total = 0;
         for (int level = 0; level < keys.size(); level++) {
-            String pushed = push(filter, level);
-            predicates.add(pushed == null ? isPartition() : isPartition() + " and (" + pushed + ")");
+            // One level of the query's nesting goes to "obj_type = 'partition' and (…)".
+            String predicate = push(filter, level, limits.maxDepth() - 1);
+            pushed.add(predicate);
+            total += bytes(predicate);
+        }
+        long budget = limits.maxTextBytes() / 2;
+        while (total > budget) {
+            int longest = 0;
+            for (int level = 1; level < pushed.size(); level++) {
+                if (bytes(pushed.get(level)) > bytes(pushed.get(longest))) {
+                    longest = level;
+                }
+            }
+            total -= bytes(pushed.get(longest));
+            pushed.set(longest, null);
+        }
+        List<String> predicates = new ArrayList<>();
+        for (String predicate : pushed) {
+            predicates.add(predicate == null ? isPartition() : isPartition() + " and (" + predicate + ")");
         }
         return predicates;
     }
 
-    /** A predicate on level {@code level} implied by {@code node}, or null (nothing to push). */
-    private String push(HiveFilter.Node node, int level) {
+    private static long bytes(String text) {
+        return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /**
+     * A predicate on level {@code level} implied by {@code node}, or null (nothing to push), nesting at
+     * most {@code depth} levels of parentheses. A chain of {@code and} (or {@code or}) is one level: its
+     * children, each in parentheses, joined by the operator.
+     */
+    private String push(HiveFilter.Node node, int level, int depth) {
         if (node instanceof HiveFilter.And and) {
-            String left = push(and.left(), level);
-            String right = push(and.right(), level);
-            return left == null ? right : right == null ? left : "(" + left + ") and (" + right + ")";
+            if (depth < 1) {
+                return null; // an and pushes a superset of its children's ids: nothing is one
+            }
+            List<String> parts = new ArrayList<>();
+            for (HiveFilter.Node child : and.children()) {
+                String part = push(child, level, depth - 1);
+                if (part != null) {
+                    parts.add(part);
+                }
+            }
+            return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : joined(parts, " and ");
         }
         if (node instanceof HiveFilter.Or or) {
-            String left = push(or.left(), level);
-            String right = push(or.right(), level);
-            return left == null || right == null ? null : "(" + left + ") or (" + right + ")";
+            if (depth < 1) {
+                return null;
+            }
+            List<String> parts = new ArrayList<>();
+            for (HiveFilter.Node child : or.children()) {
+                String part = push(child, level, depth - 1);
+                if (part == null) {
+                    return null; // a child that does not constrain the level lets every value through
+                }
+                parts.add(part);
+            }
+            return joined(parts, " or ");
         }
         if (types.get(level) == HiveFilterEvaluator.KeyType.DATE) {
             return null; // dates compare as dates, which the tree's string and number order do not know
@@ -165,12 +221,27 @@ final class PartitionFilterPlanner {
             }
             return (allNumeric ? LakeKeys.PART_NUM : "obj_id") + " in (" + String.join(", ", items) + ")";
         }
-        if (node instanceof HiveFilter.Between between && levelOf(between.key()) == level && !between.negated()) {
+        if (node instanceof HiveFilter.Between between
+                && levelOf(between.key()) == level
+                && !between.negated()
+                && depth >= 1) {
             String low = push(level, HiveFilter.Operator.GREATER_OR_EQUAL, between.low());
             String high = push(level, HiveFilter.Operator.LESS_OR_EQUAL, between.high());
             return "(" + low + ") and (" + high + ")";
         }
         return null;
+    }
+
+    /** {@code (p1) op (p2) op …}, in one pass. */
+    private static String joined(List<String> parts, String operator) {
+        StringBuilder text = new StringBuilder();
+        for (String part : parts) {
+            if (text.length() > 0) {
+                text.append(operator);
+            }
+            text.append('(').append(part).append(')');
+        }
+        return text.toString();
     }
 
     private String push(int level, HiveFilter.Operator operator, HiveFilter.Literal value) {

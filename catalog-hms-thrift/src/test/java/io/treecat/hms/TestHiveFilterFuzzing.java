@@ -5,17 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.treecat.core.query.parser.QueryParser;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.MetaException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Coverage-guided fuzzing of Hive's partition filter as {@code get_partitions_by_filter} reads it
@@ -90,23 +85,6 @@ class TestHiveFilterFuzzing {
         }
         for (List<String> partition : PARTITIONS) {
             plan.test(partition);
-        }
-    }
-
-    /**
-     * Inputs that still fail, kept apart until their fix lands (docs/robustness.md, open findings): a
-     * chain of more than 64 {@code and}s or {@code or}s pushes down a predicate nested one level per
-     * term, deeper than the path query parser allows, so the listing fails with a syntax error about a
-     * query the client never wrote (Hive accepts the filter); and 10,000 of them overflow the stack
-     * of the recursive walk over the filter (StackOverflowError). The fix belongs to the Thrift filter
-     * limits of issue 24; then these inputs move to the fuzz test's inputs and this test goes.
-     */
-    @Disabled("issue 24: the Hive filter pushdown nests one level per and/or; fixed with the Thrift filter limits")
-    @ParameterizedTest
-    @ValueSource(strings = {"long-and-chain", "long-or-chain", "or-chain-10000"})
-    void openFindings(String name) throws IOException {
-        try (InputStream input = getClass().getResourceAsStream("TestHiveFilterFuzzingOpenFindings/" + name)) {
-            hiveFilterBindsPushesAndEvaluatesOrIsAMetaException(input.readAllBytes());
         }
     }
 }

@@ -28,25 +28,34 @@ import org.bson.BsonString;
  * <p>Every failure, on any input, is a {@link CatalogException} with {@link
  * ErrorCode#QUERY_SYNTAX_ERROR} whose message reads {@code Syntax error at line L, column C: expected
  * X but found Y} and whose context carries {@code position} (1-based character offset), {@code line}
- * and {@code column}. Text and nesting are bounded so that a hostile query can neither exhaust the
- * stack nor the heap.
+ * and {@code column}. Text and nesting are bounded ({@link QueryLimits}) so that a hostile query can
+ * neither exhaust the stack nor the heap; an error for a limit also carries {@code limit} (its
+ * configuration key) and {@code max}.
  */
 public final class QueryParser {
-    /** The longest query text, in UTF-8 bytes. */
-    public static final int MAX_TEXT_BYTES = 64 * 1024;
-    /** The deepest nesting of parentheses and {@code not}. */
-    public static final int MAX_NESTING_DEPTH = 64;
+    /** The longest query text by default, in UTF-8 bytes. */
+    public static final int MAX_TEXT_BYTES = QueryLimits.DEFAULTS.maxTextBytes();
+    /** The deepest nesting of parentheses and {@code not} by default. */
+    public static final int MAX_NESTING_DEPTH = QueryLimits.DEFAULTS.maxDepth();
 
     private final String text;
     private final QueryLexer lexer;
+    private final int maxDepth;
     private Token token;
 
-    private QueryParser(String text) {
+    private QueryParser(String text, int maxDepth) {
         this.text = text;
         this.lexer = new QueryLexer(text);
+        this.maxDepth = maxDepth;
     }
 
+    /** Parses {@code text} within the default limits ({@link QueryLimits#DEFAULTS}). */
     public static Query parse(String text) {
+        return parse(text, QueryLimits.DEFAULTS);
+    }
+
+    /** Parses {@code text} within {@code limits}. */
+    public static Query parse(String text, QueryLimits limits) {
         if (text == null) {
             throw new CatalogException(
                             ErrorCode.QUERY_SYNTAX_ERROR,
@@ -55,21 +64,26 @@ public final class QueryParser {
                     .with("line", 1)
                     .with("column", 1);
         }
-        checkLength(text);
-        return new QueryParser(text).query();
+        checkLength(text, limits.maxTextBytes());
+        return new QueryParser(text, limits.maxDepth()).query();
     }
 
-    private static void checkLength(String text) {
-        if (text.length() <= MAX_TEXT_BYTES / 3) {
+    private static void checkLength(String text, int maxBytes) {
+        if (text.length() <= maxBytes / 3) {
             return;
         }
         int bytes = 0;
         for (int i = 0; i < text.length(); ) {
             int codePoint = text.codePointAt(i);
             bytes += codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
-            if (bytes > MAX_TEXT_BYTES) {
+            if (bytes > maxBytes) {
                 throw SyntaxErrors.at(
-                        text, i, "expected at most " + MAX_TEXT_BYTES + " bytes of query text but found more");
+                                text,
+                                i,
+                                "expected at most " + maxBytes + " bytes of query text (" + QueryLimits.MAX_LENGTH_KEY
+                                        + ") but found more")
+                        .with("limit", QueryLimits.MAX_LENGTH_KEY)
+                        .with("max", maxBytes);
             }
             i += Character.charCount(codePoint);
         }
@@ -266,8 +280,10 @@ public final class QueryParser {
     }
 
     private void checkDepth(int depth) {
-        if (depth > MAX_NESTING_DEPTH) {
-            throw expected("at most " + MAX_NESTING_DEPTH + " levels of nesting");
+        if (depth > maxDepth) {
+            throw expected("at most " + maxDepth + " levels of nesting (" + QueryLimits.MAX_DEPTH_KEY + ")")
+                    .with("limit", QueryLimits.MAX_DEPTH_KEY)
+                    .with("max", maxDepth);
         }
     }
 

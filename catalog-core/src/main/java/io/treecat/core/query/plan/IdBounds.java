@@ -31,21 +31,46 @@ public final class IdBounds {
     public static IdRanges of(Expr expr) {
         requireNonNull(expr, "expr is null");
         if (expr instanceof And and) {
-            IdRanges result = IdRanges.ALL;
+            // Intersected in pairs, then pairs of pairs: each round is linear in the ranges, and there are
+            // log(children) rounds. Folding left to right would intersect the growing result once per child,
+            // quadratic in a long and of obj_id != ….
+            List<IdRanges> parts = new ArrayList<>();
             for (Expr child : and.children()) {
-                result = result.intersect(of(child));
-            }
-            return result;
-        }
-        if (expr instanceof Or or) {
-            IdRanges result = IdRanges.NONE;
-            for (Expr child : or.children()) {
-                result = result.union(of(child));
-                if (result.isAll()) {
-                    return result;
+                IdRanges bounds = of(child);
+                if (bounds.isEmpty()) {
+                    return bounds;
+                }
+                if (!bounds.isAll()) {
+                    parts.add(bounds);
                 }
             }
-            return result;
+            if (parts.isEmpty()) {
+                return IdRanges.ALL;
+            }
+            while (parts.size() > 1) {
+                List<IdRanges> next = new ArrayList<>((parts.size() + 1) / 2);
+                for (int i = 0; i + 1 < parts.size(); i += 2) {
+                    next.add(parts.get(i).intersect(parts.get(i + 1)));
+                }
+                if (parts.size() % 2 == 1) {
+                    next.add(parts.get(parts.size() - 1));
+                }
+                parts = next;
+            }
+            return parts.get(0);
+        }
+        if (expr instanceof Or or) {
+            // One sort over every child's ranges: a union per child would sort the growing result once per
+            // child, quadratic in a long or of ids.
+            List<IdRange> ranges = new ArrayList<>();
+            for (Expr child : or.children()) {
+                IdRanges bounds = of(child);
+                if (bounds.isAll()) {
+                    return bounds;
+                }
+                ranges.addAll(bounds.ranges());
+            }
+            return IdRanges.of(ranges);
         }
         if (expr instanceof Comparison comparison) {
             return comparison(comparison);

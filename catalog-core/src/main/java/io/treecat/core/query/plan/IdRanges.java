@@ -95,14 +95,23 @@ public final class IdRanges {
         if (other.isAll() || isEmpty()) {
             return this;
         }
+        // Both lists are sorted and disjoint: one merge pass, each step leaving the range that ends first
+        // (linear, not every pair of ranges).
         List<IdRange> result = new ArrayList<>();
-        for (IdRange left : ranges) {
-            for (IdRange right : other.ranges) {
-                byte[] lower = compareLower(left.lower(), right.lower()) >= 0 ? left.lower() : right.lower();
-                byte[] upper = compareUpper(left.upper(), right.upper()) <= 0 ? left.upper() : right.upper();
-                if (lower == null || upper == null || Arrays.compareUnsigned(lower, upper) < 0) {
-                    result.add(new IdRange(lower, upper));
-                }
+        int i = 0;
+        int j = 0;
+        while (i < ranges.size() && j < other.ranges.size()) {
+            IdRange left = ranges.get(i);
+            IdRange right = other.ranges.get(j);
+            byte[] lower = compareLower(left.lower(), right.lower()) >= 0 ? left.lower() : right.lower();
+            byte[] upper = compareUpper(left.upper(), right.upper()) <= 0 ? left.upper() : right.upper();
+            if (lower == null || upper == null || Arrays.compareUnsigned(lower, upper) < 0) {
+                result.add(new IdRange(lower, upper));
+            }
+            if (compareUpper(left.upper(), right.upper()) <= 0) {
+                i++;
+            } else {
+                j++;
             }
         }
         return of(result);

@@ -274,7 +274,7 @@ class TestQueryParser {
         assertThatThrownBy(() -> QueryParser.parse("/[a = '" + longString + "é']"))
                 .isInstanceOf(CatalogException.class)
                 .hasMessage(
-                        "Syntax error at line 1, column 65536: expected at most 65536 bytes of query text but found more");
+                        "Syntax error at line 1, column 65536: expected at most 65536 bytes of query text (query.max-length) but found more");
     }
 
     @Test
@@ -287,11 +287,12 @@ class TestQueryParser {
 
         assertThatThrownBy(() -> QueryParser.parse("/[" + "(".repeat(65) + "a = 1" + ")".repeat(65) + "]"))
                 .isInstanceOf(CatalogException.class)
-                .hasMessage("Syntax error at line 1, column 67: expected at most 64 levels of nesting but found '('");
+                .hasMessage(
+                        "Syntax error at line 1, column 67: expected at most 64 levels of nesting (query.max-depth) but found '('");
         assertThatThrownBy(() -> QueryParser.parse("/[" + "not ".repeat(1_000) + "a = 1]"))
                 .isInstanceOf(CatalogException.class)
                 .hasMessage(
-                        "Syntax error at line 1, column 259: expected at most 64 levels of nesting but found 'not'");
+                        "Syntax error at line 1, column 259: expected at most 64 levels of nesting (query.max-depth) but found 'not'");
     }
 
     @Test
