@@ -3,13 +3,10 @@ package io.treecat.conformance.hive3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.TableType;
 import org.apache.hadoop.hive.metastore.api.AggrStats;
@@ -34,90 +31,43 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.PrincipalType;
-import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
-import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.TableMeta;
-import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hive 3.1's own {@code HiveMetaStoreClient} (hive-standalone-metastore 3.1.3, its Thrift IDL, libthrift 0.9.3)
  * against the packaged TreeCat server: databases, tables, partitions with filters, column statistics, locks and
- * functions, as Hive 3.1-based engines (Hive 3 itself, older Spark and Presto builds) call them. One server start for
- * the class; each test works in a database of its own.
+ * functions, as Hive 3.1-based engines (Hive 3 itself, older Spark and Presto builds) call them. The server is the
+ * one all Hive 3.1 ITs share ({@link Hive3Metastore}); each test works in a database of its own.
  */
 class Hive3ClientIT {
-    private static TreeCatServer server;
+    @RegisterExtension
+    static final Hive3Metastore hms = new Hive3Metastore();
+
     private static HiveMetaStoreClient client;
 
     @BeforeAll
-    static void start() throws Exception {
-        Path run = Files.createDirectories(Path.of("target", "hive3-client"));
-        server = TreeCatServer.start(Files.createTempDirectory(run.toAbsolutePath(), "run-"));
-        Configuration conf = MetastoreConf.newMetastoreConf();
-        MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, server.uri());
-        MetastoreConf.setLongVar(conf, MetastoreConf.ConfVars.THRIFT_CONNECTION_RETRIES, 1);
-        client = new HiveMetaStoreClient(conf);
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void start() {
+        client = hms.client();
     }
 
     private static Database database(String name) {
-        Database database = new Database(name, "made by Hive 3.1's client", null, new HashMap<>(Map.of("k", "v")));
-        database.setOwnerName("hive3");
-        database.setOwnerType(PrincipalType.USER);
+        Database database = Hive3Metastore.database(name);
+        database.getParameters().put("k", "v");
         return database;
     }
 
-    private static StorageDescriptor storage() {
-        StorageDescriptor sd = new StorageDescriptor();
-        sd.setCols(new ArrayList<>(
-                List.of(new FieldSchema("id", "bigint", null), new FieldSchema("name", "string", null))));
-        sd.setInputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
-        sd.setOutputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
-        SerDeInfo serde = new SerDeInfo();
-        serde.setSerializationLib("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
-        serde.setParameters(new HashMap<>());
-        sd.setSerdeInfo(serde);
-        sd.setBucketCols(new ArrayList<>());
-        sd.setSortCols(new ArrayList<>());
-        sd.setParameters(new HashMap<>());
-        return sd;
-    }
-
     private static Table table(String db, String name, FieldSchema... partitionKeys) {
-        Table table = new Table();
-        table.setDbName(db);
-        table.setTableName(name);
-        table.setOwner("hive3");
-        table.setSd(storage());
-        table.setPartitionKeys(new ArrayList<>(List.of(partitionKeys)));
-        table.setParameters(new HashMap<>(Map.of("EXTERNAL", "TRUE")));
-        table.setTableType(TableType.EXTERNAL_TABLE.name());
-        return table;
+        return Hive3Metastore.table(db, name, TableType.EXTERNAL_TABLE, partitionKeys);
     }
 
     private static Partition partition(String db, String table, String... values) {
-        Partition partition = new Partition();
-        partition.setDbName(db);
-        partition.setTableName(table);
-        partition.setValues(new ArrayList<>(List.of(values)));
-        partition.setSd(storage());
-        partition.setParameters(new HashMap<>());
-        return partition;
+        return Hive3Metastore.partition(db, table, values);
     }
 
     @Test
