@@ -3,7 +3,9 @@ package io.treecat.server.config;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
+import io.treecat.hms.HiveFilterLimits;
 import io.treecat.rest.iceberg.IcebergRest;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -36,6 +38,11 @@ public final class HmsConfig {
     // Hive's hive.txn.timeout: an HMS lock not heartbeated for this long is released.
     private Duration lockTimeout = Duration.seconds(300);
 
+    @Valid
+    @NotNull
+    @JsonProperty("filter")
+    private Filter filter = new Filter();
+
     public String host() {
         return host;
     }
@@ -50,5 +57,26 @@ public final class HmsConfig {
 
     public java.time.Duration lockTimeout() {
         return lockTimeout.toJavaDuration();
+    }
+
+    public HiveFilterLimits filterLimits() {
+        return filter.toLimits();
+    }
+
+    /** {@code hms.filter.*}: how long a Hive filter may be and how deeply its and/or may alternate. */
+    public static final class Filter {
+        @Min(1)
+        @Max(HiveFilterLimits.LENGTH_CEILING)
+        @JsonProperty("max-length")
+        private int maxLength = HiveFilterLimits.DEFAULTS.maxLength();
+
+        @Min(1)
+        @Max(HiveFilterLimits.DEPTH_CEILING)
+        @JsonProperty("max-depth")
+        private int maxDepth = HiveFilterLimits.DEFAULTS.maxDepth();
+
+        HiveFilterLimits toLimits() {
+            return new HiveFilterLimits(maxLength, maxDepth);
+        }
     }
 }
