@@ -42,6 +42,12 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
  * parentheses, and {@code <=>} and Hive's multi-column {@code (struct(...)) in (...)} are refused. A malformed
  * filter is a {@link MetaException} "Error parsing partition filter at position N: expected … but found …"
  * (position 1-based), the type Hive answers with.
+ *
+ * <p>A chain of one operator is one {@link And} or {@link Or} node with many children, however the
+ * client grouped it, and nothing here recurses per term or per parenthesis: a filter of 10,000 terms
+ * (Spark's {@code ((a or b) or c) …}) parses, binds and evaluates in time linear in its length. What
+ * nests is the alternation of {@code and} and {@code or}, bounded by {@link HiveFilterLimits} (as is
+ * the length); the walks over the tree recurse once per level of it.
  */
 final class HiveFilter {
     /** A node of the filter tree. */

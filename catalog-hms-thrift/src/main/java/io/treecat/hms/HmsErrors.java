@@ -15,6 +15,7 @@ import org.apache.hadoop.hive.metastore.api.InvalidOperationException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +86,10 @@ final class HmsErrors {
             LOG.warn("HMS call {} failed", method, failure);
             mapped = BY_CATEGORY.get(ErrorCategory.INTERNAL).apply(String.valueOf(failure));
         }
-        return declares(method, mapped) ? mapped : new MetaException(mapped.getMessage());
+        // Thrift's own answer to a malformed call passes as it is: the processor sends it with its message.
+        return declares(method, mapped) || mapped instanceof TApplicationException
+                ? mapped
+                : new MetaException(mapped.getMessage());
     }
 
     private static boolean declares(String method, TException exception) {

@@ -9,6 +9,7 @@ import org.apache.hadoop.hive.metastore.api.LockResponse;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
+import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 
 /**
@@ -33,12 +34,27 @@ final class HmsLockCalls {
         }
     }
 
+    /**
+     * A call whose request struct is absent ({@code show_locks(null)}) is the client's mistake, answered as Thrift
+     * answers a malformed call: a {@link TApplicationException} naming what is missing. None of these calls declares
+     * {@code MetaException}, so anything else would reach the client as Thrift's "Internal error processing …".
+     */
+    private static <T> T required(T request, String call, String type) throws TApplicationException {
+        if (request == null) {
+            throw new TApplicationException(
+                    TApplicationException.PROTOCOL_ERROR, call + ": the request (" + type + ") is missing");
+        }
+        return request;
+    }
+
     public LockResponse lock(LockRequest request) throws TException {
+        required(request, "lock", "LockRequest");
         expireTransactions();
         return locks.lock(request, transactions::checkOpen);
     }
 
     public LockResponse check_lock(CheckLockRequest request) throws TException {
+        required(request, "check_lock", "CheckLockRequest");
         expireTransactions();
         long txnId = locks.transactionOf(request.getLockid());
         if (txnId != 0) {
@@ -49,12 +65,14 @@ final class HmsLockCalls {
     }
 
     public void unlock(UnlockRequest request) throws TException {
+        required(request, "unlock", "UnlockRequest");
         expireTransactions();
         locks.unlock(request);
     }
 
     /** Hive's order: the lock (if any), then the transaction (if any). */
     public void heartbeat(HeartbeatRequest request) throws TException {
+        required(request, "heartbeat", "HeartbeatRequest");
         expireTransactions();
         locks.heartbeat(request.getLockid());
         if (request.getTxnid() != 0) {
@@ -63,6 +81,7 @@ final class HmsLockCalls {
     }
 
     public ShowLocksResponse show_locks(ShowLocksRequest request) throws TException {
+        required(request, "show_locks", "ShowLocksRequest");
         expireTransactions();
         return locks.show(request);
     }

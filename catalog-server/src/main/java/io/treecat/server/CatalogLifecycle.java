@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.dropwizard.lifecycle.Managed;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.service.CatalogMetrics;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
@@ -34,6 +35,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final TransactionConfig transactionConfig;
     private final CatalogMetrics metrics;
     private final LakeObjectValidator validator;
+    private final QueryLimits queryLimits;
     private volatile CatalogService catalog;
 
     CatalogLifecycle(
@@ -42,13 +44,15 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             RocksStoreOptions storeOptions,
             TransactionConfig transactionConfig,
             CatalogMetrics metrics,
-            LakeObjectValidator validator) {
+            LakeObjectValidator validator,
+            QueryLimits queryLimits) {
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
         this.transactionConfig = requireNonNull(transactionConfig, "transactionConfig is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.validator = requireNonNull(validator, "validator is null");
+        this.queryLimits = requireNonNull(queryLimits, "queryLimits is null");
     }
 
     @Override
@@ -62,7 +66,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 transactionConfig,
                 Clock.systemUTC(),
                 metrics,
-                validator);
+                validator,
+                queryLimits);
         LOG.info(
                 "Opened the catalog at {} (newest version {}, protocol {})",
                 dataDir.toAbsolutePath(),

@@ -118,7 +118,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 configuration.storage().rocksdb().toOptions(),
                 configuration.transactions().toTransactionConfig(),
                 new RegistryCatalogMetrics(metrics),
-                new LakeObjectValidator(names, warehouses));
+                new LakeObjectValidator(names, warehouses),
+                configuration.query().toLimits());
         environment.lifecycle().manage(catalog);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
@@ -153,7 +154,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
                         .withLockTimeout(hmsConfig.lockTimeout())
                         .withMaxThreads(hmsConfig.maxThreads())
-                        .withTransport(hmsConfig.toTransportConfig()));
+                        .withTransport(hmsConfig.toTransportConfig())
+                        .withFilterLimits(hmsConfig.filterLimits()));
         environment.lifecycle().manage(hms);
         this.hms = hms;
 

@@ -11,11 +11,13 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.treecat.core.json.JsonLimits;
+import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.HmsTransportConfig;
+import io.treecat.hms.HiveFilterLimits;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.storage.ExternalLocations;
 import io.treecat.rest.nativeapi.BodyLimits;
@@ -58,6 +60,8 @@ class TestTreeCatConfiguration {
             assertThat(configuration.http().toBodyLimits())
                     .isEqualTo(new BodyLimits(16L << 20, 4L << 30, java.time.Duration.ofSeconds(30)));
             assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
+            assertThat(configuration.query().toLimits()).isEqualTo(QueryLimits.DEFAULTS);
+            assertThat(configuration.hms().filterLimits()).isEqualTo(HiveFilterLimits.DEFAULTS);
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
             assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())
                     .isEqualTo(8181);
@@ -101,6 +105,21 @@ class TestTreeCatConfiguration {
             System.clearProperty("dw.hms.lock-timeout");
             System.clearProperty("dw.transactions.protocol");
             System.clearProperty("dw.storage.rocksdb.block-cache-size");
+        }
+    }
+
+    @Test
+    void queryAndFilterDepthsAreBoundedBelowWhatTheStackTakes() {
+        System.setProperty("dw.query.max-depth", "257");
+        System.setProperty("dw.hms.filter.max-depth", "2001");
+        try {
+            assertThatThrownBy(factory::build)
+                    .isInstanceOf(io.dropwizard.configuration.ConfigurationValidationException.class)
+                    .hasMessageContaining("query.maxDepth must be less than or equal to 256")
+                    .hasMessageContaining("hms.filter.maxDepth must be less than or equal to 2000");
+        } finally {
+            System.clearProperty("dw.query.max-depth");
+            System.clearProperty("dw.hms.filter.max-depth");
         }
     }
 

@@ -35,6 +35,19 @@ final class PartitionPredicates {
 
     /** The predicate, or null when it cannot narrow anything (every partition may match). */
     static String translate(Expression expression, PartitionSpec spec) {
+        return translate(expression, spec, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The predicate, nesting at most {@code depth} levels of parentheses, or null when it cannot narrow
+     * anything. Iceberg's {@code and} and {@code or} are binary, so a chain of 100 {@code or}s nests 100
+     * deep: past the depth a part narrows nothing (null), which keeps the query one the path query
+     * parser takes (its {@code query.max-depth}) and still a superset, checked exactly after.
+     */
+    static String translate(Expression expression, PartitionSpec spec, int depth) {
+        if (depth < 1) {
+            return null; // a comparison is itself one level: (field op value or field = null)
+        }
         switch (expression.op()) {
             case TRUE:
                 return null;
@@ -42,8 +55,8 @@ final class PartitionPredicates {
                 return FALSE;
             case AND: {
                 And and = (And) expression;
-                String left = translate(and.left(), spec);
-                String right = translate(and.right(), spec);
+                String left = translate(and.left(), spec, depth - 1);
+                String right = translate(and.right(), spec, depth - 1);
                 if (FALSE.equals(left) || FALSE.equals(right)) {
                     return FALSE;
                 }
@@ -54,8 +67,8 @@ final class PartitionPredicates {
             }
             case OR: {
                 Or or = (Or) expression;
-                String left = translate(or.left(), spec);
-                String right = translate(or.right(), spec);
+                String left = translate(or.left(), spec, depth - 1);
+                String right = translate(or.right(), spec, depth - 1);
                 if (left == null || right == null) {
                     return null;
                 }

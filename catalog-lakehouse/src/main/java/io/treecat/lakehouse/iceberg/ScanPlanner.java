@@ -11,6 +11,7 @@ import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
+import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -387,7 +388,7 @@ public final class ScanPlanner {
 
     /** The ids of the partition nodes the filter may match, in id order. */
     private List<String> matchingPartitions(CatalogService service, Scan scan, long indexedVid) {
-        String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, null) + "]";
+        String query = PathSteps.of(scan.table()) + "/[" + partitionStep(scan, null, service.queryLimits()) + "]";
         List<String> ids = new ArrayList<>();
         QueryRequest request = QueryRequest.of(query)
                 .at(ReadPoint.vid(indexedVid))
@@ -421,7 +422,7 @@ public final class ScanPlanner {
         boolean partitionMatches = false;
         ResidualEvaluator residual = null;
         String query = PathSteps.of(scan.table()) + "/["
-                + partitionStep(scan, from == null ? null : new String[] {from, to}) + "]/*";
+                + partitionStep(scan, from == null ? null : new String[] {from, to}, service.queryLimits()) + "]/*";
         QueryRequest request = QueryRequest.of(query)
                 .at(ReadPoint.vid(indexedVid))
                 .withResults(ChildKinds.LEAVES)
@@ -534,7 +535,13 @@ public final class ScanPlanner {
      * (and widened to "anything" where not); optionally limited to a range of ids, plus the
      * unpartitioned specs' nodes.
      */
-    private static String partitionStep(Scan scan, String[] range) {
+    /**
+     * The step's predicate, kept inside {@code limits} whatever the filter: the translated filter nests
+     * at most what the query's depth leaves it (the step wraps it in three levels), and the per-spec
+     * part is left out, narrowing nothing, when it would take more than half the query's text. Both only
+     * widen the candidates, which the partition evaluator then checks exactly.
+     */
+    private static String partitionStep(Scan scan, String[] range, QueryLimits limits) {
         StringBuilder step = new StringBuilder(LakeKeys.OBJ_TYPE)
                 .append(" = ")
                 .append(PathSteps.literal(ObjectType.PARTITION.storedName()));
@@ -556,7 +563,7 @@ public final class ScanPlanner {
         for (PartitionSpec spec : scan.metadata().specs()) {
             Expression projected =
                     Projections.inclusive(spec, scan.caseSensitive()).project(scan.filter());
-            String predicate = PartitionPredicates.translate(projected, spec);
+            String predicate = PartitionPredicates.translate(projected, spec, limits.maxDepth() - 3);
             String ids = PartitionPredicates.idConstraint(projected, spec);
             if (ids != null && !PartitionPredicates.FALSE.equals(predicate)) {
                 predicate = predicate == null ? ids : ids + " and " + predicate;
@@ -571,7 +578,10 @@ public final class ScanPlanner {
             step.append(" and ").append(PartitionPredicates.FALSE);
         } else if (perSpec.size() < scan.metadata().specs().size()
                 || perSpec.stream().anyMatch(p -> p.startsWith("("))) {
-            step.append(" and (").append(String.join(" or ", perSpec)).append(")");
+            String specs = " and (" + String.join(" or ", perSpec) + ")";
+            if (specs.getBytes(StandardCharsets.UTF_8).length <= limits.maxTextBytes() / 2) {
+                step.append(specs);
+            }
         }
         return step.toString();
     }

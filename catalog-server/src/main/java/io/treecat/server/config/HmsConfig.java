@@ -8,7 +8,9 @@ import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.HmsTransportConfig;
+import io.treecat.hms.HiveFilterLimits;
 import io.treecat.rest.iceberg.IcebergRest;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -87,6 +89,10 @@ public final class HmsConfig {
     @Min(1)
     @JsonProperty("max-connections-per-client")
     private int maxConnectionsPerClient = HmsTransportConfig.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+    @Valid
+    @NotNull
+    @JsonProperty("filter")
+    private Filter filter = new Filter();
 
     public String host() {
         return host;
@@ -119,5 +125,26 @@ public final class HmsConfig {
                 maxDepth,
                 clientIdleTimeout.toJavaDuration(),
                 maxConnectionsPerClient);
+    }
+
+    public HiveFilterLimits filterLimits() {
+        return filter.toLimits();
+    }
+
+    /** {@code hms.filter.*}: how long a Hive filter may be and how deeply its and/or may alternate. */
+    public static final class Filter {
+        @Min(1)
+        @Max(HiveFilterLimits.LENGTH_CEILING)
+        @JsonProperty("max-length")
+        private int maxLength = HiveFilterLimits.DEFAULTS.maxLength();
+
+        @Min(1)
+        @Max(HiveFilterLimits.DEPTH_CEILING)
+        @JsonProperty("max-depth")
+        private int maxDepth = HiveFilterLimits.DEFAULTS.maxDepth();
+
+        HiveFilterLimits toLimits() {
+            return new HiveFilterLimits(maxLength, maxDepth);
+        }
     }
 }

@@ -59,6 +59,11 @@ public final class TreeCatConfiguration extends Configuration {
     @JsonProperty("http")
     private HttpConfig http = new HttpConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty("query")
+    private QueryConfig query = new QueryConfig();
+
     public TreeCatConfiguration() {
         DefaultServerFactory server = new DefaultServerFactory();
         server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
@@ -104,5 +109,9 @@ public final class TreeCatConfiguration extends Configuration {
 
     public HttpConfig http() {
         return http;
+    }
+
+    public QueryConfig query() {
+        return query;
     }
 }
