@@ -63,7 +63,8 @@ public final class TreeCatGrpcServer implements AutoCloseable {
         Server built = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
                 .executor(pool)
                 .maxInboundMessageSize(config.maxInboundMessageBytes())
-                .addService(new TreeCatGrpcService(catalog, config.queryBatchSize()))
+                .addService(MalformedRequests.refused(
+                        new TreeCatGrpcService(catalog, config.queryBatchSize()).bindService()))
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(legacyReflection())
                 .addService(health.getHealthService())

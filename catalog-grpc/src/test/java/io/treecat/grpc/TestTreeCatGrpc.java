@@ -671,6 +671,88 @@ class TestTreeCatGrpc {
         assertServerStillServes();
     }
 
+    /**
+     * Bytes that are not protobuf of the method's request type are the client's mistake: INVALID_ARGUMENT,
+     * not grpc-java's UNKNOWN "Application error processing RPC" (found by LiveProtocolFuzzIT), on
+     * unary, server-streaming and client-streaming methods alike; nothing is written.
+     */
+    @Test
+    void malformedProtobufIsInvalidArgumentAndTheServerCarriesOn() throws Exception {
+        // Field 1 (length-delimited) declaring ~2 GiB with one byte after it; then a truncated varint tag.
+        byte[] lying = {0x0A, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07, 'a'};
+        byte[] truncated = {(byte) 0x80};
+        for (io.grpc.MethodDescriptor<?, ?> method : List.of(
+                TreeCatGrpc.getGetObjectMethod(), TreeCatGrpc.getCommitMethod(), TreeCatGrpc.getExecuteQueryMethod())) {
+            for (byte[] body : List.of(lying, truncated)) {
+                io.grpc.MethodDescriptor<byte[], byte[]> raw = rawBytes(method);
+                assertThatThrownBy(() -> {
+                            java.util.Iterator<byte[]> answers = io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+                                    client.channel(), raw, io.grpc.CallOptions.DEFAULT, body);
+                            answers.forEachRemaining(answer -> {});
+                        })
+                        .as(method.getFullMethodName())
+                        .isInstanceOfSatisfying(
+                                io.grpc.StatusRuntimeException.class,
+                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
+                        .hasMessage("INVALID_ARGUMENT: " + MalformedRequests.MESSAGE);
+            }
+        }
+
+        java.util.concurrent.CompletableFuture<byte[]> loaded = new java.util.concurrent.CompletableFuture<>();
+        StreamObserver<byte[]> chunks = io.grpc.stub.ClientCalls.asyncClientStreamingCall(
+                client.channel().newCall(rawBytes(TreeCatGrpc.getBulkLoadMethod()), io.grpc.CallOptions.DEFAULT),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(byte[] value) {
+                        loaded.complete(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        loaded.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {}
+                });
+        chunks.onNext(io.treecat.grpc.v1.BulkLoadChunk.newBuilder()
+                .setJsonLines("{\"path\": \"/loaded\", \"kind\": \"inner\"}\n")
+                .build()
+                .toByteArray());
+        chunks.onNext(lying);
+        chunks.onCompleted();
+        assertThatThrownBy(() -> loaded.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(io.grpc.StatusRuntimeException.class)
+                .hasRootCauseMessage("INVALID_ARGUMENT: " + MalformedRequests.MESSAGE);
+        assertThat(client.get(ObjectPath.of("loaded"))).isEmpty();
+        assertServerStillServes();
+    }
+
+    /** {@code method} with its messages as the bytes on the wire. */
+    private static io.grpc.MethodDescriptor<byte[], byte[]> rawBytes(io.grpc.MethodDescriptor<?, ?> method) {
+        io.grpc.MethodDescriptor.Marshaller<byte[]> bytes = new io.grpc.MethodDescriptor.Marshaller<>() {
+            @Override
+            public java.io.InputStream stream(byte[] value) {
+                return new java.io.ByteArrayInputStream(value);
+            }
+
+            @Override
+            public byte[] parse(java.io.InputStream stream) {
+                try {
+                    return stream.readAllBytes();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        return io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+                .setType(method.getType())
+                .setFullMethodName(method.getFullMethodName())
+                .setRequestMarshaller(bytes)
+                .setResponseMarshaller(bytes)
+                .build();
+    }
+
     private static io.treecat.grpc.v1.CommitRequest add(String path, byte[] bson) {
         return CommitRequest.newBuilder()
                 .addWrites(io.treecat.grpc.v1.WriteOp.newBuilder()

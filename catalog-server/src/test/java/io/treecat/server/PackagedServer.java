@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,47 +28,65 @@ final class PackagedServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int adminPort;
+    private final int grpcPort;
+    private final int hmsPort;
     private final Path log;
 
-    private PackagedServer(Process process, int port, Path log) {
+    private PackagedServer(Process process, int port, int adminPort, int grpcPort, int hmsPort, Path log) {
         this.process = requireNonNull(process, "process is null");
         this.port = port;
+        this.adminPort = adminPort;
+        this.grpcPort = grpcPort;
+        this.hmsPort = hmsPort;
         this.log = requireNonNull(log, "log is null");
     }
 
     /** Starts a server on the data and warehouse under {@code home} and returns once REST answers. */
     static PackagedServer start(Path home, String logName) throws IOException, InterruptedException {
+        return start(home, logName, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, String)}, with more {@code -D} options for the server's JVM (configuration
+     * overrides such as {@code -Ddw.http.read-timeout=2 seconds}); each listener gets a free port of its
+     * own, so a test can reach the admin, gRPC and HMS ports too.
+     */
+    static PackagedServer start(Path home, String logName, List<String> options)
+            throws IOException, InterruptedException {
         Path jar = Path.of("target/treecat-server.jar").toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No server jar at " + jar + ": this test runs after package (failsafe)");
         }
         Files.createDirectories(home);
         int port = freePort();
+        int adminPort = freePort();
+        int grpcPort = freePort();
+        int hmsPort = freePort();
         Path log = home.resolve(logName);
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-XX:+UseParallelGC",
                 "-Ddw.server.applicationConnectors[0].port=" + port,
                 "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
-                "-Ddw.server.adminConnectors[0].port=0",
+                "-Ddw.server.adminConnectors[0].port=" + adminPort,
                 "-Ddw.server.adminConnectors[0].bindHost=127.0.0.1",
-                "-Ddw.grpc.port=0",
+                "-Ddw.grpc.port=" + grpcPort,
                 "-Ddw.grpc.host=127.0.0.1",
-                "-Ddw.hms.port=0",
+                "-Ddw.hms.port=" + hmsPort,
                 "-Ddw.hms.host=127.0.0.1",
                 "-Ddw.storage.data-dir=" + home.resolve("data"),
                 "-Ddw.warehouse.location=" + home.resolve("warehouse"),
-                "-Ddw.logging.level=WARN",
-                "-jar",
-                jar.toString(),
-                "server");
+                "-Ddw.logging.level=WARN"));
+        command.addAll(options);
+        command.addAll(List.of("-jar", jar.toString(), "server"));
         Process process = new ProcessBuilder(command)
                 .directory(home.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        PackagedServer server = new PackagedServer(process, port, log);
+        PackagedServer server = new PackagedServer(process, port, adminPort, grpcPort, hmsPort, log);
         try {
             server.awaitServing();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -79,6 +98,22 @@ final class PackagedServer implements AutoCloseable {
 
     URI uri() {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    int adminPort() {
+        return adminPort;
+    }
+
+    int grpcPort() {
+        return grpcPort;
+    }
+
+    int hmsPort() {
+        return hmsPort;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     long pid() {
