@@ -6,9 +6,9 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDataSize;
 import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
+import io.treecat.hms.HiveFilterLimits;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.HmsTransportConfig;
-import io.treecat.hms.HiveFilterLimits;
 import io.treecat.rest.iceberg.IcebergRest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -89,6 +89,7 @@ public final class HmsConfig {
     @Min(1)
     @JsonProperty("max-connections-per-client")
     private int maxConnectionsPerClient = HmsTransportConfig.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+
     @Valid
     @NotNull
     @JsonProperty("filter")
