@@ -2,6 +2,7 @@ package io.treecat.grpc;
 
 import io.grpc.stub.StreamObserver;
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.version.WriteOp;
@@ -115,7 +116,8 @@ final class BulkLoadReceiver implements StreamObserver<BulkLoadChunk> {
         if (pending.isEmpty()) {
             return;
         }
-        long vid = catalog.commit(new WriteSet(pending)).vid();
+        long vid =
+                catalog.commit(new WriteSet(pending, CommitOrigin.LOAD_CHUNK)).vid();
         firstVid = commits == 0 ? vid : firstVid;
         lastVid = vid;
         records += pending.size();

@@ -9,6 +9,8 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.HistoryPage;
+import io.treecat.core.service.HistoryRequest;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.core.txn.Transaction;
@@ -30,6 +32,8 @@ import io.treecat.grpc.v1.ExplainRequest;
 import io.treecat.grpc.v1.ExplainResponse;
 import io.treecat.grpc.v1.GetObjectRequest;
 import io.treecat.grpc.v1.GetObjectResponse;
+import io.treecat.grpc.v1.ListCommitsRequest;
+import io.treecat.grpc.v1.ListCommitsResponse;
 import io.treecat.grpc.v1.ListSnapshotsRequest;
 import io.treecat.grpc.v1.ListSnapshotsResponse;
 import io.treecat.grpc.v1.QueryBatch;
@@ -213,6 +217,26 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
     @Override
     public StreamObserver<BulkLoadChunk> bulkLoad(StreamObserver<BulkLoadResponse> response) {
         return new BulkLoadReceiver(catalog, response);
+    }
+
+    @Override
+    public void listCommits(ListCommitsRequest request, StreamObserver<ListCommitsResponse> response) {
+        unary(response, () -> {
+            if (request.getLimit() < 0) {
+                throw new InvalidRequestException("limit", "must not be negative (0 means 100)");
+            }
+            HistoryPage page = catalog.listCommits(new HistoryRequest(
+                    request.getPath().isEmpty() ? ObjectPath.ROOT : WireFormat.path(request.getPath(), "path"),
+                    WireFormat.bound(request.getSince(), "since"),
+                    WireFormat.bound(request.getUntil(), "until"),
+                    request.getLimit() == 0 ? HistoryRequest.DEFAULT_LIMIT : request.getLimit(),
+                    request.getNewestFirst(),
+                    request.getPageToken().isEmpty() ? null : request.getPageToken()));
+            ListCommitsResponse.Builder list = ListCommitsResponse.newBuilder();
+            page.commits().forEach(record -> list.addCommits(WireFormat.commit(record)));
+            page.nextPageToken().ifPresent(list::setNextPageToken);
+            return list.build();
+        });
     }
 
     private static String required(String value, String field) {

@@ -3,6 +3,7 @@ package io.treecat.grpc;
 import com.google.protobuf.ByteString;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitRecord;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -14,7 +15,9 @@ import io.treecat.core.version.NamedSnapshot;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import io.treecat.grpc.v1.AddOp;
+import io.treecat.grpc.v1.ChangeKind;
 import io.treecat.grpc.v1.CloneOp;
+import io.treecat.grpc.v1.HistoryBound;
 import io.treecat.grpc.v1.MergeOp;
 import io.treecat.grpc.v1.RemoveOp;
 import io.treecat.grpc.v1.ResultKinds;
@@ -165,8 +168,59 @@ public final class WireFormat {
                 }
                 yield ReadPoint.snapshot(point.getSnapshot());
             }
+            case AS_OF_TIME -> ReadPoint.time(ReadPoint.parseTime(point.getAsOfTime(), field + ".as_of_time"));
             case POINT_NOT_SET -> ReadPoint.LATEST;
         };
+    }
+
+    /** A history bound: a vid, a time, or (unset) none. */
+    public static ReadPoint bound(HistoryBound bound, String field) {
+        return switch (bound.getBoundCase()) {
+            case VID -> {
+                if (bound.getVid() < 0) {
+                    throw new InvalidRequestException(field + ".vid", "must not be negative");
+                }
+                yield ReadPoint.vid(bound.getVid());
+            }
+            case TIME -> ReadPoint.time(ReadPoint.parseTime(bound.getTime(), field + ".time"));
+            case BOUND_NOT_SET -> null;
+        };
+    }
+
+    public static HistoryBound bound(ReadPoint point) {
+        HistoryBound.Builder wire = HistoryBound.newBuilder();
+        if (point instanceof ReadPoint.AtVid atVid) {
+            wire.setVid(atVid.vid());
+        } else if (point instanceof ReadPoint.AtTime atTime) {
+            wire.setTime(atTime.time().toString());
+        }
+        return wire.build();
+    }
+
+    public static io.treecat.grpc.v1.CommitEntry commit(CommitRecord record) {
+        io.treecat.grpc.v1.CommitEntry.Builder entry = io.treecat.grpc.v1.CommitEntry.newBuilder()
+                .setVid(record.vid())
+                .setCommitTime(record.commitTime().toString())
+                .setPrincipal(record.origin().principalName().orElse(""))
+                .setInterface(record.origin().interfaceName())
+                .setOperation(record.origin().operation())
+                .setAdded(record.added())
+                .setUpdated(record.updated())
+                .setRemoved(record.removed())
+                .setCompact(record.compact());
+        for (io.treecat.core.history.PathChange change : record.changes()) {
+            entry.addChanges(io.treecat.grpc.v1.PathChange.newBuilder()
+                    .setPath(change.path().toString())
+                    .setChange(
+                            switch (change.change()) {
+                                case ADDED -> ChangeKind.CHANGE_KIND_ADDED;
+                                case UPDATED -> ChangeKind.CHANGE_KIND_UPDATED;
+                                case REMOVED -> ChangeKind.CHANGE_KIND_REMOVED;
+                            })
+                    .setKind(kind(change.objectKind())));
+        }
+        record.prefixes().forEach(prefix -> entry.addPrefixes(prefix.toString()));
+        return entry.build();
     }
 
     public static io.treecat.grpc.v1.ReadPoint readPoint(ReadPoint point) {
@@ -175,6 +229,8 @@ public final class WireFormat {
             wire.setVid(atVid.vid());
         } else if (point instanceof ReadPoint.AtSnapshot snapshot) {
             wire.setSnapshot(snapshot.name());
+        } else if (point instanceof ReadPoint.AtTime atTime) {
+            wire.setAsOfTime(atTime.time().toString());
         }
         return wire.build();
     }

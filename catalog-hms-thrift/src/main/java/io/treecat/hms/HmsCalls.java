@@ -11,6 +11,7 @@ import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -18,10 +19,7 @@ import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import io.treecat.lakehouse.txn.TransactionRunner;
 import io.treecat.lakehouse.txn.Work;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hive.metastore.api.Database;
@@ -195,14 +193,67 @@ final class HmsCalls {
         return HmsTables.table(db, name, view.get());
     }
 
-    /** Clients check that a database's, table's or partition's location exists; made for local warehouses. */
-    static void createDirectories(String location) {
-        try {
-            URI uri = URI.create(location);
-            if ("file".equals(uri.getScheme())) {
-                Files.createDirectories(Path.of(uri));
+    /**
+     * Where the catalog's own files live, read in {@code txn}: the location its catalog object holds (a catalog made
+     * by {@code create_catalog} names it), else its warehouse's. Directories are made only inside it or the
+     * warehouse ({@link #createDirectories}).
+     */
+    String home(LakeTransaction txn) {
+        return Catalogs.find(txn, catalog())
+                .map(CatalogEntry::location)
+                .filter(location -> !location.isBlank())
+                .map(Locations::stripSlash)
+                .orElse(warehouse.location());
+    }
+
+    /**
+     * Makes the directory at {@code location} (Hive's metastore makes a new database's, table's and partition's;
+     * clients such as Spark read an unpartitioned table's path before its first INSERT), after the commit that
+     * stored it: a refused or failed call makes none. Only inside the catalog's warehouse or its {@code home}
+     * ({@link #home}), and never at a location with a {@code .} or {@code ..} segment: a location a client chose
+     * elsewhere is the client's to make. The location is taken as written ({@link Directories}), so an escaped
+     * separator in a name ({@code a%2Fb}) stays part of one directory's name and never becomes a separator, as
+     * {@code java.net.URI} would decode it. A failure is logged, not answered: the object exists by then.
+     */
+    void createDirectories(Placed placed) {
+        createDirectories(placed.location(), placed.home());
+    }
+
+    /**
+     * Whether a path segment of {@code location} is {@code .} or {@code ..} as written (a file system would walk it).
+     * Unlike {@link Locations#hasDotSegment} this does not percent-decode: the directories made here, and Hadoop's
+     * {@code Path}, take {@code %2F} as three characters of a name, so a partition's default location
+     * {@code t/k=..%2F..%2Fx} (the value {@code ../../x}, escaped as Hive escapes it) stays inside {@code t}.
+     */
+    static boolean hasDotSegmentAsWritten(String location) {
+        for (String segment : location.split("[/\\\\]", -1)) {
+            if (segment.equals(".") || segment.equals("..")) {
+                return true;
             }
-        } catch (IllegalArgumentException | IOException | java.nio.file.FileSystemNotFoundException e) {
+        }
+        return false;
+    }
+
+    /** What a call made ({@code value}) and the location inside which its directories may be made ({@code home}). */
+    record Made<T>(T value, String home) {}
+
+    /** Where a call placed a new object ({@code location}), and its catalog's {@link #home} read in the same transaction. */
+    record Placed(String location, String home) {}
+
+    /** As {@link #createDirectories(Placed)}. */
+    void createDirectories(String location, String home) {
+        if (location == null || location.isBlank() || hasDotSegmentAsWritten(location) || location.indexOf('\0') >= 0) {
+            return;
+        }
+        boolean inside = Locations.isInside(location, warehouse.location())
+                || (home != null && !hasDotSegmentAsWritten(home) && Locations.isInside(location, home));
+        if (!inside) {
+            LOG.debug("Not making a directory outside the warehouse for catalog {}", catalog());
+            return;
+        }
+        try {
+            Directories.make(location);
+        } catch (UncheckedIOException | IllegalArgumentException e) {
             LOG.warn("Could not create the directory {}", location, e);
         }
     }

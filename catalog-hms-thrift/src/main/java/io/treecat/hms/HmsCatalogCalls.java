@@ -83,22 +83,22 @@ final class HmsCatalogCalls {
      */
     void ensureDefaults() throws TException {
         ObjectPath path = calls.dbPath(DEFAULT_DATABASE);
-        Optional<String> created = calls.write(Action.CREATE_NAMESPACE, path, AT_START, txn -> {
+        Optional<HmsCalls.Placed> created = calls.write(Action.CREATE_NAMESPACE, path, AT_START, txn -> {
             CatalogEntry catalog = ensureHiveCatalog(txn);
             if (calls.databaseExists(txn, DEFAULT_DATABASE)) {
                 return Optional.empty();
             }
-            String location = Locations.stripSlash(
-                            catalog.location() == null ? calls.warehouse().location() : catalog.location())
-                    + "/" + DEFAULT_DATABASE;
+            String home = Locations.stripSlash(
+                    catalog.location() == null ? calls.warehouse().location() : catalog.location());
+            String location = home + "/" + DEFAULT_DATABASE;
             Database database = new Database();
             database.setDescription(DEFAULT_DATABASE_DESCRIPTION);
             database.setOwnerName(PUBLIC_ROLE);
             database.setOwnerType(PrincipalType.ROLE);
             txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
-            return Optional.of(location);
+            return Optional.of(new HmsCalls.Placed(location, home));
         });
-        created.ifPresent(HmsCalls::createDirectories);
+        created.ifPresent(calls::createDirectories);
     }
 
     /** The {@code hive} catalog's object, made or given its metastore id in {@code txn} when it lacks one. */
@@ -222,8 +222,9 @@ final class HmsCatalogCalls {
                     NamespaceEntry.of(HmsDatabases.properties(database, defaultDatabaseLocation(location))));
             return null;
         });
-        HmsCalls.createDirectories(location);
-        HmsCalls.createDirectories(defaultDatabaseLocation(location));
+        // A new catalog's location is its own home: its directory and its default database's are made there.
+        calls.createDirectories(location, location);
+        calls.createDirectories(defaultDatabaseLocation(location), location);
     }
 
     /**

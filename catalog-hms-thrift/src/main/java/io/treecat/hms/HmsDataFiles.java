@@ -1,7 +1,6 @@
 package io.treecat.hms;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -151,25 +150,34 @@ final class HmsDataFiles {
         return table.getSd() == null ? null : table.getSd().getLocation();
     }
 
-    /** The local path of a {@code file:} location with no {@code .}/{@code ..} segments; empty otherwise. */
+    /**
+     * The local path of a {@code file:} location ({@code file:/a}, {@code file:///a}, {@code file://localhost/a}) with
+     * no {@code .}/{@code ..} segment; empty otherwise. The location is taken as written, as the directories the
+     * server makes are ({@link HmsCalls#createDirectories}) and as Hadoop's {@code Path} takes it: {@code %2F} in a
+     * segment is part of a name (the table {@code a/b} lives in {@code a%2Fb}), where {@code java.net.URI} would
+     * decode it into a separator and name another table's directory.
+     */
     static Optional<Path> path(String location) {
-        if (location == null || location.isEmpty()) {
+        if (location == null || location.length() < 6 || !location.regionMatches(true, 0, "file:", 0, 5)) {
+            return Optional.empty();
+        }
+        String rest = location.substring(5);
+        if (rest.startsWith("//")) {
+            int end = rest.indexOf('/', 2);
+            String authority = end < 0 ? rest.substring(2) : rest.substring(2, end);
+            if (!authority.isEmpty() && !authority.equalsIgnoreCase("localhost")) {
+                return Optional.empty();
+            }
+            rest = end < 0 ? "" : rest.substring(end);
+        }
+        if (!rest.startsWith("/") || HmsCalls.hasDotSegmentAsWritten(rest)) {
             return Optional.empty();
         }
         try {
-            URI uri = URI.create(location);
-            if (!"file".equalsIgnoreCase(uri.getScheme()) || uri.getPath() == null) {
-                return Optional.empty();
-            }
-            for (String segment : uri.getPath().split("/")) {
-                if (segment.equals(".") || segment.equals("..")) {
-                    return Optional.empty();
-                }
-            }
-            Path path = Path.of(uri);
+            Path path = Path.of(rest);
             // Never the root of a file system.
             return path.getNameCount() == 0 ? Optional.empty() : Optional.of(path);
-        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+        } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
     }

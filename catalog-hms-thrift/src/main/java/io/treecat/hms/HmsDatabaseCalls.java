@@ -11,6 +11,7 @@ import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.NamespaceEntry;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Warehouse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -69,17 +70,23 @@ final class HmsDatabaseCalls {
         String db = calls.db(database.getName());
         HiveNames.checkDatabase(db);
         String given = database.getLocationUri();
+        boolean placed = given != null && !given.isEmpty();
+        if (placed) {
+            // A client's own location: placeable, and inside the warehouse unless external locations are allowed.
+            calls.warehouse().check(given, Warehouse.LOCATION);
+        }
         ObjectPath path = calls.dbPath(db);
-        String location = calls.write(Action.CREATE_NAMESPACE, path, txn -> {
+        HmsCalls.Placed made = calls.write(Action.CREATE_NAMESPACE, path, txn -> {
             String catalogLocation = calls.ensureCatalog(txn);
             if (txn.read(path).isPresent()) {
                 throw new AlreadyExistsException("Database " + db + " already exists");
             }
-            String placed = given == null || given.isEmpty() ? catalogLocation + "/" + db : given;
-            txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, placed)));
-            return placed;
+            // The default: one escaped path segment below the catalog's location, checked as REST's are.
+            String location = placed ? given : calls.warehouse().childLocation(catalogLocation, db);
+            txn.add(path, NamespaceEntry.of(HmsDatabases.properties(database, location)));
+            return new HmsCalls.Placed(location, catalogLocation);
         });
-        HmsCalls.createDirectories(location);
+        calls.createDirectories(made);
     }
 
     // ---- read
@@ -195,6 +202,11 @@ final class HmsDatabaseCalls {
         ObjectPath path = calls.dbPath(db);
         calls.write(Action.UPDATE_NAMESPACE, path, txn -> {
             Database old = calls.requireDatabase(txn, db);
+            if (notBlank(changed.getLocationUri()) && !changed.getLocationUri().equals(old.getLocationUri())) {
+                // A new location the client chose: placeable, inside the warehouse unless external locations are
+                // allowed (a MetaException: alter_database declares no other).
+                calls.warehouse().check(changed.getLocationUri(), Warehouse.LOCATION);
+            }
             NamespaceEntry entry = Namespaces.find(txn, path).orElseThrow();
             Database merged = new Database();
             merged.setParameters(changed.getParameters() != null ? changed.getParameters() : old.getParameters());

@@ -142,12 +142,29 @@ final class HmsExchangeCalls {
     }
 
     private HmsCalls.TableName name(String db, String table, String role) throws TException {
+        HmsCalls.TableName name;
         try {
-            return calls.tableName(db, table);
+            name = calls.tableName(db, table);
         } catch (NoSuchObjectException | MetaException e) {
-            throw new MetaException(
-                    "The " + role + " table " + HmsNames.HIVE_CATALOG + "." + db + "." + table + " not found");
+            throw notFound(db, table, role);
         }
+        if (!HmsNames.fits(name.db()) || !HmsNames.fits(name.name())) {
+            // Longer than any stored name: not found, as Hive's lookup answers, rather than an invalid tree path.
+            throw notFound(db, table, role);
+        }
+        return name;
+    }
+
+    private static MetaException notFound(String db, String table, String role) {
+        return new MetaException("The " + role + " table " + HmsNames.HIVE_CATALOG + "." + shown(db) + "."
+                + shown(table) + " not found");
+    }
+
+    /** A name as a message shows it: one longer than a stored name can be is cut, not echoed whole. */
+    private static String shown(String name) {
+        return name != null && !HmsNames.fits(name)
+                ? name.substring(0, 32) + "… (" + name.length() + " characters)"
+                : name;
     }
 
     private Table table(io.treecat.lakehouse.txn.LakeTransaction txn, HmsCalls.TableName name, String role)

@@ -119,16 +119,17 @@ final class HmsPartitionCalls {
             }
         }
         TableName name = tableName(catalog, db, tbl);
-        List<Partition> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
+        HmsCalls.Made<List<Partition>> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
             Optional<TableEntry> entry = calls.findTable(txn, name.db(), name.name());
             if (entry.isEmpty()) {
                 throw new InvalidObjectException("Unable to add partitions because table or database do not exist: "
                         + name.db() + "." + name.name());
             }
-            return partitions.add(txn, HmsTables.table(name.db(), name.name(), entry.get()), parts, ifNotExists);
+            Table table = HmsTables.table(name.db(), name.name(), entry.get());
+            return new HmsCalls.Made<>(partitions.add(txn, table, parts, ifNotExists), HmsTables.location(table));
         });
-        added.forEach(part -> HmsCalls.createDirectories(part.getSd().getLocation()));
-        return added;
+        added.value().forEach(part -> calls.createDirectories(part.getSd().getLocation(), added.home()));
+        return added.value();
     }
 
     public Partition add_partition(Partition partition) throws TException {
@@ -163,17 +164,18 @@ final class HmsPartitionCalls {
     private Partition append(String catalog, String dbName, String tableName, List<String> values, String partitionName)
             throws TException {
         TableName name = tableName(catalog, dbName, tableName);
-        Partition added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
+        HmsCalls.Made<Partition> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
             Table table = calls.requireTable(txn, name);
             List<String> vals = values != null && !values.isEmpty()
                     ? values
                     : HivePartitionNames.values(HmsPartitions.keyNames(table), partitionName);
             Partition partition = new Partition();
             partition.setValues(new ArrayList<>(vals));
-            return partitions.add(txn, table, List.of(partition), false).get(0);
+            return new HmsCalls.Made<>(
+                    partitions.add(txn, table, List.of(partition), false).get(0), HmsTables.location(table));
         });
-        HmsCalls.createDirectories(added.getSd().getLocation());
-        return added;
+        calls.createDirectories(added.value().getSd().getLocation(), added.home());
+        return added.value();
     }
 
     public Partition append_partition(String dbName, String tableName, List<String> values) throws TException {
@@ -386,12 +388,12 @@ final class HmsPartitionCalls {
     private void rename(String catalog, String dbName, String tableName, List<String> oldValues, Partition renamed)
             throws TException {
         TableName name = tableName(catalog, dbName, tableName);
-        Partition result = calls.write(
-                Action.ALTER_PARTITIONS,
-                calls.tablePath(name),
-                txn -> partitions.rename(txn, calls.requireTable(txn, name), oldValues, renamed));
-        if (result.getSd() != null && result.getSd().getLocation() != null) {
-            HmsCalls.createDirectories(result.getSd().getLocation());
+        HmsCalls.Made<Partition> result = calls.write(Action.ALTER_PARTITIONS, calls.tablePath(name), txn -> {
+            Table table = calls.requireTable(txn, name);
+            return new HmsCalls.Made<>(partitions.rename(txn, table, oldValues, renamed), HmsTables.location(table));
+        });
+        if (result.value().getSd() != null) {
+            calls.createDirectories(result.value().getSd().getLocation(), result.home());
         }
     }
 

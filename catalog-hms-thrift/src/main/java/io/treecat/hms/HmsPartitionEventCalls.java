@@ -55,7 +55,7 @@ final class HmsPartitionEventCalls {
     public void markPartitionForEvent(
             String dbName, String tableName, Map<String, String> spec, PartitionEventType eventType) throws TException {
         checkArguments(dbName, tableName, spec, eventType);
-        HmsCalls.TableName name = calls.tableName(dbName, tableName);
+        HmsCalls.TableName name = tableName(dbName, tableName);
         ObjectPath path = calls.tablePath(name).child(LakeKeys.PARTITION_EVENTS_ID);
         calls.write(Action.ALTER_PARTITIONS, calls.tablePath(name), txn -> {
             String partition = partitionName(requireTable(txn, name, tableName), spec);
@@ -81,7 +81,7 @@ final class HmsPartitionEventCalls {
     public boolean isPartitionMarkedForEvent(
             String dbName, String tableName, Map<String, String> spec, PartitionEventType eventType) throws TException {
         checkArguments(dbName, tableName, spec, eventType);
-        HmsCalls.TableName name = calls.tableName(dbName, tableName);
+        HmsCalls.TableName name = tableName(dbName, tableName);
         ObjectPath path = calls.tablePath(name).child(LakeKeys.PARTITION_EVENTS_ID);
         return calls.read(Action.LIST_PARTITIONS, calls.tablePath(name), txn -> {
             String partition = partitionName(requireTable(txn, name, tableName), spec);
@@ -105,6 +105,29 @@ final class HmsPartitionEventCalls {
         if (eventType == null) {
             throw new MetaException("No partition event type given");
         }
+    }
+
+    /**
+     * The table the call names. Hive looks every name up and answers a table it does not find with {@code
+     * UnknownTableException}: so does TreeCat for an empty table name, a database name without a database in it
+     * ({@code ""}, {@code @hive#}) and a name longer than a stored one can be, rather than building no path.
+     */
+    private HmsCalls.TableName tableName(String dbName, String tableName) throws TException {
+        if (!tableName.isEmpty()) {
+            try {
+                HmsCalls.TableName name = calls.tableName(dbName, tableName);
+                if (HmsNames.fits(name.db()) && HmsNames.fits(name.name())) {
+                    return name;
+                }
+            } catch (NoSuchObjectException e) {
+                // no database in the name: not found, below
+            }
+        }
+        throw new UnknownTableException("Table: "
+                + (HmsNames.fits(tableName)
+                        ? tableName
+                        : tableName.substring(0, 32) + "… (" + tableName.length() + " characters)")
+                + " is not found.");
     }
 
     private Table requireTable(LakeTransaction txn, HmsCalls.TableName name, String given)

@@ -104,7 +104,7 @@ final class HmsPartitionSpecCalls {
             throw new InvalidObjectException(
                     "Unable to add partitions because " + qualified(first) + " does not exist");
         }
-        List<Partition> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
+        HmsCalls.Made<List<Partition>> added = calls.write(Action.ADD_PARTITIONS, calls.tablePath(name), txn -> {
             Optional<TableEntry> entry = calls.findTable(txn, name.db(), name.name());
             if (entry.isEmpty()) {
                 throw new InvalidObjectException(
@@ -126,10 +126,11 @@ final class HmsPartitionSpecCalls {
                     throw new MetaException("Duplicate partitions in the list: " + partition);
                 }
             }
-            return partitions.add(txn, table, given, false);
+            return new HmsCalls.Made<>(partitions.add(txn, table, given, false), HmsTables.location(table));
         });
-        added.forEach(partition -> HmsCalls.createDirectories(partition.getSd().getLocation()));
-        return added.size();
+        added.value()
+                .forEach(partition -> calls.createDirectories(partition.getSd().getLocation(), added.home()));
+        return added.value().size();
     }
 
     private static String qualified(PartitionSpec spec) {

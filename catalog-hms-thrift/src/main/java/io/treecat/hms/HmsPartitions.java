@@ -2,11 +2,15 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.catalog.Partitions.PartitionKey;
 import io.treecat.lakehouse.model.PartitionEntry;
+import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,14 +44,18 @@ final class HmsPartitions {
     static final String TRANSIENT_LAST_DDL_TIME = "transient_lastDdlTime";
 
     private final String catalog;
+    /** The catalog's warehouse: a partition's own location passes its {@link Warehouse#check}. */
+    private final Warehouse warehouse;
+
     private final HiveFilterLimits filterLimits;
 
-    HmsPartitions(String catalog) {
-        this(catalog, HiveFilterLimits.DEFAULTS);
+    HmsPartitions(String catalog, Warehouse warehouse) {
+        this(catalog, warehouse, HiveFilterLimits.DEFAULTS);
     }
 
-    HmsPartitions(String catalog, HiveFilterLimits filterLimits) {
+    HmsPartitions(String catalog, Warehouse warehouse, HiveFilterLimits filterLimits) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.filterLimits = requireNonNull(filterLimits, "filterLimits is null");
     }
 
@@ -196,7 +204,7 @@ final class HmsPartitions {
             if (given == null) {
                 throw new InvalidObjectException("A partition to add is null");
             }
-            Partition partition = normalize(table, given, now);
+            Partition partition = normalize(table, given, now, null);
             if (additions.exists(partition.getValues())) {
                 if (ifNotExists) {
                     continue;
@@ -214,8 +222,13 @@ final class HmsPartitions {
         return result;
     }
 
-    /** A partition as it is stored: names set, default location and storage descriptor, times. */
-    Partition normalize(Table table, Partition given, int now) throws MetaException {
+    /**
+     * A partition as it is stored: names set, default location and storage descriptor, times. A location the client
+     * gives passes the warehouse's check (placeable; inside the warehouse unless external locations are allowed)
+     * unless it is the partition's {@code previousLocation} (null for a new one); the default location is built from
+     * the escaped partition name and checked to lie inside the table's.
+     */
+    Partition normalize(Table table, Partition given, int now, String previousLocation) throws MetaException {
         Partition partition = given.deepCopy();
         if (partition.getValues() == null
                 || partition.getValues().size() != partitionKeys(table).size()) {
@@ -232,9 +245,11 @@ final class HmsPartitions {
                             : table.getSd().deepCopy());
             partition.getSd().setLocation(null);
         }
-        if (partition.getSd().getLocation() == null
-                || partition.getSd().getLocation().isEmpty()) {
-            partition.getSd().setLocation(defaultLocation(table, partition.getValues()));
+        String location = partition.getSd().getLocation();
+        if (location == null || location.isEmpty()) {
+            partition.getSd().setLocation(checkedDefaultLocation(table, partition.getValues()));
+        } else if (!location.equals(previousLocation)) {
+            warehouse.check(location, Warehouse.LOCATION);
         }
         if (partition.getCreateTime() == 0) {
             partition.setCreateTime(now);
@@ -244,6 +259,27 @@ final class HmsPartitions {
         }
         partition.getParameters().putIfAbsent(TRANSIENT_LAST_DDL_TIME, Integer.toString(now));
         return partition;
+    }
+
+    /**
+     * {@link #defaultLocation}, checked: every component of the name is {@code k=v} with {@code /}, {@code %},
+     * {@code :}, {@code =} and control characters (but NUL) escaped (Hive's {@code escapePathName}), so a value such
+     * as {@code ../../x} is the one path segment {@code k=..%2F..%2Fx} as written, which Hadoop's {@code Path}, and
+     * the directories this server makes, take literally. A location that a NUL or a dot segment as written would
+     * still place elsewhere is refused.
+     */
+    static String checkedDefaultLocation(Table table, List<String> values) throws MetaException {
+        String location = defaultLocation(table, values);
+        String tableLocation = table.getSd().getLocation();
+        if (location.indexOf('\0') >= 0
+                || HmsCalls.hasDotSegmentAsWritten(location)
+                || !Locations.isInside(location, tableLocation)) {
+            throw new CatalogException(
+                            ErrorCode.INVALID_LOCATION,
+                            "Invalid location: a partition's default location must lie inside its table's")
+                    .with("field", Warehouse.LOCATION);
+        }
+        return location;
     }
 
     /** {@code <table location>/<partition name>}, as Hive's Warehouse places a partition. */
@@ -353,7 +389,11 @@ final class HmsPartitions {
         }
         Partition old = partition(
                 table.getDbName(), table.getTableName(), existing.get().value());
-        Partition altered = normalize(table, given, (int) (System.currentTimeMillis() / 1000));
+        Partition altered = normalize(
+                table,
+                given,
+                (int) (System.currentTimeMillis() / 1000),
+                old.getSd() == null ? null : old.getSd().getLocation());
         if (given.getCreateTime() == 0) {
             altered.setCreateTime(old.getCreateTime());
         }

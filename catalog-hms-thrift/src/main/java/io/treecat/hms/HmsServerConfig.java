@@ -14,8 +14,9 @@ import java.time.Duration;
  * @param warehouse the warehouse root with a scheme ({@code file:/…}), where default database and
  *     table locations go: {@code <warehouse>/<catalog>/<db>[/<table>]}, as the Iceberg REST side does
  * @param minThreads worker threads kept
- * @param maxThreads at most this many connections are served at once (one thread each, as Hive does)
- * @param maxMessageBytes the largest string or binary field a request may carry
+ * @param maxThreads at most this many connections are served at once (one thread each, as Hive does); a
+ *     connection beyond them is closed at once
+ * @param transport framing, request size limits, idle timeout and the per-client connection cap
  * @param lockTimeout an HMS lock not heartbeated for this long is released (Hive's {@code
  *     hive.txn.timeout}, 300 s by default)
  * @param filterLimits the longest Hive filter and its deepest and/or nesting ({@code hms.filter.*})
@@ -27,7 +28,7 @@ public record HmsServerConfig(
         String warehouse,
         int minThreads,
         int maxThreads,
-        int maxMessageBytes,
+        HmsTransportConfig transport,
         Duration lockTimeout,
         HiveFilterLimits filterLimits) {
     public static final int DEFAULT_PORT = 9083;
@@ -35,11 +36,13 @@ public record HmsServerConfig(
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
 
     public static final String DEFAULT_CATALOG = "warehouse";
+    public static final int DEFAULT_MAX_THREADS = 256;
 
     public HmsServerConfig {
         requireNonNull(host, "host is null");
         requireNonNull(catalog, "catalog is null");
         requireNonNull(warehouse, "warehouse is null");
+        requireNonNull(transport, "transport is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(filterLimits, "filterLimits is null");
         if (port < 0 || port > 65535) {
@@ -50,9 +53,6 @@ public record HmsServerConfig(
         }
         if (minThreads < 1 || maxThreads < minThreads) {
             throw new IllegalArgumentException("Invalid thread bounds: " + minThreads + ".." + maxThreads);
-        }
-        if (maxMessageBytes < 1) {
-            throw new IllegalArgumentException("Invalid maxMessageBytes: " + maxMessageBytes);
         }
         if (lockTimeout.isNegative() || lockTimeout.isZero()) {
             throw new IllegalArgumentException("Invalid lockTimeout: " + lockTimeout);
@@ -68,19 +68,37 @@ public record HmsServerConfig(
                 catalog,
                 warehouse,
                 4,
-                256,
-                100 * 1024 * 1024,
+                DEFAULT_MAX_THREADS,
+                HmsTransportConfig.DEFAULTS,
                 DEFAULT_LOCK_TIMEOUT,
                 HiveFilterLimits.DEFAULTS);
     }
 
     public HmsServerConfig withLockTimeout(Duration timeout) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, timeout, filterLimits);
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, timeout, filterLimits);
+    }
+
+    public HmsServerConfig withMaxThreads(int threads) {
+        return new HmsServerConfig(
+                host,
+                port,
+                catalog,
+                warehouse,
+                Math.min(minThreads, threads),
+                threads,
+                transport,
+                lockTimeout,
+                filterLimits);
+    }
+
+    public HmsServerConfig withTransport(HmsTransportConfig limits) {
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, limits, lockTimeout, filterLimits);
     }
 
     public HmsServerConfig withFilterLimits(HiveFilterLimits limits) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, minThreads, maxThreads, maxMessageBytes, lockTimeout, limits);
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, lockTimeout, limits);
     }
 }

@@ -6,11 +6,13 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.PartitionEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +67,10 @@ final class HmsTableAlter {
             throw new InvalidOperationException("No table name given");
         }
         String name = HmsNames.normalize(tableName);
+        if (!HmsNames.fits(db) || !HmsNames.fits(name)) {
+            // Longer than any stored name: Hive looks it up, finds no table and says so; no path is built for it.
+            throw new InvalidOperationException("table " + shown(db) + "." + shown(name) + " doesn't exist");
+        }
         ObjectPath path = calls.tablePath(db, name);
         try {
             // A lost race runs the body again: it re-reads the table, so a swap re-checks its pointer.
@@ -115,6 +121,16 @@ final class HmsTableAlter {
         if (altered.getCreateTime() == 0) {
             altered.setCreateTime(old.getCreateTime());
         }
+        checkNames(altered, !newDb.equals(db) || !newName.equals(name));
+        String location = HmsTables.location(altered);
+        if (location != null && !location.isEmpty() && !location.equals(HmsTables.location(old))) {
+            // A new location the client chose: placeable, inside the warehouse unless external locations are allowed.
+            try {
+                calls.warehouse().check(location, Warehouse.LOCATION);
+            } catch (CatalogException e) {
+                throw new InvalidOperationException(e.getMessage());
+            }
+        }
         typeChanges.check(old, altered);
         if (!altered.isSetPartitionKeys()) {
             altered.setPartitionKeys(old.getPartitionKeys()); // a client that leaves them out keeps them
@@ -149,6 +165,22 @@ final class HmsTableAlter {
         } else if (cascade && !HmsPartitions.partitionKeys(old).isEmpty() && !sameColumns(old, altered)) {
             cascadeColumns(txn, altered);
         }
+    }
+
+    /**
+     * Hive's checks of an altered table ({@code HiveAlterHandler.alterTable}), answered as Hive does with an
+     * InvalidOperationException: a new name passes Hive's rule and the lake's (a table that keeps its name keeps it,
+     * even one made over REST with a name Hive would refuse), and the columns Hive's ({@link HmsTables#checkColumns}).
+     */
+    private static void checkNames(Table altered, boolean renamed) throws TException {
+        if (renamed) {
+            try {
+                HiveNames.checkTable(altered.getTableName());
+            } catch (CatalogException e) {
+                throw new InvalidOperationException(e.getMessage());
+            }
+        }
+        HmsTables.checkColumns(altered, altered.isSetPartitionKeys(), InvalidOperationException::new);
     }
 
     /** Hive's {@code areSameColumns}: the same columns (name, type and comment) in the same order. */
@@ -203,5 +235,10 @@ final class HmsTableAlter {
             }
         }
         return false;
+    }
+
+    /** A name as a message shows it: one longer than a stored name can be is cut, not echoed whole. */
+    private static String shown(String name) {
+        return HmsNames.fits(name) ? name : name.substring(0, 32) + "… (" + name.length() + " characters)";
     }
 }

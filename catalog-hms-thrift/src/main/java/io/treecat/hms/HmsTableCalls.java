@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.Warehouse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -240,9 +242,16 @@ final class HmsTableCalls {
         }
         calls.names().checkCatalog(table.getCatName());
         String db = calls.db(table.getDbName());
+        // Hive's name rule (and the lake's) before anything is read or made.
+        HiveNames.checkTable(table.getTableName());
         String name = HmsNames.normalize(table.getTableName());
+        String given = table.getSd() == null ? null : table.getSd().getLocation();
+        if (given != null && !given.isEmpty()) {
+            // A client's own location: placeable, and inside the warehouse unless external locations are allowed.
+            calls.warehouse().check(given, Warehouse.LOCATION);
+        }
         ObjectPath path = calls.tablePath(db, name);
-        Table created = calls.write(Action.CREATE_TABLE, path, txn -> {
+        HmsCalls.Placed created = calls.write(Action.CREATE_TABLE, path, txn -> {
             Table stored = table.deepCopy();
             stored.setDbName(db);
             stored.setTableName(name);
@@ -260,11 +269,15 @@ final class HmsTableCalls {
             if (txn.read(path).isPresent()) {
                 throw new AlreadyExistsException("Table hive." + db + "." + name + " already exists");
             }
+            // Hive checks the columns once it knows the table is new.
+            HmsTables.checkColumns(stored, true, InvalidObjectException::new);
+            boolean view = VIRTUAL_VIEW.equals(stored.getTableType());
             if (stored.getSd() != null
-                    && !VIRTUAL_VIEW.equals(stored.getTableType())
+                    && !view
                     && (stored.getSd().getLocation() == null
                             || stored.getSd().getLocation().isEmpty())) {
-                stored.getSd().setLocation(dbLocation + "/" + name);
+                // The default: one escaped path segment below the database's location ("a/b" is a%2Fb), checked.
+                stored.getSd().setLocation(calls.warehouse().childLocation(dbLocation, name));
             }
             TableEntry entry = HmsTables.entry(stored, null);
             if (hasAny(constraints)) {
@@ -275,15 +288,13 @@ final class HmsTableCalls {
                 store.stage();
             }
             txn.add(path, entry);
-            return stored;
+            // A view has no directory.
+            return new HmsCalls.Placed(
+                    stored.getSd() == null || view ? null : stored.getSd().getLocation(), calls.home(txn));
         });
-        // Hive's metastore makes a new table's directory (a view has none); Spark reads an unpartitioned
-        // table's path before its first INSERT and fails if it is missing.
-        if (created.getSd() != null
-                && created.getSd().getLocation() != null
-                && !VIRTUAL_VIEW.equals(created.getTableType())) {
-            HmsCalls.createDirectories(created.getSd().getLocation());
-        }
+        // Hive's metastore makes a new table's directory; Spark reads an unpartitioned table's path before its first
+        // INSERT and fails if it is missing.
+        calls.createDirectories(created);
     }
 
     private static boolean hasAny(SQLAllTableConstraints constraints) {

@@ -1,14 +1,20 @@
 package io.treecat.hms;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.lakehouse.catalog.HiveNames;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.TableEntry;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.thrift.TException;
 
 /**
  * The translation between a Hive {@link Table} and the lake's {@link TableEntry} (DESIGN §7). The
@@ -48,6 +54,42 @@ final class HmsTables {
         return previous == null
                 ? TableEntry.hive(struct, type, location, metadataLocation(table))
                 : previous.withHive(struct, type, location, metadataLocation(table));
+    }
+
+    /**
+     * Hive's checks of a new or altered table's columns and partition keys ({@link HiveNames#checkColumns}), answered
+     * as Hive 4.0.1 answers them: a name given twice as its store's unique key failing, a MetaException; the rest
+     * with the call's own type ({@code invalid}: InvalidObjectException on create, InvalidOperationException on
+     * alter). Partition keys are checked when {@code withKeys}.
+     */
+    static void checkColumns(Table table, boolean withKeys, Function<String, TException> invalid) throws TException {
+        try {
+            HiveNames.checkColumns(
+                    columns(table.getSd() == null ? null : table.getSd().getCols()),
+                    withKeys ? columns(table.getPartitionKeys()) : List.of());
+        } catch (CatalogException e) {
+            if (HiveNames.NAMED_TWICE.equals(e.context().get(HiveNames.PROBLEM))) {
+                throw new MetaException(e.getMessage());
+            }
+            throw invalid.apply(e.getMessage());
+        }
+    }
+
+    /** A table's location; null for none (a view, a table without a storage descriptor). */
+    static String location(Table table) {
+        return table.getSd() == null ? null : table.getSd().getLocation();
+    }
+
+    /** Columns (or partition keys) as the lake's Hive name rule reads them ({@link HiveNames#checkColumns}); null: none. */
+    static List<HiveNames.Column> columns(List<FieldSchema> fields) {
+        if (fields == null) {
+            return List.of();
+        }
+        List<HiveNames.Column> columns = new ArrayList<>(fields.size());
+        for (FieldSchema field : fields) {
+            columns.add(field == null ? null : new HiveNames.Column(field.getName(), field.getType()));
+        }
+        return columns;
     }
 
     /** The Hive table an entry stands for. */

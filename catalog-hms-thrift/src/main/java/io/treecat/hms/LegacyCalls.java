@@ -10,6 +10,7 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
@@ -19,6 +20,7 @@ import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolDecorator;
+import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.protocol.TProtocolUtil;
 import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
@@ -50,8 +52,22 @@ final class LegacyCalls implements TProcessor {
     public void process(TProtocol in, TProtocol out) throws TException {
         TMessage message = in.readMessageBegin();
         switch (message.name) {
-            case "get_table" -> getTable(message, in, out);
-            case "get_table_objects_by_name" -> getTableObjectsByName(message, in, out);
+            case "get_table", "get_table_objects_by_name" -> {
+                try {
+                    if (message.name.equals("get_table")) {
+                        getTable(message, in, out);
+                    } else {
+                        getTableObjectsByName(message, in, out);
+                    }
+                } catch (TProtocolException e) {
+                    // Arguments over a limit or malformed (writing a reply throws no TProtocolException): answered
+                    // as Thrift's ProcessFunction answers them for every generated call.
+                    out.writeMessageBegin(new TMessage(message.name, TMessageType.EXCEPTION, message.seqid));
+                    new TApplicationException(TApplicationException.PROTOCOL_ERROR, e.getMessage()).write(out);
+                    out.writeMessageEnd();
+                    out.getTransport().flush();
+                }
+            }
             default ->
                 delegate.process(
                         new TProtocolDecorator(in) {

@@ -16,17 +16,19 @@ import java.util.function.Function;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.TTransportFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Hive Metastore Thrift listener (port 9083) on the lake: binary protocol, unframed, one thread
- * per connection ({@link TThreadPoolServer} over a {@link TServerSocket}), as Hive's own metastore serves.
+ * The Hive Metastore Thrift listener (port 9083) on the lake: binary protocol, unframed (or framed, {@link
+ * HmsTransportConfig#framed}), one thread per connection ({@link TThreadPoolServer}), as Hive's own metastore
+ * serves. The socket, framing and protocol are this package's ({@link HmsServerTransport}, {@link
+ * HmsFramedTransport}, {@link HmsProtocol}): they enforce the request size limits without allocating a declared
+ * size first, the idle timeout and the per-client connection cap (docs/robustness.md, "Thrift: limits").
  *
  * <p>The calls are split by API area, as Trino's {@code ThriftHiveMetastore} is
  * ({@link #AREAS}); {@link HmsDispatch} serves each call from the one area that has it. Only those
@@ -67,7 +69,7 @@ public final class TreeCatHmsServer {
     private final HmsCatalogCalls catalogCalls;
     private final HmsTableCalls tableCalls;
     private final TBaseProcessor<?> processor;
-    private volatile TServerSocket socket;
+    private volatile HmsServerTransport socket;
     private volatile TServer server;
     private volatile Thread thread;
 
@@ -96,7 +98,7 @@ public final class TreeCatHmsServer {
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
-            HmsPartitions partitions = new HmsPartitions(calls.catalog(), config.filterLimits());
+            HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
             HmsTableCalls tables = new HmsTableCalls(calls, partitions, typeChanges);
             return List.of(
                     service,
@@ -119,8 +121,8 @@ public final class TreeCatHmsServer {
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
-        this.tableCalls =
-                new HmsTableCalls(hive, new HmsPartitions(hive.catalog(), config.filterLimits()), typeChanges);
+        this.tableCalls = new HmsTableCalls(
+                hive, new HmsPartitions(hive.catalog(), hive.warehouse(), config.filterLimits()), typeChanges);
         this.processor =
                 HmsDispatch.processor(iface, HmsDispatch.implementations(AREAS).keySet());
     }
@@ -163,16 +165,18 @@ public final class TreeCatHmsServer {
                     "Cannot make the HMS default database in catalog '" + config.catalog() + "': " + e.getMessage(), e);
         }
         try {
-            socket = new TServerSocket(new InetSocketAddress(config.host(), config.port()));
+            socket = new HmsServerTransport(new InetSocketAddress(config.host(), config.port()), config.transport());
         } catch (TTransportException e) {
             throw new IllegalStateException(
                     "Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(),
                     e);
         }
+        HmsTransportConfig limits = config.transport();
         TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
                 .processor(new LegacyCalls(tableCalls, processor))
-                .protocolFactory(
-                        new TBinaryProtocol.Factory(false, true, config.maxMessageBytes(), config.maxMessageBytes()))
+                .transportFactory(
+                        limits.framed() ? HmsFramedTransport.factory(limits.maxFrameBytes()) : new TTransportFactory())
+                .protocolFactory(HmsProtocol.factory(limits))
                 .minWorkerThreads(config.minThreads())
                 .maxWorkerThreads(config.maxThreads());
         TServer started = new TThreadPoolServer(args);
@@ -189,17 +193,18 @@ public final class TreeCatHmsServer {
             Thread.yield();
         }
         LOG.info(
-                "HMS Thrift listening on {}:{}, catalog '{}' ({} calls served)",
+                "HMS Thrift listening on {}:{} ({}), catalog '{}' ({} calls served)",
                 config.host(),
                 port(),
+                limits.framed() ? "framed" : "unframed",
                 config.catalog(),
                 servedCalls().size());
     }
 
     /** The bound port, or -1 before start. */
     public int port() {
-        TServerSocket bound = socket;
-        return bound == null ? -1 : bound.getServerSocket().getLocalPort();
+        HmsServerTransport bound = socket;
+        return bound == null ? -1 : bound.serverSocket().getLocalPort();
     }
 
     public boolean isServing() {
@@ -226,6 +231,12 @@ public final class TreeCatHmsServer {
 
     CatalogService service() {
         return runner.service();
+    }
+
+    /** How many connections {@code address} holds open (tests of the per-client cap). */
+    int openConnections(java.net.InetAddress address) {
+        HmsServerTransport bound = socket;
+        return bound == null ? 0 : bound.openConnections(address);
     }
 
     /** The lock table (tests check that clients released their locks). */

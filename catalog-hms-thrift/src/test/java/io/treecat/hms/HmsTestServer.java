@@ -1,6 +1,11 @@
 package io.treecat.hms;
 
 import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.ExternalLocations;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,6 +36,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final Duration lockTimeout;
     private final Clock clock;
+    private final HmsTransportConfig transport;
+    private final ExternalLocations external;
     private final HiveFilterLimits filterLimits;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
@@ -42,18 +49,50 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     private HmsTestServer(Duration lockTimeout, Clock clock) {
-        this(lockTimeout, clock, HiveFilterLimits.DEFAULTS);
+        this(lockTimeout, clock, HmsTransportConfig.DEFAULTS, ExternalLocations.ALLOWED, HiveFilterLimits.DEFAULTS);
     }
 
-    private HmsTestServer(Duration lockTimeout, Clock clock, HiveFilterLimits filterLimits) {
+    private HmsTestServer(
+            Duration lockTimeout,
+            Clock clock,
+            HmsTransportConfig transport,
+            ExternalLocations external,
+            HiveFilterLimits filterLimits) {
         this.lockTimeout = lockTimeout;
         this.clock = clock;
+        this.transport = transport;
+        this.external = external;
         this.filterLimits = filterLimits;
+    }
+
+    /** A server with these transport settings (framing, limits, idle timeout, per-client cap). */
+    static HmsTestServer withTransport(HmsTransportConfig transport) {
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT,
+                Clock.systemUTC(),
+                transport,
+                ExternalLocations.ALLOWED,
+                HiveFilterLimits.DEFAULTS);
+    }
+
+    /** A server whose clients may place objects outside the warehouse only if {@code external} allows it. */
+    static HmsTestServer withExternalLocations(ExternalLocations external) {
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT,
+                Clock.systemUTC(),
+                HmsTransportConfig.DEFAULTS,
+                external,
+                HiveFilterLimits.DEFAULTS);
     }
 
     /** A server with these limits on Hive filters ({@code hms.filter.*}). */
     static HmsTestServer withFilterLimits(HiveFilterLimits limits) {
-        return new HmsTestServer(HmsServerConfig.DEFAULT_LOCK_TIMEOUT, Clock.systemUTC(), limits);
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT,
+                Clock.systemUTC(),
+                HmsTransportConfig.DEFAULTS,
+                ExternalLocations.ALLOWED,
+                limits);
     }
 
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
@@ -74,10 +113,13 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
 
     private void open() {
         catalog = CatalogService.open(directory.resolve("db"));
+        CatalogService opened = catalog;
         server = new TreeCatHmsServer(
-                catalog,
+                new TransactionRunner(() -> opened, Authorizer.allowAll()),
+                Warehouses.underRoot(warehouse(), new LocalFileIO(), external),
                 HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
                         .withLockTimeout(lockTimeout)
+                        .withTransport(transport)
                         .withFilterLimits(filterLimits),
                 clock);
         server.start();

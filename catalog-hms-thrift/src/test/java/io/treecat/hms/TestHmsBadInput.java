@@ -85,6 +85,11 @@ class TestHmsBadInput {
         protocol.writeFieldBegin(new TField("name", TType.STRING, (short) 1));
         protocol.writeI32(1 << 30);
         protocol.getTransport().flush();
+        // Answered as Hive's metastore answers it (a protocol error naming the limit), then closed: the rest of the
+        // string is still on the wire.
+        assertThat(protocol.readMessageBegin().type).isEqualTo(TMessageType.EXCEPTION);
+        assertThat(TApplicationException.readFrom(protocol))
+                .hasMessage("String of 1073741824 bytes larger than hms.max-string-size (16777216)");
         assertThatThrownBy(protocol::readMessageBegin).isInstanceOf(TTransportException.class);
         assertStillServing("after_long_string");
     }

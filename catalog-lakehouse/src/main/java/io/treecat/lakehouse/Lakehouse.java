@@ -28,6 +28,11 @@ public record Lakehouse(TransactionRunner runner, Warehouses warehouses, Authori
         this(runner, warehouses, authorizer, LakeNames.DEFAULT);
     }
 
+    /** The same lakehouse, its commits logged as coming from {@code interfaceName} ({@code rest}, {@code hms}). */
+    public Lakehouse forInterface(String interfaceName) {
+        return new Lakehouse(runner.forInterface(interfaceName), warehouses, authorizer, names);
+    }
+
     /** The lakehouse over {@code service} (looked up per operation: the server opens it after wiring). */
     public static Lakehouse of(Supplier<CatalogService> service, Warehouses warehouses, Authorizer authorizer) {
         return of(service, warehouses, authorizer, LakeNames.DEFAULT);

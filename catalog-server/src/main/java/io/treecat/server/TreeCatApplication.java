@@ -135,8 +135,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .forEach(environment.jersey()::register);
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
+        // Each adapter gets the lakehouse under its own name, so the commit log says which one committed.
         IcebergRest.components(
-                        lake,
+                        lake.forInterface("rest"),
                         IcebergRest.DEFAULT_CATALOG,
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
@@ -148,10 +149,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
         HmsLifecycle hms = new HmsLifecycle(
-                lake.runner(),
+                lake.forInterface("hms").runner(),
                 lake.warehouses(),
                 HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
                         .withLockTimeout(hmsConfig.lockTimeout())
+                        .withMaxThreads(hmsConfig.maxThreads())
+                        .withTransport(hmsConfig.toTransportConfig())
                         .withFilterLimits(hmsConfig.filterLimits()));
         environment.lifecycle().manage(hms);
         this.hms = hms;

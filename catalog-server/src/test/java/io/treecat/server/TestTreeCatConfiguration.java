@@ -16,6 +16,8 @@ import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
 import io.treecat.hms.HiveFilterLimits;
+import io.treecat.hms.HmsServerConfig;
+import io.treecat.hms.HmsTransportConfig;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.storage.ExternalLocations;
 import io.treecat.rest.nativeapi.BodyLimits;
@@ -53,6 +55,8 @@ class TestTreeCatConfiguration {
             assertThat(configuration.hms().port()).isEqualTo(9083);
             assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
             assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
+            assertThat(configuration.hms().maxThreads()).isEqualTo(HmsServerConfig.DEFAULT_MAX_THREADS);
+            assertThat(configuration.hms().toTransportConfig()).isEqualTo(HmsTransportConfig.DEFAULTS);
             assertThat(configuration.http().toBodyLimits())
                     .isEqualTo(new BodyLimits(16L << 20, 4L << 30, java.time.Duration.ofSeconds(30)));
             assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
@@ -72,6 +76,10 @@ class TestTreeCatConfiguration {
         System.setProperty("dw.transactions.protocol", "MGL");
         System.setProperty("dw.storage.rocksdb.block-cache-size", "1GiB");
         System.setProperty("dw.hms.lock-timeout", "2 seconds");
+        System.setProperty("dw.hms.client-idle-timeout", "0 seconds");
+        System.setProperty("dw.hms.max-connections-per-client", "8");
+        System.setProperty("dw.hms.max-string-size", "1MiB");
+        System.setProperty("dw.hms.framed-transport", "true");
         try {
             TreeCatConfiguration configuration = factory.build();
             assertThat(configuration.transactions().toTransactionConfig().protocol())
@@ -79,7 +87,21 @@ class TestTreeCatConfiguration {
             assertThat(configuration.storage().rocksdb().toOptions().blockCacheBytes())
                     .isEqualTo(1L << 30);
             assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+            assertThat(configuration.hms().toTransportConfig())
+                    .isEqualTo(HmsTransportConfig.DEFAULTS
+                            .withFramed(true)
+                            .withConnections(java.time.Duration.ZERO, 8)
+                            .withSizes(
+                                    HmsTransportConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                                    HmsTransportConfig.DEFAULT_MAX_FRAME_BYTES,
+                                    1 << 20,
+                                    HmsTransportConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+                                    HmsTransportConfig.DEFAULT_MAX_DEPTH));
         } finally {
+            System.clearProperty("dw.hms.client-idle-timeout");
+            System.clearProperty("dw.hms.max-connections-per-client");
+            System.clearProperty("dw.hms.max-string-size");
+            System.clearProperty("dw.hms.framed-transport");
             System.clearProperty("dw.hms.lock-timeout");
             System.clearProperty("dw.transactions.protocol");
             System.clearProperty("dw.storage.rocksdb.block-cache-size");

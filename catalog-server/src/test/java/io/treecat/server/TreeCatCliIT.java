@@ -156,4 +156,71 @@ class TreeCatCliIT {
         assertThat(unreachable.err().lines()).hasSize(1);
         assertThat(unreachable.err()).startsWith("treecat: UNAVAILABLE");
     }
+
+    @Test
+    void logListsCommitsAndReadsGoBackInTime() throws Exception {
+        Path first = directory.resolve("first.json");
+        Files.writeString(
+                first,
+                "{\"writes\": [{\"op\": \"add\", \"path\": \"/shop\", \"value\": {\"owner\": \"ann\"}},"
+                        + "{\"op\": \"add\", \"path\": \"/shop/orders\", \"value\": {}}]}");
+        assertThat(treecat("commit", first.toString()).exitCode()).isZero();
+        Run listed = treecat("log", "--limit", "1");
+        assertThat(listed.exitCode()).as(listed.err()).isZero();
+        String time = TreeCatTestServer.JSON.readTree(listed.out()).get("time").asText();
+        java.time.Instant then = java.time.Instant.parse(time);
+        while (!java.time.Instant.now().isAfter(then.plusMillis(1))) {
+            Thread.onSpinWait();
+        }
+        Path second = directory.resolve("second.json");
+        Files.writeString(
+                second,
+                "{\"writes\": [{\"op\": \"update\", \"path\": \"/shop\", \"value\": {\"owner\": \"bob\"}},"
+                        + "{\"op\": \"remove\", \"path\": \"/shop/orders\"}]}");
+        assertThat(treecat("commit", second.toString()).exitCode()).isZero();
+
+        // vid 1 is the HMS listener's default database, logged as the HMS adapter's.
+        Run all = treecat("log", "--reverse");
+        assertThat(all.out().lines()).hasSize(3);
+        assertThat(all.out().lines().findFirst().orElseThrow())
+                .contains("\"vid\": 1,")
+                .contains("\"operation\": \"hms.");
+        Run shop = treecat("log", "/shop/orders", "-v");
+        assertThat(shop.exitCode()).as(shop.err()).isZero();
+        List<String> lines = shop.out().lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0))
+                .startsWith("{\"vid\": 3, \"time\": ")
+                .contains("\"operation\": \"native.commit\", \"added\": 0, \"updated\": 1, \"removed\": 1")
+                .contains("\"changes\": [{\"path\": \"/shop\", \"change\": \"updated\"}, "
+                        + "{\"path\": \"/shop/orders\", \"change\": \"removed\"}]");
+        assertThat(lines.get(1)).startsWith("{\"vid\": 2, \"time\": \"" + time + "\"");
+        String time3 = TreeCatTestServer.JSON.readTree(lines.get(0)).get("time").asText();
+        Run table = treecat("log", "--since", "2", "--format", "table", "-v");
+        assertThat(table.out().lines())
+                .containsExactly(
+                        String.format("%-8d  %-24s  %-28s  +%d ~%d -%d", 3, time3, "native.commit", 0, 1, 1),
+                        "    M /shop",
+                        "    D /shop/orders",
+                        String.format("%-8d  %-24s  %-28s  +%d ~%d -%d", 2, time, "native.commit", 2, 0, 0),
+                        "    A /shop",
+                        "    A /shop/orders");
+
+        Run old = treecat("get", "/shop/orders", "--as-of", time);
+        assertThat(old.exitCode()).as(old.err()).isZero();
+        assertThat(old.out()).contains("\"path\": \"/shop/orders\"");
+        Run now = treecat("get", "/shop/orders");
+        assertThat(now.exitCode()).isNotZero();
+        Run query = treecat("query", "/[obj_id='shop']", "--as-of", time);
+        assertThat(query.out()).contains("\"owner\": \"ann\"");
+
+        Run before = treecat("get", "/shop", "--as-of", "2000-01-01T00:00:00Z");
+        assertThat(before.exitCode()).isNotZero();
+        assertThat(before.err())
+                .startsWith(
+                        "treecat: TIME_BEFORE_HISTORY: Time 2000-01-01T00:00:00Z is before the oldest recorded commit");
+        Run malformed = treecat("get", "/shop", "--as-of", "yesterday");
+        assertThat(malformed.exitCode()).isNotZero();
+        assertThat(malformed.err()).startsWith("treecat: INVALID_REQUEST: --as-of is not an RFC 3339 time");
+    }
 }

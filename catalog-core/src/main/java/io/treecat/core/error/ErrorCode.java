@@ -30,6 +30,8 @@ public enum ErrorCode {
     SNAPSHOT_ALREADY_EXISTS(22, ALREADY_EXISTS),
     INVALID_SNAPSHOT_NAME(23, INVALID_ARGUMENT),
     INVALID_CLONE(24, INVALID_ARGUMENT),
+    /** A read by time before the oldest commit the log records; context names the oldest vid and time. */
+    TIME_BEFORE_HISTORY(25, NOT_FOUND),
 
     // Queries
     QUERY_SYNTAX_ERROR(40, INVALID_ARGUMENT),

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -183,7 +184,9 @@ public final class BulkLoader {
 
     private long commit(List<WriteOp> chunk, long lastLine) {
         try {
-            return committer.commit(new WriteSet(chunk)).vid();
+            return committer
+                    .commit(new WriteSet(chunk, CommitOrigin.LOAD_CHUNK))
+                    .vid();
         } catch (CatalogException e) {
             throw e.with("chunkEndsAtLine", lastLine);
         }

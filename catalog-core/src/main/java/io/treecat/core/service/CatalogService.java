@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitLog;
+import io.treecat.core.history.CommitPage;
+import io.treecat.core.history.CommitQuery;
+import io.treecat.core.history.CommitRecord;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.model.CatalogObject;
@@ -33,6 +37,7 @@ import io.treecat.core.version.WriteSet;
 import java.io.BufferedReader;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -114,7 +119,118 @@ public final class CatalogService implements AutoCloseable {
         if (point instanceof ReadPoint.AtSnapshot snapshot) {
             return tree.snapshotVid(snapshot.name());
         }
+        if (point instanceof ReadPoint.AtTime atTime) {
+            return vidAt(atTime.time());
+        }
         return tree.lastVid();
+    }
+
+    /**
+     * The newest vid committed at or before {@code time}, from the commit log.
+     *
+     * @throws CatalogException {@code TIME_BEFORE_HISTORY} naming the oldest recorded commit if the
+     *     time is before it (or the log has no record yet)
+     */
+    public long vidAt(Instant time) {
+        requireNonNull(time, "time is null");
+        CommitLog log = tree.log();
+        OptionalLong vid = log.vidAt(time.toEpochMilli());
+        if (vid.isPresent()) {
+            return vid.getAsLong();
+        }
+        Optional<CommitRecord> oldest = log.oldest();
+        if (oldest.isEmpty()) {
+            throw new CatalogException(
+                            ErrorCode.TIME_BEFORE_HISTORY,
+                            "No commit is recorded yet, so no version can be found by time " + time)
+                    .with("time", time);
+        }
+        throw new CatalogException(
+                        ErrorCode.TIME_BEFORE_HISTORY,
+                        "Time " + time + " is before the oldest recorded commit, at "
+                                + oldest.get().commitTime() + " (vid "
+                                + oldest.get().vid() + ")")
+                .with("time", time)
+                .with("oldestTime", oldest.get().commitTime())
+                .with("oldestVid", oldest.get().vid());
+    }
+
+    /** The commit log's record of a committed vid, if it has one (stores older than the log have none). */
+    public Optional<CommitRecord> commitRecord(long vid) {
+        return tree.log().find(tree.checkReadable(vid));
+    }
+
+    /**
+     * A page of commit history: {@code since} and {@code until} resolve to vids (a time to the first
+     * vid committed at or after it, and to the last at or before it), then the log is read from the
+     * page token on.
+     */
+    public HistoryPage listCommits(HistoryRequest request) {
+        requireNonNull(request, "request is null");
+        long from = request.since() == null ? 1 : firstVidFrom(request.since());
+        long to = request.until() == null ? tree.lastVid() : lastVidUntil(request.until());
+        if (request.token().isPresent()) {
+            long next = decodeHistoryToken(request.token().get());
+            if (request.newestFirst()) {
+                to = Math.min(to, next);
+            } else {
+                from = Math.max(from, next);
+            }
+        }
+        if (from > to) {
+            return new HistoryPage(List.of(), Optional.empty());
+        }
+        CommitPage page =
+                tree.log().read(new CommitQuery(from, to, request.path(), request.limit(), request.newestFirst()));
+        return new HistoryPage(
+                page.records(),
+                page.nextVid().isPresent()
+                        ? Optional.of(HISTORY_TOKEN_PREFIX + page.nextVid().getAsLong())
+                        : Optional.empty());
+    }
+
+    private static final String HISTORY_TOKEN_PREFIX = "h1.";
+
+    private static long decodeHistoryToken(String token) {
+        if (token.startsWith(HISTORY_TOKEN_PREFIX) && token.length() <= 32) {
+            try {
+                long vid = Long.parseLong(token.substring(HISTORY_TOKEN_PREFIX.length()));
+                if (vid >= 0) {
+                    return vid;
+                }
+            } catch (NumberFormatException e) {
+                // Reported below.
+            }
+        }
+        throw new CatalogException(
+                        ErrorCode.INVALID_CONTINUATION, "The page token was not returned by a history listing")
+                .with("pageToken", token.length() > 64 ? token.substring(0, 64) + "…" : token);
+    }
+
+    /** The first vid a history bound lets in: the vid itself, or the first committed at or after the time. */
+    private long firstVidFrom(ReadPoint since) {
+        if (since instanceof ReadPoint.AtVid atVid) {
+            return atVid.vid();
+        }
+        Instant time = ((ReadPoint.AtTime) since).time();
+        OptionalLong before = tree.log().vidAt(time.toEpochMilli() - 1);
+        return before.isPresent() ? before.getAsLong() + 1 : 1;
+    }
+
+    /** The last vid a history bound lets in; 0 (nothing) for a time before the oldest record. */
+    private long lastVidUntil(ReadPoint until) {
+        if (until instanceof ReadPoint.AtVid atVid) {
+            return atVid.vid();
+        }
+        return tree.log()
+                .vidAt(((ReadPoint.AtTime) until).time().toEpochMilli())
+                .orElse(0);
+    }
+
+    /** A page of commit history; {@code query.toVid()} is clamped to the newest committed vid. */
+    public CommitPage listCommits(CommitQuery query) {
+        requireNonNull(query, "query is null");
+        return tree.log().read(query);
     }
 
     public Optional<CatalogObject> get(ObjectPath path, ReadPoint point) {
@@ -165,7 +281,10 @@ public final class CatalogService implements AutoCloseable {
             QueryPlan plan = plan(request.query());
             long vid;
             Optional<Continuation> after = request.pageToken().map(Continuation::decode);
-            if (after.isPresent() && request.readPoint() instanceof ReadPoint.Latest) {
+            // A later page reads at the vid of the first: the newest (or the newest at a time) may have moved.
+            if (after.isPresent()
+                    && (request.readPoint() instanceof ReadPoint.Latest
+                            || request.readPoint() instanceof ReadPoint.AtTime)) {
                 vid = tree.checkReadable(after.get().vid());
             } else {
                 vid = resolve(request.readPoint());

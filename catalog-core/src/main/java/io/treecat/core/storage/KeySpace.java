@@ -13,7 +13,12 @@ public enum KeySpace {
     /** Leaf objects with their create and tombstone vids (the paper's LeafObjectStore). */
     LEAF("leaf"),
     /** Fixed keys: format version, last committed vid, named snapshots. */
-    META("meta");
+    META("meta"),
+    /**
+     * One commit record per vid, keyed by the big-endian vid ({@link
+     * io.treecat.core.history.CommitRecordCodec}). Written in the commit's own batch.
+     */
+    COMMIT_LOG("commit_log");
 
     private final String familyName;
 

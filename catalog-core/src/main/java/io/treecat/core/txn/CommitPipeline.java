@@ -43,7 +43,28 @@ final class CommitPipeline implements AutoCloseable {
             boolean validate,
             CompletableFuture<CommitResult> done) {}
 
-    private record Written(CommitResult result, CompletableFuture<CommitResult> done) {}
+    /**
+     * What the sequencer hands the syncer, in commit order: a written commit ({@code result}), or a
+     * commit refused by validation or a precondition ({@code refusal}; nothing written). A refusal
+     * waits in line too, because what refused it may be a commit still waiting for its sync: were the
+     * loser told at once, its retry would begin at the published vid, before the winner, and read the
+     * very state it conflicted with (a contradictory retry, or one that exhausts its backoff).
+     */
+    private record Written(CommitResult result, CatalogException refusal, CompletableFuture<CommitResult> done) {
+        static Written commit(CommitResult result, CompletableFuture<CommitResult> done) {
+            return new Written(result, null, done);
+        }
+
+        static Written refused(CatalogException refusal, CompletableFuture<CommitResult> done) {
+            return new Written(null, refusal, done);
+        }
+
+        boolean isCommit() {
+            return result != null;
+        }
+    }
+
+    private static final Written STOP_SYNCER = new Written(null, null, null);
 
     private static final Request STOP = new Request(List.of(), 0, null, false, null);
 
@@ -97,7 +118,7 @@ final class CommitPipeline implements AutoCloseable {
                 late.forEach(r -> r.done()
                         .completeExceptionally(
                                 new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down")));
-                unsynced.add(new Written(null, null));
+                unsynced.add(STOP_SYNCER);
                 return;
             }
             if (failure != null) {
@@ -111,11 +132,12 @@ final class CommitPipeline implements AutoCloseable {
                 try (PreparedCommit prepared = tree.prepare(request.writes())) {
                     tree.apply(prepared, false);
                     log.record(prepared.vid(), prepared.result().changes());
-                    unsynced.add(new Written(prepared.result(), request.done()));
+                    unsynced.add(Written.commit(prepared.result(), request.done()));
                 }
             } catch (CatalogException e) {
-                // A conflict or a failed precondition: nothing was written.
-                request.done().completeExceptionally(e);
+                // A conflict or a failed precondition: nothing was written. Told after the commits
+                // before it are published (Written).
+                unsynced.add(Written.refused(e, request.done()));
             } catch (RuntimeException e) {
                 LOG.error("Commit failed unexpectedly", e);
                 request.done()
@@ -134,7 +156,7 @@ final class CommitPipeline implements AutoCloseable {
                 return;
             }
             unsynced.drainTo(group);
-            boolean stop = group.get(group.size() - 1).done() == null;
+            boolean stop = group.get(group.size() - 1) == STOP_SYNCER;
             if (stop) {
                 group.remove(group.size() - 1);
             }
@@ -149,22 +171,34 @@ final class CommitPipeline implements AutoCloseable {
     }
 
     private void syncGroup(List<Written> group) {
-        try {
-            tree.syncWal();
-        } catch (RuntimeException e) {
-            failure = new CatalogException(
-                    ErrorCode.COMMIT_STATE_UNKNOWN,
-                    "The write-ahead log could not be synced; the commit may or may not be durable",
-                    e);
-            LOG.error("WAL sync failed; refusing further commits", e);
-            group.forEach(written -> written.done().completeExceptionally(failure));
-            return;
-        }
-        long newest = group.get(group.size() - 1).result().vid();
-        tree.publish(newest);
-        afterCommit.accept(newest);
+        long newest = -1;
         for (Written written : group) {
-            written.done().complete(written.result());
+            if (written.isCommit()) {
+                newest = Math.max(newest, written.result().vid());
+            }
+        }
+        if (newest >= 0) {
+            try {
+                tree.syncWal();
+            } catch (RuntimeException e) {
+                failure = new CatalogException(
+                        ErrorCode.COMMIT_STATE_UNKNOWN,
+                        "The write-ahead log could not be synced; the commit may or may not be durable",
+                        e);
+                LOG.error("WAL sync failed; refusing further commits", e);
+                group.forEach(written ->
+                        written.done().completeExceptionally(written.isCommit() ? failure : written.refusal()));
+                return;
+            }
+            tree.publish(newest);
+            afterCommit.accept(newest);
+        }
+        for (Written written : group) {
+            if (written.isCommit()) {
+                written.done().complete(written.result());
+            } else {
+                written.done().completeExceptionally(written.refusal());
+            }
         }
     }
 

@@ -78,7 +78,7 @@ final class CommitBuilder {
                     changes.add(change);
                 }
             }
-            return new PreparedCommit(batch, new CommitResult(vid, changes));
+            return new PreparedCommit(batch, new CommitResult(vid, changes), writes.origin());
         } catch (RuntimeException e) {
             batch.close();
             throw e;

@@ -1,5 +1,6 @@
 package io.treecat.core.version;
 
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.storage.KvBatch;
 
 /**
@@ -9,10 +10,16 @@ import io.treecat.core.storage.KvBatch;
 public final class PreparedCommit implements AutoCloseable {
     private final KvBatch batch;
     private final CommitResult result;
+    private final CommitOrigin origin;
 
-    PreparedCommit(KvBatch batch, CommitResult result) {
+    PreparedCommit(KvBatch batch, CommitResult result, CommitOrigin origin) {
         this.batch = batch;
         this.result = result;
+        this.origin = origin;
+    }
+
+    CommitOrigin origin() {
+        return origin;
     }
 
     public long vid() {

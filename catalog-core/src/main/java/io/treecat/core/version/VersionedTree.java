@@ -5,6 +5,11 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.collect.ImmutableList;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.ChangeKind;
+import io.treecat.core.history.CommitEntry;
+import io.treecat.core.history.CommitLog;
+import io.treecat.core.history.PathChange;
+import io.treecat.core.history.StoreCommitLog;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -14,6 +19,7 @@ import io.treecat.core.storage.KvIterator;
 import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.PathKeys;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,16 +52,27 @@ public final class VersionedTree implements AutoCloseable {
     private final AtomicLong appliedVid;
 
     private final Object writeLock = new Object();
+    private final CommitLog log;
 
-    private VersionedTree(KvStore store, long lastVid) {
+    private VersionedTree(KvStore store, long lastVid, Clock clock) {
         this.store = store;
         this.lastVid = new AtomicLong(lastVid);
         this.appliedVid = new AtomicLong(lastVid);
+        this.log = new StoreCommitLog(store, clock, this.lastVid::get);
     }
 
     /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
     public static VersionedTree open(KvStore store) {
+        return open(store, Clock.systemUTC());
+    }
+
+    /**
+     * Opens the tree kept in {@code store}, stamping commit records with {@code clock} (tests pass a
+     * fake one; production uses the system clock).
+     */
+    public static VersionedTree open(KvStore store, Clock clock) {
         requireNonNull(store, "store is null");
+        requireNonNull(clock, "clock is null");
         byte[] format = store.get(KeySpace.META, FORMAT_KEY);
         if (format == null) {
             try (KvBatch batch = store.newBatch()) {
@@ -63,7 +80,7 @@ public final class VersionedTree implements AutoCloseable {
                 batch.put(KeySpace.META, LAST_VID_KEY, longBytes(0));
                 store.write(batch, true);
             }
-            return new VersionedTree(store, 0);
+            return new VersionedTree(store, 0, clock);
         }
         long version = PathKeys.readLong(format, 0);
         if (version != FORMAT_VERSION) {
@@ -72,7 +89,12 @@ public final class VersionedTree implements AutoCloseable {
                     .with("found", version)
                     .with("supported", FORMAT_VERSION);
         }
-        return new VersionedTree(store, PathKeys.readLong(store.get(KeySpace.META, LAST_VID_KEY), 0));
+        return new VersionedTree(store, PathKeys.readLong(store.get(KeySpace.META, LAST_VID_KEY), 0), clock);
+    }
+
+    /** The durable log of commits: one record per vid, readable once the vid is published. */
+    public CommitLog log() {
+        return log;
     }
 
     public KvStore store() {
@@ -270,8 +292,24 @@ public final class VersionedTree implements AutoCloseable {
             throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
         }
         prepared.batch().put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
+        // The log record goes in the commit's own batch: the record and the state it describes are
+        // durable together or not at all, and no reader sees the state before its record exists.
+        log.append(entry(prepared), prepared.batch());
         store.write(prepared.batch(), sync);
         appliedVid.set(prepared.vid());
+    }
+
+    private static CommitEntry entry(PreparedCommit prepared) {
+        List<PathChange> changes = new ArrayList<>(prepared.result().changes().size());
+        for (ObjectChange change : prepared.result().changes()) {
+            // A null kind is an absent object on that side (CommitBuilder never reports both absent).
+            ChangeKind kind = change.beforeKind() == null
+                    ? ChangeKind.ADDED
+                    : change.afterKind() == null ? ChangeKind.REMOVED : ChangeKind.UPDATED;
+            ObjectKind objectKind = change.afterKind() != null ? change.afterKind() : change.beforeKind();
+            changes.add(new PathChange(change.path(), kind, objectKind));
+        }
+        return new CommitEntry(prepared.vid(), prepared.origin(), changes);
     }
 
     /** Makes every applied commit up to {@code vid} readable. Vids only move forward. */

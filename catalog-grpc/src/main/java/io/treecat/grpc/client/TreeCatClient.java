@@ -10,6 +10,7 @@ import io.grpc.StatusRuntimeException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryPage;
+import io.treecat.core.service.HistoryRequest;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.core.txn.TransactionId;
 import io.treecat.core.txn.TransactionMode;
@@ -27,6 +28,8 @@ import io.treecat.grpc.v1.DropSnapshotRequest;
 import io.treecat.grpc.v1.ExecuteQueryRequest;
 import io.treecat.grpc.v1.ExplainRequest;
 import io.treecat.grpc.v1.GetObjectRequest;
+import io.treecat.grpc.v1.ListCommitsRequest;
+import io.treecat.grpc.v1.ListCommitsResponse;
 import io.treecat.grpc.v1.ListSnapshotsRequest;
 import io.treecat.grpc.v1.QueryBatch;
 import io.treecat.grpc.v1.SnapshotRequest;
@@ -309,6 +312,26 @@ public final class TreeCatClient implements AutoCloseable {
         }
         CloneResponse response = call(() -> blocking().clone(request.build()));
         return new CommitSummary(response.getVid(), response.getChangeCount());
+    }
+
+    // ---- history
+
+    /** One page of the commit log, as the server sends it (vid, time, origin, counts, paths). */
+    public ListCommitsResponse listCommits(HistoryRequest request) {
+        requireNonNull(request, "request is null");
+        ListCommitsRequest.Builder wire =
+                ListCommitsRequest.newBuilder().setLimit(request.limit()).setNewestFirst(request.newestFirst());
+        if (!request.path().isRoot()) {
+            wire.setPath(request.path().toString());
+        }
+        if (request.since() != null) {
+            wire.setSince(WireFormat.bound(request.since()));
+        }
+        if (request.until() != null) {
+            wire.setUntil(WireFormat.bound(request.until()));
+        }
+        request.token().ifPresent(wire::setPageToken);
+        return call(() -> blocking().listCommits(wire.build()));
     }
 
     // ---- bulk load

@@ -2,8 +2,10 @@ package io.treecat.lakehouse.txn;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.base.CaseFormat;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
 import io.treecat.core.txn.Transaction;
@@ -11,6 +13,7 @@ import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.WriteSet;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Principal;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -46,6 +49,8 @@ public final class TransactionRunner {
     private final Authorizer authorizer;
     private final RetryPolicy defaultPolicy;
     private final Sleeper sleeper;
+    /** The interface its commits are logged as coming from ({@link CommitOrigin#interfaceName()}). */
+    private final String interfaceName;
 
     public TransactionRunner(Supplier<CatalogService> service, Authorizer authorizer) {
         this(
@@ -61,6 +66,40 @@ public final class TransactionRunner {
         this.authorizer = requireNonNull(authorizer, "authorizer is null");
         this.defaultPolicy = requireNonNull(defaultPolicy, "defaultPolicy is null");
         this.sleeper = requireNonNull(sleeper, "sleeper is null");
+        this.interfaceName = DEFAULT_INTERFACE;
+    }
+
+    private TransactionRunner(TransactionRunner base, String interfaceName) {
+        this.service = base.service;
+        this.authorizer = base.authorizer;
+        this.defaultPolicy = base.defaultPolicy;
+        this.sleeper = base.sleeper;
+        this.interfaceName = interfaceName;
+    }
+
+    /** The interface commits are logged as when no adapter named one. */
+    public static final String DEFAULT_INTERFACE = "lake";
+
+    /**
+     * The same runner, its commits logged as coming from {@code name} (e.g. {@code rest}, {@code
+     * hms}): each adapter takes its own at wiring, so the commit log tells them apart.
+     */
+    public TransactionRunner forInterface(String name) {
+        CommitOrigin.of(name, "check"); // refuses a name the commit log would refuse, now rather than at a commit
+        return new TransactionRunner(this, name);
+    }
+
+    /**
+     * A commit's origin: this runner's interface, the action as its operation ({@code COMMIT_TABLE}
+     * as {@code commitTable}), and the principal once there is authentication.
+     */
+    CommitOrigin origin(Access access) {
+        String action = CaseFormat.UPPER_UNDERSCORE.to(
+                CaseFormat.LOWER_CAMEL, access.action().name());
+        String principal = access.principal().equals(Principal.ANONYMOUS)
+                ? null
+                : access.principal().name();
+        return new CommitOrigin(principal, interfaceName, action);
     }
 
     /** The service operations run on (the current one: a restore may replace it). */
@@ -111,7 +150,7 @@ public final class TransactionRunner {
     private <T, E extends Exception> T retrying(Access access, RetryPolicy policy, Work<T, E> work) throws E {
         for (int attempt = 1; ; attempt++) {
             try {
-                return attempt(work);
+                return attempt(access, work);
             } catch (CatalogException e) {
                 if (!isLostRace(e) || attempt >= policy.maxAttempts()) {
                     throw e;
@@ -129,7 +168,7 @@ public final class TransactionRunner {
         }
     }
 
-    private <T, E extends Exception> T attempt(Work<T, E> work) throws E {
+    private <T, E extends Exception> T attempt(Access access, Work<T, E> work) throws E {
         CatalogService catalog = service.get();
         Transaction transaction = catalog.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
         LakeTransaction txn = new LakeTransaction(catalog, transaction);
@@ -138,7 +177,7 @@ public final class TransactionRunner {
         try {
             T result = work.run(txn);
             if (!txn.writes().isEmpty()) {
-                catalog.commit(transaction.id(), new WriteSet(txn.writes()));
+                catalog.commit(transaction.id(), new WriteSet(txn.writes(), origin(access)));
             } else {
                 abortQuietly(catalog, transaction);
             }

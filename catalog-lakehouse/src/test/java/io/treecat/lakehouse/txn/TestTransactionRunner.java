@@ -187,4 +187,27 @@ class TestTransactionRunner {
         assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
                 .hasMessage("maxAttempts must be at least 1: 0");
     }
+
+    @Test
+    void commitsAreLoggedWithTheAdaptersInterfaceAndTheAction() {
+        runner(RetryPolicy.DEFAULT).forInterface("hms").write(ACCESS, txn -> {
+            txn.write(new WriteOp.Update(COUNTER, ObjectKind.INNER, value(7)));
+            return null;
+        });
+        runner(RetryPolicy.DEFAULT).write(ACCESS, txn -> {
+            txn.write(new WriteOp.Update(COUNTER, ObjectKind.INNER, value(8)));
+            return null;
+        });
+        List<io.treecat.core.history.CommitRecord> log = service.listCommits(
+                        io.treecat.core.service.HistoryRequest.all())
+                .commits();
+        String operation = com.google.common.base.CaseFormat.UPPER_UNDERSCORE.to(
+                com.google.common.base.CaseFormat.LOWER_CAMEL, ACCESS.action().name());
+        assertThat(log)
+                .extracting(record -> record.origin().qualifiedOperation())
+                .containsExactly("native.commit", "hms." + operation, "lake." + operation);
+        assertThat(log.get(1).origin().principal()).isNull();
+        assertThatThrownBy(() -> runner(RetryPolicy.DEFAULT).forInterface(""))
+                .isInstanceOf(io.treecat.core.error.CatalogException.class);
+    }
 }

@@ -37,6 +37,7 @@ public final class NativeApi {
                 new ReadResource(catalog, mapper),
                 new TransactionResource(catalog, mapper, bodies),
                 new WriteResource(catalog, bodies),
+                new HistoryResource(catalog),
                 new BodySizeLimits(limits));
     }
 

@@ -20,7 +20,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.util.function.Supplier;
 
-/** Reads outside any transaction: path queries, their plans, and single objects, at a vid or a snapshot. */
+/** Reads outside any transaction: path queries, their plans, and single objects, at a vid, a snapshot or a time. */
 @Path(NativeApi.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReadResource {
@@ -38,12 +38,13 @@ public final class ReadResource {
             @QueryParam("q") String query,
             @QueryParam("vid") String vid,
             @QueryParam("snapshot") String snapshot,
+            @QueryParam("asOfTime") String asOfTime,
             @QueryParam("results") String results,
             @QueryParam("fields") String fields,
             @QueryParam("limit") String limit,
             @QueryParam("pageToken") String pageToken) {
         QueryRequest request =
-                Requests.query(query, Requests.readPoint(vid, snapshot), results, fields, limit, pageToken);
+                Requests.query(query, Requests.readPoint(vid, snapshot, asOfTime), results, fields, limit, pageToken);
         QueryCursor cursor = catalog.get().openQuery(request);
         return Response.ok(new QueryStream(mapper.getFactory(), cursor, request.limit()))
                 .build();
@@ -58,10 +59,13 @@ public final class ReadResource {
     @GET
     @Path("objects")
     public Response object(
-            @QueryParam("path") String path, @QueryParam("vid") String vid, @QueryParam("snapshot") String snapshot) {
+            @QueryParam("path") String path,
+            @QueryParam("vid") String vid,
+            @QueryParam("snapshot") String snapshot,
+            @QueryParam("asOfTime") String asOfTime) {
         ObjectPath objectPath = Requests.path("path", path);
         CatalogService service = catalog.get();
-        long readVid = service.resolve(Requests.readPoint(vid, snapshot));
+        long readVid = service.resolve(Requests.readPoint(vid, snapshot, asOfTime));
         CatalogObject object =
                 service.get(objectPath, ReadPoint.vid(readVid)).orElseThrow(() -> notFound(objectPath, readVid));
         return Response.ok(objectOutput(mapper, readVid, object)).build();

@@ -23,19 +23,43 @@ final class Requests {
 
     /** The read point named by {@code vid} or {@code snapshot} (at most one), else the newest. */
     static ReadPoint readPoint(String vid, String snapshot) {
-        if (vid != null && snapshot != null) {
-            throw ApiException.invalidRequest("Give vid or snapshot, not both")
-                    .with("vid", vid)
-                    .with("snapshot", snapshot);
+        return readPoint(vid, snapshot, null);
+    }
+
+    /**
+     * The read point named by {@code vid}, {@code snapshot} or {@code asOfTime} (an RFC 3339 time;
+     * at most one of the three), else the newest.
+     */
+    static ReadPoint readPoint(String vid, String snapshot, String asOfTime) {
+        int given = (vid != null ? 1 : 0) + (snapshot != null ? 1 : 0) + (asOfTime != null ? 1 : 0);
+        if (given > 1) {
+            ApiException both = ApiException.invalidRequest("Give at most one of vid, snapshot and asOfTime");
+            if (vid != null) {
+                both.with("vid", vid);
+            }
+            if (snapshot != null) {
+                both.with("snapshot", snapshot);
+            }
+            if (asOfTime != null) {
+                both.with("asOfTime", asOfTime);
+            }
+            throw both;
         }
         if (vid != null) {
             return ReadPoint.vid(longParameter("vid", vid));
+        }
+        if (asOfTime != null) {
+            return ReadPoint.time(ReadPoint.parseTime(asOfTime, "asOfTime"));
         }
         return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
     }
 
     static ReadPoint readPoint(Long vid, String snapshot) {
         return readPoint(vid == null ? null : vid.toString(), snapshot);
+    }
+
+    static ReadPoint readPoint(Long vid, String snapshot, String asOfTime) {
+        return readPoint(vid == null ? null : vid.toString(), snapshot, asOfTime);
     }
 
     static long longParameter(String name, String text) {

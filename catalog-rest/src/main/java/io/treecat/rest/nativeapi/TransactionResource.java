@@ -44,15 +44,17 @@ public final class TransactionResource {
         this.bodies = requireNonNull(bodies, "bodies is null");
     }
 
-    /** {@code {"mode": "read-write"|"read-only", "vid"?, "snapshot"?}}; an empty body begins a read-write transaction at the newest vid. */
+    /** {@code {"mode": "read-write"|"read-only", "vid"?, "snapshot"?, "asOfTime"?}}; an empty body begins a read-write transaction at the newest vid. */
     @POST
     public Response begin(InputStream body) {
         BeginRequest request = bodies.read(body, BeginRequest.class);
         if (request == null) {
-            request = new BeginRequest(null, null, null);
+            request = new BeginRequest(null, null, null, null);
         }
         Transaction txn = catalog.get()
-                .begin(Requests.mode(request.mode()), Requests.readPoint(request.vid(), request.snapshot()));
+                .begin(
+                        Requests.mode(request.mode()),
+                        Requests.readPoint(request.vid(), request.snapshot(), request.asOfTime()));
         return Response.status(Response.Status.CREATED)
                 .entity(new Began(txn.id().toString(), txn.readVid(), Requests.mode(txn.mode())))
                 .build();
@@ -102,7 +104,7 @@ public final class TransactionResource {
         return Response.noContent().build();
     }
 
-    public record BeginRequest(String mode, Long vid, String snapshot) {}
+    public record BeginRequest(String mode, Long vid, String snapshot, String asOfTime) {}
 
     public record Began(String id, long readVid, String mode) {}
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.core.service.ReadPoint;
+import java.time.Instant;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,22 @@ class TestCatalogPrefix {
                 .isEqualTo(new CatalogPrefix("warehouse", ReadPoint.snapshot("nightly")));
         // The suffix starts at the first '@': a snapshot name may hold '@' and '='.
         assertThat(CatalogPrefix.parse("w@snapshot=a@b=c").point()).isEqualTo(ReadPoint.snapshot("a@b=c"));
+    }
+
+    @Test
+    void aTimeSuffixReadsTheCatalogAsOfThenReadOnly() {
+        CatalogPrefix prefix = CatalogPrefix.parse("warehouse@time=2026-11-24T09:00:00Z");
+        assertThat(prefix)
+                .isEqualTo(new CatalogPrefix("warehouse", ReadPoint.time(Instant.parse("2026-11-24T09:00:00Z"))));
+        assertThat(prefix.readOnly()).isTrue();
+        assertThat(CatalogPrefix.parse("w@time=2026-11-24T10:00:00.5+01:00").point())
+                .isEqualTo(ReadPoint.time(Instant.parse("2026-11-24T09:00:00.5Z")));
+        for (String text : new String[] {"w@time=", "w@time=2026-11-24", "w@time=2026-11-24T09:00:00", "w@time=now"}) {
+            assertThatThrownBy(() -> CatalogPrefix.parse(text))
+                    .as(text)
+                    .isInstanceOf(BadRequestException.class)
+                    .hasMessageContaining("Invalid REST prefix '" + text + "': the time must be RFC 3339");
+        }
     }
 
     @Test

@@ -63,6 +63,21 @@ final class Output {
         out.println(line.toJson(WriteSetJson.RELAXED));
     }
 
+    /** Whether this prints for people (a table) rather than JSON lines. */
+    boolean isTable() {
+        return table;
+    }
+
+    /** One line of text, as a table command formats it itself. */
+    void line(String text) {
+        out.println(text);
+    }
+
+    /** One JSON line, for a record with nested fields. */
+    void json(BsonDocument document) {
+        out.println(document.toJson(WriteSetJson.RELAXED));
+    }
+
     static Map<String, Object> fields(Object... namesAndValues) {
         Map<String, Object> fields = new LinkedHashMap<>();
         for (int i = 0; i < namesAndValues.length; i += 2) {

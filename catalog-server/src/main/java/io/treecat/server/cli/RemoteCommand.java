@@ -78,18 +78,26 @@ abstract class RemoteCommand extends Command {
         return context.isEmpty() ? "" : " " + context;
     }
 
-    /** {@code --vid N} or {@code --snapshot NAME}; neither reads the newest version. */
+    /** {@code --vid N}, {@code --snapshot NAME} or {@code --as-of TIME}; none reads the newest version. */
     static void addReadPoint(Subparser subparser) {
         MutuallyExclusiveGroup group = subparser.addMutuallyExclusiveGroup();
         group.addArgument("--vid").dest("vid").type(Long.class).metavar("N").help("read at this version");
         group.addArgument("--snapshot").dest("snapshot").metavar("NAME").help("read at this named snapshot");
+        group.addArgument("--as-of")
+                .dest("asOf")
+                .metavar("TIME")
+                .help("read the newest version committed at or before this RFC 3339 time, e.g. 2026-11-24T09:00:00Z");
     }
 
     static ReadPoint readPoint(Namespace namespace) {
         Long vid = namespace.getLong("vid");
         String snapshot = namespace.getString("snapshot");
+        String asOf = namespace.getString("asOf");
         if (vid != null) {
             return ReadPoint.vid(vid);
+        }
+        if (asOf != null) {
+            return ReadPoint.time(ReadPoint.parseTime(asOf, "--as-of"));
         }
         return snapshot != null ? ReadPoint.snapshot(snapshot) : ReadPoint.LATEST;
     }

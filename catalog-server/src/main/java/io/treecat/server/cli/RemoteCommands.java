@@ -15,6 +15,7 @@ public final class RemoteCommands {
                 new SnapshotCommand(),
                 new CloneCommand(),
                 new LoadCommand(),
-                new ExportCommand());
+                new ExportCommand(),
+                new LogCommand());
     }
 }

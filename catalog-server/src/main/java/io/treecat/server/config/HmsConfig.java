@@ -1,9 +1,14 @@
 package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.DataSize;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDataSize;
+import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
 import io.treecat.hms.HiveFilterLimits;
+import io.treecat.hms.HmsServerConfig;
+import io.treecat.hms.HmsTransportConfig;
 import io.treecat.rest.iceberg.IcebergRest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -43,6 +48,53 @@ public final class HmsConfig {
     @JsonProperty("filter")
     private Filter filter = new Filter();
 
+    @Min(1)
+    @Max(100_000)
+    @JsonProperty("max-threads")
+    // One thread per connection, as Hive's metastore.server.max.threads; beyond it a new connection is closed.
+    private int maxThreads = HmsServerConfig.DEFAULT_MAX_THREADS;
+
+    @JsonProperty("framed-transport")
+    // Hive's metastore.thrift.framed.transport.enabled: clients must use the same setting.
+    private boolean framedTransport;
+
+    @NotNull
+    @MinDataSize(1)
+    @MaxDataSize(value = Integer.MAX_VALUE)
+    @JsonProperty("max-message-size")
+    // Hive's metastore.server.max.message.size.
+    private DataSize maxMessageSize = DataSize.bytes(HmsTransportConfig.DEFAULT_MAX_MESSAGE_BYTES);
+
+    @NotNull
+    @MinDataSize(1)
+    @MaxDataSize(value = Integer.MAX_VALUE)
+    @JsonProperty("max-frame-size")
+    private DataSize maxFrameSize = DataSize.bytes(HmsTransportConfig.DEFAULT_MAX_FRAME_BYTES);
+
+    @NotNull
+    @MinDataSize(1)
+    @MaxDataSize(value = Integer.MAX_VALUE)
+    @JsonProperty("max-string-size")
+    private DataSize maxStringSize = DataSize.bytes(HmsTransportConfig.DEFAULT_MAX_STRING_BYTES);
+
+    @Min(1)
+    @JsonProperty("max-container-elements")
+    private int maxContainerElements = HmsTransportConfig.DEFAULT_MAX_CONTAINER_ELEMENTS;
+
+    @Min(1)
+    @Max(10_000)
+    @JsonProperty("max-depth")
+    private int maxDepth = HmsTransportConfig.DEFAULT_MAX_DEPTH;
+
+    @NotNull
+    @JsonProperty("client-idle-timeout")
+    // 0: never; a read timeout, so a call being served is not cut.
+    private Duration clientIdleTimeout = Duration.seconds(300);
+
+    @Min(1)
+    @JsonProperty("max-connections-per-client")
+    private int maxConnectionsPerClient = HmsTransportConfig.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+
     public String host() {
         return host;
     }
@@ -57,6 +109,23 @@ public final class HmsConfig {
 
     public java.time.Duration lockTimeout() {
         return lockTimeout.toJavaDuration();
+    }
+
+    public int maxThreads() {
+        return maxThreads;
+    }
+
+    /** The listener's framing, request limits, idle timeout and per-client cap. */
+    public HmsTransportConfig toTransportConfig() {
+        return new HmsTransportConfig(
+                framedTransport,
+                (int) maxMessageSize.toBytes(),
+                (int) maxFrameSize.toBytes(),
+                (int) maxStringSize.toBytes(),
+                maxContainerElements,
+                maxDepth,
+                clientIdleTimeout.toJavaDuration(),
+                maxConnectionsPerClient);
     }
 
     public HiveFilterLimits filterLimits() {
