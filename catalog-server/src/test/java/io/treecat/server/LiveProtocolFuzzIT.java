@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -82,6 +83,8 @@ class LiveProtocolFuzzIT {
 
     @TempDir
     Path root;
+
+    private ManagedChannel normalChannel;
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -173,7 +176,15 @@ class LiveProtocolFuzzIT {
                 maxResident = Math.max(maxResident, check(target, ledger, outside));
             }
         } finally {
+            if (normalChannel != null) {
+                normalChannel.shutdownNow();
+            }
             server.close();
+            // The server's own account (warnings and the stack traces of what it did not expect), for a finding.
+            Files.copy(
+                    root.resolve("server.log"),
+                    Path.of("target/live-fuzz-server.log"),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
         List<LiveFuzzLedger.Finding> findings = ledger.findings();
@@ -333,18 +344,18 @@ class LiveProtocolFuzzIT {
         if (thrift != null) {
             ledger.finding("a normal Thrift client was not served", thrift);
         }
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", target.grpcPort())
-                .usePlaintext()
-                .build();
+        if (normalChannel == null) {
+            // One channel for every check: a channel per check grew the test JVM's direct memory in long runs.
+            normalChannel = ManagedChannelBuilder.forAddress("127.0.0.1", target.grpcPort())
+                    .usePlaintext()
+                    .build();
+        }
         try {
-            TreeCatGrpc.newBlockingStub(channel)
+            TreeCatGrpc.newBlockingStub(normalChannel)
                     .withDeadlineAfter(10, TimeUnit.SECONDS)
                     .listSnapshots(ListSnapshotsRequest.getDefaultInstance());
         } catch (RuntimeException e) {
             ledger.finding("a normal gRPC client was not served", e.toString());
-        } finally {
-            channel.shutdownNow();
-            channel.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 
