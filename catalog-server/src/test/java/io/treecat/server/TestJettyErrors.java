@@ -3,6 +3,7 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,10 @@ class TestJettyErrors {
 
     @BeforeAll
     void start() throws Exception {
-        server = new TreeCatTestServer(directory);
+        // No graceful drain at stop: a connection this class left half-spoken (an oversized header, a lying
+        // length) can hold Jetty's graceful shutdown until its idle timeout, as long as the 30 s grace
+        // period, and the stop then fails the class (seen once in CI). What is tested here is the answers.
+        server = new TreeCatTestServer(directory, ConfigOverride.config("server.shutdownGracePeriod", "0 seconds"));
     }
 
     @AfterAll
