@@ -64,7 +64,7 @@ class TreeCatLauncherIT {
     void helpListsTheCommands() throws Exception {
         Run help = run("help");
         assertThat(help.exitCode()).isEqualTo(0);
-        assertThat(help.out()).contains("{server,check-config,demo,query,get,commit,snapshot,clone,load,export}");
+        assertThat(help.out()).contains("{server,check-config,demo,query,get,commit,snapshot,clone,load,export,log}");
     }
 
     @Test
