@@ -6,6 +6,8 @@ import org.apache.hadoop.hive.metastore.api.CheckLockRequest;
 import org.apache.hadoop.hive.metastore.api.HeartbeatRequest;
 import org.apache.hadoop.hive.metastore.api.LockRequest;
 import org.apache.hadoop.hive.metastore.api.LockResponse;
+import org.apache.hadoop.hive.metastore.api.MetaException;
+import org.apache.hadoop.hive.metastore.api.NoSuchTxnException;
 import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponse;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
@@ -47,10 +49,23 @@ final class HmsLockCalls {
         return request;
     }
 
+    /**
+     * A request {@link HmsLocks} refuses for what it holds (no component, a component without a database or table
+     * name, a database name that is {@code @cat#} or names another catalog) is answered with {@link
+     * NoSuchTxnException} carrying the reason: {@code lock} declares only it and {@code TxnAbortedException}, so the
+     * {@code MetaException} would reach the client as Thrift's opaque "Internal error processing lock" (found by the
+     * live protocol fuzzer, docs/robustness.md).
+     */
     public LockResponse lock(LockRequest request) throws TException {
         required(request, "lock", "LockRequest");
         expireTransactions();
-        return locks.lock(request, transactions::checkOpen);
+        try {
+            return locks.lock(request, transactions::checkOpen);
+        } catch (MetaException e) {
+            NoSuchTxnException refused = new NoSuchTxnException(e.getMessage());
+            refused.initCause(e);
+            throw refused;
+        }
     }
 
     public LockResponse check_lock(CheckLockRequest request) throws TException {

@@ -323,9 +323,11 @@ final class HmsTableCalls {
     }
 
     private void dropTable(String dbName, String tableName, boolean deleteData) throws TException {
-        String db = calls.db(dbName);
-        String name = HmsNames.normalize(tableName);
-        ObjectPath path = calls.tablePath(db, name);
+        // A null or empty table name is the caller's error (a MetaException naming it), not a failure of the server.
+        HmsCalls.TableName named = calls.tableName(dbName, tableName);
+        String db = named.db();
+        String name = named.name();
+        ObjectPath path = calls.tablePath(named);
         calls.write(Action.DROP_TABLE, path, txn -> {
             Table table = calls.requireTable(txn, db, name);
             txn.remove(path);

@@ -53,43 +53,19 @@ final class LiveFuzzLedger {
 
     /** Records a finding; the same cause is counted, and only its first example kept. */
     synchronized void finding(String cause, String example) {
-        finding(cause, example, false);
-    }
-
-    /**
-     * A finding in an area whose fix belongs to another change (docs/robustness.md names each): it is
-     * reported with the others but does not fail the run.
-     */
-    synchronized void excludedFinding(String cause, String example) {
-        finding(cause, example, true);
-    }
-
-    private void finding(String cause, String example, boolean excluded) {
-        String open = open(cause, example);
+        String open = open(cause);
         String key = open == null ? cause : cause + " [open: " + open + "]";
-        findings.computeIfAbsent(key, k -> new Finding(k, quote(example), excluded || open != null)).count++;
+        findings.computeIfAbsent(key, k -> new Finding(k, quote(example), open != null)).count++;
     }
 
     /**
      * The findings of the longer run that are open (docs/robustness.md, "Live protocol fuzzing"): each is
-     * reported under its name and does not fail the run until it is fixed. Matched narrowly, by the cause
-     * and what the request held, so that another failure of the same call still fails.
+     * reported under its name and does not fail the run until it is fixed. Matched narrowly, by the cause,
+     * so that another failure of the same call still fails.
      */
-    private static String open(String cause, String example) {
-        if (cause.startsWith("Thrift drop_table: MetaException Internal error: java.lang.NullPointerException")) {
-            return "HMS drop_table of odd names (HMS name rules)";
-        }
-        if (cause.startsWith("Thrift lock: TApplicationException")) {
-            return "HMS lock on an invalid or catalog-qualified database name";
-        }
+    private static String open(String cause) {
         if (cause.startsWith("HTTP ") && cause.contains(": no answer (IOException)")) {
             return "HTTP connection closed without an answer, not yet diagnosed";
-        }
-        if (cause.startsWith("HTTP 500 on ") && (example.contains("/tables/%2F") || example.contains("\"@hive#"))) {
-            return "Iceberg REST table named / or @hive#x";
-        }
-        if (cause.startsWith("a file written outside the warehouse: escape-")) {
-            return "an HMS location outside the warehouse leaves a directory";
         }
         return null;
     }

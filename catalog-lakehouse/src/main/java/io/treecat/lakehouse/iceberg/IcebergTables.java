@@ -26,6 +26,7 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchIcebergTableException;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -237,10 +238,15 @@ public final class IcebergTables {
         return lake.warehouses().forCatalog(catalog).io();
     }
 
-    /** The table's metadata pointer; a table without one (made over HMS as a Hive table) has no Iceberg metadata to serve. */
+    /**
+     * The table's metadata pointer. A table without one (a Hive table made over HMS) has no Iceberg metadata to serve:
+     * Iceberg's own answer, as its HiveCatalog gives it for a Hive table that is not an Iceberg table, a 404
+     * ({@link NoSuchIcebergTableException} is a {@code NoSuchTableException}). It was a server failure (500) until the
+     * live protocol fuzzer committed to, and planned on, Hive tables it had made (docs/robustness.md).
+     */
     static String pointer(TableEntry table, TableIdentifier identifier) {
         if (table.metadataLocation() == null) {
-            throw new IllegalStateException("Not an Iceberg table, it has no metadata location: " + identifier);
+            throw new NoSuchIcebergTableException("Not an Iceberg table: %s", identifier);
         }
         return table.metadataLocation();
     }

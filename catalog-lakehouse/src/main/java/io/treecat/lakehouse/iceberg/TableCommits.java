@@ -149,7 +149,12 @@ final class TableCommits {
         TableMetadata base = null;
         String basePointer = null;
         if (ObjectType.TABLE.isTypeOf(object)) {
-            basePointer = IcebergTables.pointer(TableEntry.decode(object.get().value()), identifier);
+            TableEntry existing = TableEntry.decode(object.get().value());
+            if (create && existing.metadataLocation() == null) {
+                // A create whose name a Hive table holds: the name is taken, as by any other table.
+                throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), object);
+            }
+            basePointer = IcebergTables.pointer(existing, identifier);
             base = metadataFiles.read(warehouse.io(), basePointer);
         } else if (object.isPresent()) {
             throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), object);
