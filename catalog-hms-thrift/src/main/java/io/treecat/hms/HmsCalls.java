@@ -12,6 +12,7 @@ import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.Directories;
+import io.treecat.lakehouse.storage.ExternalLocations;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -209,9 +210,9 @@ final class HmsCalls {
     /**
      * Makes the directory at {@code location} (Hive's metastore makes a new database's, table's and partition's;
      * clients such as Spark read an unpartitioned table's path before its first INSERT), after the commit that
-     * stored it: a refused or failed call makes none. Only inside the catalog's warehouse or its {@code home}
-     * ({@link #home}), and never at a location with a {@code .} or {@code ..} segment: a location a client chose
-     * elsewhere is the client's to make. The location is taken as written ({@link Directories}), so an escaped
+     * stored it: a refused or failed call makes none. Inside the catalog's warehouse or its {@code home}
+     * ({@link #home}), or elsewhere only when the warehouse allows external locations, and never at a location with
+     * a {@code .} or {@code ..} segment. The location is taken as written ({@link Directories}), so an escaped
      * separator in a name ({@code a%2Fb}) stays part of one directory's name and never becomes a separator, as
      * {@code java.net.URI} would decode it. A failure is logged, not answered: the object exists by then.
      */
@@ -247,7 +248,10 @@ final class HmsCalls {
         }
         boolean inside = Locations.isInside(location, warehouse.location())
                 || (home != null && !hasDotSegmentAsWritten(home) && Locations.isInside(location, home));
-        if (!inside) {
+        // Outside, only where the warehouse lets clients place objects elsewhere (the call checked the location
+        // then): Hive's metastore makes a client's own table directory, and Spark's Hive catalog, which names its
+        // spark-warehouse, reads it before the first INSERT (HiveMetastoreSparkIT).
+        if (!inside && warehouse.external() != ExternalLocations.ALLOWED) {
             LOG.debug("Not making a directory outside the warehouse for catalog {}", catalog());
             return;
         }

@@ -339,15 +339,16 @@ class TestHmsNamesAndLocations {
     }
 
     @Test
-    void aLocationOutsideTheWarehouseIsKeptButNoDirectoryIsMadeThere() throws Exception {
+    void aLocationOutsideTheWarehouseIsKeptAndItsDirectoryMadeAsHiveDoes() throws Exception {
         // External locations are allowed by default (Hive's and Iceberg's catalogs allow them): the client's own.
+        // Hive's metastore makes its directory, and Spark's Hive catalog reads it before the first INSERT.
         Path elsewhere = hms.directory().resolve("elsewhere");
+        String location = elsewhere.resolve("t").toUri().toString();
         Table table = table("sales", "outside");
-        table.getSd().setLocation(elsewhere.resolve("t").toUri().toString());
+        table.getSd().setLocation(location);
         client.createTable(table);
-        assertThat(client.getTable("sales", "outside").getSd().getLocation())
-                .isEqualTo(elsewhere.resolve("t").toUri().toString());
-        assertThat(elsewhere).doesNotExist();
+        assertThat(client.getTable("sales", "outside").getSd().getLocation()).isEqualTo(location);
+        assertThat(elsewhere.resolve("t")).isDirectory();
     }
 
     @Test
