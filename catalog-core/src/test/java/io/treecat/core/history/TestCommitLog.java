@@ -7,9 +7,9 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.storage.ForwardingKvStore;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvBatch;
-import io.treecat.core.storage.KvIterator;
 import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.version.PreparedCommit;
@@ -392,27 +392,11 @@ class TestCommitLog {
     }
 
     /** The real store, but its writes fail while {@code failWrites} is set. */
-    private static final class FailingStore implements KvStore {
-        private final KvStore delegate;
+    private static final class FailingStore extends ForwardingKvStore {
         volatile boolean failWrites;
 
         FailingStore(KvStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public byte[] get(KeySpace space, byte[] key) {
-            return delegate.get(space, key);
-        }
-
-        @Override
-        public KvIterator iterator(KeySpace space, byte[] lowerInclusive, byte[] upperExclusive) {
-            return delegate.iterator(space, lowerInclusive, upperExclusive);
-        }
-
-        @Override
-        public KvBatch newBatch() {
-            return delegate.newBatch();
+            super(delegate);
         }
 
         @Override
@@ -420,17 +404,7 @@ class TestCommitLog {
             if (failWrites) {
                 throw new IllegalStateException("injected write failure");
             }
-            delegate.write(batch, sync);
-        }
-
-        @Override
-        public void syncWal() {
-            delegate.syncWal();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            super.write(batch, sync);
         }
     }
 }

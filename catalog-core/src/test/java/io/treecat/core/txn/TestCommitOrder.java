@@ -9,9 +9,7 @@ import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
-import io.treecat.core.storage.KeySpace;
-import io.treecat.core.storage.KvBatch;
-import io.treecat.core.storage.KvIterator;
+import io.treecat.core.storage.ForwardingKvStore;
 import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.version.CommitResult;
@@ -122,31 +120,9 @@ class TestCommitOrder {
     }
 
     /** RocksDB whose WAL sync, once armed, waits for the test to release it. */
-    private final class SlowSyncStore implements KvStore {
-        private final KvStore store;
-
+    private final class SlowSyncStore extends ForwardingKvStore {
         SlowSyncStore(KvStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public byte[] get(KeySpace space, byte[] key) {
-            return store.get(space, key);
-        }
-
-        @Override
-        public KvIterator iterator(KeySpace space, byte[] lowerInclusive, byte[] upperExclusive) {
-            return store.iterator(space, lowerInclusive, upperExclusive);
-        }
-
-        @Override
-        public KvBatch newBatch() {
-            return store.newBatch();
-        }
-
-        @Override
-        public void write(KvBatch batch, boolean sync) {
-            store.write(batch, sync);
+            super(store);
         }
 
         @Override
@@ -159,12 +135,7 @@ class TestCommitOrder {
                     Thread.currentThread().interrupt();
                 }
             }
-            store.syncWal();
-        }
-
-        @Override
-        public void close() {
-            store.close();
+            super.syncWal();
         }
     }
 }
