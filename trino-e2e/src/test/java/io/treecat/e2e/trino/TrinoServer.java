@@ -13,6 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -120,6 +125,7 @@ final class TrinoServer implements AutoCloseable {
         TrinoServer server = new TrinoServer(Processes.killOnExit(process), log, httpPort);
         try {
             server.awaitStarted();
+            server.awaitActiveNode();
         } catch (IOException | InterruptedException | RuntimeException e) {
             server.close();
             throw e;
@@ -223,6 +229,35 @@ final class TrinoServer implements AutoCloseable {
             }
             Thread.sleep(500);
         }
+    }
+
+    /**
+     * {@code /v1/info} says "started" before the coordinator's node manager has seen its own announcement (it polls
+     * discovery every few seconds); a query scheduled in between fails with "nodes is empty". So wait until the node
+     * lists itself as active, by a query through the same JDBC driver the tests use.
+     */
+    private void awaitActiveNode() throws InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Trino exited with " + process.exitValue()
+                        + " while starting; its log, " + log + ":\n" + Logs.tail(log));
+            }
+            try (Connection connection = DriverManager.getConnection(jdbcUrl(), "treecat-e2e", null);
+                    Statement statement = connection.createStatement();
+                    ResultSet nodes = statement.executeQuery(
+                            "SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")) {
+                if (nodes.next() && nodes.getLong(1) > 0) {
+                    return;
+                }
+            } catch (SQLException e) {
+                last = e; // "nodes is empty" or not yet accepting queries: the node is not active yet
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("Trino's node did not become active within " + START_TIMEOUT + " (last: " + last
+                + "); its log, " + log + ":\n" + Logs.tail(log));
     }
 
     private static void write(Path file, Map<String, String> values) throws IOException {
