@@ -101,6 +101,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // A request body that stops arriving is answered 408 after http.read-timeout.
         RequestReadTimeout.install(
                 environment, configuration.http().toBodyLimits().readTimeout());
+        // An answer given before its request's body was read still reaches a client that is sending the rest.
+        UnreadBodyDrain.install(environment, configuration.http().toBodyLimits().maxRequestBytes());
         // Whatever Jersey's own Jackson provider reads is bounded too (the APIs read their bodies themselves).
         JsonLimits json = configuration.http().toJsonLimits();
         environment.getObjectMapper().getFactory().setStreamReadConstraints(json.constraints());
