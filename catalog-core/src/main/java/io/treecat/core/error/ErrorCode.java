@@ -46,6 +46,8 @@ public enum ErrorCode {
     TRANSACTION_READ_ONLY(62, INVALID_ARGUMENT),
     LOCK_TIMEOUT(63, CONFLICT),
     COMMIT_STATE_UNKNOWN(64, UNKNOWN_OUTCOME),
+    /** The server ended the transaction (it held back the validation log too long); start a new one. */
+    TRANSACTION_ABORTED(65, CONFLICT),
 
     // Bulk load
     INVALID_LOAD_RECORD(80, INVALID_ARGUMENT),

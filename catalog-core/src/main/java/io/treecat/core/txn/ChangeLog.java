@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * cannot be validated and must not be started. {@link #collect} drops what no active transaction
  * can need.
  */
-final class ChangeLog {
+class ChangeLog {
     /** One change to a child of a parent, committed at {@code vid}. */
     record LogKey(byte[] parentKey, long vid, int sequence) {}
 
@@ -42,6 +42,8 @@ final class ChangeLog {
     private final ConcurrentHashMap<ObjectPath, Long> versionMap = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<LogKey, ObjectChange> logIndex = new ConcurrentSkipListMap<>(ORDER);
     private volatile long floor;
+    /** A commit at or below this vid was written without its changes recorded here (see {@link #untrackedThrough(long)}). */
+    private volatile long untrackedThrough;
 
     ChangeLog(long floor) {
         this.floor = floor;
@@ -76,6 +78,22 @@ final class ChangeLog {
     /** Every vid above this one is in the log. */
     long floor() {
         return floor;
+    }
+
+    /**
+     * Marks that the commit of {@code vid} is in the store but its changes could not be recorded: a
+     * transaction that read before it cannot be validated and must conflict.
+     */
+    void untrackedThrough(long vid) {
+        untrackedThrough = Math.max(untrackedThrough, vid);
+    }
+
+    /**
+     * Whether every change after {@code readVid} is here: false once {@link #collect} dropped some
+     * of them, or a commit after it was never recorded.
+     */
+    boolean tracksChangesAfter(long readVid) {
+        return readVid >= floor && readVid >= untrackedThrough;
     }
 
     /**

@@ -28,9 +28,15 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>So validating and writing transaction N+1 overlaps the fsync of N, and one fsync serves a whole
- * group. A commit is acknowledged only once durable; the read vid advances in commit order. If a
- * sync fails, every commit in flight fails with {@code COMMIT_STATE_UNKNOWN} and the pipeline stops
- * accepting commits, as the store's state is then uncertain.
+ * group. A commit is acknowledged only once durable; the read vid advances in commit order.
+ *
+ * <p>Failures: a commit that fails before its batch is written (validation, a precondition, a bug or
+ * an {@code Error} while preparing) is refused and the pipeline goes on. If the store's write or the
+ * WAL sync fails, the commits it concerns fail with {@code COMMIT_STATE_UNKNOWN} and the pipeline
+ * refuses every later commit ({@code STORAGE_FAILURE}), as the store's state is then uncertain until
+ * it is reopened. A commit written but failing afterwards is published (it is in the store) and its
+ * caller told {@code COMMIT_STATE_UNKNOWN}. Neither thread ever dies of a commit: every caller is
+ * answered.
  */
 final class CommitPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
@@ -49,6 +55,10 @@ final class CommitPipeline implements AutoCloseable {
      * waits in line too, because what refused it may be a commit still waiting for its sync: were the
      * loser told at once, its retry would begin at the published vid, before the winner, and read the
      * very state it conflicted with (a contradictory retry, or one that exhausts its backoff).
+     *
+     * <p>A commit written but failed afterwards carries both: it is synced and published in order like
+     * any other (it is in the store), and its caller is told {@code refusal} ({@code
+     * COMMIT_STATE_UNKNOWN}) instead of success.
      */
     private record Written(CommitResult result, CatalogException refusal, CompletableFuture<CommitResult> done) {
         static Written commit(CommitResult result, CompletableFuture<CommitResult> done) {
@@ -59,8 +69,21 @@ final class CommitPipeline implements AutoCloseable {
             return new Written(null, refusal, done);
         }
 
+        static Written writtenButUnknown(
+                CommitResult result, CatalogException unknown, CompletableFuture<CommitResult> done) {
+            return new Written(result, unknown, done);
+        }
+
         boolean isCommit() {
             return result != null;
+        }
+
+        void answer() {
+            if (refusal == null) {
+                done.complete(result);
+            } else {
+                done.completeExceptionally(refusal);
+            }
         }
     }
 
@@ -76,7 +99,9 @@ final class CommitPipeline implements AutoCloseable {
     private final BlockingQueue<Written> unsynced = new LinkedBlockingQueue<>();
     private final Thread sequencer;
     private final Thread syncer;
+    /** Set once a write or sync failed with an unknown outcome: later commits are refused with it. */
     private volatile CatalogException failure;
+
     private volatile boolean closed;
 
     CommitPipeline(VersionedTree tree, ChangeLog log, Validator validator, LongConsumer afterCommit) {
@@ -126,25 +151,82 @@ final class CommitPipeline implements AutoCloseable {
                 continue;
             }
             try {
-                if (request.validate()) {
-                    validator.validate(request.scanSet(), request.readVid());
-                }
-                try (PreparedCommit prepared = tree.prepare(request.writes())) {
-                    tree.apply(prepared, false);
-                    log.record(prepared.vid(), prepared.result().changes());
-                    unsynced.add(Written.commit(prepared.result(), request.done()));
-                }
-            } catch (CatalogException e) {
-                // A conflict or a failed precondition: nothing was written. Told after the commits
-                // before it are published (Written).
-                unsynced.add(Written.refused(e, request.done()));
-            } catch (RuntimeException e) {
-                LOG.error("Commit failed unexpectedly", e);
+                sequence(request);
+            } catch (Throwable e) {
+                // Whatever happens to one commit, the thread lives on and its caller is answered: a dead
+                // sequencer would leave this caller, and every later one, waiting forever.
+                LOG.error("Commit sequencing failed unexpectedly", e);
                 request.done()
-                        .completeExceptionally(
-                                new CatalogException(ErrorCode.STORAGE_FAILURE, "Commit failed: " + e, e));
+                        .completeExceptionally(new CatalogException(
+                                ErrorCode.COMMIT_STATE_UNKNOWN, "Commit failed unexpectedly: " + e, e));
             }
         }
+    }
+
+    /** Validates, prepares and writes one commit, and hands it to the syncer; never throws for the commit's sake. */
+    private void sequence(Request request) {
+        PreparedCommit prepared;
+        try {
+            if (request.validate()) {
+                validator.validate(request.scanSet(), request.readVid());
+            }
+            prepared = tree.prepare(request.writes());
+        } catch (CatalogException e) {
+            // A conflict or a failed precondition: nothing was written. Told after the commits before
+            // it are published (Written).
+            unsynced.add(Written.refused(e, request.done()));
+            return;
+        } catch (RuntimeException | Error e) {
+            // A bug, or an Error such as a StackOverflowError on a deep write set: nothing was written
+            // either, so the pipeline goes on.
+            LOG.error("Commit failed unexpectedly before anything was written", e);
+            unsynced.add(Written.refused(
+                    new CatalogException(ErrorCode.STORAGE_FAILURE, "Commit failed; nothing was written: " + e, e),
+                    request.done()));
+            return;
+        }
+        try (prepared) {
+            try {
+                tree.apply(prepared, false);
+            } catch (CatalogException e) {
+                if (e.code() != ErrorCode.COMMIT_STATE_UNKNOWN) {
+                    throw e;
+                }
+                // The store's write failed: the batch may be in it, and a next commit would reuse its
+                // vid. Only reopening the store tells; until then every commit is refused.
+                failed(e);
+                unsynced.add(Written.refused(e, request.done()));
+                return;
+            }
+            long vid = prepared.vid();
+            try {
+                log.record(vid, prepared.result().changes());
+            } catch (RuntimeException | Error e) {
+                // Written, but validation cannot see what it changed: every transaction that read
+                // before it conflicts from now on, and its caller hears that the outcome is unknown.
+                log.untrackedThrough(vid);
+                LOG.error("The commit of version {} was written but its changes could not be tracked", vid, e);
+                unsynced.add(Written.writtenButUnknown(
+                        prepared.result(),
+                        new CatalogException(
+                                        ErrorCode.COMMIT_STATE_UNKNOWN,
+                                        "The commit of version " + vid + " was written, but the server failed "
+                                                + "after writing it; read the objects to see its outcome")
+                                .with("vid", vid),
+                        request.done()));
+                return;
+            }
+            unsynced.add(Written.commit(prepared.result(), request.done()));
+        }
+    }
+
+    private void failed(CatalogException cause) {
+        LOG.error("A commit's write or sync failed with an unknown outcome; refusing further commits", cause);
+        failure = new CatalogException(
+                ErrorCode.STORAGE_FAILURE,
+                "Commits are refused: an earlier commit's write or sync failed and its outcome is unknown; "
+                        + "restart the server to recover",
+                cause);
     }
 
     private void runSyncer() {
@@ -161,7 +243,15 @@ final class CommitPipeline implements AutoCloseable {
                 group.remove(group.size() - 1);
             }
             if (!group.isEmpty()) {
-                syncGroup(group);
+                try {
+                    syncGroup(group);
+                } catch (Throwable e) {
+                    LOG.error("Commit sync failed unexpectedly", e);
+                    CatalogException unknown =
+                            new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Commit failed unexpectedly: " + e, e);
+                    failed(unknown);
+                    group.forEach(written -> written.done().completeExceptionally(unknown));
+                }
             }
             group.clear();
             if (stop) {
@@ -180,26 +270,26 @@ final class CommitPipeline implements AutoCloseable {
         if (newest >= 0) {
             try {
                 tree.syncWal();
-            } catch (RuntimeException e) {
-                failure = new CatalogException(
+            } catch (RuntimeException | Error e) {
+                CatalogException unknown = new CatalogException(
                         ErrorCode.COMMIT_STATE_UNKNOWN,
                         "The write-ahead log could not be synced; the commit may or may not be durable",
                         e);
-                LOG.error("WAL sync failed; refusing further commits", e);
+                failed(unknown);
                 group.forEach(written ->
-                        written.done().completeExceptionally(written.isCommit() ? failure : written.refusal()));
+                        written.done().completeExceptionally(written.isCommit() ? unknown : written.refusal()));
                 return;
             }
             tree.publish(newest);
-            afterCommit.accept(newest);
-        }
-        for (Written written : group) {
-            if (written.isCommit()) {
-                written.done().complete(written.result());
-            } else {
-                written.done().completeExceptionally(written.refusal());
+            try {
+                afterCommit.accept(newest);
+            } catch (RuntimeException | Error e) {
+                // Housekeeping after the commit (collecting the validation log): the commits are durable
+                // and published, so they are answered as such.
+                LOG.error("After-commit housekeeping failed", e);
             }
         }
+        group.forEach(Written::answer);
     }
 
     /** Finishes the commits already submitted, then stops both threads. */

@@ -3,6 +3,7 @@ package io.treecat.core.txn;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A transaction session: its read vid and, for read-write transactions, the scan set its queries
@@ -18,8 +19,18 @@ public final class Transaction {
 
     private final List<ScanEntry> scanSet = new ArrayList<>();
     private volatile Instant lastActivity;
-    /** Set once the commit starts, so the idle sweeper never ends a transaction mid-commit. */
-    private volatile boolean busy;
+    /**
+     * OPEN, then COMMITTING or ENDED, each change one compare-and-set: the idle sweeper and a commit
+     * that starts at the same moment cannot both win, so a transaction is never expired mid-commit
+     * (its read vid would stop holding the validation log's watermark while it is validated).
+     */
+    private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
+
+    private enum State {
+        OPEN,
+        COMMITTING,
+        ENDED
+    }
 
     Transaction(TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now) {
         this.id = id;
@@ -54,12 +65,22 @@ public final class Transaction {
         lastActivity = now;
     }
 
-    void markBusy() {
-        busy = true;
+    /** Starts the commit; false if the transaction already ended (expired, aborted or committed). */
+    boolean startCommit() {
+        return state.compareAndSet(State.OPEN, State.COMMITTING);
     }
 
-    boolean isBusy() {
-        return busy;
+    /** Ends the transaction unless a commit has started; false if it has, or it already ended. */
+    boolean endIfNotCommitting() {
+        return state.compareAndSet(State.OPEN, State.ENDED);
+    }
+
+    void markEnded() {
+        state.set(State.ENDED);
+    }
+
+    boolean isCommitting() {
+        return state.get() == State.COMMITTING;
     }
 
     synchronized void recordScan(ScanEntry entry) {

@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -60,6 +62,14 @@ public final class TransactionManager implements AutoCloseable {
     private final AtomicLong commitsSinceCollect = new AtomicLong();
     /** Orders read-write begins against garbage collection, so no new reader falls below the watermark. */
     private final Object watermarkLock = new Object();
+    /** Why the server ended a transaction, for its next call; the newest few thousand are kept. */
+    private final Map<TransactionId, CatalogException> abortedByServer =
+            Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<TransactionId, CatalogException> eldest) {
+                    return size() > 4096;
+                }
+            });
 
     public TransactionManager(VersionedTree tree, TransactionConfig config, Clock clock) {
         this.tree = requireNonNull(tree, "tree is null");
@@ -136,6 +146,10 @@ public final class TransactionManager implements AutoCloseable {
     public Transaction find(TransactionId id) {
         Transaction txn = sessions.get(requireNonNull(id, "id is null"));
         if (txn == null) {
+            CatalogException aborted = abortedByServer.get(id);
+            if (aborted != null) {
+                throw aborted;
+            }
             throw new CatalogException(
                             ErrorCode.TRANSACTION_NOT_FOUND,
                             "No open transaction " + id + " (it committed, aborted or expired)")
@@ -196,7 +210,13 @@ public final class TransactionManager implements AutoCloseable {
      */
     public CommitResult commit(TransactionId id, WriteSet writes) {
         Transaction txn = find(id);
-        txn.markBusy();
+        if (!txn.startCommit()) {
+            // Expired, aborted or already committing between find and here.
+            throw new CatalogException(
+                            ErrorCode.TRANSACTION_NOT_FOUND,
+                            "No open transaction " + id + " (it committed, aborted or expired)")
+                    .with("transaction", id);
+        }
         try {
             if (writes == null || writes.ops().isEmpty()) {
                 return new CommitResult(txn.readVid(), List.of());
@@ -226,10 +246,21 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public void abort(TransactionId id) {
-        end(find(id));
+        Transaction txn = find(id);
+        if (!txn.endIfNotCommitting()) {
+            if (txn.isCommitting()) {
+                throw new CatalogException(
+                                ErrorCode.INVALID_REQUEST,
+                                "Transaction " + id + " is committing and can no longer be aborted")
+                        .with("transaction", id);
+            }
+            return; // ended meanwhile: aborting twice is no error
+        }
+        end(txn);
     }
 
     private void end(Transaction txn) {
+        txn.markEnded();
         sessions.remove(txn.id());
         if (config.protocol() == ConcurrencyProtocol.MGL) {
             locks.releaseAll(txn);
@@ -316,7 +347,7 @@ public final class TransactionManager implements AutoCloseable {
         Instant cutoff = clock.instant().minus(config.idleTimeout());
         int expired = 0;
         for (Transaction txn : new ArrayList<>(sessions.values())) {
-            if (!txn.isBusy() && txn.lastActivity().isBefore(cutoff)) {
+            if (txn.lastActivity().isBefore(cutoff) && txn.endIfNotCommitting()) {
                 end(txn);
                 expired++;
             }
@@ -338,14 +369,58 @@ public final class TransactionManager implements AutoCloseable {
      */
     public void collectGarbage() {
         synchronized (watermarkLock) {
-            long watermark = tree.lastVid();
-            for (Transaction txn : sessions.values()) {
-                if (txn.mode() == TransactionMode.READ_WRITE) {
-                    watermark = Math.min(watermark, txn.readVid());
-                }
+            log.collect(watermark());
+            while (log.size() > config.maxTrackedChanges() && abortOldestReader()) {
+                log.collect(watermark());
             }
-            log.collect(watermark);
         }
+    }
+
+    private long watermark() {
+        long watermark = tree.lastVid();
+        for (Transaction txn : sessions.values()) {
+            if (txn.mode() == TransactionMode.READ_WRITE) {
+                watermark = Math.min(watermark, txn.readVid());
+            }
+        }
+        return watermark;
+    }
+
+    /**
+     * Aborts the read-write transactions holding the oldest read vid, so that the changes only they
+     * could conflict with can be dropped: the validation log stays bounded however long a client holds
+     * a transaction open while others commit. One committing is left alone (it is about to end).
+     *
+     * @return false if there was none to abort
+     */
+    private boolean abortOldestReader() {
+        long oldest = Long.MAX_VALUE;
+        for (Transaction txn : sessions.values()) {
+            if (txn.mode() == TransactionMode.READ_WRITE && !txn.isCommitting()) {
+                oldest = Math.min(oldest, txn.readVid());
+            }
+        }
+        if (oldest == Long.MAX_VALUE || oldest >= tree.lastVid()) {
+            return false;
+        }
+        int tracked = log.size();
+        for (Transaction txn : new ArrayList<>(sessions.values())) {
+            if (txn.mode() == TransactionMode.READ_WRITE && txn.readVid() == oldest && txn.endIfNotCommitting()) {
+                end(txn);
+                abortedByServer.put(
+                        txn.id(),
+                        new CatalogException(
+                                        ErrorCode.TRANSACTION_ABORTED,
+                                        "Transaction " + txn.id() + " was aborted: it read at version " + oldest
+                                                + " while " + tracked + " changes were committed after it, more "
+                                                + "than the validation log holds (transactions.max-tracked-changes, "
+                                                + config.maxTrackedChanges() + "); start a new transaction")
+                                .with("transaction", txn.id())
+                                .with("readVid", oldest)
+                                .with("limit", "transactions.max-tracked-changes"));
+            }
+        }
+        return true;
     }
 
     /** Open sessions, for metrics and tests. */

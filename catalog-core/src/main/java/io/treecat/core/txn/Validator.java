@@ -41,6 +41,26 @@ final class Validator {
 
     /** Throws {@code COMMIT_CONFLICT} naming the first conflict found. */
     void validate(List<ScanEntry> scanSet, long readVid) {
+        checkTracked(readVid);
+        validateScans(scanSet, readVid);
+        // Checked again after: the log's collector may have dropped changes this validation was reading
+        // (it raises the floor before it drops anything). Failing closed is a retry; missing a conflict
+        // would be a serializability violation.
+        checkTracked(readVid);
+    }
+
+    private void checkTracked(long readVid) {
+        if (!log.tracksChangesAfter(readVid)) {
+            throw new CatalogException(
+                            ErrorCode.COMMIT_CONFLICT,
+                            "Commit conflict: the changes committed after version " + readVid
+                                    + " can no longer be validated; retry the transaction")
+                    .with("readVid", readVid)
+                    .with("oldestVid", log.floor());
+        }
+    }
+
+    private void validateScans(List<ScanEntry> scanSet, long readVid) {
         if (scanSet.size() < parallelThreshold || partitionCount == 1) {
             validatePartition(scanSet, readVid);
             return;

@@ -285,6 +285,8 @@ public final class VersionedTree implements AutoCloseable {
      *
      * @param sync sync the write-ahead log before returning; a group commit passes false and calls
      *     {@link #syncWal} once for the whole group before publishing
+     * @throws CatalogException {@code COMMIT_STATE_UNKNOWN} if the store's write failed: the batch may
+     *     or may not be in it, and no further commit may be applied before the store is reopened
      */
     public void apply(PreparedCommit prepared, boolean sync) {
         long expected = appliedVid.get() + 1;
@@ -295,7 +297,17 @@ public final class VersionedTree implements AutoCloseable {
         // The log record goes in the commit's own batch: the record and the state it describes are
         // durable together or not at all, and no reader sees the state before its record exists.
         log.append(entry(prepared), prepared.batch());
-        store.write(prepared.batch(), sync);
+        try {
+            store.write(prepared.batch(), sync);
+        } catch (Throwable e) {
+            // RocksDB may have logged the batch before failing (a WAL write that reached the file, an
+            // fsync that did not): whether it is in the store is known only once the store is reopened.
+            throw new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    "The store failed while writing the commit of version " + prepared.vid()
+                            + "; it may or may not be durable",
+                    e);
+        }
         appliedVid.set(prepared.vid());
     }
 

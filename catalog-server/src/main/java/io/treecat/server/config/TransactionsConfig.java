@@ -5,6 +5,7 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
@@ -24,10 +25,15 @@ public final class TransactionsConfig {
     @JsonProperty("lock-timeout")
     private Duration lockTimeout = Duration.seconds(10);
 
+    @Min(1)
+    @JsonProperty("max-tracked-changes")
+    private int maxTrackedChanges = TransactionConfig.DEFAULT_MAX_TRACKED_CHANGES;
+
     public TransactionConfig toTransactionConfig() {
         return TransactionConfig.defaults()
                 .withProtocol(protocol)
                 .withIdleTimeout(idleTimeout.toJavaDuration())
-                .withLockTimeout(lockTimeout.toJavaDuration());
+                .withLockTimeout(lockTimeout.toJavaDuration())
+                .withMaxTrackedChanges(maxTrackedChanges);
     }
 }
