@@ -71,6 +71,17 @@ public final class Subscription implements AutoCloseable {
         return page;
     }
 
+    /**
+     * Moves the position back to {@code vid}, so the records after it are read again: for a
+     * follower whose transport took only part of a page. Only the follower's drain calls this.
+     */
+    public void rewind(long vid) {
+        if (vid > position) {
+            throw new IllegalArgumentException("cannot rewind forward, from " + position + " to " + vid);
+        }
+        position = vid;
+    }
+
     /** Runs the follower's drain soon on the feed's threads; see the class comment. */
     public void requestDrain() {
         if (closed.get()) {
