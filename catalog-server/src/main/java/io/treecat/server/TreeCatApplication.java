@@ -38,6 +38,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
  * The one TreeCat process (DESIGN §8): the catalog as a managed object, the HTTP/JSON mirror on the
@@ -119,7 +120,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 configuration.transactions().toTransactionConfig(),
                 new RegistryCatalogMetrics(metrics),
                 new LakeObjectValidator(names, warehouses),
-                configuration.query().toLimits());
+                configuration.query().toLimits(),
+                configuration.feed().maxSubscribers());
         environment.lifecycle().manage(catalog);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
@@ -133,6 +135,21 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         configuration.http().toBodyLimits(),
                         json)
                 .forEach(environment.jersey()::register);
+        environment
+                .jersey()
+                .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        // A waiting long poll would hold Jetty's graceful stop for its whole wait: answer each (an empty page saying
+        // where to resume) as soon as Jetty begins to stop.
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                try {
+                    catalog.feed().endPolls();
+                } catch (RuntimeException e) {
+                    // The catalog is not open: no poll waits.
+                }
+            }
+        });
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
         // Each adapter gets the lakehouse under its own name, so the commit log says which one committed.
@@ -165,6 +182,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 : Duration.ofSeconds(30);
         GrpcLifecycle grpc = new GrpcLifecycle(
                 catalog,
+                catalog::feed,
                 new GrpcServerConfig(
                         grpcConfig.host(),
                         grpcConfig.port(),
