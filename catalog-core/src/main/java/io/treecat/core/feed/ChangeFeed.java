@@ -44,10 +44,11 @@ import org.slf4j.LoggerFactory;
  * io.treecat.core.version.PublishListeners}: one listener for the whole feed, which with no
  * subscriber costs an iteration over an empty set. The drains run on the feed's own small pool.
  *
- * <p><b>Retention hook.</b> {@link #pinnedVid()} is the oldest commit-log record some subscriber
- * still needs (its position + 1): a collector of commit-log records must keep every record from it
- * on. A collector that removes records anyway is caught: each read checks the oldest kept record
- * against the reader's position and fails with {@link #beforeHistory} rather than skip records.
+ * <p><b>Retention hook.</b> Each subscription pins the oldest commit-log record it still needs (its
+ * position + 1) in the {@link FeedPins} given at construction, the registry of read points a
+ * collector consults, and moves the pin as it reads; {@link #pinnedVid()} is the lowest of them. A
+ * collector that removes records anyway is caught: each read checks the oldest kept record against
+ * the reader's position and fails with {@link #beforeHistory} rather than skip records.
  */
 public final class ChangeFeed implements AutoCloseable {
     /** The config key of the subscriber limit, named in the error that refuses a subscriber. */
@@ -61,6 +62,7 @@ public final class ChangeFeed implements AutoCloseable {
     private final VersionedTree tree;
     private final CommitLog log;
     private final int maxSubscribers;
+    private final FeedPins pins;
     private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
     private final Set<Poll> polls = ConcurrentHashMap.newKeySet();
     private final AtomicInteger subscriberCount = new AtomicInteger();
@@ -73,7 +75,16 @@ public final class ChangeFeed implements AutoCloseable {
      * @param maxSubscribers the most subscriptions (streams and waiting long polls together) at once
      */
     public ChangeFeed(VersionedTree tree, int maxSubscribers) {
+        this(tree, maxSubscribers, FeedPins.NONE);
+    }
+
+    /**
+     * @param pins the registry of read points retention consults: each subscription pins the oldest
+     *     record it still needs there ({@link FeedPins})
+     */
+    public ChangeFeed(VersionedTree tree, int maxSubscribers, FeedPins pins) {
         this.tree = requireNonNull(tree, "tree is null");
+        this.pins = requireNonNull(pins, "pins is null");
         this.log = tree.log();
         if (maxSubscribers < 1) {
             throw new IllegalArgumentException("maxSubscribers must be positive: " + maxSubscribers);
@@ -122,7 +133,7 @@ public final class ChangeFeed implements AutoCloseable {
     public OptionalLong pinnedVid() {
         long min = Long.MAX_VALUE;
         for (Subscription subscription : subscriptions) {
-            min = Math.min(min, subscription.position() + 1);
+            min = Math.min(min, subscription.pinnedVid());
         }
         return min == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(min);
     }
@@ -242,7 +253,13 @@ public final class ChangeFeed implements AutoCloseable {
                 break;
             }
         }
-        Subscription subscription = new Subscription(this, filter, position, follower, executor);
+        Subscription subscription;
+        try {
+            subscription = new Subscription(this, filter, position, follower, executor, pins);
+        } catch (RuntimeException e) {
+            subscriberCount.decrementAndGet();
+            throw e;
+        }
         subscriptions.add(subscription);
         return subscription;
     }

@@ -40,13 +40,50 @@ public final class Subscription implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long position;
+    private final FeedPins pins;
+    /** The retention pin at {@link #pinnedVid}: the oldest record this subscription may still read. */
+    private FeedPins.Pin pin;
 
-    Subscription(ChangeFeed feed, ChangeFilter filter, long position, Follower follower, Executor executor) {
+    private volatile long pinnedVid;
+
+    Subscription(
+            ChangeFeed feed, ChangeFilter filter, long position, Follower follower, Executor executor, FeedPins pins) {
         this.feed = feed;
         this.filter = requireNonNull(filter, "filter is null");
         this.follower = requireNonNull(follower, "follower is null");
         this.executor = executor;
         this.position = position;
+        this.pins = pins;
+        this.pin = pins.pin(position + 1);
+        this.pinnedVid = position + 1;
+    }
+
+    /** The vid this subscription holds for retention: its position + 1 as of its last drain. */
+    public long pinnedVid() {
+        return pinnedVid;
+    }
+
+    /**
+     * Moves the pin up to the position after a drain. Only between drains: within one, the follower
+     * may rewind to any vid since the drain began, and the old pin keeps those records.
+     */
+    private synchronized void movePin() {
+        long wanted = position + 1;
+        if (wanted == pinnedVid || closed.get()) {
+            return;
+        }
+        FeedPins.Pin moved;
+        try {
+            moved = pins.pin(wanted);
+        } catch (RuntimeException e) {
+            // Keep the old pin; the next read reports what is gone.
+            LOG.warn("A change-feed subscription could not move its retention pin to vid {}", wanted, e);
+            return;
+        }
+        FeedPins.Pin old = pin;
+        pin = moved;
+        pinnedVid = wanted;
+        old.release();
     }
 
     public ChangeFilter filter() {
@@ -109,6 +146,7 @@ public final class Subscription implements AutoCloseable {
                 // The follower ends its own call on failure; this only keeps the feed's thread alive.
                 LOG.error("A change-feed follower failed", e);
             }
+            movePin();
             if (!pending.get()) {
                 running.set(false);
                 // A request that came after the check above, while running was still set, is ours to run.
@@ -127,6 +165,9 @@ public final class Subscription implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            synchronized (this) {
+                pin.release();
+            }
             feed.unregister(this);
         }
     }

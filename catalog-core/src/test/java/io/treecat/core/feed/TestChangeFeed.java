@@ -210,6 +210,50 @@ class TestChangeFeed {
         assertThat(feed.pinnedVid()).isEmpty();
     }
 
+    /** A registry of read points that records what is pinned, as retention's would. */
+    private static final class RecordingPins implements FeedPins {
+        final java.util.Map<Long, Integer> pinned = new java.util.concurrent.ConcurrentHashMap<>();
+        volatile long horizon;
+
+        @Override
+        public Pin pin(long vid) {
+            if (vid < horizon) {
+                throw new CatalogException(ErrorCode.VID_NOT_FOUND, "expired").with("vid", vid);
+            }
+            pinned.merge(vid, 1, Integer::sum);
+            java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+            return () -> {
+                if (released.compareAndSet(false, true)) {
+                    pinned.computeIfPresent(vid, (key, count) -> count == 1 ? null : count - 1);
+                }
+            };
+        }
+    }
+
+    @Test
+    void subscriptionsHoldARetentionPinThatFollowsTheirPosition() {
+        RecordingPins pins = new RecordingPins();
+        try (ChangeFeed pinned = new ChangeFeed(catalog.tree(), 4, pins)) {
+            add("/a");
+            add("/b");
+            try (Subscription live = pinned.subscribe(ChangeFilter.ALL, 0, new Collector())) {
+                Eventually.until(Duration.ofSeconds(10), () -> live.position() == 2 && live.pinnedVid() == 3);
+                assertThat(pins.pinned).containsOnlyKeys(3L);
+                add("/c");
+                Eventually.until(Duration.ofSeconds(10), () -> live.pinnedVid() == 4);
+                assertThat(pins.pinned).containsOnlyKeys(4L);
+                assertThat(pinned.pinnedVid()).hasValue(4);
+            }
+            assertThat(pins.pinned).isEmpty();
+            // A registry that says the records are gone refuses the subscriber and frees its place.
+            pins.horizon = 3;
+            assertThatThrownBy(() -> pinned.subscribe(ChangeFilter.ALL, 0, new Collector()))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("expired");
+            assertThat(pinned.subscriberCount()).isZero();
+        }
+    }
+
     @Test
     void aLongPollAnswersAtOnceAfterACommitOrEmptyAfterItsWait() throws Exception {
         long first = add("/a");
