@@ -138,6 +138,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .jersey()
                 .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        if (configuration.iceberg().eventsEndpoint()) {
+            environment.jersey().register(IcebergRest.events(catalog));
+        }
         // A waiting long poll would hold Jetty's graceful stop for its whole wait: answer each (an empty page saying
         // where to resume) as soon as Jetty begins to stop.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {

@@ -156,6 +156,13 @@ class TestChangesOverHttp {
     }
 
     @Test
+    void theExperimentalIcebergEventsRouteIsNotServedByDefault() {
+        Reply events = server.post("/v1/warehouse/events", "{}");
+        assertThat(events.status()).as(events.body()).isEqualTo(404);
+        assertThat(events.error().get("type").asText()).isEqualTo("NotFoundException");
+    }
+
+    @Test
     void waitingPollsAndGrpcSubscribersShareTheLimit() throws Exception {
         long before = newest();
         try (TreeCatClient client = TreeCatClient.connect(server.grpcTarget());

@@ -62,6 +62,7 @@ class TestTreeCatConfiguration {
             assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
             assertThat(configuration.query().toLimits()).isEqualTo(QueryLimits.DEFAULTS);
             assertThat(configuration.feed().maxSubscribers()).isEqualTo(256);
+            assertThat(configuration.iceberg().eventsEndpoint()).isFalse();
             assertThat(configuration.feed().maxWait()).isEqualTo(java.time.Duration.ofSeconds(60));
             assertThat(configuration.hms().filterLimits()).isEqualTo(HiveFilterLimits.DEFAULTS);
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
