@@ -1,5 +1,6 @@
 package io.treecat.server;
 
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
@@ -138,6 +139,14 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .jersey()
                 .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        // Open change-feed followers (streams and waiting polls): what feed.max-subscribers limits.
+        metrics.register("treecat.feed.subscribers", (Gauge<Integer>) () -> {
+            try {
+                return catalog.feed().subscriberCount();
+            } catch (RuntimeException e) {
+                return 0;
+            }
+        });
         if (configuration.iceberg().eventsEndpoint()) {
             environment.jersey().register(IcebergRest.events(catalog));
         }

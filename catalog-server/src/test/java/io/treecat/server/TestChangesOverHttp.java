@@ -183,7 +183,36 @@ class TestChangesOverHttp {
             // A request that need not wait takes no place.
             assertThat(server.get("/treecat/v1/changes?after=0&limit=1").status())
                     .isEqualTo(200);
+            assertThat(server.admin("/metrics")
+                            .json()
+                            .get("gauges")
+                            .get("treecat.feed.subscribers")
+                            .get("value")
+                            .asInt())
+                    .isEqualTo(2);
             assertThat(vids(waiting.get(10, TimeUnit.SECONDS))).isEmpty();
         }
+    }
+
+    @Test
+    void stoppingTheServerAnswersAWaitingPollAtOnce(@TempDir Path other) throws Exception {
+        TreeCatTestServer stopping = new TreeCatTestServer(other, ConfigOverride.config("feed.max-wait", "60s"));
+        CompletableFuture<Reply> waiting;
+        long before;
+        try {
+            Reply now = stopping.get("/treecat/v1/changes");
+            before = now.json().get("resumeAfter").asLong();
+            waiting = CompletableFuture.supplyAsync(() -> stopping.get("/treecat/v1/changes?wait=60s"));
+            Thread.sleep(500);
+            assertThat(waiting).isNotDone();
+        } finally {
+            long start = System.nanoTime();
+            stopping.close();
+            // The 30 s shutdown grace did not have to run out.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+        }
+        Reply answered = waiting.get(10, TimeUnit.SECONDS);
+        assertThat(vids(answered)).isEmpty();
+        assertThat(answered.json().get("resumeAfter").asLong()).isEqualTo(before);
     }
 }

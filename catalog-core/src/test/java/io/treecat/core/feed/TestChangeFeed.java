@@ -158,6 +158,30 @@ class TestChangeFeed {
     }
 
     @Test
+    void aCompactRecordMatchesByItsPrefixesAndCounts() {
+        add("/bulk");
+        long chunk = catalog.bulkLoad(
+                        new java.io.BufferedReader(
+                                new java.io.StringReader("{\"path\": \"/bulk/a\", \"kind\": \"leaf\", \"value\": {}}\n"
+                                        + "{\"path\": \"/bulk/b\", \"kind\": \"leaf\", \"value\": {}}\n")),
+                        10,
+                        io.treecat.core.load.BulkLoader.Progress.NONE)
+                .lastVid();
+        CommitRecord record = catalog.tree().log().find(chunk).orElseThrow();
+        assertThat(record.compact()).isTrue();
+        assertThat(ChangeFilter.under(ObjectPath.parse("/bulk")).matches(record))
+                .isTrue();
+        assertThat(ChangeFilter.under(ObjectPath.parse("/other")).matches(record))
+                .isFalse();
+        assertThat(new ChangeFilter(ObjectPath.ROOT, Set.of(ChangeKind.ADDED), Set.of(ObjectKind.INNER))
+                        .matches(record))
+                .as("a compact record does not say which object kinds it touched")
+                .isTrue();
+        assertThat(new ChangeFilter(ObjectPath.ROOT, Set.of(ChangeKind.REMOVED), Set.of()).matches(record))
+                .isFalse();
+    }
+
+    @Test
     void positionsOutsideTheLogAreRefusedWithTheirLimits() {
         add("/a");
         add("/b");
