@@ -30,6 +30,8 @@ final class FeedStreamer implements Subscription.Follower {
     private final AtomicLong sent = new AtomicLong();
     private volatile Subscription subscription;
     private volatile boolean stopping;
+    /** Told once the call is over, by a close or a cancel: the service forgets the stream. */
+    private Runnable ended = () -> {};
     /** The vid of the last event sent: a commit's or a checkpoint's. Drain thread only. */
     private long lastSent = -1;
 
@@ -42,8 +44,10 @@ final class FeedStreamer implements Subscription.Follower {
      *
      * @throws io.treecat.core.error.CatalogException if the feed refuses the subscriber (the limit)
      */
-    void start(ChangeFeed feed, ChangeFilter filter, long position) {
+    void start(ChangeFeed feed, ChangeFilter filter, long position, Runnable ended) {
+        this.ended = ended;
         call.setOnCancelHandler(this::cancelled);
+        call.setOnCloseHandler(ended);
         call.setOnReadyHandler(() -> {
             Subscription open = subscription;
             if (open != null) {
@@ -71,6 +75,7 @@ final class FeedStreamer implements Subscription.Follower {
         if (done.compareAndSet(false, true)) {
             close();
         }
+        ended.run();
     }
 
     private void close() {

@@ -259,8 +259,7 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
             long position = feed.startPosition(
                     request.hasAfterVid() ? OptionalLong.of(request.getAfterVid()) : OptionalLong.empty());
             streams.add(streamer);
-            call.setOnCloseHandler(() -> streams.remove(streamer));
-            streamer.start(feed, filter, position);
+            streamer.start(feed, filter, position, () -> streams.remove(streamer));
         } catch (RuntimeException | Error e) {
             streams.remove(streamer);
             response.onError(GrpcErrors.toStatus(e));

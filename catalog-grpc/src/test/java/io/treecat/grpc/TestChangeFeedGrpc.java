@@ -167,8 +167,10 @@ class TestChangeFeedGrpc {
             });
         }
         assertThat(first).containsExactly(1L, 2L, 3L, 4L);
-        // The server frees the place of the cancelled stream.
+        // The server frees the place of the cancelled stream, and forgets it.
         Eventually.until(Duration.ofSeconds(10), () -> feed.subscriberCount() == 0);
+        Eventually.until(
+                Duration.ofSeconds(10), () -> server.service().streams().isEmpty());
         for (int i = 10; i < 15; i++) {
             add("/t" + i);
         }
@@ -234,6 +236,7 @@ class TestChangeFeedGrpc {
         // The server carries on.
         assertThat(add("/b")).isEqualTo(2);
         assertThat(feed.subscriberCount()).isZero();
+        assertThat(server.service().streams()).isEmpty();
     }
 
     private StatusRuntimeException catchStatus(SubscribeRequest request) {
