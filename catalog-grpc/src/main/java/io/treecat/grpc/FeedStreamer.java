@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Streams one {@code Subscribe} call from its {@link Subscription}: reads the log after the
  * position and sends while the transport can take more ({@code isReady}). When it cannot, the
- * position goes back to the last record sent, so the server holds at most one record beyond what
- * gRPC's flow control let through; a subscriber that falls behind is read from the log again when
+ * position goes back to just before the first record not sent, so the server holds at most one
+ * record beyond what gRPC's flow control let through; a subscriber that falls behind is read from the log again when
  * gRPC calls {@code onReady}, rather than buffered.
  *
  * <p>Drains run on the feed's threads, one at a time per call ({@link Subscription}); gRPC's own
@@ -67,10 +67,6 @@ final class FeedStreamer implements Subscription.Follower {
         return open == null ? -1 : open.position();
     }
 
-    boolean isDone() {
-        return done.get();
-    }
-
     private void cancelled() {
         if (done.compareAndSet(false, true)) {
             close();
@@ -105,8 +101,10 @@ final class FeedStreamer implements Subscription.Follower {
                         return;
                     }
                     if (!call.isReady()) {
-                        // Read again from here once the transport drains: nothing waits in memory.
-                        subscription.rewind(lastSent);
+                        // Read again from this record once the transport drains: nothing waits in memory.
+                        // Every vid before it was sent or refused by the filter, and is at or after the
+                        // position this drain began at, which the retention pin still holds.
+                        subscription.rewind(record.vid() - 1);
                         return;
                     }
                     send(FeedEvent.newBuilder()

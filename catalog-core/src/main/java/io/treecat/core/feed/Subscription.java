@@ -40,6 +40,9 @@ public final class Subscription implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long position;
+    /** The position the running drain began at: the pin keeps every record after it. */
+    private long drainStart;
+
     private final FeedPins pins;
     /** The retention pin at {@link #pinnedVid}: the oldest record this subscription may still read. */
     private FeedPins.Pin pin;
@@ -110,11 +113,13 @@ public final class Subscription implements AutoCloseable {
 
     /**
      * Moves the position back to {@code vid}, so the records after it are read again: for a
-     * follower whose transport took only part of a page. Only the follower's drain calls this.
+     * follower whose transport took only part of a page. Only the follower's drain calls this, and
+     * only back as far as the position the drain began at (the retention pin holds from there).
      */
     public void rewind(long vid) {
-        if (vid > position) {
-            throw new IllegalArgumentException("cannot rewind forward, from " + position + " to " + vid);
+        if (vid > position || vid < drainStart) {
+            throw new IllegalArgumentException("cannot rewind from " + position + " to " + vid
+                    + ": only back to the position the drain began at, " + drainStart);
         }
         position = vid;
     }
@@ -140,6 +145,7 @@ public final class Subscription implements AutoCloseable {
             pending.set(false);
             try {
                 if (!closed.get()) {
+                    drainStart = position;
                     follower.drain(this);
                 }
             } catch (RuntimeException | Error e) {
