@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Streams one {@code Subscribe} call from its {@link Subscription}: reads the log after the
  * position and sends while the transport can take more ({@code isReady}). When it cannot, the
  * position goes back to just before the first record not sent, so the server holds at most one
- * record beyond what gRPC's flow control let through; a subscriber that falls behind is read from the log again when
- * gRPC calls {@code onReady}, rather than buffered.
+ * record beyond what gRPC's flow control let through; a subscriber that falls behind is read from
+ * the log again when gRPC calls {@code onReady}, rather than buffered.
  *
  * <p>Drains run on the feed's threads, one at a time per call ({@link Subscription}); gRPC's own
  * callbacks (ready, cancel) only request a drain or end the subscription.
