@@ -57,6 +57,7 @@ public final class GrpcErrors {
             case INVALID_ARGUMENT -> Status.Code.INVALID_ARGUMENT;
             case UNKNOWN_OUTCOME -> Status.Code.UNKNOWN;
             case INTERNAL -> Status.Code.INTERNAL;
+            case RESOURCE_EXHAUSTED -> Status.Code.RESOURCE_EXHAUSTED;
         };
     }
 

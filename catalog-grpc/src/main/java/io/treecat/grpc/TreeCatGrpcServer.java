@@ -7,6 +7,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.service.CatalogService;
 import io.treecat.grpc.v1.TreeCatGrpc;
 import java.io.IOException;
@@ -38,14 +39,31 @@ public final class TreeCatGrpcServer implements AutoCloseable {
     private static final long FORCED_WAIT_SECONDS = 5;
 
     private final CatalogService catalog;
+    private final ChangeFeed feed;
+    /** A feed this server made for itself (no feed given), closed with it. */
+    private final boolean ownsFeed;
+
     private final GrpcServerConfig config;
+    private TreeCatGrpcService service;
     private final HealthStatusManager health = new HealthStatusManager();
     private ExecutorService executor;
     private Server server;
     private boolean stopped;
 
+    /** A server with a change feed of its own, of the default subscriber limit. */
     public TreeCatGrpcServer(CatalogService catalog, GrpcServerConfig config) {
+        this(catalog, new ChangeFeed(catalog.tree(), ChangeFeed.DEFAULT_MAX_SUBSCRIBERS), true, config);
+    }
+
+    /** @param feed the change feed {@code Subscribe} follows; the caller's to close, after this server */
+    public TreeCatGrpcServer(CatalogService catalog, ChangeFeed feed, GrpcServerConfig config) {
+        this(catalog, feed, false, config);
+    }
+
+    private TreeCatGrpcServer(CatalogService catalog, ChangeFeed feed, boolean ownsFeed, GrpcServerConfig config) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.feed = requireNonNull(feed, "feed is null");
+        this.ownsFeed = ownsFeed;
         this.config = requireNonNull(config, "config is null");
     }
 
@@ -60,11 +78,11 @@ public final class TreeCatGrpcServer implements AutoCloseable {
             throw new IllegalStateException("The gRPC server was already started");
         }
         ExecutorService pool = newExecutor(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
+        TreeCatGrpcService treecat = new TreeCatGrpcService(catalog, feed, config.queryBatchSize());
         Server built = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
                 .executor(pool)
                 .maxInboundMessageSize(config.maxInboundMessageBytes())
-                .addService(MalformedRequests.refused(
-                        new TreeCatGrpcService(catalog, config.queryBatchSize()).bindService()))
+                .addService(MalformedRequests.refused(treecat.bindService()))
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(legacyReflection())
                 .addService(health.getHealthService())
@@ -83,6 +101,7 @@ public final class TreeCatGrpcServer implements AutoCloseable {
         }
         server = built;
         executor = pool;
+        service = treecat;
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(TreeCatGrpc.SERVICE_NAME, ServingStatus.SERVING);
         LOG.info("gRPC serving on {}:{}", config.host(), server.getPort());
@@ -136,11 +155,14 @@ public final class TreeCatGrpcServer implements AutoCloseable {
     public synchronized void shutdown() {
         if (server == null || stopped) {
             stopped = true;
+            closeOwnFeed();
             return;
         }
         stopped = true;
         health.enterTerminalState();
         server.shutdown();
+        // A change-feed stream never ends by itself: end each, naming where to resume, so it does not hold the grace.
+        service.endSubscriptions();
         try {
             if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn("gRPC calls still running after {}; cancelling them", config.shutdownGrace());
@@ -156,7 +178,19 @@ public final class TreeCatGrpcServer implements AutoCloseable {
             executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        closeOwnFeed();
         LOG.info("gRPC server stopped");
+    }
+
+    private void closeOwnFeed() {
+        if (ownsFeed) {
+            feed.close();
+        }
+    }
+
+    /** The service, once started: tests watch its change-feed streams. */
+    synchronized TreeCatGrpcService service() {
+        return service;
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.feed.ChangeFeed;
+import io.treecat.core.feed.ChangeFilter;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
@@ -30,6 +32,7 @@ import io.treecat.grpc.v1.DropSnapshotResponse;
 import io.treecat.grpc.v1.ExecuteQueryRequest;
 import io.treecat.grpc.v1.ExplainRequest;
 import io.treecat.grpc.v1.ExplainResponse;
+import io.treecat.grpc.v1.FeedEvent;
 import io.treecat.grpc.v1.GetObjectRequest;
 import io.treecat.grpc.v1.GetObjectResponse;
 import io.treecat.grpc.v1.ListCommitsRequest;
@@ -41,8 +44,12 @@ import io.treecat.grpc.v1.SnapshotRequest;
 import io.treecat.grpc.v1.SnapshotResponse;
 import io.treecat.grpc.v1.StartTransactionRequest;
 import io.treecat.grpc.v1.StartTransactionResponse;
+import io.treecat.grpc.v1.SubscribeRequest;
 import io.treecat.grpc.v1.TreeCatGrpc;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -53,14 +60,18 @@ import java.util.function.Supplier;
  */
 public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
     private final CatalogService catalog;
+    private final ChangeFeed feed;
     private final int maxBatchSize;
+    /** The open Subscribe streams, ended at shutdown: they would otherwise hold it for the whole grace period. */
+    private final Set<FeedStreamer> streams = ConcurrentHashMap.newKeySet();
 
     /**
      * @param maxBatchSize the most objects in one {@code QueryBatch}, and the size used when the
      *     request does not ask for one
      */
-    public TreeCatGrpcService(CatalogService catalog, int maxBatchSize) {
+    public TreeCatGrpcService(CatalogService catalog, ChangeFeed feed, int maxBatchSize) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.feed = requireNonNull(feed, "feed is null");
         if (maxBatchSize <= 0) {
             throw new IllegalArgumentException("maxBatchSize must be positive");
         }
@@ -237,6 +248,32 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
             page.nextPageToken().ifPresent(list::setNextPageToken);
             return list.build();
         });
+    }
+
+    @Override
+    public void subscribe(SubscribeRequest request, StreamObserver<FeedEvent> response) {
+        ServerCallStreamObserver<FeedEvent> call = (ServerCallStreamObserver<FeedEvent>) response;
+        FeedStreamer streamer = new FeedStreamer(call);
+        try {
+            ChangeFilter filter = WireFormat.feedFilter(request);
+            long position = feed.startPosition(
+                    request.hasAfterVid() ? OptionalLong.of(request.getAfterVid()) : OptionalLong.empty());
+            streams.add(streamer);
+            streamer.start(feed, filter, position, () -> streams.remove(streamer));
+        } catch (RuntimeException | Error e) {
+            streams.remove(streamer);
+            response.onError(GrpcErrors.toStatus(e));
+        }
+    }
+
+    /** Ends every open Subscribe stream with UNAVAILABLE and the vid to resume after. */
+    void endSubscriptions() {
+        streams.forEach(FeedStreamer::endForShutdown);
+    }
+
+    /** The open Subscribe streams: for tests of backpressure and of the limit. */
+    Set<FeedStreamer> streams() {
+        return Set.copyOf(streams);
     }
 
     private static String required(String value, String field) {

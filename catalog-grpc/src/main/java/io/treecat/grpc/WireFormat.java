@@ -223,6 +223,36 @@ public final class WireFormat {
         return entry.build();
     }
 
+    /** A change-feed filter from a Subscribe request: a subtree, change kinds and object kinds (none named: all). */
+    public static io.treecat.core.feed.ChangeFilter feedFilter(io.treecat.grpc.v1.SubscribeRequest request) {
+        java.util.Set<io.treecat.core.history.ChangeKind> changes =
+                java.util.EnumSet.noneOf(io.treecat.core.history.ChangeKind.class);
+        for (ChangeKind kind : request.getChangeKindsList()) {
+            changes.add(
+                    switch (kind) {
+                        case CHANGE_KIND_ADDED -> io.treecat.core.history.ChangeKind.ADDED;
+                        case CHANGE_KIND_UPDATED -> io.treecat.core.history.ChangeKind.UPDATED;
+                        case CHANGE_KIND_REMOVED -> io.treecat.core.history.ChangeKind.REMOVED;
+                        case CHANGE_KIND_UNSPECIFIED, UNRECOGNIZED ->
+                            throw new InvalidRequestException(
+                                    "change_kinds", "holds a value that is not ADDED, UPDATED or REMOVED");
+                    });
+        }
+        java.util.Set<ObjectKind> objectKinds = java.util.EnumSet.noneOf(ObjectKind.class);
+        for (io.treecat.grpc.v1.ObjectKind kind : request.getObjectKindsList()) {
+            objectKinds.add(
+                    switch (kind) {
+                        case OBJECT_KIND_INNER -> ObjectKind.INNER;
+                        case OBJECT_KIND_LEAF -> ObjectKind.LEAF;
+                        case OBJECT_KIND_UNSPECIFIED, UNRECOGNIZED ->
+                            throw new InvalidRequestException(
+                                    "object_kinds", "holds a value that is not INNER or LEAF");
+                    });
+        }
+        return new io.treecat.core.feed.ChangeFilter(
+                request.getPath().isEmpty() ? ObjectPath.ROOT : path(request.getPath(), "path"), changes, objectKinds);
+    }
+
     public static io.treecat.grpc.v1.ReadPoint readPoint(ReadPoint point) {
         io.treecat.grpc.v1.ReadPoint.Builder wire = io.treecat.grpc.v1.ReadPoint.newBuilder();
         if (point instanceof ReadPoint.AtVid atVid) {

@@ -24,6 +24,7 @@ class TestGrpcErrors {
         expected.put(ErrorCategory.INVALID_ARGUMENT, Status.Code.INVALID_ARGUMENT);
         expected.put(ErrorCategory.UNKNOWN_OUTCOME, Status.Code.UNKNOWN);
         expected.put(ErrorCategory.INTERNAL, Status.Code.INTERNAL);
+        expected.put(ErrorCategory.RESOURCE_EXHAUSTED, Status.Code.RESOURCE_EXHAUSTED);
         assertThat(expected).hasSize(ErrorCategory.values().length);
         for (ErrorCategory category : ErrorCategory.values()) {
             assertThat(GrpcErrors.statusCode(category)).as(category.name()).isEqualTo(expected.get(category));

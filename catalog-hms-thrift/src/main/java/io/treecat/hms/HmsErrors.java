@@ -31,6 +31,8 @@ final class HmsErrors {
 
     /** Category → the HMS exception for it (when the method declares it) and a constructor. */
     private static final Map<ErrorCategory, Function<String, TException>> BY_CATEGORY = Map.of(
+            ErrorCategory.RESOURCE_EXHAUSTED,
+            message -> new MetaException("Server busy, retry later: " + message),
             ErrorCategory.NOT_FOUND,
             NoSuchObjectException::new,
             ErrorCategory.ALREADY_EXISTS,

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.dropwizard.lifecycle.Managed;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.service.CatalogMetrics;
 import io.treecat.core.service.CatalogService;
@@ -36,7 +37,9 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final CatalogMetrics metrics;
     private final LakeObjectValidator validator;
     private final QueryLimits queryLimits;
+    private final int maxSubscribers;
     private volatile CatalogService catalog;
+    private volatile ChangeFeed feed;
 
     CatalogLifecycle(
             Path dataDir,
@@ -45,7 +48,9 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             TransactionConfig transactionConfig,
             CatalogMetrics metrics,
             LakeObjectValidator validator,
-            QueryLimits queryLimits) {
+            QueryLimits queryLimits,
+            int maxSubscribers) {
+        this.maxSubscribers = maxSubscribers;
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
@@ -68,6 +73,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 metrics,
                 validator,
                 queryLimits);
+        feed = new ChangeFeed(catalog.tree(), maxSubscribers);
         LOG.info(
                 "Opened the catalog at {} (newest version {}, protocol {})",
                 dataDir.toAbsolutePath(),
@@ -77,12 +83,26 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
 
     @Override
     public void stop() {
+        ChangeFeed openFeed = feed;
+        feed = null;
+        if (openFeed != null) {
+            openFeed.close();
+        }
         CatalogService open = catalog;
         catalog = null;
         if (open != null) {
             open.close();
             LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
         }
+    }
+
+    /** The change feed over the open catalog; {@code STORE_CLOSED} before start and after stop. */
+    ChangeFeed feed() {
+        ChangeFeed open = feed;
+        if (open == null) {
+            throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+        }
+        return open;
     }
 
     /** The open catalog; {@code STORE_CLOSED} before start and after stop. */

@@ -3,6 +3,7 @@ package io.treecat.server;
 import static java.util.Objects.requireNonNull;
 
 import io.dropwizard.lifecycle.Managed;
+import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.service.CatalogService;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.grpc.TreeCatGrpcServer;
@@ -14,17 +15,19 @@ import java.util.function.Supplier;
  */
 final class GrpcLifecycle implements Managed {
     private final Supplier<CatalogService> catalog;
+    private final Supplier<ChangeFeed> feed;
     private final GrpcServerConfig config;
     private volatile TreeCatGrpcServer server;
 
-    GrpcLifecycle(Supplier<CatalogService> catalog, GrpcServerConfig config) {
+    GrpcLifecycle(Supplier<CatalogService> catalog, Supplier<ChangeFeed> feed, GrpcServerConfig config) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.feed = requireNonNull(feed, "feed is null");
         this.config = requireNonNull(config, "config is null");
     }
 
     @Override
     public void start() {
-        TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), config);
+        TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), feed.get(), config);
         started.start();
         server = started;
     }

@@ -1,5 +1,6 @@
 package io.treecat.server;
 
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
@@ -38,6 +39,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
  * The one TreeCat process (DESIGN §8): the catalog as a managed object, the HTTP/JSON mirror on the
@@ -121,7 +123,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 configuration.transactions().toTransactionConfig(),
                 new RegistryCatalogMetrics(metrics),
                 new LakeObjectValidator(names, warehouses),
-                configuration.query().toLimits());
+                configuration.query().toLimits(),
+                configuration.feed().maxSubscribers());
         environment.lifecycle().manage(catalog);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
@@ -135,6 +138,32 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         configuration.http().toBodyLimits(),
                         json)
                 .forEach(environment.jersey()::register);
+        environment
+                .jersey()
+                .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        // Open change-feed followers (streams and waiting polls): what feed.max-subscribers limits.
+        metrics.register("treecat.feed.subscribers", (Gauge<Integer>) () -> {
+            try {
+                return catalog.feed().subscriberCount();
+            } catch (RuntimeException e) {
+                return 0;
+            }
+        });
+        if (configuration.iceberg().eventsEndpoint()) {
+            environment.jersey().register(IcebergRest.events(catalog));
+        }
+        // A waiting long poll would hold Jetty's graceful stop for its whole wait: answer each (an empty page saying
+        // where to resume) as soon as Jetty begins to stop.
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                try {
+                    catalog.feed().endPolls();
+                } catch (RuntimeException e) {
+                    // The catalog is not open: no poll waits.
+                }
+            }
+        });
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
         // Each adapter gets the lakehouse under its own name, so the commit log says which one committed.
@@ -167,6 +196,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 : Duration.ofSeconds(30);
         GrpcLifecycle grpc = new GrpcLifecycle(
                 catalog,
+                catalog::feed,
                 new GrpcServerConfig(
                         grpcConfig.host(),
                         grpcConfig.port(),

@@ -61,6 +61,9 @@ class TestTreeCatConfiguration {
                     .isEqualTo(new BodyLimits(16L << 20, 4L << 30, java.time.Duration.ofSeconds(30)));
             assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
             assertThat(configuration.query().toLimits()).isEqualTo(QueryLimits.DEFAULTS);
+            assertThat(configuration.feed().maxSubscribers()).isEqualTo(256);
+            assertThat(configuration.iceberg().eventsEndpoint()).isFalse();
+            assertThat(configuration.feed().maxWait()).isEqualTo(java.time.Duration.ofSeconds(60));
             assertThat(configuration.hms().filterLimits()).isEqualTo(HiveFilterLimits.DEFAULTS);
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
             assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())

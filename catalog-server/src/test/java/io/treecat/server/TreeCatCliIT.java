@@ -158,6 +158,69 @@ class TreeCatCliIT {
     }
 
     @Test
+    void watchReplaysFromAVidAndFollowsNewCommits() throws Exception {
+        Path first = directory.resolve("watch1.json");
+        Files.writeString(first, "{\"writes\": [{\"op\": \"add\", \"path\": \"/shop\", \"value\": {}}]}");
+        assertThat(treecat("commit", first.toString()).exitCode()).isZero();
+        // vid 1 is the HMS default database; vid 2 the commit above.
+        Run replay = treecat("watch", "--from", "2", "--limit", "1", "-v");
+        assertThat(replay.exitCode()).as(replay.err()).isZero();
+        assertThat(replay.out().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("{\"vid\": 2, \"time\": ")
+                .contains("\"changes\": [{\"path\": \"/shop\", \"change\": \"added\"}]");
+
+        // Following from after vid 2 (the newest): the watcher sees the next commit under /shop, not the one elsewhere.
+        Path out = directory.resolve("watch-live.txt");
+        List<String> command = new ArrayList<>(List.of(
+                launcher().toString(),
+                "watch",
+                "--server",
+                server.grpcTarget(),
+                "/shop",
+                "--from",
+                "3",
+                "--limit",
+                "1",
+                "--format",
+                "table"));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(directory.resolve("watch-live-err.txt").toFile());
+        builder.environment().put("TREECAT_NO_BUILD", "1");
+        Process watcher = builder.start();
+        try {
+            Path elsewhere = directory.resolve("watch2.json");
+            Files.writeString(elsewhere, "{\"writes\": [{\"op\": \"add\", \"path\": \"/other\", \"value\": {}}]}");
+            assertThat(treecat("commit", elsewhere.toString()).exitCode()).isZero();
+            Path under = directory.resolve("watch3.json");
+            Files.writeString(under, "{\"writes\": [{\"op\": \"add\", \"path\": \"/shop/orders\", \"value\": {}}]}");
+            assertThat(treecat("commit", under.toString()).exitCode()).isZero();
+            assertThat(watcher.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(watcher.exitValue()).isZero();
+            assertThat(Files.readString(out, StandardCharsets.UTF_8).lines().toList())
+                    .singleElement()
+                    .asString()
+                    .startsWith(String.format("%-8d  ", 4))
+                    .contains("native.commit")
+                    .contains("+1 ~0 -0");
+        } finally {
+            watcher.destroyForcibly();
+        }
+
+        Run bad = treecat("watch", "--kinds", "added,bogus");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.err().lines()).hasSize(1);
+        assertThat(bad.err()).contains("--kinds is a comma-separated list");
+        Run past = treecat("watch", "--from", "99");
+        assertThat(past.exitCode()).isNotZero();
+        assertThat(past.err())
+                .startsWith("treecat: VID_NOT_FOUND: The feed position is after the newest committed vid");
+    }
+
+    @Test
     void logListsCommitsAndReadsGoBackInTime() throws Exception {
         Path first = directory.resolve("first.json");
         Files.writeString(

@@ -64,7 +64,8 @@ class TreeCatLauncherIT {
     void helpListsTheCommands() throws Exception {
         Run help = run("help");
         assertThat(help.exitCode()).isEqualTo(0);
-        assertThat(help.out()).contains("{server,check-config,demo,query,get,commit,snapshot,clone,load,export,log}");
+        assertThat(help.out())
+                .contains("{server,check-config,demo,query,get,commit,snapshot,clone,load,export,log,watch}");
     }
 
     @Test

@@ -10,5 +10,7 @@ public enum ErrorCategory {
     INVALID_ARGUMENT,
     /** The operation may or may not have taken effect. */
     UNKNOWN_OUTCOME,
-    INTERNAL
+    INTERNAL,
+    /** A limit on a shared resource (e.g. concurrent change-feed subscribers) is reached; retrying later may succeed. */
+    RESOURCE_EXHAUSTED
 }

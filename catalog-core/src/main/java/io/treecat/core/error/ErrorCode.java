@@ -5,6 +5,7 @@ import static io.treecat.core.error.ErrorCategory.CONFLICT;
 import static io.treecat.core.error.ErrorCategory.INTERNAL;
 import static io.treecat.core.error.ErrorCategory.INVALID_ARGUMENT;
 import static io.treecat.core.error.ErrorCategory.NOT_FOUND;
+import static io.treecat.core.error.ErrorCategory.RESOURCE_EXHAUSTED;
 import static io.treecat.core.error.ErrorCategory.UNKNOWN_OUTCOME;
 
 /**
@@ -67,6 +68,10 @@ public enum ErrorCode {
     INVALID_NAME(127, INVALID_ARGUMENT),
     /** A location the lake refuses: a "." or ".." segment, or outside the warehouse where that is not allowed. */
     INVALID_LOCATION(128, INVALID_ARGUMENT),
+
+    // Change feed
+    /** Too many change-feed subscribers (and waiting long polls) at once; context names the limit and its config key. */
+    SUBSCRIBER_LIMIT_REACHED(140, RESOURCE_EXHAUSTED),
 
     // Storage
     STORAGE_FAILURE(100, INTERNAL),

@@ -53,6 +53,7 @@ public final class VersionedTree implements AutoCloseable {
 
     private final Object writeLock = new Object();
     private final CommitLog log;
+    private final PublishListeners publishListeners = new PublishListeners();
 
     private VersionedTree(KvStore store, long lastVid, Clock clock) {
         this.store = store;
@@ -330,7 +331,15 @@ public final class VersionedTree implements AutoCloseable {
             throw new IllegalStateException(
                     "cannot publish vid " + vid + " before it is applied (applied: " + appliedVid.get() + ")");
         }
-        lastVid.accumulateAndGet(vid, Math::max);
+        long before = lastVid.getAndAccumulate(vid, Math::max);
+        if (vid > before) {
+            publishListeners.published(vid);
+        }
+    }
+
+    /** Who is told when a vid is published (the change feed); see {@link PublishListeners}. */
+    public PublishListeners publishListeners() {
+        return publishListeners;
     }
 
     /** The newest vid written to the store, durable or not. */

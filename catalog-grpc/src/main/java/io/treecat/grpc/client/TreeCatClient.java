@@ -317,6 +317,16 @@ public final class TreeCatClient implements AutoCloseable {
     // ---- history
 
     /** One page of the commit log, as the server sends it (vid, time, origin, counts, paths). */
+    /**
+     * Follows the change feed: the events as the server streams them, for as long as the caller
+     * iterates (no deadline; cancel by closing the client). {@code hasNext} and {@code next} throw
+     * the stream's end as a {@link io.grpc.StatusRuntimeException}: UNAVAILABLE when the server
+     * stops, whose description names the vid to resume after.
+     */
+    public Iterator<io.treecat.grpc.v1.FeedEvent> subscribe(io.treecat.grpc.v1.SubscribeRequest request) {
+        return TreeCatGrpc.newBlockingStub(channel).subscribe(request);
+    }
+
     public ListCommitsResponse listCommits(HistoryRequest request) {
         requireNonNull(request, "request is null");
         ListCommitsRequest.Builder wire =

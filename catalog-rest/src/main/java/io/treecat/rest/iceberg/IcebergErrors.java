@@ -100,6 +100,9 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
                 case UNKNOWN_OUTCOME ->
                     response(500, "CommitStateUnknownException", e.getMessage()).build();
                 case INTERNAL -> internal(failure);
+                // Iceberg's client reads 503 as ServiceUnavailableException: try again later.
+                case RESOURCE_EXHAUSTED ->
+                    response(503, "ServiceUnavailableException", e.getMessage()).build();
             };
         }
         if (failure instanceof ApiException e) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.treecat.core.json.JsonLimits;
+import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
@@ -17,6 +18,7 @@ import io.treecat.rest.nativeapi.StrictJson;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.iceberg.rest.RESTSerializers;
 
 /**
@@ -82,6 +84,14 @@ public final class IcebergRest {
                 idempotency.feature(),
                 new ReadOnlyPrefixFilter(),
                 new IcebergErrors(otherPaths));
+    }
+
+    /**
+     * The experimental events route ({@link IcebergEventsResource}), registered beside {@link
+     * #components} only when the server enables it.
+     */
+    public static Object events(Supplier<CatalogService> catalog) {
+        return new IcebergEventsResource(catalog);
     }
 
     /** Whether a request path (relative to the application root, with or without its leading '/') is an Iceberg route. */

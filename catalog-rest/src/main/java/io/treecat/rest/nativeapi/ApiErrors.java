@@ -34,6 +34,7 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
             case ALREADY_EXISTS, CONFLICT -> 409;
             case INVALID_ARGUMENT -> 400;
             case UNKNOWN_OUTCOME, INTERNAL -> 500;
+            case RESOURCE_EXHAUSTED -> 429;
         };
     }
 

@@ -1,8 +1,10 @@
 package io.treecat.rest.nativeapi;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.service.CatalogService;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -39,6 +41,15 @@ public final class NativeApi {
                 new WriteResource(catalog, bodies),
                 new HistoryResource(catalog),
                 new BodySizeLimits(limits));
+    }
+
+    /**
+     * The change feed's long-poll pages ({@link ChangesResource}), registered beside {@link #components}.
+     *
+     * @param maxWait the longest one request waits for a commit
+     */
+    public static Object changes(Supplier<ChangeFeed> feed, Duration maxWait) {
+        return new ChangesResource(feed, maxWait);
     }
 
     /**

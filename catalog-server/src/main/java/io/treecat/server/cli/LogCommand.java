@@ -99,7 +99,7 @@ final class LogCommand extends RemoteCommand {
         }
     }
 
-    private static void print(Output output, CommitEntry entry, boolean verbose) {
+    static void print(Output output, CommitEntry entry, boolean verbose) {
         String operation = entry.getInterface() + "." + entry.getOperation();
         if (output.isTable()) {
             output.line(String.format(

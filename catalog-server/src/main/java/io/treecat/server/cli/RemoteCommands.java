@@ -16,6 +16,7 @@ public final class RemoteCommands {
                 new CloneCommand(),
                 new LoadCommand(),
                 new ExportCommand(),
-                new LogCommand());
+                new LogCommand(),
+                new WatchCommand());
     }
 }

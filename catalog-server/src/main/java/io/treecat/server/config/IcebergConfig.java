@@ -12,6 +12,17 @@ public final class IcebergConfig {
     @JsonProperty("rebase-appends")
     private boolean rebaseAppends = false;
 
+    /**
+     * Whether {@code POST /v1/{prefix}/events} is served: the Iceberg REST events endpoint as
+     * proposed, not yet in Iceberg's spec (experimental; docs/iceberg-rest.md).
+     */
+    @JsonProperty("events-endpoint")
+    private boolean eventsEndpoint = false;
+
+    public boolean eventsEndpoint() {
+        return eventsEndpoint;
+    }
+
     public boolean rebaseAppends() {
         return rebaseAppends;
     }

@@ -64,6 +64,11 @@ public final class TreeCatConfiguration extends Configuration {
     @JsonProperty("query")
     private QueryConfig query = new QueryConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty("feed")
+    private FeedConfig feed = new FeedConfig();
+
     public TreeCatConfiguration() {
         DefaultServerFactory server = new DefaultServerFactory();
         server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
@@ -109,6 +114,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public HttpConfig http() {
         return http;
+    }
+
+    public FeedConfig feed() {
+        return feed;
     }
 
     public QueryConfig query() {
