@@ -45,6 +45,7 @@ final class HmsEventLog {
 
     private final Supplier<CatalogService> service;
     private final HmsCommitEvents events;
+    private final int stride;
 
     /** Checkpoints: {@code checkpointVids[i]}'s record has {@code checkpointEvents[i]} events before it. */
     private long[] checkpointVids = new long[64];
@@ -65,8 +66,17 @@ final class HmsEventLog {
     };
 
     HmsEventLog(Supplier<CatalogService> service, HmsCommitEvents events) {
+        this(service, events, STRIDE);
+    }
+
+    /** With checkpoints every {@code stride} records (tests use a short one to cross many). */
+    HmsEventLog(Supplier<CatalogService> service, HmsCommitEvents events, int stride) {
         this.service = requireNonNull(service, "service is null");
         this.events = requireNonNull(events, "events is null");
+        if (stride < 1) {
+            throw new IllegalArgumentException("stride must be positive: " + stride);
+        }
+        this.stride = stride;
     }
 
     /** The id of the newest event: Hive's {@code get_current_notificationEventId} (0 when there is none). */
@@ -184,7 +194,7 @@ final class HmsEventLog {
             CommitPage page =
                     catalog.listCommits(new CommitQuery(from, newest, ObjectPath.ROOT, CommitQuery.MAX_LIMIT, false));
             for (CommitRecord record : page.records()) {
-                if (recordsIndexed % STRIDE == 0) {
+                if (recordsIndexed % stride == 0) {
                     addCheckpoint(record.vid(), indexedEvents);
                 }
                 recordsIndexed++;

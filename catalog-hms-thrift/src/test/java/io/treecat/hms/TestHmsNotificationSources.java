@@ -1,0 +1,256 @@
+package io.treecat.hms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.treecat.core.history.CommitOrigin;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.version.WriteOp;
+import io.treecat.core.version.WriteSet;
+import io.treecat.lakehouse.auth.Access;
+import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.IcebergPointer;
+import io.treecat.lakehouse.model.NamespaceEntry;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.Catalog;
+import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.NotificationEvent;
+import org.apache.hadoop.hive.metastore.api.NotificationEventsCountRequest;
+import org.apache.hadoop.hive.metastore.api.Partition;
+import org.apache.hadoop.hive.metastore.api.PartitionEventType;
+import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.hadoop.hive.metastore.messaging.AddPartitionMessage;
+import org.apache.hadoop.hive.metastore.messaging.AlterPartitionMessage;
+import org.apache.hadoop.hive.metastore.messaging.AlterTableMessage;
+import org.apache.hadoop.hive.metastore.messaging.CreateDatabaseMessage;
+import org.apache.hadoop.hive.metastore.messaging.DropPartitionMessage;
+import org.apache.hadoop.hive.metastore.messaging.MessageDeserializer;
+import org.apache.hadoop.hive.metastore.messaging.json.JSONMessageDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Which commits make which Hive events: commits over other interfaces (an Iceberg REST swap, a native commit), other
+ * catalogs, partition renames and exchanges, changes Hive reports otherwise (no event), compact records (no event, ids
+ * still dense), and the id index read from every position across many checkpoints.
+ */
+class TestHmsNotificationSources {
+    @RegisterExtension
+    final HmsTestServer hms = new HmsTestServer();
+
+    private final MessageDeserializer deserializer = new JSONMessageDeserializer();
+
+    @Test
+    void icebergRestSwapIsAlterTableAndNativeNamespaceIsCreateDatabase() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        Database db = new Database();
+        db.setName("lake");
+        client.createDatabase(db);
+        Table table = table("lake", "events", List.of());
+        table.getParameters().put("table_type", "ICEBERG");
+        table.getParameters().put("metadata_location", "file:/m/v1.metadata.json");
+        client.createTable(table);
+        long start = client.getCurrentNotificationEventId().getEventId();
+
+        // What the Iceberg REST side commits: the metadata pointer swapped through the lakehouse layer.
+        TransactionRunner rest = new TransactionRunner(() -> hms.catalog(), Authorizer.allowAll()).forInterface("rest");
+        ObjectPath path = ObjectPath.of("warehouse", "lake", "events");
+        rest.write(
+                Access.of(Principal.ANONYMOUS, Action.COMMIT_TABLE, path),
+                txn -> Tables.swapMetadataLocation(
+                        txn,
+                        path,
+                        "file:/m/v1.metadata.json",
+                        entry -> entry.withIceberg(new IcebergPointer(
+                                "file:/m/v2.metadata.json",
+                                2,
+                                "9e6c5f2a-1b7e-4c43-a1c2-3f5e1d9a7b10",
+                                null,
+                                entry.location(),
+                                Map.of()))));
+        // A native commit of a namespace is a database to Hive.
+        hms.catalog()
+                .commit(WriteSet.of(new WriteOp.Add(
+                        ObjectPath.of("warehouse", "native_db"),
+                        ObjectKind.INNER,
+                        NamespaceEntry.of(Map.of("comment", "made natively")).encode())));
+
+        List<NotificationEvent> events =
+                client.getNextNotification(start, 100, null).getEvents();
+        assertThat(events)
+                .extracting(
+                        NotificationEvent::getEventType, NotificationEvent::getDbName, NotificationEvent::getTableName)
+                .containsExactly(tuple("ALTER_TABLE", "lake", "events"), tuple("CREATE_DATABASE", "native_db", null));
+        AlterTableMessage swap = deserializer.getAlterTableMessage(events.get(0).getMessage());
+        assertThat(swap.getTableObjBefore().getParameters())
+                .containsEntry("metadata_location", "file:/m/v1.metadata.json");
+        assertThat(swap.getTableObjAfter().getParameters())
+                .containsEntry("metadata_location", "file:/m/v2.metadata.json");
+        CreateDatabaseMessage created =
+                deserializer.getCreateDatabaseMessage(events.get(1).getMessage());
+        assertThat(created.getDatabaseObject().getDescription()).isEqualTo("made natively");
+    }
+
+    @Test
+    void compactRecordsAndHiddenObjectsMakeNoEventAndIdsStayDense() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        Database db = new Database();
+        db.setName("d");
+        client.createDatabase(db);
+        client.createTable(table("d", "t", List.of(new FieldSchema("ds", "string", null))));
+        client.add_partitions(new ArrayList<>(List.of(partition("d", "t", "x"))));
+        long start = client.getCurrentNotificationEventId().getEventId();
+
+        // A bulk-load chunk's record is compact: it lists no paths, so the database it adds makes no event.
+        hms.catalog()
+                .commit(new WriteSet(
+                        List.of(new WriteOp.Add(
+                                ObjectPath.of("warehouse", "bulk"),
+                                ObjectKind.INNER,
+                                NamespaceEntry.of(Map.of()).encode())),
+                        CommitOrigin.LOAD_CHUNK));
+        // Partition marks live in a hidden object below the table: not a Hive object change.
+        client.markPartitionForEvent("d", "t", Map.of("ds", "x"), PartitionEventType.LOAD_DONE);
+        assertThat(client.getCurrentNotificationEventId().getEventId()).isEqualTo(start);
+
+        Database next = new Database();
+        next.setName("after");
+        client.createDatabase(next);
+        assertThat(client.getNextNotification(start, 100, null).getEvents())
+                .extracting(NotificationEvent::getEventId, NotificationEvent::getDbName)
+                .containsExactly(tuple(start + 1, "after"));
+    }
+
+    @Test
+    void anotherCatalogsEventsCarryItsNameAndItsDefaultDatabaseMakesNone() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        long start = client.getCurrentNotificationEventId().getEventId();
+        client.createCatalog(
+                new Catalog("spark", hms.directory().resolve("spark").toUri().toString()));
+        Database db = new Database();
+        db.setName("db");
+        db.setCatalogName("spark");
+        client.createDatabase(db);
+
+        List<NotificationEvent> events =
+                client.getNextNotification(start, 100, null).getEvents();
+        assertThat(events)
+                .extracting(
+                        NotificationEvent::getEventType, NotificationEvent::getCatName, NotificationEvent::getDbName)
+                .containsExactly(tuple("CREATE_DATABASE", "spark", "db"));
+        assertThat(deserializer
+                        .getCreateDatabaseMessage(events.get(0).getMessage())
+                        .getDatabaseObject()
+                        .getCatalogName())
+                .isEqualTo("spark");
+        NotificationEventsCountRequest count = new NotificationEventsCountRequest(start, "*");
+        count.setCatName("spark");
+        assertThat(client.getNotificationEventsCount(count).getEventsCount()).isEqualTo(1);
+        count.setCatName("hive");
+        assertThat(client.getNotificationEventsCount(count).getEventsCount()).isZero();
+    }
+
+    @Test
+    void partitionRenameIsAlterPartitionAndExchangeIsAddAndDrop() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        Database db = new Database();
+        db.setName("s");
+        client.createDatabase(db);
+        List<FieldSchema> keys = List.of(new FieldSchema("ds", "string", null));
+        client.createTable(table("s", "src", keys));
+        client.createTable(table("s", "dst", keys));
+        client.add_partitions(new ArrayList<>(List.of(partition("s", "src", "a"), partition("s", "src", "b"))));
+        long start = client.getCurrentNotificationEventId().getEventId();
+
+        Partition renamed = client.getPartition("s", "src", List.of("a"));
+        renamed.setValues(List.of("c"));
+        client.renamePartition("s", "src", List.of("a"), renamed);
+        client.exchange_partition(Map.of("ds", "b"), "s", "src", "s", "dst");
+
+        List<NotificationEvent> events =
+                client.getNextNotification(start, 100, null).getEvents();
+        assertThat(events)
+                .extracting(NotificationEvent::getEventType, NotificationEvent::getTableName)
+                .containsExactly(
+                        tuple("ALTER_PARTITION", "src"), tuple("ADD_PARTITION", "dst"), tuple("DROP_PARTITION", "src"));
+        AlterPartitionMessage rename =
+                deserializer.getAlterPartitionMessage(events.get(0).getMessage());
+        assertThat(rename.getKeyValues()).containsExactly(Map.entry("ds", "a"));
+        assertThat(rename.getPtnObjBefore().getValues()).containsExactly("a");
+        assertThat(rename.getPtnObjAfter().getValues()).containsExactly("c");
+        AddPartitionMessage added =
+                deserializer.getAddPartitionMessage(events.get(1).getMessage());
+        assertThat(added.getPartitions()).containsExactly(Map.of("ds", "b"));
+        DropPartitionMessage dropped =
+                deserializer.getDropPartitionMessage(events.get(2).getMessage());
+        assertThat(dropped.getPartitions()).containsExactly(Map.of("ds", "b"));
+    }
+
+    @Test
+    void theIndexAnswersFromEveryIdAcrossManyCheckpoints() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        for (int i = 0; i < 12; i++) {
+            Database db = new Database();
+            db.setName("db" + i);
+            client.createDatabase(db);
+            if (i % 3 == 0) {
+                client.createTable(table("db" + i, "t", List.of()));
+                client.markPartitionForEvent("db" + i, "t", Map.of(), PartitionEventType.LOAD_DONE);
+            }
+        }
+        List<NotificationEvent> all = client.getNextNotification(0, 1000, null).getEvents();
+        assertThat(all).hasSize(16);
+
+        // A fresh log with a checkpoint every two records, asked from every position, answers what the server does.
+        HmsCalls hive = new HmsCalls(
+                new TransactionRunner(() -> hms.catalog(), Authorizer.allowAll()),
+                Warehouses.underRoot(hms.warehouse(), new LocalFileIO()),
+                new HmsNames("warehouse"));
+        HmsEventLog log = new HmsEventLog(() -> hms.catalog(), new HmsCommitEvents(hive), 2);
+        assertThat(log.currentEventId()).isEqualTo(16);
+        for (int last = 0; last <= 16; last++) {
+            for (int max : new int[] {1, 3, 100}) {
+                List<NotificationEvent> page = log.next(last, max, event -> true);
+                assertThat(page).isEqualTo(all.subList(last, Math.min(16, last + max)));
+            }
+            assertThat(log.count(last, 12, Long.MAX_VALUE, event -> true)).isEqualTo(Math.max(0, 12 - last));
+        }
+    }
+
+    private static Table table(String db, String name, List<FieldSchema> keys) {
+        Table table = new Table();
+        table.setDbName(db);
+        table.setTableName(name);
+        table.setTableType("EXTERNAL_TABLE");
+        StorageDescriptor sd = new StorageDescriptor();
+        sd.setCols(List.of(new FieldSchema("id", "bigint", null)));
+        sd.setSerdeInfo(new SerDeInfo("s", "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
+        table.setSd(sd);
+        table.setPartitionKeys(keys);
+        table.setParameters(new HashMap<>());
+        return table;
+    }
+
+    private static Partition partition(String db, String table, String ds) {
+        Partition partition = new Partition();
+        partition.setDbName(db);
+        partition.setTableName(table);
+        partition.setValues(List.of(ds));
+        partition.setParameters(new HashMap<>());
+        return partition;
+    }
+}
