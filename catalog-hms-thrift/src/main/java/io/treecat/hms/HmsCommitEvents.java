@@ -12,6 +12,7 @@ import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.PartitionEntry;
+import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,6 +26,8 @@ import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Hive notification events one commit made, rebuilt from its commit-log record and the tree at its vid (after)
@@ -56,6 +59,8 @@ import org.apache.thrift.TException;
  * {@code CommitLog.FULL_RECORD_LIMIT} paths) lists no paths: it makes no event.
  */
 final class HmsCommitEvents {
+    private static final Logger LOG = LoggerFactory.getLogger(HmsCommitEvents.class);
+
     static final String CREATE_DATABASE = "CREATE_DATABASE";
     static final String ALTER_DATABASE = "ALTER_DATABASE";
     static final String DROP_DATABASE = "DROP_DATABASE";
@@ -339,8 +344,13 @@ final class HmsCommitEvents {
             if (object.isEmpty() || PartitionEntry.hivePartitionOf(object.get().value()) == null) {
                 return Optional.empty();
             }
-            Partition partition = HmsPartitions.partition(
-                    table.getDbName(), table.getTableName(), object.get().value());
+            Partition partition;
+            try {
+                partition = HmsPartitions.partition(
+                        table.getDbName(), table.getTableName(), object.get().value());
+            } catch (MetaException e) {
+                return undecodable(path, e);
+            }
             partition.setCatName(table.getCatName());
             return Optional.of(partition);
         }
@@ -357,13 +367,28 @@ final class HmsCommitEvents {
         }
 
         private Optional<Table> table(LakeTransaction txn, ObjectPath path) throws MetaException {
-            Optional<io.treecat.lakehouse.model.TableEntry.HiveView> view = Tables.findHiveView(txn, path);
+            Optional<TableEntry.HiveView> view = Tables.findHiveView(txn, path);
             if (view.isEmpty()) {
                 return Optional.empty();
             }
-            Table table = HmsTables.table(path.ids().get(1), path.ids().get(2), view.get());
+            Table table;
+            try {
+                table = HmsTables.table(path.ids().get(1), path.ids().get(2), view.get());
+            } catch (MetaException e) {
+                return undecodable(path, e);
+            }
             table.setCatName(hive.names().hmsName(path.ids().get(0)));
             return Optional.of(table);
+        }
+
+        /**
+         * A stored Hive struct that does not decode is no Hive object to the log: it fails the same way every time,
+         * so the events (and the ids after them) stay the same, where failing the call would stop every client of
+         * the log at this commit for good.
+         */
+        private <T> Optional<T> undecodable(ObjectPath path, MetaException e) {
+            LOG.warn("The notification log passes over {} at vid {}: {}", path, record.vid(), e.getMessage());
+            return Optional.empty();
         }
 
         private Event event(String type, Database database, String message) {

@@ -15,6 +15,7 @@ import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.IcebergPointer;
 import io.treecat.lakehouse.model.NamespaceEntry;
+import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.TransactionRunner;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hive.metastore.api.Catalog;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.NotificationEvent;
+import org.apache.hadoop.hive.metastore.api.NotificationEventRequest;
 import org.apache.hadoop.hive.metastore.api.NotificationEventsCountRequest;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.PartitionEventType;
@@ -125,6 +127,14 @@ class TestHmsNotificationSources {
                         CommitOrigin.LOAD_CHUNK));
         // Partition marks live in a hidden object below the table: not a Hive object change.
         client.markPartitionForEvent("d", "t", Map.of("ds", "x"), PartitionEventType.LOAD_DONE);
+        // A table whose stored Hive struct does not decode is passed over, the same way every time, not a log that
+        // fails from this commit on.
+        hms.catalog()
+                .commit(WriteSet.of(new WriteOp.Add(
+                        ObjectPath.of("warehouse", "d", "broken"),
+                        ObjectKind.INNER,
+                        TableEntry.hive(new byte[] {1, 2, 3}, "EXTERNAL_TABLE", "file:/x", null)
+                                .encode())));
         assertThat(client.getCurrentNotificationEventId().getEventId()).isEqualTo(start);
 
         Database next = new Database();
@@ -157,6 +167,13 @@ class TestHmsNotificationSources {
                         .getDatabaseObject()
                         .getCatalogName())
                 .isEqualTo("spark");
+        // A request naming the catalog is routed to its call areas: the same one log, filtered.
+        NotificationEventRequest inSpark = new NotificationEventRequest(start);
+        inSpark.setCatName("spark");
+        assertThat(client.getNextNotification(inSpark, true, null).getEvents()).isEqualTo(events);
+        NotificationEventRequest inHive = new NotificationEventRequest(start);
+        inHive.setCatName("hive");
+        assertThat(client.getNextNotification(inHive, true, null).getEvents()).isEmpty();
         NotificationEventsCountRequest count = new NotificationEventsCountRequest(start, "*");
         count.setCatName("spark");
         assertThat(client.getNotificationEventsCount(count).getEventsCount()).isEqualTo(1);
