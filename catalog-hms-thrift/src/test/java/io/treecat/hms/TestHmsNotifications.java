@@ -286,6 +286,24 @@ class TestHmsNotifications {
         NotificationEventRequest beyond = new NotificationEventRequest(Long.MAX_VALUE);
         assertThat(client.get_next_notification(beyond).getEvents()).isEmpty();
 
+        // A catalog no one made, or a name no catalog can have: no events, not an error.
+        for (String catalog : List.of("nosuch", "a/b", "@hive#", "UPPER")) {
+            NotificationEventRequest named = new NotificationEventRequest(0);
+            named.setCatName(catalog);
+            assertThat(client.get_next_notification(named).getEvents())
+                    .as(catalog)
+                    .isEmpty();
+            NotificationEventsCountRequest counted = new NotificationEventsCountRequest(0, "*");
+            counted.setCatName(catalog);
+            assertThat(client.get_notification_events_count(counted).getEventsCount())
+                    .as(catalog)
+                    .isZero();
+        }
+        NotificationEventsCountRequest negativeFrom = new NotificationEventsCountRequest(-3, "*");
+        negativeFrom.setLimit(-1);
+        assertThat(client.get_notification_events_count(negativeFrom).getEventsCount())
+                .isEqualTo(current);
+
         assertThatThrownBy(() -> client.get_next_notification(null))
                 .isInstanceOf(TApplicationException.class)
                 .hasMessage("get_next_notification: the request (NotificationEventRequest) is missing");
