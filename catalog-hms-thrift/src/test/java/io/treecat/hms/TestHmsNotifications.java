@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +33,8 @@ import org.apache.hadoop.hive.metastore.messaging.CreateTableMessage;
 import org.apache.hadoop.hive.metastore.messaging.DropDatabaseMessage;
 import org.apache.hadoop.hive.metastore.messaging.DropPartitionMessage;
 import org.apache.hadoop.hive.metastore.messaging.DropTableMessage;
+import org.apache.hadoop.hive.metastore.messaging.EventMessage;
+import org.apache.hadoop.hive.metastore.messaging.MessageBuilder;
 import org.apache.hadoop.hive.metastore.messaging.MessageDeserializer;
 import org.apache.hadoop.hive.metastore.messaging.json.JSONMessageDeserializer;
 import org.apache.thrift.TApplicationException;
@@ -42,6 +48,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TestHmsNotifications {
     @RegisterExtension
     final HmsTestServer hms = new HmsTestServer();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final MessageDeserializer deserializer = new JSONMessageDeserializer();
 
@@ -95,6 +103,9 @@ class TestHmsNotifications {
             assertThat(event.getTableName()).isEqualTo(i < 2 || i == 8 ? null : "orders");
         }
         assertThat(client.getCurrentNotificationEventId().getEventId()).isEqualTo(start + 9);
+        for (NotificationEvent event : events) {
+            assertWrittenAsHiveWrites(event);
+        }
 
         CreateDatabaseMessage created =
                 deserializer.getCreateDatabaseMessage(events.get(0).getMessage());
@@ -311,6 +322,73 @@ class TestHmsNotifications {
                 .isInstanceOf(TApplicationException.class)
                 .hasMessage("get_notification_events_count: the request (NotificationEventsCountRequest) is missing");
         assertThat(client.get_current_notificationEventId().getEventId()).isEqualTo(current);
+    }
+
+    /**
+     * The message is what Hive's own {@code MessageBuilder} (4.0.1) writes for the same objects, field for field, the
+     * embedded Thrift JSON included: only {@code server}, {@code servicePrincipal} and {@code timestamp} differ, and
+     * the fields Hive leaves null.
+     */
+    private void assertWrittenAsHiveWrites(NotificationEvent event) throws Exception {
+        MessageBuilder hive = MessageBuilder.getInstance();
+        String message = event.getMessage();
+        EventMessage expected = switch (event.getEventType()) {
+            case "CREATE_DATABASE" ->
+                hive.buildCreateDatabaseMessage(
+                        deserializer.getCreateDatabaseMessage(message).getDatabaseObject());
+            case "ALTER_DATABASE" -> {
+                AlterDatabaseMessage altered = deserializer.getAlterDatabaseMessage(message);
+                yield hive.buildAlterDatabaseMessage(altered.getDbObjBefore(), altered.getDbObjAfter());
+            }
+            case "DROP_DATABASE" ->
+                hive.buildDropDatabaseMessage(
+                        deserializer.getDropDatabaseMessage(message).getDatabaseObject());
+            case "CREATE_TABLE" ->
+                hive.buildCreateTableMessage(
+                        deserializer.getCreateTableMessage(message).getTableObj(), Collections.emptyIterator());
+            case "ALTER_TABLE" -> {
+                AlterTableMessage altered = deserializer.getAlterTableMessage(message);
+                yield hive.buildAlterTableMessage(altered.getTableObjBefore(), altered.getTableObjAfter(), false, null);
+            }
+            case "DROP_TABLE" ->
+                hive.buildDropTableMessage(
+                        deserializer.getDropTableMessage(message).getTableObj());
+            case "ADD_PARTITION" -> {
+                AddPartitionMessage added = deserializer.getAddPartitionMessage(message);
+                yield hive.buildAddPartitionMessage(
+                        added.getTableObj(), added.getPartitionObjs().iterator(), Collections.emptyIterator());
+            }
+            case "ALTER_PARTITION" -> {
+                AlterPartitionMessage altered = deserializer.getAlterPartitionMessage(message);
+                yield hive.buildAlterPartitionMessage(
+                        altered.getTableObj(), altered.getPtnObjBefore(), altered.getPtnObjAfter(), false, null);
+            }
+            case "DROP_PARTITION" -> {
+                DropPartitionMessage dropped = deserializer.getDropPartitionMessage(message);
+                List<Partition> partitions = new ArrayList<>();
+                for (Map<String, String> values : dropped.getPartitions()) {
+                    Partition partition = new Partition();
+                    partition.setValues(new ArrayList<>(values.values()));
+                    partitions.add(partition);
+                }
+                yield hive.buildDropPartitionMessage(dropped.getTableObj(), partitions.iterator());
+            }
+            default -> throw new AssertionError("unexpected event type " + event.getEventType());
+        };
+        assertThat(comparable(message)).as(event.getEventType()).isEqualTo(comparable(expected.toString()));
+    }
+
+    private static JsonNode comparable(String message) throws Exception {
+        ObjectNode fields = (ObjectNode) JSON.readTree(message);
+        fields.remove(List.of("server", "servicePrincipal", "timestamp"));
+        List<String> nulls = new ArrayList<>();
+        fields.fieldNames().forEachRemaining(name -> {
+            if (fields.get(name).isNull()) {
+                nulls.add(name);
+            }
+        });
+        fields.remove(nulls);
+        return fields;
     }
 
     private static long count(HiveMetaStoreClient client, long from, String db, Long to, Long limit) throws Exception {
