@@ -23,6 +23,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Catalog;
 import org.apache.hadoop.hive.metastore.api.Database;
@@ -245,6 +249,62 @@ class TestHmsNotificationSources {
                 assertThat(page).isEqualTo(all.subList(last, Math.min(16, last + max)));
             }
             assertThat(log.count(last, 12, Long.MAX_VALUE, event -> true)).isEqualTo(Math.max(0, 12 - last));
+        }
+    }
+
+    @Test
+    void aFollowerPollingWhileClientsCommitSeesEveryEventOnceInOrder() throws Exception {
+        HiveMetaStoreClient follower = hms.hiveClient();
+        long start = follower.getCurrentNotificationEventId().getEventId();
+        List<HiveMetaStoreClient> writers = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            writers.add(hms.hiveClient());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(writers.size());
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers.size(); w++) {
+                HiveMetaStoreClient writer = writers.get(w);
+                String prefix = "w" + w + "_";
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 20; i++) {
+                        Database db = new Database();
+                        db.setName(prefix + i);
+                        writer.createDatabase(db);
+                    }
+                    return null;
+                }));
+            }
+            // Hive's client throws if a page does not follow the last id without a gap.
+            List<NotificationEvent> seen = new ArrayList<>();
+            long last = start;
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (seen.size() < 60 && System.nanoTime() < deadline) {
+                List<NotificationEvent> page =
+                        follower.getNextNotification(last, 7, null).getEvents();
+                if (!page.isEmpty()) {
+                    seen.addAll(page);
+                    last = page.get(page.size() - 1).getEventId();
+                }
+                for (Future<?> future : done) {
+                    if (future.isDone()) {
+                        future.get();
+                    }
+                }
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+            assertThat(seen)
+                    .extracting(NotificationEvent::getEventId)
+                    .isEqualTo(LongStream.rangeClosed(start + 1, start + 60)
+                            .boxed()
+                            .toList());
+            assertThat(seen).extracting(NotificationEvent::getDbName).doesNotHaveDuplicates();
+            assertThat(follower.getNextNotification(start, 100, null).getEvents())
+                    .isEqualTo(seen);
+        } finally {
+            pool.shutdownNow();
         }
     }
 
