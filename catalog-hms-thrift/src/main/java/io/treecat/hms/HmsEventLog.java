@@ -112,6 +112,9 @@ final class HmsEventLog {
 
     /** How many events with ids in ({@code after}, {@code upTo}] {@code filter} accepts, counting up to {@code limit}. */
     long count(long after, long upTo, long limit, Predicate<NotificationEvent> filter) throws TException {
+        if (limit <= 0) {
+            return 0;
+        }
         long[] counted = {0};
         walk(Math.max(after, firstEventId() - 1), upTo, event -> {
             if (filter.test(event)) {

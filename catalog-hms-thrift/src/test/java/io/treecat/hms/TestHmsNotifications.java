@@ -245,6 +245,7 @@ class TestHmsNotifications {
         assertThat(count(client, start, "one", null, null)).isEqualTo(3);
         assertThat(count(client, start, "one", start + 2, null)).isEqualTo(2);
         assertThat(count(client, start, "*", null, 5L)).isEqualTo(5);
+        assertThat(count(client, start, "*", null, 0L)).isZero();
         NotificationEventsCountRequest tables = new NotificationEventsCountRequest(start, "*");
         tables.setTableNames(List.of("t"));
         assertThat(client.getNotificationEventsCount(tables).getEventsCount()).isEqualTo(2);
