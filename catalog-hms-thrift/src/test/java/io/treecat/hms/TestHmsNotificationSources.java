@@ -222,6 +222,41 @@ class TestHmsNotificationSources {
     }
 
     @Test
+    void levelsOfATwoKeyTableAreNotPartitions() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        Database db = new Database();
+        db.setName("k");
+        client.createDatabase(db);
+        client.createTable(
+                table("k", "t", List.of(new FieldSchema("ds", "string", null), new FieldSchema("hr", "int", null))));
+        long start = client.getCurrentNotificationEventId().getEventId();
+        List<Partition> partitions = new ArrayList<>();
+        for (List<String> values : List.of(List.of("a", "1"), List.of("a", "2"), List.of("b", "1"))) {
+            Partition partition = partition("k", "t", "unused");
+            partition.setValues(values);
+            partitions.add(partition);
+        }
+        client.add_partitions(partitions);
+        client.dropPartition("k", "t", List.of("a", "1"), false);
+        client.dropPartition("k", "t", List.of("b", "1"), false); // its level ds=b goes with it
+
+        List<NotificationEvent> events =
+                client.getNextNotification(start, 100, null).getEvents();
+        assertThat(events)
+                .extracting(NotificationEvent::getEventType)
+                .containsExactly("ADD_PARTITION", "DROP_PARTITION", "DROP_PARTITION");
+        assertThat(deserializer
+                        .getAddPartitionMessage(events.get(0).getMessage())
+                        .getPartitions())
+                .containsExactly(
+                        Map.of("ds", "a", "hr", "1"), Map.of("ds", "a", "hr", "2"), Map.of("ds", "b", "hr", "1"));
+        assertThat(deserializer
+                        .getDropPartitionMessage(events.get(2).getMessage())
+                        .getPartitions())
+                .containsExactly(Map.of("ds", "b", "hr", "1"));
+    }
+
+    @Test
     void theIndexAnswersFromEveryIdAcrossManyCheckpoints() throws Exception {
         HiveMetaStoreClient client = hms.hiveClient();
         for (int i = 0; i < 12; i++) {
