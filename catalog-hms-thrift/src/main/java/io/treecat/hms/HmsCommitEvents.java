@@ -10,7 +10,9 @@ import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Namespaces;
+import io.treecat.lakehouse.catalog.Partitions;
 import io.treecat.lakehouse.catalog.Tables;
+import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.PartitionEntry;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.Partition;
@@ -56,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * A change of statistics or constraints only leaves the Hive object equal and makes no event (Hive reports those as
  * other event types, which TreeCat does not make). A compact record (a bulk-load chunk, a commit of more than
- * {@code CommitLog.FULL_RECORD_LIMIT} paths) lists no paths: it makes no event.
+ * {@code CommitLog.FULL_RECORD_LIMIT} paths) lists no paths, only prefixes: what it changed of Hive's objects is
+ * found by comparing the tree below them ({@link Derivation#compactChanges}).
  */
 final class HmsCommitEvents {
     private static final Logger LOG = LoggerFactory.getLogger(HmsCommitEvents.class);
@@ -96,37 +101,49 @@ final class HmsCommitEvents {
     /** The events of the commit {@code record} describes. */
     List<Event> of(CommitRecord record) throws TException {
         if (record.compact()) {
-            return List.of();
+            List<ObjectPath> prefixes = new ArrayList<>();
+            for (ObjectPath prefix : record.prefixes()) {
+                if (mayBeHive(prefix, 1)) {
+                    prefixes.add(prefix);
+                }
+            }
+            return prefixes.isEmpty() ? List.of() : derive(record, (derivation) -> derivation.compactChanges(prefixes));
         }
         List<PathChange> candidates = new ArrayList<>();
         for (PathChange change : record.changes()) {
-            if (mayBeHive(change)) {
+            if (change.objectKind() == ObjectKind.INNER && mayBeHive(change.path(), DATABASE_DEPTH)) {
                 candidates.add(change);
             }
         }
-        if (candidates.isEmpty()) {
-            return List.of();
-        }
+        return candidates.isEmpty() ? List.of() : derive(record, derivation -> candidates);
+    }
+
+    /** Which changes of a record to make events of, read in its derivation's transactions. */
+    @FunctionalInterface
+    private interface Changes {
+        List<PathChange> of(Derivation derivation) throws TException;
+    }
+
+    private List<Event> derive(CommitRecord record, Changes changes) throws TException {
         long vid = record.vid();
         return hive.readAt(
                 vid,
                 Action.NATIVE_READ,
                 ObjectPath.ROOT,
-                after -> hive.readAt(
-                        vid - 1,
-                        Action.NATIVE_READ,
-                        ObjectPath.ROOT,
-                        before -> new Derivation(record, after, before).events(candidates)));
+                after -> hive.readAt(vid - 1, Action.NATIVE_READ, ObjectPath.ROOT, before -> {
+                    Derivation derivation = new Derivation(record, after, before);
+                    return derivation.events(changes.of(derivation));
+                }));
     }
 
     /**
-     * Whether a change may be a database, table or partition of a catalog Hive clients see (a lower-case name, as
-     * {@code HmsNames} takes catalogs), judged from its path alone, so most commits of other objects (file index
-     * leaves, HMS locks and transactions, hidden objects) are passed over without reading the tree.
+     * Whether a path (at least {@code minDepth} deep) may be, or lie above, a database, table or partition of a
+     * catalog Hive clients see (a lower-case name, as {@code HmsNames} takes catalogs), judged from the path alone, so
+     * most commits of other objects (file index leaves, HMS locks and transactions, hidden objects) are passed over
+     * without reading the tree.
      */
-    private static boolean mayBeHive(PathChange change) {
-        ObjectPath path = change.path();
-        if (change.objectKind() != ObjectKind.INNER || path.depth() < DATABASE_DEPTH) {
+    private static boolean mayBeHive(ObjectPath path, int minDepth) {
+        if (path.depth() < minDepth) {
             return false;
         }
         List<String> ids = path.ids();
@@ -156,13 +173,90 @@ final class HmsCommitEvents {
             this.after = after;
             this.before = before;
             this.time = (int) Math.min(Integer.MAX_VALUE, record.commitTimeMillis() / 1000);
-            for (PathChange change : record.changes()) {
+            noteMoves(record.changes());
+        }
+
+        private void noteMoves(List<PathChange> changes) {
+            for (PathChange change : changes) {
                 if (change.path().depth() == 1 && change.change() == ChangeKind.ADDED) {
                     catalogsAdded.add(change.path());
                 } else if (change.path().depth() == TABLE_DEPTH && change.change() != ChangeKind.UPDATED) {
                     tablesMoved.add(change.path());
                 }
             }
+        }
+
+        /**
+         * What a full record would have listed of a compact one's Hive objects, found by comparing the tree before
+         * and after below each of its prefixes: below a catalog, its databases (and the tables of a database
+         * removed); below a database, its tables; below a table or a partition level, the table's partitions. So a
+         * commit too large for a full record (a table or database dropped with more than {@code FULL_RECORD_LIMIT}
+         * partitions, a large {@code add_partitions}, a bulk-load chunk) still makes its events, except the ones
+         * below the level its prefixes were shortened to (a prefix is a catalog: no table or partition events in
+         * its databases that stay; a database: no partition events).
+         */
+        List<PathChange> compactChanges(List<ObjectPath> prefixes) throws TException {
+            Map<ObjectPath, ChangeKind> changes = new TreeMap<>();
+            Set<ObjectPath> tables = new TreeSet<>();
+            for (ObjectPath prefix : prefixes) {
+                if (prefix.depth() == 1) {
+                    if (before.read(prefix).isEmpty() && after.read(prefix).isPresent()) {
+                        changes.put(prefix, ChangeKind.ADDED);
+                    }
+                    compare(prefix, ObjectType.NAMESPACE, changes);
+                } else if (prefix.depth() == DATABASE_DEPTH) {
+                    compare(prefix, ObjectType.TABLE, changes);
+                } else {
+                    tables.add(prefix.prefix(TABLE_DEPTH));
+                }
+            }
+            for (Map.Entry<ObjectPath, ChangeKind> change : List.copyOf(changes.entrySet())) {
+                if (change.getKey().depth() == DATABASE_DEPTH && change.getValue() == ChangeKind.REMOVED) {
+                    for (CatalogObject table : before.children(change.getKey(), ObjectType.TABLE)) {
+                        changes.put(table.path(), ChangeKind.REMOVED);
+                    }
+                }
+            }
+            for (ObjectPath tablePath : tables) {
+                Optional<Table> tableBefore = table(before, tablePath);
+                Optional<Table> tableAfter = table(after, tablePath);
+                if (tableBefore.isEmpty() || tableAfter.isEmpty()) {
+                    continue; // made or dropped with the table: its own prefix (the database) says so
+                }
+                Set<ObjectPath> was =
+                        paths(Partitions.all(before, tablePath, HmsPartitions.keys(tableBefore.get()), -1));
+                Set<ObjectPath> is = paths(Partitions.all(after, tablePath, HmsPartitions.keys(tableAfter.get()), -1));
+                difference(was, is, changes);
+            }
+            List<PathChange> listed = new ArrayList<>();
+            changes.forEach((path, kind) -> listed.add(new PathChange(path, kind, ObjectKind.INNER)));
+            noteMoves(listed);
+            return listed;
+        }
+
+        /** The children of {@code parent} of one type before and after, as the changes a full record would list. */
+        private void compare(ObjectPath parent, ObjectType type, Map<ObjectPath, ChangeKind> changes) {
+            difference(paths(before.children(parent, type)), paths(after.children(parent, type)), changes);
+        }
+
+        private static void difference(Set<ObjectPath> was, Set<ObjectPath> is, Map<ObjectPath, ChangeKind> changes) {
+            for (ObjectPath path : was) {
+                // Present on both sides: listed as updated, and an event only if its Hive object differs.
+                changes.put(path, is.contains(path) ? ChangeKind.UPDATED : ChangeKind.REMOVED);
+            }
+            for (ObjectPath path : is) {
+                if (!was.contains(path)) {
+                    changes.put(path, ChangeKind.ADDED);
+                }
+            }
+        }
+
+        private static Set<ObjectPath> paths(List<CatalogObject> objects) {
+            Set<ObjectPath> paths = new HashSet<>();
+            for (CatalogObject object : objects) {
+                paths.add(object.path());
+            }
+            return paths;
         }
 
         List<Event> events(List<PathChange> changes) throws TException {
@@ -175,7 +269,9 @@ final class HmsCommitEvents {
             Map<ObjectPath, PartitionChanges> partitions = new LinkedHashMap<>();
             for (PathChange change : changes) {
                 ObjectPath path = change.path();
-                if (path.depth() == DATABASE_DEPTH) {
+                if (path.depth() < DATABASE_DEPTH) {
+                    continue; // a catalog: Hive's catalog events are not made
+                } else if (path.depth() == DATABASE_DEPTH) {
                     database(change, databasesMade, databasesAltered, databasesDropped);
                 } else if (path.depth() == TABLE_DEPTH) {
                     table(change, tablesAdded, tablesRemoved, tablesAltered);

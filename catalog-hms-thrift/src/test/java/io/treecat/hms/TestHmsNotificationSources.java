@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.treecat.core.history.CommitOrigin;
+import io.treecat.core.history.CommitQuery;
+import io.treecat.core.history.CommitRecord;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.version.WriteOp;
@@ -22,6 +24,7 @@ import io.treecat.lakehouse.txn.TransactionRunner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,8 +54,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Which commits make which Hive events: commits over other interfaces (an Iceberg REST swap, a native commit), other
- * catalogs, partition renames and exchanges, changes Hive reports otherwise (no event), compact records (no event, ids
- * still dense), and the id index read from every position across many checkpoints.
+ * catalogs, partition renames and exchanges, changes Hive reports otherwise (no event, ids still dense), compact
+ * records (the events found by comparing the tree below their prefixes), a follower polling during commits, and the id
+ * index read from every position across many checkpoints.
  */
 class TestHmsNotificationSources {
     @RegisterExtension
@@ -112,7 +116,7 @@ class TestHmsNotificationSources {
     }
 
     @Test
-    void compactRecordsAndHiddenObjectsMakeNoEventAndIdsStayDense() throws Exception {
+    void hiddenObjectsAndUndecodableStructsMakeNoEventAndIdsStayDense() throws Exception {
         HiveMetaStoreClient client = hms.hiveClient();
         Database db = new Database();
         db.setName("d");
@@ -121,14 +125,6 @@ class TestHmsNotificationSources {
         client.add_partitions(new ArrayList<>(List.of(partition("d", "t", "x"))));
         long start = client.getCurrentNotificationEventId().getEventId();
 
-        // A bulk-load chunk's record is compact: it lists no paths, so the database it adds makes no event.
-        hms.catalog()
-                .commit(new WriteSet(
-                        List.of(new WriteOp.Add(
-                                ObjectPath.of("warehouse", "bulk"),
-                                ObjectKind.INNER,
-                                NamespaceEntry.of(Map.of()).encode())),
-                        CommitOrigin.LOAD_CHUNK));
         // Partition marks live in a hidden object below the table: not a Hive object change.
         client.markPartitionForEvent("d", "t", Map.of("ds", "x"), PartitionEventType.LOAD_DONE);
         // A table whose stored Hive struct does not decode is passed over, the same way every time, not a log that
@@ -147,6 +143,65 @@ class TestHmsNotificationSources {
         assertThat(client.getNextNotification(start, 100, null).getEvents())
                 .extracting(NotificationEvent::getEventId, NotificationEvent::getDbName)
                 .containsExactly(tuple(start + 1, "after"));
+    }
+
+    @Test
+    void compactRecordsMakeTheEventsTheTreeShowsBelowTheirPrefixes() throws Exception {
+        HiveMetaStoreClient client = hms.hiveClient();
+        Database db = new Database();
+        db.setName("big");
+        client.createDatabase(db);
+        client.createTable(table("big", "t", List.of(new FieldSchema("ds", "string", null))));
+        long start = client.getCurrentNotificationEventId().getEventId();
+
+        // More than CommitLog.FULL_RECORD_LIMIT partitions in one commit: a compact record.
+        List<Partition> many = new ArrayList<>();
+        for (int i = 0; i <= 1000; i++) {
+            many.add(partition("big", "t", String.format(Locale.ROOT, "p%04d", i)));
+        }
+        client.add_partitions(many);
+        Table renamed = client.getTable("big", "t");
+        renamed.setTableName("u");
+        client.alter_table("big", "t", renamed);
+        // A bulk-load chunk's record is compact too: the database it adds is found below its prefix.
+        hms.catalog()
+                .commit(new WriteSet(
+                        List.of(new WriteOp.Add(
+                                ObjectPath.of("warehouse", "bulk"),
+                                ObjectKind.INNER,
+                                NamespaceEntry.of(Map.of()).encode())),
+                        CommitOrigin.LOAD_CHUNK));
+        client.dropDatabase("big", true, true, true);
+        assertThat(hms
+                        .catalog()
+                        .listCommits(new CommitQuery(1, Long.MAX_VALUE, ObjectPath.ROOT, 1000, false))
+                        .records()
+                        .stream()
+                        .filter(CommitRecord::compact)
+                        .count())
+                .isEqualTo(4);
+
+        List<NotificationEvent> events =
+                client.getNextNotification(start, 100, null).getEvents();
+        assertThat(events)
+                .extracting(
+                        NotificationEvent::getEventType, NotificationEvent::getDbName, NotificationEvent::getTableName)
+                .containsExactly(
+                        tuple("ADD_PARTITION", "big", "t"),
+                        tuple("ALTER_TABLE", "big", "u"),
+                        tuple("CREATE_DATABASE", "bulk", null),
+                        tuple("DROP_TABLE", "big", "u"),
+                        tuple("DROP_DATABASE", "big", null));
+        assertThat(deserializer
+                        .getAddPartitionMessage(events.get(0).getMessage())
+                        .getPartitions())
+                .hasSize(1001)
+                .startsWith(Map.of("ds", "p0000"))
+                .endsWith(Map.of("ds", "p1000"));
+        AlterTableMessage rename =
+                deserializer.getAlterTableMessage(events.get(1).getMessage());
+        assertThat(rename.getTableObjBefore().getTableName()).isEqualTo("t");
+        assertThat(rename.getTableObjAfter().getTableName()).isEqualTo("u");
     }
 
     @Test
