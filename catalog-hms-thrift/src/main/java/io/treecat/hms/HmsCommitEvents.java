@@ -269,13 +269,12 @@ final class HmsCommitEvents {
             Map<ObjectPath, PartitionChanges> partitions = new LinkedHashMap<>();
             for (PathChange change : changes) {
                 ObjectPath path = change.path();
-                if (path.depth() < DATABASE_DEPTH) {
-                    continue; // a catalog: Hive's catalog events are not made
-                } else if (path.depth() == DATABASE_DEPTH) {
+                // A catalog (depth 1) makes none: Hive's catalog events are not made.
+                if (path.depth() == DATABASE_DEPTH) {
                     database(change, databasesMade, databasesAltered, databasesDropped);
                 } else if (path.depth() == TABLE_DEPTH) {
                     table(change, tablesAdded, tablesRemoved, tablesAltered);
-                } else if (!tablesMoved.contains(path.prefix(TABLE_DEPTH))) {
+                } else if (path.depth() > TABLE_DEPTH && !tablesMoved.contains(path.prefix(TABLE_DEPTH))) {
                     partitions
                             .computeIfAbsent(path.prefix(TABLE_DEPTH), table -> new PartitionChanges())
                             .add(change);
