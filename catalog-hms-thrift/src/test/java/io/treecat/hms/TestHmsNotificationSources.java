@@ -49,6 +49,7 @@ import org.apache.hadoop.hive.metastore.messaging.CreateDatabaseMessage;
 import org.apache.hadoop.hive.metastore.messaging.DropPartitionMessage;
 import org.apache.hadoop.hive.metastore.messaging.MessageDeserializer;
 import org.apache.hadoop.hive.metastore.messaging.json.JSONMessageDeserializer;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -113,6 +114,41 @@ class TestHmsNotificationSources {
         CreateDatabaseMessage created =
                 deserializer.getCreateDatabaseMessage(events.get(1).getMessage());
         assertThat(created.getDatabaseObject().getDescription()).isEqualTo("made natively");
+
+        // A swap that also indexes more than 1,000 files has a compact record: the table is found changed by
+        // comparing the tables of its database, the prefix the record keeps.
+        long before = client.getCurrentNotificationEventId().getEventId();
+        rest.write(Access.of(Principal.ANONYMOUS, Action.COMMIT_TABLE, path), txn -> {
+            txn.write(new WriteOp.Add(path.child("data"), ObjectKind.INNER, new BsonDocument()));
+            for (int i = 0; i <= 1000; i++) {
+                txn.write(new WriteOp.Add(path.child("data").child("f" + i), ObjectKind.LEAF, new BsonDocument()));
+            }
+            return Tables.swapMetadataLocation(
+                    txn,
+                    path,
+                    "file:/m/v2.metadata.json",
+                    entry -> entry.withIceberg(new IcebergPointer(
+                            "file:/m/v3.metadata.json",
+                            2,
+                            "9e6c5f2a-1b7e-4c43-a1c2-3f5e1d9a7b10",
+                            null,
+                            entry.location(),
+                            Map.of())));
+        });
+        assertThat(hms.catalog().lastVid())
+                .satisfies(vid -> assertThat(
+                                hms.catalog().commitRecord(vid).orElseThrow().compact())
+                        .isTrue());
+        List<NotificationEvent> swapped =
+                client.getNextNotification(before, 100, null).getEvents();
+        assertThat(swapped)
+                .extracting(NotificationEvent::getEventType, NotificationEvent::getTableName)
+                .containsExactly(tuple("ALTER_TABLE", "events"));
+        assertThat(deserializer
+                        .getAlterTableMessage(swapped.get(0).getMessage())
+                        .getTableObjAfter()
+                        .getParameters())
+                .containsEntry("metadata_location", "file:/m/v3.metadata.json");
     }
 
     @Test
