@@ -96,16 +96,20 @@ final class HmsEventLog {
     }
 
     /**
-     * Up to {@code max} events with ids above {@code lastEvent} that {@code filter} accepts, oldest first. A
-     * {@code lastEvent} before the {@link #firstEventId} answers from it.
+     * Up to {@code max} events with ids above {@code lastEvent} that {@code filter} accepts, oldest first, and no more
+     * once their messages reach {@code maxMessageChars} characters (at least one event: a page always moves a follower
+     * on). A {@code lastEvent} before the {@link #firstEventId} answers from it.
      */
-    List<NotificationEvent> next(long lastEvent, int max, Predicate<NotificationEvent> filter) throws TException {
+    List<NotificationEvent> next(long lastEvent, int max, long maxMessageChars, Predicate<NotificationEvent> filter)
+            throws TException {
         List<NotificationEvent> found = new ArrayList<>();
+        long[] chars = {0};
         walk(Math.max(lastEvent, firstEventId() - 1), Long.MAX_VALUE, event -> {
             if (filter.test(event)) {
                 found.add(event);
+                chars[0] += event.getMessage().length();
             }
-            return found.size() < max;
+            return found.size() < max && chars[0] < maxMessageChars;
         });
         return found;
     }

@@ -31,6 +31,13 @@ final class HmsNotificationCalls {
     /** The most events one {@code get_next_notification} answers. */
     static final int MAX_EVENTS = 1000;
 
+    /**
+     * An answer stops adding events once their messages reach this many characters (16 Mi): an event of a large
+     * commit (an {@code ADD_PARTITION} of thousands of partitions) holds megabytes, and a thousand of them would be
+     * built in memory at once. Fewer events than asked is an answer Hive's clients page on from.
+     */
+    static final long MAX_MESSAGE_CHARS = 16L << 20;
+
     /** {@code get_notification_events_count}'s database name for every database. */
     private static final String ALL_DATABASES = "*";
 
@@ -63,7 +70,7 @@ final class HmsNotificationCalls {
             filter = filter.and(event -> !skipped.contains(event.getEventType()));
         }
         NotificationEventResponse response = new NotificationEventResponse();
-        response.setEvents(log.next(request.getLastEvent(), max, filter));
+        response.setEvents(log.next(request.getLastEvent(), max, MAX_MESSAGE_CHARS, filter));
         return response;
     }
 

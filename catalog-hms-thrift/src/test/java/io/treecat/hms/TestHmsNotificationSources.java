@@ -371,11 +371,16 @@ class TestHmsNotificationSources {
         assertThat(log.currentEventId()).isEqualTo(16);
         for (int last = 0; last <= 16; last++) {
             for (int max : new int[] {1, 3, 100}) {
-                List<NotificationEvent> page = log.next(last, max, event -> true);
+                List<NotificationEvent> page = log.next(last, max, Long.MAX_VALUE, event -> true);
                 assertThat(page).isEqualTo(all.subList(last, Math.min(16, last + max)));
             }
             assertThat(log.count(last, 12, Long.MAX_VALUE, event -> true)).isEqualTo(Math.max(0, 12 - last));
         }
+        // The size budget ends a page after the event that reaches it, never before the first.
+        assertThat(log.next(0, 100, 1, event -> true)).isEqualTo(all.subList(0, 1));
+        long firstTwo =
+                all.get(0).getMessage().length() + all.get(1).getMessage().length();
+        assertThat(log.next(0, 100, firstTwo, event -> true)).isEqualTo(all.subList(0, 2));
     }
 
     @Test
