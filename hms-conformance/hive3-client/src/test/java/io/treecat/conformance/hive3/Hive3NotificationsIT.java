@@ -63,7 +63,8 @@ class Hive3NotificationsIT {
             if (page.isEmpty()) {
                 break;
             }
-            events.addAll(page);
+            // The server is shared with the other ITs: only this class's database's events are looked at.
+            page.stream().filter(event -> "h3_events".equals(event.getDbName())).forEach(events::add);
             last = page.get(page.size() - 1).getEventId();
         }
         assertThat(events)
@@ -77,7 +78,8 @@ class Hive3NotificationsIT {
                         "DROP_PARTITION",
                         "DROP_TABLE",
                         "DROP_DATABASE");
-        assertThat(client.getCurrentNotificationEventId().getEventId()).isEqualTo(start + 8);
+        assertThat(client.getCurrentNotificationEventId().getEventId()).isGreaterThanOrEqualTo(start + 8);
+        assertThat(events.get(7).getEventId()).isGreaterThan(events.get(0).getEventId());
         assertThat(events).allSatisfy(event -> {
             assertThat(event.getDbName()).isEqualTo("h3_events");
             assertThat(event.getCatName()).isEqualTo("hive");
