@@ -3,6 +3,7 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.ReadPoint;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
@@ -94,6 +95,11 @@ final class HmsCalls {
 
     <T> T write(Action action, ObjectPath target, RetryPolicy policy, Work<T, TException> work) throws TException {
         return runner.write(access(action, target), policy, work);
+    }
+
+    /** A read-only transaction at a past {@code vid}: the notification log rebuilds what a commit did from the tree. */
+    <T> T readAt(long vid, Action action, ObjectPath target, Work<T, TException> work) throws TException {
+        return runner.read(access(action, target), ReadPoint.vid(vid), work);
     }
 
     // ---- paths and names

@@ -60,7 +60,8 @@ public final class TreeCatHmsServer {
             HmsConfigCalls.class,
             HmsPartitionEventCalls.class,
             HmsTxnCalls.class,
-            HmsCompactionCalls.class);
+            HmsCompactionCalls.class,
+            HmsNotificationCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
@@ -96,6 +97,9 @@ public final class TreeCatHmsServer {
         this.catalogCalls = new HmsCatalogCalls(hive);
         HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
+        // Hive's notification log is the metastore's, every catalog's events in one sequence: one for the server.
+        HmsNotificationCalls notifications =
+                new HmsNotificationCalls(new HmsEventLog(runner::service, new HmsCommitEvents(hive)), hive.names());
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
@@ -117,7 +121,8 @@ public final class TreeCatHmsServer {
                     configCalls,
                     new HmsPartitionEventCalls(calls, clock),
                     new HmsTxnCalls(transactions, new HmsWriteIds(calls, transactions)),
-                    new HmsCompactionCalls(calls, hive, clock));
+                    new HmsCompactionCalls(calls, hive, clock),
+                    notifications);
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
