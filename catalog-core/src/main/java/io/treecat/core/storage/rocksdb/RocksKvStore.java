@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -199,6 +200,24 @@ public final class RocksKvStore implements KvStore {
         }
     }
 
+    @Override
+    public OptionalLong longProperty(String name) {
+        requireNonNull(name, "name is null");
+        acquire();
+        try {
+            long total = 0;
+            for (ColumnFamilyHandle family : families.values()) {
+                total += db.getLongProperty(family, name);
+            }
+            return OptionalLong.of(total);
+        } catch (RocksDBException e) {
+            // An unknown property name is not a store failure: the store just does not know it.
+            return OptionalLong.empty();
+        } finally {
+            release();
+        }
+    }
+
     /** Flushes memtables to SST files, e.g. after a bulk load written without syncing each batch. */
     public void flush() {
         acquire();
@@ -376,6 +395,15 @@ public final class RocksKvStore implements KvStore {
                 batch.delete(families.get(space), key);
             } catch (RocksDBException e) {
                 throw failure("batch delete", space, e);
+            }
+        }
+
+        @Override
+        public void deleteRange(KeySpace space, byte[] fromInclusive, byte[] toExclusive) {
+            try {
+                batch.deleteRange(families.get(space), fromInclusive, toExclusive);
+            } catch (RocksDBException e) {
+                throw failure("batch deleteRange", space, e);
             }
         }
 
