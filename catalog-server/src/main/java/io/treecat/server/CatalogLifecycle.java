@@ -11,6 +11,8 @@ import io.treecat.core.service.CatalogService;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.GarbageCollector;
+import io.treecat.core.version.RetentionConfig;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.lakehouse.model.LakeObjectValidator;
 import java.nio.file.Files;
@@ -36,7 +38,9 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final CatalogMetrics metrics;
     private final LakeObjectValidator validator;
     private final QueryLimits queryLimits;
+    private final RetentionConfig retention;
     private volatile CatalogService catalog;
+    private volatile GarbageCollector collector;
 
     CatalogLifecycle(
             Path dataDir,
@@ -45,7 +49,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             TransactionConfig transactionConfig,
             CatalogMetrics metrics,
             LakeObjectValidator validator,
-            QueryLimits queryLimits) {
+            QueryLimits queryLimits,
+            RetentionConfig retention) {
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.storeOptions = requireNonNull(storeOptions, "storeOptions is null");
@@ -53,6 +58,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.validator = requireNonNull(validator, "validator is null");
         this.queryLimits = requireNonNull(queryLimits, "queryLimits is null");
+        this.retention = requireNonNull(retention, "retention is null");
     }
 
     @Override
@@ -68,21 +74,39 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 metrics,
                 validator,
                 queryLimits);
+        collector = new GarbageCollector(catalog.tree(), retention, Clock.systemUTC());
+        collector.start();
         LOG.info(
-                "Opened the catalog at {} (newest version {}, protocol {})",
+                "Opened the catalog at {} (newest version {}, oldest readable {}, protocol {})",
                 dataDir.toAbsolutePath(),
                 catalog.lastVid(),
+                catalog.tree().horizon(),
                 transactionConfig.protocol());
     }
 
     @Override
     public void stop() {
+        GarbageCollector running = collector;
+        collector = null;
+        if (running != null) {
+            // Before the store closes: a pass in progress stops at its next batch.
+            running.close();
+        }
         CatalogService open = catalog;
         catalog = null;
         if (open != null) {
             open.close();
             LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
         }
+    }
+
+    /** The garbage collector of the open catalog; {@code STORE_CLOSED} before start and after stop. */
+    GarbageCollector collector() {
+        GarbageCollector running = collector;
+        if (running == null) {
+            throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+        }
+        return running;
     }
 
     /** The open catalog; {@code STORE_CLOSED} before start and after stop. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -395,6 +396,11 @@ public final class GarbageCollector implements AutoCloseable {
 
     public long lastPassMillis() {
         return lastPassMillis;
+    }
+
+    /** A numeric property of the store (e.g. {@code rocksdb.estimate-live-data-size}), for metrics. */
+    public OptionalLong storeProperty(String name) {
+        return store.longProperty(name);
     }
 
     /** Reads registered now: transactions, open cursors, change-feed subscribers. */
