@@ -2,6 +2,7 @@ package io.treecat.core.version;
 
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -66,15 +67,18 @@ public final class ReadPins {
      * candidate is computed under the lock, so a pin that is refused or a snapshot written while it is
      * computed cannot slip past it.
      *
+     * @param persist makes a new horizon durable before it takes effect, so a read refused now is refused
+     *     after a restart too
      * @return the horizon now in force
      */
-    long advance(LongSupplier candidate) {
+    long advance(LongSupplier candidate, LongConsumer persist) {
         synchronized (lock) {
             long target = candidate.getAsLong();
             if (!pinned.isEmpty()) {
                 target = Math.min(target, pinned.firstKey());
             }
             if (target > horizon) {
+                persist.accept(target);
                 horizon = target;
             }
             return horizon;

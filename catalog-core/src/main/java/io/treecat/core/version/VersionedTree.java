@@ -188,19 +188,16 @@ public final class VersionedTree implements AutoCloseable {
 
     /**
      * Moves the horizon forward (never back) to the smaller of {@code candidate}, computed under the
-     * pin registry's lock, and the oldest pinned read, then makes it durable before returning, so
-     * nothing below it is deleted before a restart would also refuse reads there.
+     * pin registry's lock, and the oldest pinned read. The new horizon is durable before it takes
+     * effect: nothing below it is deleted, and no read refused, unless a restart refuses it too.
      */
     long advanceHorizon(LongSupplier candidate) {
-        long before = pins.horizon();
-        long after = pins.advance(() -> Math.min(candidate.getAsLong(), lastVid.get()));
-        if (after != before) {
+        return pins.advance(() -> Math.min(candidate.getAsLong(), lastVid.get()), horizon -> {
             try (KvBatch batch = store.newBatch()) {
-                batch.put(KeySpace.META, HORIZON_KEY, longBytes(after));
+                batch.put(KeySpace.META, HORIZON_KEY, longBytes(horizon));
                 store.write(batch, true);
             }
-        }
-        return after;
+        });
     }
 
     // ---------------------------------------------------------------------------------------------
