@@ -112,6 +112,19 @@ class TestRetentionOverApis {
             assertThat(client.get(ObjectPath.of("notes"), ReadPoint.vid(horizon)))
                     .isPresent();
 
+            // The CLI (over gRPC): one line on standard error, exit code 1.
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int exit = new TreeCatApplication()
+                    .runCommandLine(
+                            new String[] {"get", "/notes", "--vid", String.valueOf(old), "--server", server.grpcTarget()
+                            },
+                            out,
+                            err);
+            assertThat(exit).isEqualTo(1);
+            assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+                    .startsWith("treecat: VERSION_EXPIRED: " + expected);
+
             // Iceberg REST's read-only prefixes: 404 with an Iceberg error body.
             Reply atVid = server.get("/v1/" + encode("warehouse@" + old) + "/namespaces");
             assertThat(atVid.status()).isEqualTo(404);
