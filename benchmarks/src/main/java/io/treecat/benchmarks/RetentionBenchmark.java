@@ -34,7 +34,8 @@ import org.bson.BsonString;
  * table by default) continuously, with time-based retention (1 minute by default) and the collector
  * running in the background, and prints the store's size over time: RocksDB's {@code
  * rocksdb.estimate-live-data-size} and {@code rocksdb.total-sst-files-size} summed over the key
- * spaces, plus memtables and the directory on disk. With {@code --gc false} the same workload runs
+ * spaces, plus RocksDB's estimate of the keys stored, memtables and the directory on disk (write-ahead
+ * log included). With {@code --gc false} the same workload runs
  * without the collector, for the growth it prevents.
  *
  * <pre>
@@ -95,8 +96,8 @@ public final class RetentionBenchmark {
                     interval,
                     minutes);
             System.out.println(
-                    "| minute | commits | newest vid | horizon | live data (estimate) MiB | SST files MiB | memtables MiB | on disk MiB | keys reclaimed |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|");
+                    "| minute | commits | newest vid | horizon | keys (estimate) | live data (estimate) MiB | SST files MiB | memtables MiB | on disk MiB | keys reclaimed |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|");
             long start = System.nanoTime();
             long end = start + (long) (minutes * 60e9);
             long nextSample = start;
@@ -142,11 +143,12 @@ public final class RetentionBenchmark {
             throws IOException {
         System.out.printf(
                 Locale.ROOT,
-                "| %.1f | %d | %d | %d | %.1f | %.1f | %.1f | %.1f | %d |%n",
+                "| %.1f | %d | %d | %d | %d | %.1f | %.1f | %.1f | %.1f | %d |%n",
                 minute,
                 commits,
                 tree.lastVid(),
                 tree.horizon(),
+                store.longProperty("rocksdb.estimate-num-keys").orElse(-1),
                 mib(store.longProperty("rocksdb.estimate-live-data-size").orElse(-1)),
                 mib(store.longProperty("rocksdb.total-sst-files-size").orElse(-1)),
                 mib(store.longProperty("rocksdb.cur-size-all-mem-tables").orElse(-1)),
