@@ -49,7 +49,7 @@ import org.bson.BsonDocument;
  * Tries are bounded so the property runs in well under a minute.
  */
 class TestRetentionProperties {
-    @Property(tries = 100, shrinking = ShrinkingMode.OFF)
+    @Property(tries = 60, shrinking = ShrinkingMode.OFF)
     void retainedVersionsReadAsBeforeCollection(
             @ForAll long seed,
             @ForAll @IntRange(min = 20, max = 80) int steps,
