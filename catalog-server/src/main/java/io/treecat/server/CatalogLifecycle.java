@@ -6,12 +6,15 @@ import io.dropwizard.lifecycle.Managed;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.feed.ChangeFeed;
+import io.treecat.core.feed.FeedPins;
 import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.service.CatalogMetrics;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.GarbageCollector;
+import io.treecat.core.version.RetentionConfig;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.lakehouse.model.LakeObjectValidator;
 import java.nio.file.Files;
@@ -38,8 +41,10 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final LakeObjectValidator validator;
     private final QueryLimits queryLimits;
     private final int maxSubscribers;
+    private final RetentionConfig retention;
     private volatile CatalogService catalog;
     private volatile ChangeFeed feed;
+    private volatile GarbageCollector collector;
 
     CatalogLifecycle(
             Path dataDir,
@@ -49,7 +54,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             CatalogMetrics metrics,
             LakeObjectValidator validator,
             QueryLimits queryLimits,
-            int maxSubscribers) {
+            int maxSubscribers,
+            RetentionConfig retention) {
         this.maxSubscribers = maxSubscribers;
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
@@ -58,6 +64,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.validator = requireNonNull(validator, "validator is null");
         this.queryLimits = requireNonNull(queryLimits, "queryLimits is null");
+        this.retention = requireNonNull(retention, "retention is null");
     }
 
     @Override
@@ -73,11 +80,15 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 metrics,
                 validator,
                 queryLimits);
-        feed = new ChangeFeed(catalog.tree(), maxSubscribers);
+        // Each subscriber pins the oldest commit-log record it still needs, so retention keeps it.
+        feed = new ChangeFeed(catalog.tree(), maxSubscribers, FeedPins.of(catalog.tree()));
+        collector = new GarbageCollector(catalog.tree(), retention, Clock.systemUTC());
+        collector.start();
         LOG.info(
-                "Opened the catalog at {} (newest version {}, protocol {})",
+                "Opened the catalog at {} (newest version {}, oldest readable {}, protocol {})",
                 dataDir.toAbsolutePath(),
                 catalog.lastVid(),
+                catalog.tree().horizon(),
                 transactionConfig.protocol());
     }
 
@@ -87,6 +98,12 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
         feed = null;
         if (openFeed != null) {
             openFeed.close();
+        }
+        GarbageCollector running = collector;
+        collector = null;
+        if (running != null) {
+            // Before the store closes: a pass in progress stops at its next batch.
+            running.close();
         }
         CatalogService open = catalog;
         catalog = null;
@@ -103,6 +120,15 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
         }
         return open;
+    }
+
+    /** The garbage collector of the open catalog; {@code STORE_CLOSED} before start and after stop. */
+    GarbageCollector collector() {
+        GarbageCollector running = collector;
+        if (running == null) {
+            throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
+        }
+        return running;
     }
 
     /** The open catalog; {@code STORE_CLOSED} before start and after stop. */

@@ -25,6 +25,7 @@ import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.admin.CatalogHealthCheck;
+import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
@@ -124,8 +125,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 new RegistryCatalogMetrics(metrics),
                 new LakeObjectValidator(names, warehouses),
                 configuration.query().toLimits(),
-                configuration.feed().maxSubscribers());
+                configuration.feed().maxSubscribers(),
+                configuration.retention().toRetentionConfig());
         environment.lifecycle().manage(catalog);
+        // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
+        GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
+        GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
         Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);

@@ -15,6 +15,7 @@ import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.RetentionConfig;
 import io.treecat.hms.HiveFilterLimits;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.HmsTransportConfig;
@@ -44,6 +45,7 @@ class TestTreeCatConfiguration {
             assertThat(configuration.storage().dataDir()).isEqualTo(Path.of("data"));
             assertThat(configuration.storage().rocksdb().toOptions()).isEqualTo(RocksStoreOptions.defaults());
             assertThat(configuration.transactions().toTransactionConfig()).isEqualTo(TransactionConfig.defaults());
+            assertThat(configuration.retention().toRetentionConfig()).isEqualTo(RetentionConfig.defaults());
             assertThat(configuration.warehouse().location()).isEqualTo("warehouse");
             assertThat(configuration.warehouse().externalLocations()).isEqualTo(ExternalLocations.ALLOWED);
             assertThat(configuration.lake().names()).isEqualTo(LakeNames.DEFAULT);

@@ -89,6 +89,11 @@ final class TreeCatTestServer implements AutoCloseable {
         return support.getLocalPort();
     }
 
+    /** The admin port: health checks, metrics, tasks. */
+    int adminPort() {
+        return support.getAdminPort();
+    }
+
     /** The port the HMS Thrift listener bound. */
     int hmsPort() {
         return ((TreeCatApplication) support.getApplication()).hmsPort();

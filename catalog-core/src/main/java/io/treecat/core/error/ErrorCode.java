@@ -33,6 +33,11 @@ public enum ErrorCode {
     INVALID_CLONE(24, INVALID_ARGUMENT),
     /** A read by time before the oldest commit the log records; context names the oldest vid and time. */
     TIME_BEFORE_HISTORY(25, NOT_FOUND),
+    /**
+     * A read at a vid (or time) below the retention horizon: what it would see may have been collected.
+     * Context names the vid asked for, the oldest readable vid ("oldestVid") and its commit time ("oldestTime").
+     */
+    VERSION_EXPIRED(26, NOT_FOUND),
 
     // Queries
     QUERY_SYNTAX_ERROR(40, INVALID_ARGUMENT),

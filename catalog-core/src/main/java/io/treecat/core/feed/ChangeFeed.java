@@ -184,8 +184,9 @@ public final class ChangeFeed implements AutoCloseable {
                             "The commit log keeps no record after vid " + afterVid + "; resume from the newest vid")
                     .with("afterVid", afterVid);
         }
+        // The records were collected by retention: the same code as any read below the horizon.
         return new CatalogException(
-                        ErrorCode.VID_NOT_FOUND,
+                        ErrorCode.VERSION_EXPIRED,
                         "The commit log no longer keeps the records after vid " + afterVid
                                 + "; the oldest kept record is vid "
                                 + oldest.get().vid() + " ("

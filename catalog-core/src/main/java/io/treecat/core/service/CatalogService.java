@@ -31,6 +31,7 @@ import io.treecat.core.txn.TransactionManager;
 import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.NamedSnapshot;
+import io.treecat.core.version.ReadPins;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
@@ -139,6 +140,16 @@ public final class CatalogService implements AutoCloseable {
             return vid.getAsLong();
         }
         Optional<CommitRecord> oldest = log.oldest();
+        if (tree.horizon() > 0 && oldest.isPresent() && oldest.get().vid() >= tree.horizon()) {
+            // The log was trimmed to the horizon: what was current at this time has been collected.
+            throw new CatalogException(
+                            ErrorCode.VERSION_EXPIRED,
+                            "Time " + time + " is before the oldest readable version " + tree.horizon()
+                                    + ", committed at " + oldest.get().commitTime())
+                    .with("time", time)
+                    .with("oldestVid", oldest.get().vid())
+                    .with("oldestTime", oldest.get().commitTime());
+        }
         if (oldest.isEmpty()) {
             throw new CatalogException(
                             ErrorCode.TIME_BEFORE_HISTORY,
@@ -290,7 +301,14 @@ public final class CatalogService implements AutoCloseable {
                 vid = resolve(request.readPoint());
             }
             QueryOptions options = new QueryOptions(vid, request.results(), request.projection(), after, listener);
-            return new MeasuredCursor(executor.execute(plan, options), metrics);
+            // An open cursor keeps the collector from passing its vid until it is closed.
+            ReadPins.Pin pin = tree.pin(vid);
+            try {
+                return new MeasuredCursor(executor.execute(plan, options), metrics, pin);
+            } catch (RuntimeException e) {
+                pin.close();
+                throw e;
+            }
         } catch (CatalogException e) {
             metrics.queryFailed(e.code());
             throw e;

@@ -4,18 +4,24 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.query.exec.QueryPage;
+import io.treecat.core.version.ReadPins;
 
-/** Counts the rows a cursor streams and reports the query when the cursor closes. */
+/**
+ * Counts the rows a cursor streams and reports the query when the cursor closes; holds the cursor's
+ * read pin until then.
+ */
 final class MeasuredCursor implements QueryCursor {
     private final QueryCursor delegate;
     private final CatalogMetrics metrics;
+    private final ReadPins.Pin pin;
     private final long started = System.nanoTime();
     private long rows;
     private boolean closed;
 
-    MeasuredCursor(QueryCursor delegate, CatalogMetrics metrics) {
+    MeasuredCursor(QueryCursor delegate, CatalogMetrics metrics, ReadPins.Pin pin) {
         this.delegate = delegate;
         this.metrics = metrics;
+        this.pin = pin;
     }
 
     @Override
@@ -58,7 +64,11 @@ final class MeasuredCursor implements QueryCursor {
     public void close() {
         if (!closed) {
             closed = true;
-            delegate.close();
+            try {
+                delegate.close();
+            } finally {
+                pin.close();
+            }
             metrics.queryCompleted(System.nanoTime() - started, rows);
         }
     }

@@ -6,6 +6,16 @@ public interface KvBatch extends AutoCloseable {
 
     void delete(KeySpace space, byte[] key);
 
+    /**
+     * Deletes every key in [{@code fromInclusive}, {@code toExclusive}) with one range tombstone, however
+     * many keys that is. For the garbage collector: use it only where no key can be written into the
+     * range concurrently, since a later put in the same range would survive but an earlier one would not.
+     */
+    default void deleteRange(KeySpace space, byte[] fromInclusive, byte[] toExclusive) {
+        throw new UnsupportedOperationException(
+                "deleteRange is not supported by " + getClass().getName());
+    }
+
     /** The number of puts and deletes so far. */
     int count();
 

@@ -1,5 +1,7 @@
 package io.treecat.core.storage;
 
+import java.util.OptionalLong;
+
 /**
  * The ordered key-value store the versioned tree is built on. Keys order by unsigned bytes in every
  * key space. Implementations are thread safe.
@@ -27,6 +29,15 @@ public interface KvStore extends AutoCloseable {
 
     /** Syncs the write-ahead log: every batch written before this call becomes durable. */
     void syncWal();
+
+    /**
+     * A numeric property of the store summed over its key spaces, such as RocksDB's {@code
+     * rocksdb.total-sst-files-size} or {@code rocksdb.estimate-live-data-size}; empty if the store does not
+     * know it. For metrics and benchmarks.
+     */
+    default OptionalLong longProperty(String name) {
+        return OptionalLong.empty();
+    }
 
     @Override
     void close();

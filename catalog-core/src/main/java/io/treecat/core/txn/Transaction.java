@@ -1,5 +1,6 @@
 package io.treecat.core.txn;
 
+import io.treecat.core.version.ReadPins;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +32,22 @@ public final class Transaction {
         COMMITTING,
         ENDED
     }
+    /** Keeps the collector from passing the read vid while the session is open. */
+    private final ReadPins.Pin pin;
 
-    Transaction(TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now) {
+    Transaction(
+            TransactionId id, TransactionMode mode, long readVid, long startSequence, Instant now, ReadPins.Pin pin) {
         this.id = id;
         this.mode = mode;
         this.readVid = readVid;
         this.startSequence = startSequence;
         this.lastActivity = now;
+        this.pin = pin;
+    }
+
+    /** Lets the collector pass the read vid; the session has ended. */
+    void unpin() {
+        pin.close();
     }
 
     public TransactionId id() {

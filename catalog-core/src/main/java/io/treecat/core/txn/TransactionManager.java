@@ -136,8 +136,14 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     private Transaction register(TransactionMode mode, long readVid) {
+        // Registered before the session exists: the collector keeps what the read vid sees until it ends.
         Transaction txn = new Transaction(
-                TransactionId.create(), mode, readVid, startSequence.incrementAndGet(), clock.instant());
+                TransactionId.create(),
+                mode,
+                readVid,
+                startSequence.incrementAndGet(),
+                clock.instant(),
+                tree.pin(readVid));
         sessions.put(txn.id(), txn);
         return txn;
     }
@@ -262,6 +268,7 @@ public final class TransactionManager implements AutoCloseable {
     private void end(Transaction txn) {
         txn.markEnded();
         sessions.remove(txn.id());
+        txn.unpin();
         if (config.protocol() == ConcurrencyProtocol.MGL) {
             locks.releaseAll(txn);
         }

@@ -37,6 +37,11 @@ final class CommitBuilder {
     private final Map<ObjectPath, Existing> existing = new HashMap<>();
 
     private KvIterator leafLookup;
+    /**
+     * A clone's source vid, registered until the commit is written: the references it makes point at
+     * primary copies the collector could otherwise delete once the horizon passes the source vid.
+     */
+    private final List<ReadPins.Pin> pins = new ArrayList<>();
 
     /** A path's state after this write set: absent when {@code kind} is null. */
     private record Pending(ObjectKind kind, byte[] bson, BsonDocument value, byte[] sharedLeafKey) {
@@ -55,6 +60,15 @@ final class CommitBuilder {
     }
 
     PreparedCommit build(WriteSet writes) {
+        try {
+            return buildPinned(writes);
+        } catch (RuntimeException e) {
+            pins.forEach(ReadPins.Pin::close);
+            throw e;
+        }
+    }
+
+    private PreparedCommit buildPinned(WriteSet writes) {
         try {
             for (int i = 0; i < writes.ops().size(); i++) {
                 WriteOp op = writes.ops().get(i);
@@ -78,7 +92,7 @@ final class CommitBuilder {
                     changes.add(change);
                 }
             }
-            return new PreparedCommit(batch, new CommitResult(vid, changes), writes.origin());
+            return new PreparedCommit(batch, new CommitResult(vid, changes), writes.origin(), pins);
         } catch (RuntimeException e) {
             batch.close();
             throw e;
@@ -276,7 +290,7 @@ final class CommitBuilder {
     }
 
     private void cloneSubtree(WriteOp.Clone clone) {
-        tree.checkReadable(clone.sourceVid());
+        pins.add(tree.pin(clone.sourceVid()));
         Optional<CatalogObject> source = tree.read(clone.source(), clone.sourceVid());
         if (source.isEmpty() || clone.source().isRoot()) {
             throw new CatalogException(

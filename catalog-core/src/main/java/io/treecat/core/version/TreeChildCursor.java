@@ -75,6 +75,14 @@ final class TreeChildCursor implements ChildCursor {
         if (kinds.includes(ObjectKind.LEAF)) {
             leaf = new LeafSide(tree.kv().iterator(KeySpace.LEAF, lower, upper));
         }
+        // Iterators read the store as it was when they opened: if the horizon has not passed the vid by
+        // now, nothing they will read was collected under them.
+        try {
+            tree.checkNotExpired(vid);
+        } catch (RuntimeException e) {
+            closeSides();
+            throw e;
+        }
         return true;
     }
 
@@ -213,6 +221,8 @@ final class TreeChildCursor implements ChildCursor {
         /** The child changed after {@code vid}: look up the version that was current then. */
         private boolean findInHistory() {
             VersionedTree.HistoryEntry entry = tree.historyAt(key, vid);
+            // A fresh seek: refuse it if the collector passed vid since the cursor opened.
+            tree.checkNotExpired(vid);
             if (entry == null) {
                 return false;
             }

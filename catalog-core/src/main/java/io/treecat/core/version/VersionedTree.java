@@ -8,6 +8,7 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.history.ChangeKind;
 import io.treecat.core.history.CommitEntry;
 import io.treecat.core.history.CommitLog;
+import io.treecat.core.history.CommitRecord;
 import io.treecat.core.history.PathChange;
 import io.treecat.core.history.StoreCommitLog;
 import io.treecat.core.model.CatalogObject;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.bson.BsonDocument;
 
 /**
@@ -39,6 +41,9 @@ public final class VersionedTree implements AutoCloseable {
     static final int FORMAT_VERSION = 1;
     private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
     private static final byte[] LAST_VID_KEY = "last_vid".getBytes(StandardCharsets.UTF_8);
+    /** The persisted horizon: written (synced) before the collector deletes anything below it. */
+    private static final byte[] HORIZON_KEY = "gc_horizon".getBytes(StandardCharsets.UTF_8);
+
     private static final String SNAPSHOT_PREFIX = "snapshot/";
     private static final int MAX_SNAPSHOT_NAME = 256;
 
@@ -54,12 +59,16 @@ public final class VersionedTree implements AutoCloseable {
     private final Object writeLock = new Object();
     private final CommitLog log;
     private final PublishListeners publishListeners = new PublishListeners();
+    /** Active reads and the horizon below which versions may have been collected. */
+    private final ReadPins pins;
 
     private VersionedTree(KvStore store, long lastVid, Clock clock) {
         this.store = store;
         this.lastVid = new AtomicLong(lastVid);
         this.appliedVid = new AtomicLong(lastVid);
         this.log = new StoreCommitLog(store, clock, this.lastVid::get);
+        byte[] horizon = store.get(KeySpace.META, HORIZON_KEY);
+        this.pins = new ReadPins(horizon == null ? 0 : PathKeys.readLong(horizon, 0));
     }
 
     /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
@@ -107,7 +116,10 @@ public final class VersionedTree implements AutoCloseable {
         return lastVid.get();
     }
 
-    /** Checks that {@code vid} can be read: at least 0 and already committed. */
+    /**
+     * Checks that {@code vid} can be read: at least 0, already committed, and not below the horizon
+     * ({@code VERSION_EXPIRED}).
+     */
     public long checkReadable(long vid) {
         long last = lastVid.get();
         if (vid < 0 || vid > last) {
@@ -117,7 +129,76 @@ public final class VersionedTree implements AutoCloseable {
                     .with("vid", vid)
                     .with("lastVid", last);
         }
+        checkNotExpired(vid);
         return vid;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Retention
+
+    /** Active reads and the horizon; the garbage collector and long readers use it. */
+    public ReadPins pins() {
+        return pins;
+    }
+
+    /** The oldest vid that still reads correctly; older versions may have been collected. */
+    public long horizon() {
+        return pins.horizon();
+    }
+
+    /**
+     * Registers a read at {@code vid} until the pin is closed, so the collector keeps what it sees.
+     *
+     * @throws CatalogException {@code VID_NOT_FOUND} if not committed, {@code VERSION_EXPIRED} if below
+     *     the horizon
+     */
+    public ReadPins.Pin pin(long vid) {
+        checkReadable(vid);
+        ReadPins.Pin pin = pins.pin(vid);
+        if (pin == null) {
+            throw expired(vid);
+        }
+        return pin;
+    }
+
+    /**
+     * Refuses a read at a vid the horizon has passed. Reads call it after they have read (or opened
+     * their iterators): the collector moves the horizon before it deletes anything, so a read that
+     * still finds its vid at or above the horizon afterwards saw nothing deleted that it needed.
+     */
+    public void checkNotExpired(long vid) {
+        if (vid < pins.horizon()) {
+            throw expired(vid);
+        }
+    }
+
+    /** The {@code VERSION_EXPIRED} error for a read at {@code vid}, naming the oldest readable vid and its time. */
+    public CatalogException expired(long vid) {
+        long oldest = pins.horizon();
+        Optional<CommitRecord> record = log.find(oldest);
+        CatalogException error = new CatalogException(
+                        ErrorCode.VERSION_EXPIRED,
+                        "Version " + vid + " has expired: the oldest readable version is " + oldest
+                                + record.map(r -> ", committed at " + r.commitTime())
+                                        .orElse(""))
+                .with("vid", vid)
+                .with("oldestVid", oldest);
+        record.ifPresent(r -> error.with("oldestTime", r.commitTime()));
+        return error;
+    }
+
+    /**
+     * Moves the horizon forward (never back) to the smaller of {@code candidate}, computed under the
+     * pin registry's lock, and the oldest pinned read. The new horizon is durable before it takes
+     * effect: nothing below it is deleted, and no read refused, unless a restart refuses it too.
+     */
+    long advanceHorizon(LongSupplier candidate) {
+        return pins.advance(() -> Math.min(candidate.getAsLong(), lastVid.get()), horizon -> {
+            try (KvBatch batch = store.newBatch()) {
+                batch.put(KeySpace.META, HORIZON_KEY, longBytes(horizon));
+                store.write(batch, true);
+            }
+        });
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -131,7 +212,10 @@ public final class VersionedTree implements AutoCloseable {
         }
         byte[] pathKey = PathKeys.pathKey(path);
         Optional<CatalogObject> inner = readInner(path, pathKey, vid);
-        return inner.isPresent() ? inner : readLeaf(path, pathKey, vid);
+        Optional<CatalogObject> found = inner.isPresent() ? inner : readLeaf(path, pathKey, vid);
+        // The collector may have passed vid while we read: then what we found may be incomplete.
+        checkNotExpired(vid);
+        return found;
     }
 
     private Optional<CatalogObject> readInner(ObjectPath path, byte[] pathKey, long vid) {
@@ -357,14 +441,16 @@ public final class VersionedTree implements AutoCloseable {
     /** Names {@code vid}; the name must be new. Durable when this returns. */
     public NamedSnapshot createSnapshot(String name, long vid) {
         checkSnapshotName(name);
+        // Pinned until the snapshot is written: the collector lists snapshots under the pin lock, so it
+        // sees either this pin or the snapshot, and never passes the vid in between.
         synchronized (writeLock) {
-            checkReadable(vid);
-            byte[] key = snapshotKey(name);
-            if (store.get(KeySpace.META, key) != null) {
-                throw new CatalogException(ErrorCode.SNAPSHOT_ALREADY_EXISTS, "Snapshot already exists: " + name)
-                        .with("snapshot", name);
-            }
-            try (KvBatch batch = store.newBatch()) {
+            try (ReadPins.Pin pinned = pin(vid);
+                    KvBatch batch = store.newBatch()) {
+                byte[] key = snapshotKey(name);
+                if (store.get(KeySpace.META, key) != null) {
+                    throw new CatalogException(ErrorCode.SNAPSHOT_ALREADY_EXISTS, "Snapshot already exists: " + name)
+                            .with("snapshot", name);
+                }
                 batch.put(KeySpace.META, key, longBytes(vid));
                 store.write(batch, true);
             }

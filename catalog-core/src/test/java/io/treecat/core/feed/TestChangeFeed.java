@@ -12,6 +12,8 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.txn.TransactionConfig;
+import io.treecat.core.version.GarbageCollector;
+import io.treecat.core.version.RetentionConfig;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -251,6 +254,33 @@ class TestChangeFeed {
                     pinned.computeIfPresent(vid, (key, count) -> count == 1 ? null : count - 1);
                 }
             };
+        }
+    }
+
+    @Test
+    void theCollectorKeepsWhatASubscriberStillNeedsAndTakesItOnceItEnds() {
+        GarbageCollector collector = new GarbageCollector(
+                catalog.tree(),
+                RetentionConfig.defaults().withRetention(Optional.empty(), OptionalLong.of(1)),
+                Clock.systemUTC());
+        try (ChangeFeed retained = new ChangeFeed(catalog.tree(), 4, FeedPins.of(catalog.tree()))) {
+            add("/a");
+            // A follower that reads nothing: it still needs every record after vid 1.
+            try (Subscription slow = retained.subscribe(ChangeFilter.ALL, 1, subscription -> {})) {
+                for (int i = 0; i < 20; i++) {
+                    add("/b" + i);
+                }
+                assertThat(collector.collect().horizon()).isEqualTo(2);
+                FeedPage page = slow.next(100);
+                assertThat(page.records()).hasSize(20);
+                assertThat(page.records().get(0).vid()).isEqualTo(2);
+            }
+            // Once it is gone, the collector keeps only the newest version, and a subscriber from
+            // before the horizon is refused at the start instead of skipping records.
+            assertThat(collector.collect().horizon()).isEqualTo(catalog.lastVid());
+            assertThatThrownBy(() -> retained.subscribe(ChangeFilter.ALL, 1, subscription -> {}))
+                    .isInstanceOfSatisfying(
+                            CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_EXPIRED));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.treecat.core.storage;
 
+import java.util.OptionalLong;
+
 /** A store that passes every call to another: tests override the one call they make fail or wait. */
 public class ForwardingKvStore implements KvStore {
     private final KvStore delegate;
@@ -31,6 +33,11 @@ public class ForwardingKvStore implements KvStore {
     @Override
     public void syncWal() {
         delegate.syncWal();
+    }
+
+    @Override
+    public OptionalLong longProperty(String name) {
+        return delegate.longProperty(name);
     }
 
     @Override

@@ -118,7 +118,7 @@ class TestVersionHistories {
      * Mostly writes that should pass their preconditions against the newest state (so histories grow),
      * and sometimes arbitrary ones, whose refusal the model must predict too.
      */
-    private static WriteOp randomOp(Random random, ReferenceTree model, Set<ObjectPath> universe) {
+    static WriteOp randomOp(Random random, ReferenceTree model, Set<ObjectPath> universe) {
         java.util.Map<ObjectPath, ReferenceTree.Entry> now = model.at(model.lastVid());
         List<ObjectPath> existing = new ArrayList<>(now.keySet());
         existing.sort(null);

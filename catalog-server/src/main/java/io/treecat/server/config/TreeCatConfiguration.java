@@ -46,6 +46,11 @@ public final class TreeCatConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    @JsonProperty("retention")
+    private RetentionSettings retention = new RetentionSettings();
+
+    @Valid
+    @NotNull
     @JsonProperty("grpc")
     private GrpcConfig grpc = new GrpcConfig();
 
@@ -102,6 +107,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public TransactionsConfig transactions() {
         return transactions;
+    }
+
+    public RetentionSettings retention() {
+        return retention;
     }
 
     public GrpcConfig grpc() {

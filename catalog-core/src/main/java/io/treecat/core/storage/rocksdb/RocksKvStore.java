@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -81,7 +82,13 @@ public final class RocksKvStore implements KvStore {
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(options.backgroundJobs())
-                .setBytesPerSync(1024 * 1024));
+                .setBytesPerSync(1024 * 1024)
+                // A WAL file is deleted only once every column family with data in it has flushed, and the
+                // small ones (meta, inner objects) fill their memtables rarely: without a cap, RocksDB's
+                // default (4 × all write buffers, about 3 GiB here) let the WAL grow that far under a steady
+                // rewrite while the data itself stayed flat (docs/benchmarks.md, retention). Past the cap
+                // RocksDB flushes the families that hold the oldest WAL file.
+                .setMaxTotalWalSize(4 * options.writeBufferBytes()));
 
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions));
@@ -194,6 +201,24 @@ public final class RocksKvStore implements KvStore {
             db.syncWal();
         } catch (RocksDBException e) {
             throw failure("syncWal", null, e);
+        } finally {
+            release();
+        }
+    }
+
+    @Override
+    public OptionalLong longProperty(String name) {
+        requireNonNull(name, "name is null");
+        acquire();
+        try {
+            long total = 0;
+            for (ColumnFamilyHandle family : families.values()) {
+                total += db.getLongProperty(family, name);
+            }
+            return OptionalLong.of(total);
+        } catch (RocksDBException e) {
+            // An unknown property name is not a store failure: the store just does not know it.
+            return OptionalLong.empty();
         } finally {
             release();
         }
@@ -376,6 +401,15 @@ public final class RocksKvStore implements KvStore {
                 batch.delete(families.get(space), key);
             } catch (RocksDBException e) {
                 throw failure("batch delete", space, e);
+            }
+        }
+
+        @Override
+        public void deleteRange(KeySpace space, byte[] fromInclusive, byte[] toExclusive) {
+            try {
+                batch.deleteRange(families.get(space), fromInclusive, toExclusive);
+            } catch (RocksDBException e) {
+                throw failure("batch deleteRange", space, e);
             }
         }
 
