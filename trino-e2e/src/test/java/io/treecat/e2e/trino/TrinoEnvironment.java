@@ -199,29 +199,69 @@ public final class TrinoEnvironment implements AutoCloseable {
 
     /** Runs a statement that returns no rows (DDL) or an update count (DML), and returns the count (0 for DDL). */
     public long execute(String sql) throws SQLException {
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement()) {
-            return statement.execute(sql) ? drain(statement.getResultSet()).size() : statement.getLargeUpdateCount();
-        }
+        return untilCatalogNodesAreKnown(() -> {
+            try (Connection connection = connect();
+                    Statement statement = connection.createStatement()) {
+                return statement.execute(sql)
+                        ? drain(statement.getResultSet()).size()
+                        : statement.getLargeUpdateCount();
+            }
+        });
     }
 
     /** Runs a query and returns its rows, each a list of the JDBC objects of its columns. */
     public List<List<Object>> query(String sql) throws SQLException {
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            return drain(rows);
+        return untilCatalogNodesAreKnown(() -> {
+            try (Connection connection = connect();
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery(sql)) {
+                return drain(rows);
+            }
+        });
+    }
+
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    /**
+     * Runs {@code call}, again while Trino says "nodes is empty". Just after start, the coordinator lists
+     * itself as an active node before its node manager has refreshed which catalogs that node serves (it
+     * polls discovery every few seconds), and a query that schedules work for a catalog fails at planning,
+     * before anything runs (seen in CI on the first test after start, though system.runtime.nodes already
+     * listed the node). Never a TreeCat answer, so retried for a bounded time rather than failed.
+     */
+    private static <T> T untilCatalogNodesAreKnown(SqlCall<T> call) throws SQLException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                return call.call();
+            } catch (SQLException e) {
+                if (e.getMessage() == null
+                        || !e.getMessage().contains("nodes is empty")
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting for Trino's catalog nodes", e);
+            }
         }
     }
 
     /** The rows a query's table scans read, from Trino's final query statistics: what partition pruning leaves. */
     long processedRows(String sql) throws SQLException {
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            drain(rows);
-            return rows.unwrap(TrinoResultSet.class).getStats().getProcessedRows();
-        }
+        return untilCatalogNodesAreKnown(() -> {
+            try (Connection connection = connect();
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery(sql)) {
+                drain(rows);
+                return rows.unwrap(TrinoResultSet.class).getStats().getProcessedRows();
+            }
+        });
     }
 
     static List<List<Object>> drain(ResultSet rows) throws SQLException {
