@@ -11,10 +11,7 @@ public interface KvBatch extends AutoCloseable {
      * many keys that is. For the garbage collector: use it only where no key can be written into the
      * range concurrently, since a later put in the same range would survive but an earlier one would not.
      */
-    default void deleteRange(KeySpace space, byte[] fromInclusive, byte[] toExclusive) {
-        throw new UnsupportedOperationException(
-                "deleteRange is not supported by " + getClass().getName());
-    }
+    void deleteRange(KeySpace space, byte[] fromInclusive, byte[] toExclusive);
 
     /** The number of puts and deletes so far. */
     int count();
