@@ -134,6 +134,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
         Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);
+        // Dropped tables' files, deleted in the background after their drop committed (purge.*).
+        PurgeLifecycle purges = new PurgeLifecycle(lake, configuration.purge(), metrics);
+        environment.lifecycle().manage(purges);
 
         // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
         // other path to the native API's error table.
@@ -178,7 +181,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
-                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json))
+                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json, purges.wake()))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

@@ -45,5 +45,10 @@ public enum Action {
     /** A path query or read of the native API. */
     NATIVE_READ,
     /** A write set of the native API. */
-    NATIVE_WRITE
+    NATIVE_WRITE,
+    /**
+     * The server's own work through the purge queues ({@code io.treecat.lakehouse.maintenance.TablePurger}), as
+     * {@link Principal#SYSTEM}: each purge was asked for by a drop that passed its own check.
+     */
+    PURGE_TABLES
 }

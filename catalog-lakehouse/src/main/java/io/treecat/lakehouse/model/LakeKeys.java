@@ -188,4 +188,25 @@ public final class LakeKeys {
     public static final String LOWER = "lower";
 
     public static final String UPPER = "upper";
+
+    // ---- table purges (docs/object-storage.md, "Purge")
+
+    /** The id of a catalog's purge queue, {@code /<catalog>/.purges}; never a namespace's id (those are checked names). */
+    public static final String PURGE_QUEUE_ID = ".purges";
+    /** The location whose files a purge deletes: the dropped table's {@code location}. */
+    public static final String PURGE_LOCATION = "location";
+    /** The dropped table's last metadata file, from which its files are found. */
+    public static final String PURGE_METADATA_LOCATION = "metadata_location";
+    /** The dropped table's path in the tree. */
+    public static final String PURGE_PATH = "path";
+    /** The dropped table, {@code namespace.table}, for messages and metrics only. */
+    public static final String PURGE_TABLE = "table";
+    /** When the drop asked for the purge, ms since the epoch. */
+    public static final String PURGE_REQUESTED = "requested";
+    /** How many attempts failed so far. */
+    public static final String PURGE_ATTEMPTS = "attempts";
+    /** Not before this time (ms since the epoch) is the next attempt made. */
+    public static final String PURGE_NEXT_ATTEMPT = "next_attempt";
+    /** Why the last attempt failed (the store's error, never a credential). */
+    public static final String PURGE_LAST_ERROR = "last_error";
 }

@@ -159,7 +159,8 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_COMPACTION -> HiveCompactionEntry.decode(value);
             case HIVE_WRITE_IDS -> HiveWriteIdsEntry.decode(value);
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST -> {
+            case TABLE_PURGE -> PurgeEntry.decode(value);
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE -> {
                 // Written by one interface only, which owns their layout.
             }
         }

@@ -40,7 +40,11 @@ public enum ObjectType {
     /** {@code …/<table>/.hive_write_ids}: a table's next Hive write id ({@link HiveWriteIdsEntry}). */
     HIVE_WRITE_IDS("hms_write_ids"),
     /** A leaf under a table's {@link #HIVE_WRITE_IDS}: one allocated write id and its transaction ({@link HiveWriteIdEntry}). */
-    HIVE_WRITE_ID("hms_write_id");
+    HIVE_WRITE_ID("hms_write_id"),
+    /** {@code /<catalog>/.purges}: the catalog's queue of table purges ({@link PurgeQueueEntry}). */
+    PURGE_QUEUE("purge_queue"),
+    /** One dropped table whose files are still to be deleted, under its catalog's {@link #PURGE_QUEUE} ({@link PurgeEntry}). */
+    TABLE_PURGE("table_purge");
 
     private final String storedName;
 
