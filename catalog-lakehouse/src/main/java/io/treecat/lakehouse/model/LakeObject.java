@@ -21,7 +21,8 @@ public sealed interface LakeObject
                 HiveTransactionEntry,
                 HiveCompactionEntry,
                 HiveWriteIdsEntry,
-                HiveWriteIdEntry {
+                HiveWriteIdEntry,
+                HiveEventCheckpointEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -40,7 +40,12 @@ public enum ObjectType {
     /** {@code …/<table>/.hive_write_ids}: a table's next Hive write id ({@link HiveWriteIdsEntry}). */
     HIVE_WRITE_IDS("hms_write_ids"),
     /** A leaf under a table's {@link #HIVE_WRITE_IDS}: one allocated write id and its transaction ({@link HiveWriteIdEntry}). */
-    HIVE_WRITE_ID("hms_write_id");
+    HIVE_WRITE_ID("hms_write_id"),
+    /**
+     * {@code /<catalog>/.hive_events} and each of its children: a durable checkpoint of the Hive notification log's
+     * id index ({@link HiveEventCheckpointEntry}).
+     */
+    HIVE_EVENT_CHECKPOINT("hms_event_checkpoint");
 
     private final String storedName;
 
