@@ -23,7 +23,10 @@ import org.slf4j.LoggerFactory;
 final class HmsEventIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HmsEventIndexer.class);
 
-    /** How long the thread sleeps without a publish: a safety net, a publish wakes it at once. */
+    /**
+     * How long the thread sleeps without a publish: a publish wakes it at once; the timeout lets events counted but
+     * not saved be saved once they are {@link HmsEventLog#SAVE_EVENTS_AFTER} old.
+     */
     private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
     /** The pause after a failed round. */
@@ -32,6 +35,9 @@ final class HmsEventIndexer implements AutoCloseable {
     private final HmsEventLog log;
     private final Supplier<CatalogService> service;
     private final Object signal = new Object();
+    /** Held for a round, so {@link #pause} can wait for one in progress. */
+    private final Object round = new Object();
+
     private boolean woken;
     private volatile boolean paused;
     private volatile boolean closing;
@@ -57,9 +63,15 @@ final class HmsEventIndexer implements AutoCloseable {
         thread = indexing;
     }
 
-    /** Stops saving checkpoints until {@link #resume}: the pin stays at the newest saved one. */
+    /**
+     * Stops saving checkpoints until {@link #resume}: the pin stays at the newest saved one. Returns once a round in
+     * progress has ended.
+     */
     void pause() {
         paused = true;
+        synchronized (round) {
+            // Nothing: the round that held it has ended.
+        }
     }
 
     void resume() {
@@ -84,7 +96,10 @@ final class HmsEventIndexer implements AutoCloseable {
         while (!closing && !Thread.currentThread().isInterrupted()) {
             if (!paused) {
                 try {
-                    boolean done = log.saveIfDue();
+                    boolean done;
+                    synchronized (round) {
+                        done = paused || log.saveIfDue(false);
+                    }
                     rounds++;
                     wait = IDLE_WAIT;
                     if (!done) {
@@ -143,6 +158,15 @@ final class HmsEventIndexer implements AutoCloseable {
                 running.join(30_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            if (!paused) {
+                // A clean stop saves every event counted, so nothing is lost if the store is collected before the
+                // next start (docs/hms-thrift.md, "Event ids").
+                try {
+                    log.saveIfDue(true);
+                } catch (TException | RuntimeException e) {
+                    LOG.warn("Could not save the Hive notification log's index at stop: {}", e.toString());
+                }
             }
         }
         log.close();

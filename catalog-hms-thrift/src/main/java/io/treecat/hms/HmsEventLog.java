@@ -9,6 +9,7 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.version.ReadPins;
 import io.treecat.lakehouse.model.HiveEventCheckpointEntry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -33,8 +34,8 @@ import org.apache.thrift.TException;
  * durably ({@link #saveIfDue}, called by {@link HmsEventIndexer} as commits are published): in the tree, under Hive's
  * default catalog ({@code /<catalog>/.hive_events}, {@link HmsEventCheckpointStore#inTree}), so it is written by one
  * atomic commit like any other state, read at any vid, and replicated with the tree. A saved checkpoint is itself a
- * commit, of a hidden path, which makes no Hive event; one is saved per {@value #STRIDE} records, so saving never
- * feeds itself. At start ({@link #open}) the saved checkpoints are loaded and only the commits since the newest are
+ * commit, of a hidden path, which makes no Hive event; one is saved per {@value #STRIDE} records, or when events
+ * counted have waited {@link #SAVE_EVENTS_AFTER} unsaved, and at a clean stop, so saving never feeds itself. At start ({@link #open}) the saved checkpoints are loaded and only the commits since the newest are
  * counted again: after a crash between a commit and its checkpoint, only that tail.
  *
  * <p><b>Retention.</b> The count of events before the oldest commit kept must outlive the commits, or every id would
@@ -61,6 +62,13 @@ final class HmsEventLog implements AutoCloseable {
     /** Records one {@link #saveIfDue} counts at most before it saves: a long lag is saved as it is counted. */
     private static final int STRIDES_PER_SAVE = 8;
 
+    /**
+     * Events counted but not saved are saved once the newest checkpoint is this old, even before a stride is full:
+     * what a crash leaves unsaved is then at most this much, should the store afterwards be collected without an
+     * HMS listener holding it (a clean stop saves everything).
+     */
+    static final Duration SAVE_EVENTS_AFTER = Duration.ofSeconds(5);
+
     private final Supplier<CatalogService> service;
     private final HmsCommitEvents events;
     private final HmsEventCheckpointStore store;
@@ -85,6 +93,8 @@ final class HmsEventLog implements AutoCloseable {
     private long countedAtSave;
     /** The newest saved checkpoint. */
     private HiveEventCheckpointEntry saved;
+    /** When {@link #saved} was saved or loaded ({@link System#nanoTime}). */
+    private long savedAtNanos;
     /** Holds the vid before {@link #saved}, so the collector keeps every commit not yet counted durably. */
     private ReadPins.Pin pin;
 
@@ -155,8 +165,10 @@ final class HmsEventLog implements AutoCloseable {
         }
         pin = held;
         saved = start;
+        savedAtNanos = System.nanoTime();
         for (HiveEventCheckpointEntry kept : store.all()) {
-            if (kept.vid() >= start.vid()) {
+            // After a loss (the start is not the newest saved), the older counts lead to commits that are gone.
+            if (kept.vid() >= start.vid() || start.equals(newest.orElse(null))) {
                 insertCheckpoint(kept.vid(), kept.eventsBefore());
             }
         }
@@ -209,18 +221,23 @@ final class HmsEventLog implements AutoCloseable {
     }
 
     /**
-     * Counts what was published since the last call (at most {@value #STRIDES_PER_SAVE} strides of it) and, once
-     * {@link #stride} records were counted since the newest saved checkpoint, saves one and moves the pin to it.
+     * Counts what was published since the last call (at most {@value #STRIDES_PER_SAVE} strides of it) and saves a
+     * checkpoint, moving the pin to it, once {@link #stride} records were counted since the newest saved one, or once
+     * events were counted that none saved counts and the newest was saved {@link #SAVE_EVENTS_AFTER} ago (or {@code
+     * force}: a clean stop saves everything). A checkpoint's own commit makes no event, so it never makes the next
+     * one due by the second rule.
      *
      * @return whether everything published was counted
      */
-    boolean saveIfDue() throws TException {
+    boolean saveIfDue(boolean force) throws TException {
         HiveEventCheckpointEntry next;
         long countedAtNext;
         boolean done;
         synchronized (this) {
-            done = catchUp((long) stride * STRIDES_PER_SAVE);
-            if (recordsCounted - countedAtSave < stride) {
+            done = catchUp(force ? Long.MAX_VALUE : (long) stride * STRIDES_PER_SAVE);
+            boolean unsavedEvents = indexedEvents > saved.eventsBefore()
+                    && (force || System.nanoTime() - savedAtNanos >= SAVE_EVENTS_AFTER.toNanos());
+            if (recordsCounted - countedAtSave < stride && !unsavedEvents) {
                 return done;
             }
             next = HiveEventCheckpointEntry.of(indexedVid + 1, indexedEvents);
@@ -243,6 +260,7 @@ final class HmsEventLog implements AutoCloseable {
             ReadPins.Pin old = pin;
             pin = moved;
             saved = next;
+            savedAtNanos = System.nanoTime();
             countedAtSave = countedAtNext;
             insertCheckpoint(next.vid(), next.eventsBefore());
             if (old != null) {
