@@ -23,10 +23,7 @@ import org.slf4j.LoggerFactory;
 final class HmsEventIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HmsEventIndexer.class);
 
-    /**
-     * How long the thread sleeps without a publish: a publish wakes it at once; the timeout lets events counted but
-     * not saved be saved once they are {@link HmsEventLog#SAVE_EVENTS_AFTER} old.
-     */
+    /** How long the thread sleeps without a publish: a safety net, a publish wakes it at once. */
     private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
     /** The pause after a failed round. */

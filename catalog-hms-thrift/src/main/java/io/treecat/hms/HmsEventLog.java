@@ -9,7 +9,6 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.version.ReadPins;
 import io.treecat.lakehouse.model.HiveEventCheckpointEntry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,8 +33,8 @@ import org.apache.thrift.TException;
  * durably ({@link #saveIfDue}, called by {@link HmsEventIndexer} as commits are published): in the tree, under Hive's
  * default catalog ({@code /<catalog>/.hive_events}, {@link HmsEventCheckpointStore#inTree}), so it is written by one
  * atomic commit like any other state, read at any vid, and replicated with the tree. A saved checkpoint is itself a
- * commit, of a hidden path, which makes no Hive event; one is saved per {@value #STRIDE} records, or when events
- * counted have waited {@link #SAVE_EVENTS_AFTER} unsaved, and at a clean stop, so saving never feeds itself. At start ({@link #open}) the saved checkpoints are loaded and only the commits since the newest are
+ * commit, of a hidden path, which makes no Hive event; one is saved per {@value #STRIDE} records and at a clean
+ * stop (if events were counted since the last), so saving never feeds itself. At start ({@link #open}) the saved checkpoints are loaded and only the commits since the newest are
  * counted again: after a crash between a commit and its checkpoint, only that tail.
  *
  * <p><b>Retention.</b> The count of events before the oldest commit kept must outlive the commits, or every id would
@@ -49,8 +48,10 @@ import org.apache.thrift.TException;
  * <p>When the commits after the newest saved checkpoint were collected while no HMS listener held them (the store
  * opened without one), their events are gone and cannot be counted: the count goes on from the oldest commit still
  * readable, one id higher than the saved count, so that a follower positioned before the loss is told of a gap
- * rather than silently missing events, and no id is ever given to two events. With no checkpoint at all (the first
- * start with this index), the count starts at 0 from the oldest commit readable.
+ * rather than silently missing events. A clean stop saves every event counted, so then no id is given twice; after a
+ * crash, the events of the commits since the newest checkpoint (fewer than {@value #STRIDE}) had ids that the count
+ * after such a loss gives again. With no checkpoint at all (the first start with this index), the count starts at 0
+ * from the oldest commit readable.
  */
 final class HmsEventLog implements AutoCloseable {
     /** Commit records between two checkpoints of the index, in memory and saved. */
@@ -61,13 +62,6 @@ final class HmsEventLog implements AutoCloseable {
 
     /** Records one {@link #saveIfDue} counts at most before it saves: a long lag is saved as it is counted. */
     private static final int STRIDES_PER_SAVE = 8;
-
-    /**
-     * Events counted but not saved are saved once the newest checkpoint is this old, even before a stride is full:
-     * what a crash leaves unsaved is then at most this much, should the store afterwards be collected without an
-     * HMS listener holding it (a clean stop saves everything).
-     */
-    static final Duration SAVE_EVENTS_AFTER = Duration.ofSeconds(5);
 
     private final Supplier<CatalogService> service;
     private final HmsCommitEvents events;
@@ -93,8 +87,8 @@ final class HmsEventLog implements AutoCloseable {
     private long countedAtSave;
     /** The newest saved checkpoint. */
     private HiveEventCheckpointEntry saved;
-    /** When {@link #saved} was saved or loaded ({@link System#nanoTime}). */
-    private long savedAtNanos;
+    /** The first checkpoint, (1, 0), until the first save saves it with its own (nothing is saved at open). */
+    private volatile HiveEventCheckpointEntry unsavedStart;
     /** Holds the vid before {@link #saved}, so the collector keeps every commit not yet counted durably. */
     private ReadPins.Pin pin;
 
@@ -147,11 +141,17 @@ final class HmsEventLog implements AutoCloseable {
             } while (held == null);
             start = HiveEventCheckpointEntry.of(
                     horizon + 1, newest.map(lost -> lost.eventsBefore() + 1).orElse(0L));
-            try {
-                start = store.save(start, horizon);
-            } catch (TException | RuntimeException e) {
-                held.close();
-                throw e;
+            // Saved at once unless it is where every count starts anyway (nothing saved, nothing collected): a store
+            // the HMS listener opens for the first time gets no commit of its own until it has events.
+            if (newest.isPresent() || horizon > 0) {
+                try {
+                    start = store.save(start, horizon);
+                } catch (TException | RuntimeException e) {
+                    held.close();
+                    throw e;
+                }
+            } else {
+                unsavedStart = start;
             }
             if (start.vid() - 1 != horizon) {
                 // Another writer saved one meanwhile: start from it.
@@ -165,7 +165,6 @@ final class HmsEventLog implements AutoCloseable {
         }
         pin = held;
         saved = start;
-        savedAtNanos = System.nanoTime();
         for (HiveEventCheckpointEntry kept : store.all()) {
             // After a loss (the start is not the newest saved), the older counts lead to commits that are gone.
             if (kept.vid() >= start.vid() || start.equals(newest.orElse(null))) {
@@ -222,10 +221,9 @@ final class HmsEventLog implements AutoCloseable {
 
     /**
      * Counts what was published since the last call (at most {@value #STRIDES_PER_SAVE} strides of it) and saves a
-     * checkpoint, moving the pin to it, once {@link #stride} records were counted since the newest saved one, or once
-     * events were counted that none saved counts and the newest was saved {@link #SAVE_EVENTS_AFTER} ago (or {@code
-     * force}: a clean stop saves everything). A checkpoint's own commit makes no event, so it never makes the next
-     * one due by the second rule.
+     * checkpoint, moving the pin to it, once {@link #stride} records were counted since the newest saved one; with
+     * {@code force} (a clean stop), also when events were counted that no saved checkpoint counts. A checkpoint's own
+     * commit is one record and makes no event, so saving never makes the next save due by itself.
      *
      * @return whether everything published was counted
      */
@@ -235,9 +233,7 @@ final class HmsEventLog implements AutoCloseable {
         boolean done;
         synchronized (this) {
             done = catchUp(force ? Long.MAX_VALUE : (long) stride * STRIDES_PER_SAVE);
-            boolean unsavedEvents = indexedEvents > saved.eventsBefore()
-                    && (force || System.nanoTime() - savedAtNanos >= SAVE_EVENTS_AFTER.toNanos());
-            if (recordsCounted - countedAtSave < stride && !unsavedEvents) {
+            if (recordsCounted - countedAtSave < stride && !(force && indexedEvents > saved.eventsBefore())) {
                 return done;
             }
             next = HiveEventCheckpointEntry.of(indexedVid + 1, indexedEvents);
@@ -246,6 +242,12 @@ final class HmsEventLog implements AutoCloseable {
         // Outside the lock: a save is a commit, and readers go on meanwhile. The checkpoints whose commits are no
         // longer readable (vid at or below the horizon) go with it.
         ReadPins pins = service.get().tree().pins();
+        HiveEventCheckpointEntry start = unsavedStart;
+        if (start != null) {
+            // The first save: the start too, so that after a restart the log still answers from the first event.
+            store.save(start, pins.horizon());
+            unsavedStart = null;
+        }
         store.save(next, pins.horizon());
         // Never refused: the pin held is at or below it, so the horizon is too.
         ReadPins.Pin moved = pins.pin(next.vid() - 1);
@@ -260,7 +262,6 @@ final class HmsEventLog implements AutoCloseable {
             ReadPins.Pin old = pin;
             pin = moved;
             saved = next;
-            savedAtNanos = System.nanoTime();
             countedAtSave = countedAtNext;
             insertCheckpoint(next.vid(), next.eventsBefore());
             if (old != null) {

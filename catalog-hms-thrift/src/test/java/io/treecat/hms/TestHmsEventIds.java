@@ -130,7 +130,8 @@ class TestHmsEventIds {
         assertThat(hms.server().eventLog().saved().map(HiveEventCheckpointEntry::eventsBefore))
                 .contains((long) before.size());
         assertThat(allEvents(hms.client())).isEqualTo(before);
-        assertThat(hms.server().eventLog().recordsCounted()).isLessThanOrEqualTo(1);
+        // Counted again: only the commits of the saves themselves (the first save saves the start too).
+        assertThat(hms.server().eventLog().recordsCounted()).isLessThanOrEqualTo(2);
     }
 
     @Test
