@@ -117,6 +117,15 @@ public final class LakeKeys {
     public static final String HIVE_COMPACTIONS_ID = "compactions";
     /** The id of a table's write-id area, {@code …/<table>/.hive_write_ids}; never a partition level ({@code k=v}). */
     public static final String HIVE_WRITE_IDS_ID = ".hive_write_ids";
+    /**
+     * The id of the HMS catalog's notification-log index, {@code /<catalog>/.hive_events} (the newest checkpoint),
+     * whose children are the older checkpoints, one per checkpoint vid; never a Hive database name.
+     */
+    public static final String HIVE_EVENTS_ID = ".hive_events";
+    /** A checkpoint's vid: the first commit whose events it does not count. */
+    public static final String CHECKPOINT_VID = "checkpoint_vid";
+    /** A checkpoint's count: the Hive events of every commit before its vid. */
+    public static final String EVENTS_BEFORE = "events_before";
     /** The next transaction id and the next compaction id to hand out. */
     public static final String NEXT_TXN_ID = "next_txn_id";
 

@@ -23,7 +23,8 @@ public sealed interface LakeObject
                 HiveWriteIdsEntry,
                 HiveWriteIdEntry,
                 PurgeQueueEntry,
-                PurgeEntry {
+                PurgeEntry,
+                HiveEventCheckpointEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -160,6 +160,7 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_WRITE_IDS -> HiveWriteIdsEntry.decode(value);
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
             case TABLE_PURGE -> PurgeEntry.decode(value);
+            case HIVE_EVENT_CHECKPOINT -> HiveEventCheckpointEntry.decode(value);
             case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE -> {
                 // Written by one interface only, which owns their layout.
             }

@@ -44,7 +44,12 @@ public enum ObjectType {
     /** {@code /<catalog>/.purges}: the catalog's queue of table purges ({@link PurgeQueueEntry}). */
     PURGE_QUEUE("purge_queue"),
     /** One dropped table whose files are still to be deleted, under its catalog's {@link #PURGE_QUEUE} ({@link PurgeEntry}). */
-    TABLE_PURGE("table_purge");
+    TABLE_PURGE("table_purge"),
+    /**
+     * {@code /<catalog>/.hive_events} and each of its children: a durable checkpoint of the Hive notification log's
+     * id index ({@link HiveEventCheckpointEntry}).
+     */
+    HIVE_EVENT_CHECKPOINT("hms_event_checkpoint");
 
     private final String storedName;
 
