@@ -21,7 +21,9 @@ public sealed interface LakeObject
                 HiveTransactionEntry,
                 HiveCompactionEntry,
                 HiveWriteIdsEntry,
-                HiveWriteIdEntry {
+                HiveWriteIdEntry,
+                HiveLocksEntry,
+                HiveLockEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -159,6 +159,8 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_COMPACTION -> HiveCompactionEntry.decode(value);
             case HIVE_WRITE_IDS -> HiveWriteIdsEntry.decode(value);
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
+            case HIVE_LOCKS -> HiveLocksEntry.decode(value);
+            case HIVE_LOCK -> HiveLockEntry.decode(value);
             case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST -> {
                 // Written by one interface only, which owns their layout.
             }

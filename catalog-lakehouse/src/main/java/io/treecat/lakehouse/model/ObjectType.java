@@ -40,7 +40,11 @@ public enum ObjectType {
     /** {@code …/<table>/.hive_write_ids}: a table's next Hive write id ({@link HiveWriteIdsEntry}). */
     HIVE_WRITE_IDS("hms_write_ids"),
     /** A leaf under a table's {@link #HIVE_WRITE_IDS}: one allocated write id and its transaction ({@link HiveWriteIdEntry}). */
-    HIVE_WRITE_ID("hms_write_id");
+    HIVE_WRITE_ID("hms_write_id"),
+    /** {@code /<catalog>/.hive_locks}: the HMS catalog's lock table and its next lock id ({@link HiveLocksEntry}). */
+    HIVE_LOCKS("hms_locks"),
+    /** One Hive lock under {@link #HIVE_LOCKS} ({@link HiveLockEntry}). */
+    HIVE_LOCK("hms_lock");
 
     private final String storedName;
 
