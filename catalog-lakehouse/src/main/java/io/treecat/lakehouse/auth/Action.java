@@ -45,5 +45,10 @@ public enum Action {
     /** A path query or read of the native API. */
     NATIVE_READ,
     /** A write set of the native API. */
-    NATIVE_WRITE
+    NATIVE_WRITE,
+    /**
+     * Looking up and collecting the records of idempotency keys: the server's own bookkeeping around a client's
+     * request, on {@code /.idempotency_keys} (the request itself is authorized as what it does).
+     */
+    MANAGE_IDEMPOTENCY_KEYS
 }

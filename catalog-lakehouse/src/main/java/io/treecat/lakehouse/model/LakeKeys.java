@@ -168,6 +168,15 @@ public final class LakeKeys {
     public static final String BLOCKED_BY = "blocked_by";
 
     public static final String BLOCKED_BY_COMPONENT = "blocked_by_component";
+    // ---- Iceberg idempotency keys (docs/iceberg-rest.md, "Idempotency keys")
+    /** The id of the area of idempotency-key records, {@code /.idempotency_keys}, beside the catalogs (never one). */
+    public static final String IDEMPOTENCY_KEYS_ID = ".idempotency_keys";
+    /** The SHA-256 of the request a key was first used with. */
+    public static final String FINGERPRINT = "fingerprint";
+    /** When a key was first used, ms since the epoch: its lifetime counts from there. */
+    public static final String CREATED = "created";
+    /** What the request's commit did, for a repeat to be answered from: name → values. */
+    public static final String OUTCOME = "outcome";
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 
     /** The id of a table's file-index node. */

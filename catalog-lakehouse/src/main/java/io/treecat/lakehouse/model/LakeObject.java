@@ -23,7 +23,9 @@ public sealed interface LakeObject
                 HiveWriteIdsEntry,
                 HiveWriteIdEntry,
                 HiveLocksEntry,
-                HiveLockEntry {
+                HiveLockEntry,
+                IdempotencyKeysEntry,
+                IdempotencyKeyEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -161,7 +161,8 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
             case HIVE_LOCKS -> HiveLocksEntry.decode(value);
             case HIVE_LOCK -> HiveLockEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST -> {
+            case IDEMPOTENCY_KEY -> IdempotencyKeyEntry.decode(value);
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, IDEMPOTENCY_KEYS -> {
                 // Written by one interface only, which owns their layout.
             }
         }

@@ -44,7 +44,11 @@ public enum ObjectType {
     /** {@code /<catalog>/.hive_locks}: the HMS catalog's lock table and its next lock id ({@link HiveLocksEntry}). */
     HIVE_LOCKS("hms_locks"),
     /** One Hive lock under {@link #HIVE_LOCKS} ({@link HiveLockEntry}). */
-    HIVE_LOCK("hms_lock");
+    HIVE_LOCK("hms_lock"),
+    /** {@code /.idempotency_keys}: the records of the idempotency keys whose requests committed. */
+    IDEMPOTENCY_KEYS("idempotency_keys"),
+    /** One key's record under {@link #IDEMPOTENCY_KEYS} ({@link IdempotencyKeyEntry}). */
+    IDEMPOTENCY_KEY("idempotency_key");
 
     private final String storedName;
 
