@@ -15,8 +15,8 @@ import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 
 /**
- * The lock calls Iceberg's HiveCatalog and Hive's clients make around a commit, on the server's one in-memory lock
- * table ({@link HmsLocks}), and the locks and heartbeats of Hive transactions ({@link HmsTransactions}): a lock
+ * The lock calls Iceberg's HiveCatalog and Hive's clients make around a commit, on the HMS catalog's lock table in
+ * the tree ({@link HmsLocks}), and the locks and heartbeats of Hive transactions ({@link HmsTransactions}): a lock
  * request with a {@code txnid} needs the transaction open, and {@code heartbeat} with a {@code txnid} heartbeats
  * the transaction.
  */
@@ -29,11 +29,12 @@ final class HmsLockCalls {
         this.transactions = requireNonNull(transactions, "transactions is null");
     }
 
-    /** Transaction locks live as long as their transaction: a lock call first aborts the expired ones. */
+    /**
+     * Transaction locks live as long as their transaction: a lock call first aborts the expired ones (a sweep that
+     * runs at most once a second, {@link HmsTransactions#expire}).
+     */
     private void expireTransactions() throws TException {
-        if (locks.holdsTransactionLocks()) {
-            transactions.expire();
-        }
+        transactions.expire();
     }
 
     /**

@@ -2,10 +2,14 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.model.ObjectPath;
+import io.treecat.lakehouse.auth.Action;
+import io.treecat.lakehouse.catalog.HiveLocks;
+import io.treecat.lakehouse.model.HiveLockEntry;
+import io.treecat.lakehouse.txn.LakeTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,7 @@ import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
 import org.apache.hadoop.hive.metastore.api.TxnOpenException;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
 import org.apache.thrift.TException;
+import org.bson.BsonDocument;
 
 /**
  * Hive's lock table (the {@code lock}, {@code check_lock}, {@code heartbeat}, {@code unlock} and
@@ -44,42 +49,41 @@ import org.apache.thrift.TException;
  * dropped while it is used, so it conflicts with database-level locks only, never with a lock on a
  * table inside.
  *
- * <p>The table lives in memory, not in the tree: locks are coordination between live clients, not
- * catalog state, and a lock that outlived a restart would only hold others back until it expired.
- * A restart releases every lock, as a crash of every client would. Lock ids are drawn from the start
- * time, so an id from before a restart is never reused after it: the old holder's next heartbeat
- * or check answers {@code NoSuchLockException}, and Iceberg's HiveCatalog then fails its commit
- * instead of committing under a lock it no longer holds.
+ * <p>The table lives in the tree ({@link HiveLocks}, under the HMS catalog), as Hive keeps it in its database
+ * ({@code HIVE_LOCKS}): a restart keeps every lock, its state and its last heartbeat, so a client that goes on
+ * checking, heartbeating or unlocking its lock id after a restart finds it (or, once it went the timeout without a
+ * sign of life, Hive's {@code NoSuchLockException}), and a lock a transaction holds still blocks a conflicting one.
+ * Lock ids come from a counter in the tree that moves in the commit taking the lock, so an id is never handed out
+ * twice, before or after a restart. Each call is one lake transaction that reads the table, decides as Hive does
+ * (expiry, grants in id order) and stages what changed; the calls of one server also take this object's monitor,
+ * so they do not fail each other's validation.
  *
  * <p>A lock taken in a Hive transaction (a request with a {@code txnid}) belongs to it: the transaction must be open
- * (checked as the lock is taken, through {@link TransactionCheck}), its locks never conflict with each other, they
- * live as long as the transaction (its heartbeats keep them, not their own) and go when it commits, aborts or
- * expires ({@link #releaseTransaction}); {@code unlock} refuses them, as Hive does.
+ * (checked in the same lake transaction that takes the lock, through {@link TransactionCheck}), its locks never
+ * conflict with each other, they live as long as the transaction (its heartbeats keep them, not their own) and go
+ * in the very commit that commits, aborts or expires it ({@link #release}); {@code unlock} refuses them, as Hive
+ * does.
  */
 final class HmsLocks {
+    private final HmsCalls calls;
     private final Clock clock;
     private final Duration timeout;
     private final HmsNames names;
-    /** In request order, which is also id order: the order conflicts are judged in. */
-    private final Map<Long, Lock> locks = new LinkedHashMap<>();
 
-    private long nextId;
-
-    /** Fails as Hive does unless Hive transaction {@code txnId} is open. */
+    /** Fails as Hive does unless Hive transaction {@code txnId} is open, read through {@code txn}. */
     @FunctionalInterface
     interface TransactionCheck {
-        void requireOpen(long txnId) throws TException;
+        void requireOpen(LakeTransaction txn, long txnId) throws TException;
     }
 
-    HmsLocks(Clock clock, Duration timeout, HmsNames names) {
+    HmsLocks(HmsCalls calls, Clock clock, Duration timeout) {
+        this.calls = requireNonNull(calls, "calls is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
-        this.names = requireNonNull(names, "names is null");
+        this.names = calls.names();
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Invalid lock timeout: " + timeout);
         }
-        // Ids from before a restart stay unknown after it (unless a million locks were taken per millisecond).
-        this.nextId = clock.millis() * 1_000_000L + 1;
     }
 
     /** One component of a request, names normalized; {@code table}/{@code partition} null above that level. */
@@ -111,6 +115,15 @@ final class HmsLocks {
             }
             return typesConflict(type, other.type);
         }
+
+        HiveLockEntry.Component stored() {
+            return new HiveLockEntry.Component(type.name(), db, table, partition);
+        }
+
+        static Component of(HiveLockEntry.Component stored) {
+            return new Component(
+                    LockType.valueOf(stored.type()), stored.database(), stored.table(), stored.partition());
+        }
     }
 
     /** Hive 4's lock-type matrix; symmetric. */
@@ -127,6 +140,7 @@ final class HmsLocks {
         return false; // SHARED_READ and SHARED_WRITE among themselves
     }
 
+    /** One lock as a call works on it: read from the tree, changed in place, written back if {@link #changed}. */
     private static final class Lock {
         final long id;
         /** The Hive transaction the lock belongs to; 0 for none. */
@@ -136,27 +150,97 @@ final class HmsLocks {
         final String user;
         final String hostname;
         final String agentInfo;
-        LockState state = LockState.WAITING;
+        LockState state;
         long lastHeartbeat;
         long acquiredAt;
-        int heartbeatCount;
+        long heartbeatCount;
         long blockedBy;
         /** The component of {@link #blockedBy} this lock waits behind, from 1 (Hive's internal lock id). */
         long blockedByComponent;
 
-        Lock(long id, List<Component> components, LockRequest request, long now) {
+        boolean changed;
+
+        Lock(long id, HiveLockEntry stored) {
             this.id = id;
-            this.txnId = request.getTxnid();
-            this.components = List.copyOf(components);
-            this.user = request.getUser();
-            this.hostname = request.getHostname();
-            this.agentInfo = request.getAgentInfo();
-            this.lastHeartbeat = now;
+            this.txnId = stored.txnId();
+            this.components = stored.components().stream().map(Component::of).toList();
+            this.user = stored.user();
+            this.hostname = stored.hostname();
+            this.agentInfo = stored.agentInfo();
+            this.state = LockState.valueOf(stored.state());
+            this.lastHeartbeat = stored.lastHeartbeat();
+            this.acquiredAt = stored.acquiredAt();
+            this.heartbeatCount = stored.heartbeatCount();
+            this.blockedBy = stored.blockedBy();
+            this.blockedByComponent = stored.blockedByComponent();
         }
 
         boolean inTransaction() {
             return txnId != 0;
         }
+
+        HiveLockEntry stored() {
+            return new HiveLockEntry(
+                    txnId,
+                    components.stream().map(Component::stored).toList(),
+                    user,
+                    hostname,
+                    agentInfo,
+                    state.name(),
+                    lastHeartbeat,
+                    acquiredAt,
+                    heartbeatCount,
+                    blockedBy,
+                    blockedByComponent,
+                    new BsonDocument());
+        }
+    }
+
+    /** The lock table as one lake transaction reads it; {@link #stage} writes back what the call changed. */
+    private final class Table {
+        final LakeTransaction txn;
+        /** In id order, which is request order: the order conflicts are judged in. */
+        final Map<Long, Lock> locks = new LinkedHashMap<>();
+
+        Table(LakeTransaction txn) {
+            this.txn = txn;
+            for (HiveLocks.Lock stored : HiveLocks.all(txn, calls.catalog())) {
+                locks.put(stored.id(), new Lock(stored.id(), stored.entry()));
+            }
+        }
+
+        void release(long id) {
+            if (locks.remove(id) != null) {
+                HiveLocks.remove(txn, calls.catalog(), id);
+            }
+        }
+
+        void stage() {
+            for (Lock lock : locks.values()) {
+                if (lock.changed) {
+                    HiveLocks.update(txn, calls.catalog(), lock.id, lock.stored());
+                }
+            }
+        }
+    }
+
+    private ObjectPath root() {
+        return HiveLocks.root(calls.catalog());
+    }
+
+    /** Runs {@code work} on the lock table in one lake transaction, then stages what it changed. */
+    private <T> T change(TableWork<T> work) throws TException {
+        return calls.write(Action.MANAGE_TRANSACTIONS, root(), HmsTransactions.COUNTER_RETRIES, txn -> {
+            Table table = new Table(txn);
+            T result = work.run(table, clock.millis());
+            table.stage();
+            return result;
+        });
+    }
+
+    @FunctionalInterface
+    private interface TableWork<T> {
+        T run(Table table, long now) throws TException;
     }
 
     /** Takes the locks a request asks for; one in a Hive transaction only while {@code transactions} says it is open. */
@@ -169,16 +253,32 @@ final class HmsLocks {
         for (LockComponent component : request.getComponent()) {
             components.add(component(component));
         }
-        if (request.getTxnid() != 0) {
-            // Under this table's monitor: a commit releases the transaction's locks after it, so none is left behind.
-            transactions.requireOpen(request.getTxnid());
-        }
-        long now = clock.millis();
-        expire(now);
-        Lock lock = new Lock(nextId++, components, request, now);
-        locks.put(lock.id, lock);
-        grant(now);
-        return response(lock);
+        return change((table, now) -> {
+            if (request.getTxnid() != 0) {
+                // In the same lake transaction: a commit of the transaction meanwhile fails this one's validation.
+                transactions.requireOpen(table.txn, request.getTxnid());
+            }
+            expire(table, now);
+            HiveLockEntry entry = new HiveLockEntry(
+                    request.getTxnid(),
+                    components.stream().map(Component::stored).toList(),
+                    request.getUser(),
+                    request.getHostname(),
+                    request.getAgentInfo(),
+                    LockState.WAITING.name(),
+                    now,
+                    0,
+                    0,
+                    0,
+                    0,
+                    new BsonDocument());
+            long id = HiveLocks.add(table.txn, calls.warehouse(), entry);
+            Lock lock = new Lock(id, entry);
+            table.locks.put(id, lock);
+            // Staged as added; the grant's changes of its state follow as an update in the same commit.
+            grant(table, now);
+            return response(lock);
+        });
     }
 
     private Component component(LockComponent component) throws TException {
@@ -218,68 +318,96 @@ final class HmsLocks {
     }
 
     synchronized LockResponse check(CheckLockRequest request) throws TException {
-        long now = clock.millis();
-        expire(now);
-        Lock lock = require(request.getLockid());
-        // Checking is a sign of life, as in Hive (of the transaction, for a transaction's lock: the caller's).
-        lock.lastHeartbeat = now;
-        grant(now);
-        return response(lock);
+        return change((table, now) -> {
+            expire(table, now);
+            Lock lock = require(table, request.getLockid());
+            // Checking is a sign of life, as in Hive (of the transaction, for a transaction's lock: the caller's).
+            lock.lastHeartbeat = now;
+            lock.changed = true;
+            grant(table, now);
+            return response(lock);
+        });
     }
 
     synchronized void unlock(UnlockRequest request) throws TException {
-        long now = clock.millis();
-        expire(now);
-        Lock lock = locks.get(request.getLockid());
-        if (lock != null && lock.inTransaction()) {
-            Component first = lock.components.get(0);
-            throw new TxnOpenException("Unlocking locks associated with transaction not permitted.  lockid:" + lock.id
-                    + " intLockId:1 txnid:" + lock.txnId + " db:" + first.db() + " table:" + first.table()
-                    + " partition:" + first.partition() + " state:" + lock.state + " type:" + first.type());
-        }
-        // Idempotent, as Hive's unlock: a lock that is unknown, released or expired is already free.
-        if (locks.remove(request.getLockid()) != null) {
-            grant(now);
-        }
+        change((table, now) -> {
+            expire(table, now);
+            Lock lock = table.locks.get(request.getLockid());
+            if (lock != null && lock.inTransaction()) {
+                Component first = lock.components.get(0);
+                throw new TxnOpenException("Unlocking locks associated with transaction not permitted.  lockid:"
+                        + lock.id + " intLockId:1 txnid:" + lock.txnId + " db:" + first.db() + " table:"
+                        + first.table() + " partition:" + first.partition() + " state:" + lock.state + " type:"
+                        + first.type());
+            }
+            // Idempotent, as Hive's unlock: a lock that is unknown, released or expired is already free.
+            if (lock != null) {
+                table.release(lock.id);
+                grant(table, now);
+            }
+            return null;
+        });
     }
 
     /** The Hive transaction lock {@code lockId} belongs to: 0 for none (or no such lock). */
-    synchronized long transactionOf(long lockId) {
-        Lock lock = locks.get(lockId);
-        return lock == null ? 0 : lock.txnId;
+    synchronized long transactionOf(long lockId) throws TException {
+        return calls.read(
+                Action.LIST_TRANSACTIONS,
+                root(),
+                txn -> HiveLocks.all(txn, calls.catalog()).stream()
+                        .filter(lock -> lock.id() == lockId)
+                        .mapToLong(lock -> lock.entry().txnId())
+                        .findFirst()
+                        .orElse(0));
     }
 
     /** Whether some lock belongs to a Hive transaction (whose expiry the transactions then check). */
-    synchronized boolean holdsTransactionLocks() {
-        return locks.values().stream().anyMatch(Lock::inTransaction);
+    synchronized boolean holdsTransactionLocks() throws TException {
+        return calls.read(
+                Action.LIST_TRANSACTIONS,
+                root(),
+                txn -> HiveLocks.all(txn, calls.catalog()).stream()
+                        .anyMatch(lock -> lock.entry().txnId() != 0));
     }
 
-    /** Releases every lock of Hive transaction {@code txnId}, which committed, aborted or expired. */
-    synchronized void releaseTransaction(long txnId) {
-        if (locks.values().removeIf(lock -> lock.txnId == txnId)) {
-            grant(clock.millis());
+    /**
+     * Stages, in {@code txn} (the one committing, aborting or expiring Hive transaction {@code txnId}), the release
+     * of every lock of the transaction, so the locks go in the same commit as the transaction's end. Grants to the
+     * locks they held back happen at their next {@code check_lock}, as in Hive.
+     */
+    void release(LakeTransaction txn, long txnId) {
+        for (HiveLocks.Lock lock : HiveLocks.ofTransaction(txn, calls.catalog(), txnId)) {
+            HiveLocks.remove(txn, calls.catalog(), lock.id());
         }
+    }
+
+    /** Releases every lock of Hive transaction {@code txnId} in a commit of its own (tests). */
+    synchronized void releaseTransaction(long txnId) throws TException {
+        calls.write(Action.MANAGE_TRANSACTIONS, root(), txn -> {
+            release(txn, txnId);
+            return null;
+        });
     }
 
     /** Heartbeats lock {@code lockId} (0: none, as in Hive); a transaction's lock lives by its transaction's. */
     synchronized void heartbeat(long lockId) throws TException {
-        long now = clock.millis();
-        expire(now);
         if (lockId == 0) {
             return; // Hive: nothing to heartbeat
         }
-        Lock lock = require(lockId);
-        if (!lock.inTransaction()) {
-            lock.lastHeartbeat = now;
-            lock.heartbeatCount++;
-        }
+        change((table, now) -> {
+            expire(table, now);
+            Lock lock = require(table, lockId);
+            if (!lock.inTransaction()) {
+                lock.lastHeartbeat = now;
+                lock.heartbeatCount++;
+                lock.changed = true;
+            }
+            return null;
+        });
     }
 
     /** One element per component, in lock id order, filtered by database, table and partition as Hive does. */
     synchronized ShowLocksResponse show(ShowLocksRequest request) throws TException {
-        long now = clock.millis();
-        expire(now);
-        grant(now);
         String db = null;
         if (request.isSetDbname() && !request.getDbname().isEmpty()) {
             try {
@@ -292,90 +420,108 @@ final class HmsLocks {
                 ? HmsNames.normalize(request.getTablename())
                 : null;
         String partition = request.isSetPartname() && !request.getPartname().isEmpty() ? request.getPartname() : null;
+        String dbFilter = db;
+        List<Lock> shown = change((locks, now) -> {
+            expire(locks, now);
+            grant(locks, now);
+            return List.copyOf(locks.locks.values());
+        });
         List<ShowLocksResponseElement> elements = new ArrayList<>();
-        for (Lock lock : locks.values()) {
+        for (Lock lock : shown) {
             if (request.getTxnid() != 0 && request.getTxnid() != lock.txnId) {
                 continue;
             }
             long internalId = 0;
             for (Component component : lock.components) {
                 internalId++;
-                if ((db != null && !db.equals(component.db()))
+                if ((dbFilter != null && !dbFilter.equals(component.db()))
                         || (table != null && !table.equals(component.table()))
                         || (partition != null && !partition.equals(component.partition()))) {
                     continue;
                 }
-                ShowLocksResponseElement element = new ShowLocksResponseElement(
-                        lock.id,
-                        component.db(),
-                        lock.state,
-                        component.type(),
-                        // Hive keeps a transaction's heartbeat on the transaction, and shows its locks' as 0.
-                        lock.inTransaction() ? 0 : lock.lastHeartbeat,
-                        lock.user,
-                        lock.hostname);
-                if (component.table() != null) {
-                    element.setTablename(component.table());
-                }
-                if (component.partition() != null) {
-                    element.setPartname(component.partition());
-                }
-                element.setTxnid(lock.txnId);
-                if (lock.state == LockState.ACQUIRED) {
-                    element.setAcquiredat(lock.acquiredAt);
-                }
-                if (lock.heartbeatCount > 0) { // Hive leaves it unset until the first heartbeat
-                    element.setHeartbeatCount(lock.heartbeatCount);
-                }
-                if (lock.agentInfo != null) {
-                    element.setAgentInfo(lock.agentInfo);
-                }
-                if (lock.blockedBy != 0) {
-                    element.setBlockedByExtId(lock.blockedBy);
-                    element.setBlockedByIntId(lock.blockedByComponent);
-                }
-                element.setLockIdInternal(internalId);
-                elements.add(element);
+                elements.add(element(lock, component, internalId));
             }
         }
         return new ShowLocksResponse(elements);
     }
 
-    /** How many locks are held or waited for (for tests and status). */
-    synchronized int size() {
-        expire(clock.millis());
-        return locks.size();
+    private static ShowLocksResponseElement element(Lock lock, Component component, long internalId) {
+        ShowLocksResponseElement element = new ShowLocksResponseElement(
+                lock.id,
+                component.db(),
+                lock.state,
+                component.type(),
+                // Hive keeps a transaction's heartbeat on the transaction, and shows its locks' as 0.
+                lock.inTransaction() ? 0 : lock.lastHeartbeat,
+                lock.user,
+                lock.hostname);
+        if (component.table() != null) {
+            element.setTablename(component.table());
+        }
+        if (component.partition() != null) {
+            element.setPartname(component.partition());
+        }
+        element.setTxnid(lock.txnId);
+        if (lock.state == LockState.ACQUIRED) {
+            element.setAcquiredat(lock.acquiredAt);
+        }
+        if (lock.heartbeatCount > 0) { // Hive leaves it unset until the first heartbeat
+            element.setHeartbeatCount((int) Math.min(Integer.MAX_VALUE, lock.heartbeatCount));
+        }
+        if (lock.agentInfo != null) {
+            element.setAgentInfo(lock.agentInfo);
+        }
+        if (lock.blockedBy != 0) {
+            element.setBlockedByExtId(lock.blockedBy);
+            element.setBlockedByIntId(lock.blockedByComponent);
+        }
+        element.setLockIdInternal(internalId);
+        return element;
     }
 
-    private Lock require(long id) throws NoSuchLockException {
-        Lock lock = locks.get(id);
+    /** How many locks are held or waited for (for tests and status); expired ones are not counted. */
+    synchronized int size() throws TException {
+        long oldest = clock.millis() - timeout.toMillis();
+        return calls.read(Action.LIST_TRANSACTIONS, root(), txn -> (int) HiveLocks.all(txn, calls.catalog()).stream()
+                .filter(lock -> lock.entry().txnId() != 0 || lock.entry().lastHeartbeat() >= oldest)
+                .count());
+    }
+
+    private NoSuchLockException noSuchLock(long id) {
+        return new NoSuchLockException("No such lock lockid:" + id + " (never taken, released, or expired after "
+                + timeout.toMillis() + " ms without a heartbeat)");
+    }
+
+    private Lock require(Table table, long id) throws NoSuchLockException {
+        Lock lock = table.locks.get(id);
         if (lock == null) {
-            throw new NoSuchLockException("No such lock lockid:" + id + " (never taken, released, or expired after "
-                    + timeout.toMillis() + " ms without a heartbeat)");
+            throw noSuchLock(id);
         }
         return lock;
     }
 
-    /** Releases every lock whose last sign of life is older than the timeout. */
-    private void expire(long now) {
+    /**
+     * Releases every lock whose last sign of life is older than the timeout, as Hive's {@code performTimeOuts}
+     * does: measured on the clock now, so a lock whose client went silent across a restart expires too.
+     */
+    private void expire(Table table, long now) {
         long oldest = now - timeout.toMillis();
-        boolean released = false;
-        for (Iterator<Lock> it = locks.values().iterator(); it.hasNext(); ) {
-            Lock lock = it.next();
+        List<Long> expired = new ArrayList<>();
+        for (Lock lock : table.locks.values()) {
             if (!lock.inTransaction() && lock.lastHeartbeat < oldest) {
-                it.remove();
-                released = true;
+                expired.add(lock.id);
             }
         }
-        if (released) {
-            grant(now);
+        expired.forEach(table::release);
+        if (!expired.isEmpty()) {
+            grant(table, now);
         }
     }
 
     /** Grants, in request order, each waiting lock that no earlier lock (granted or waiting) conflicts with. */
-    private void grant(long now) {
+    private static void grant(Table table, long now) {
         List<Lock> earlier = new ArrayList<>();
-        for (Lock lock : locks.values()) {
+        for (Lock lock : table.locks.values()) {
             if (lock.state == LockState.WAITING) {
                 long[] blocker = firstConflict(lock, earlier);
                 if (blocker == null) {
@@ -383,9 +529,11 @@ final class HmsLocks {
                     lock.acquiredAt = now;
                     lock.blockedBy = 0;
                     lock.blockedByComponent = 0;
-                } else {
+                    lock.changed = true;
+                } else if (lock.blockedBy != blocker[0] || lock.blockedByComponent != blocker[1]) {
                     lock.blockedBy = blocker[0];
                     lock.blockedByComponent = blocker[1];
+                    lock.changed = true;
                 }
             }
             earlier.add(lock);

@@ -112,10 +112,15 @@ final class HmsTransactions {
         };
     }
 
-    /** For the lock table: fails as Hive does unless transaction {@code id} is open. */
+    /** Fails as Hive does unless transaction {@code id} is open. */
     void checkOpen(long id) throws TException {
         expire();
         calls.read(Action.LIST_TRANSACTIONS, root(), txn -> requireOpen(txn, id));
+    }
+
+    /** For the lock table: fails as Hive does unless transaction {@code id} is open, read through {@code txn}. */
+    void checkOpen(LakeTransaction txn, long id) throws TException {
+        requireOpen(txn, id);
     }
 
     // ---- open, commit, abort
@@ -157,7 +162,10 @@ final class HmsTransactions {
                 throw noSuch(id);
             }
             switch (found.get().state()) {
-                case OPEN -> HiveTransactions.commit(txn, calls.catalog(), id, found.get());
+                case OPEN -> {
+                    HiveTransactions.commit(txn, calls.catalog(), id, found.get());
+                    locks.release(txn, id);
+                }
                 case ABORTED -> throw alreadyAborted(id);
                 case COMMITTED -> {
                     // Hive: "Nth commitTxn", idempotent.
@@ -165,7 +173,6 @@ final class HmsTransactions {
             }
             return null;
         });
-        locks.releaseTransaction(id);
     }
 
     /** Aborts {@code id}; aborting an aborted transaction again succeeds, as in Hive. */
@@ -177,9 +184,11 @@ final class HmsTransactions {
                 throw noSuch(id);
             }
             switch (found.get().state()) {
-                case OPEN ->
+                case OPEN -> {
                     HiveTransactions.update(
                             txn, calls.catalog(), id, found.get().withState(State.ABORTED));
+                    locks.release(txn, id);
+                }
                 case ABORTED -> {
                     // Hive: already aborted, nothing to do.
                 }
@@ -187,14 +196,12 @@ final class HmsTransactions {
             }
             return null;
         });
-        locks.releaseTransaction(id);
     }
 
     /** Aborts those of {@code ids} that are open; the others are left as they are, as Hive's abort_txns does. */
     void abortAll(Collection<Long> ids) throws TException {
         expire();
-        Set<Long> aborted = abortOpen(new TreeSet<>(ids));
-        aborted.forEach(locks::releaseTransaction);
+        abortOpen(new TreeSet<>(ids));
     }
 
     private Set<Long> abortOpen(Set<Long> ids) throws TException {
@@ -205,6 +212,7 @@ final class HmsTransactions {
                 if (found.isPresent() && found.get().isOpen()) {
                     HiveTransactions.update(
                             txn, calls.catalog(), id, found.get().withState(State.ABORTED));
+                    locks.release(txn, id);
                     aborted.add(id);
                 }
             }
@@ -270,7 +278,7 @@ final class HmsTransactions {
         if (expired.isEmpty()) {
             return;
         }
-        Set<Long> aborted = calls.write(Action.MANAGE_TRANSACTIONS, root(), txn -> {
+        calls.write(Action.MANAGE_TRANSACTIONS, root(), txn -> {
             Set<Long> ids = new TreeSet<>();
             for (long id : expired) {
                 Optional<HiveTransactionEntry> found = HiveTransactions.find(txn, calls.catalog(), id);
@@ -278,12 +286,12 @@ final class HmsTransactions {
                 if (found.isPresent() && found.get().isOpen() && found.get().lastHeartbeat() < oldest) {
                     HiveTransactions.update(
                             txn, calls.catalog(), id, found.get().withState(State.ABORTED));
+                    locks.release(txn, id);
                     ids.add(id);
                 }
             }
             return ids;
         });
-        aborted.forEach(locks::releaseTransaction);
     }
 
     private List<Long> expired(LakeTransaction txn, long oldest) {

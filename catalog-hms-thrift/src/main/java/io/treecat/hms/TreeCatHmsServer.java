@@ -89,7 +89,7 @@ public final class TreeCatHmsServer {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
         HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()));
-        this.locks = new HmsLocks(clock, config.lockTimeout(), hive.names());
+        this.locks = new HmsLocks(hive, clock, config.lockTimeout());
         // What holds state of the whole server is made once and is the same in every catalog's areas. Hive's
         // transactions are the metastore's, not a catalog's: they live in hive's catalog whichever catalog a call
         // names.

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.storage.ExternalLocations;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,9 +32,12 @@ import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.ShowLocksResponseElement;
 import org.apache.hadoop.hive.metastore.api.TxnOpenException;
 import org.apache.hadoop.hive.metastore.api.UnlockRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The lock table's rules, on a hand-moved clock. */
+/** The lock table's rules, on a hand-moved clock and a real tree (which it survives restarts in). */
 class TestHmsLocks {
     /** A clock the test moves. */
     static final class MovingClock extends Clock {
@@ -54,7 +64,42 @@ class TestHmsLocks {
     }
 
     private final MovingClock clock = new MovingClock();
-    private final HmsLocks locks = new HmsLocks(clock, Duration.ofSeconds(300), new HmsNames("warehouse"));
+
+    @TempDir
+    Path directory;
+
+    private CatalogService catalog;
+    private HmsLocks locks;
+
+    @BeforeEach
+    void open() {
+        catalog = CatalogService.open(directory.resolve("db"));
+        locks = locks(catalog);
+    }
+
+    @AfterEach
+    void close() {
+        catalog.close();
+    }
+
+    /** The lock table on {@code service}'s tree, catalog {@code warehouse}. */
+    private HmsLocks locks(CatalogService service) {
+        HmsCalls calls = new HmsCalls(
+                new TransactionRunner(() -> service, Authorizer.allowAll()),
+                Warehouses.underRoot(
+                        directory.resolve("warehouse").toUri().toString(),
+                        new LocalFileIO(),
+                        ExternalLocations.ALLOWED),
+                new HmsNames("warehouse"));
+        return new HmsLocks(calls, clock, Duration.ofSeconds(300));
+    }
+
+    /** Closes the tree and opens it again with a new lock table, as a restart of the server does. */
+    private void restart() {
+        catalog.close();
+        catalog = CatalogService.open(directory.resolve("db"));
+        locks = locks(catalog);
+    }
 
     static LockComponent db(LockType type, String db) {
         return new LockComponent(type, LockLevel.DB, db);
@@ -80,7 +125,7 @@ class TestHmsLocks {
     }
 
     /** Transaction 8 is open; every other is unknown. */
-    private static final HmsLocks.TransactionCheck OPEN_TXNS = id -> {
+    private static final HmsLocks.TransactionCheck OPEN_TXNS = (txn, id) -> {
         if (id != 8) {
             throw new NoSuchTxnException("No such transaction txnid:" + id);
         }
@@ -333,5 +378,59 @@ class TestHmsLocks {
         // Nothing was taken by the failed requests; a heartbeat without ids is Hive's no-op.
         locks.heartbeat(0);
         assertThat(locks.size()).isZero();
+    }
+
+    @Test
+    void locksSurviveARestartAndIdsAreNeverReused() throws Exception {
+        LockResponse held = lock(table(LockType.EXCLUSIVE, "db", "t"));
+        LockResponse waiting = lock(table(LockType.EXCLUSIVE, "db", "t"));
+        LockRequest inTxn = new LockRequest(List.of(table(LockType.EXCL_WRITE, "db", "u")), "bob", "host");
+        inTxn.setTxnid(8);
+        LockResponse txnLock = locks.lock(inTxn, OPEN_TXNS);
+        LockResponse released = lock(table(LockType.SHARED_READ, "db", "gone"));
+        locks.unlock(new UnlockRequest(released.getLockid()));
+
+        restart();
+
+        // Each lock is where it was: held, waiting behind the holder, the transaction's still blocking.
+        assertThat(check(held)).isEqualTo(LockState.ACQUIRED);
+        assertThat(check(waiting)).isEqualTo(LockState.WAITING);
+        assertThat(lock(table(LockType.SHARED_WRITE, "db", "u")).getState()).isEqualTo(LockState.WAITING);
+        assertThat(locks.transactionOf(txnLock.getLockid())).isEqualTo(8);
+        assertThat(locks.show(new ShowLocksRequest()).getLocks())
+                .extracting(ShowLocksResponseElement::getLockid, ShowLocksResponseElement::getState)
+                .startsWith(
+                        tuple(held.getLockid(), LockState.ACQUIRED),
+                        tuple(waiting.getLockid(), LockState.WAITING),
+                        tuple(txnLock.getLockid(), LockState.ACQUIRED));
+        // A released lock stays released, and the next id is past every id handed out before.
+        assertThatThrownBy(() -> locks.check(new CheckLockRequest(released.getLockid())))
+                .isInstanceOf(NoSuchLockException.class);
+        LockResponse after = lock(table(LockType.SHARED_READ, "db", "v"));
+        assertThat(after.getLockid()).isGreaterThan(released.getLockid());
+
+        locks.unlock(new UnlockRequest(held.getLockid()));
+        assertThat(check(waiting)).isEqualTo(LockState.ACQUIRED);
+    }
+
+    @Test
+    void aLockSilentAcrossARestartExpiresAsInHive() throws Exception {
+        LockResponse silent = lock(table(LockType.EXCLUSIVE, "db", "t"));
+        LockResponse beating = lock(table(LockType.EXCLUSIVE, "db", "u"));
+        clock.advance(Duration.ofSeconds(200));
+        locks.heartbeat(beating.getLockid());
+
+        restart();
+        clock.advance(
+                Duration.ofSeconds(200)); // 400 s since the silent lock's last sign of life, 200 since the other's
+
+        assertThatThrownBy(() -> locks.heartbeat(silent.getLockid()))
+                .isInstanceOf(NoSuchLockException.class)
+                .hasMessageStartingWith("No such lock lockid:" + silent.getLockid());
+        assertThatThrownBy(() -> locks.check(new CheckLockRequest(silent.getLockid())))
+                .isInstanceOf(NoSuchLockException.class);
+        assertThat(check(beating)).isEqualTo(LockState.ACQUIRED);
+        // Its table is free again.
+        assertThat(lock(table(LockType.EXCLUSIVE, "db", "t")).getState()).isEqualTo(LockState.ACQUIRED);
     }
 }

@@ -85,6 +85,11 @@ public final class IcebergViews {
         return ViewMetadataParser.read(io(catalog), view.pointer().metadataLocation());
     }
 
+    /** A view-metadata file of {@code catalog} (metadata files are immutable: a past one still reads as it was). */
+    public ViewMetadata readMetadata(String catalog, String metadataLocation) {
+        return ViewMetadataParser.read(io(catalog), metadataLocation);
+    }
+
     public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         return lake.runner()

@@ -156,6 +156,36 @@ public final class LakeKeys {
     /** The Hive {@code CompactionRequest} as sent, Thrift-binary encoded. */
     public static final String HMS_COMPACTION = "hms_compaction";
 
+    // ---- Hive locks (HMS-owned; docs/hms-thrift.md, "Locks")
+    /** The id of the HMS catalog's lock table, {@code /<catalog>/.hive_locks}; never a Hive database name. */
+    public static final String HIVE_LOCKS_ID = ".hive_locks";
+    /** The next lock id to hand out. */
+    public static final String NEXT_LOCK_ID = "next_lock_id";
+    /** A lock's components: a list of documents with {@link #LOCK_TYPE}, {@link #DATABASE}, {@link #TABLE}, {@link #PARTITION}. */
+    public static final String LOCK_COMPONENTS = "components";
+    /** A component's Hive {@code LockType} name ({@code EXCLUSIVE}, {@code SHARED_READ}, …). */
+    public static final String LOCK_TYPE = "lock_type";
+    /** A lock's Hive {@code LockState} name ({@code WAITING}, {@code ACQUIRED}). */
+    public static final String LOCK_STATE = "lock_state";
+    /** The client's agent string, as sent with the lock request. */
+    public static final String AGENT_INFO = "agent_info";
+    /** When a lock was granted (ms since the epoch); 0 while it waits. */
+    public static final String ACQUIRED_AT = "acquired_at";
+    /** How many heartbeats a lock had. */
+    public static final String HEARTBEAT_COUNT = "heartbeat_count";
+    /** The lock a waiting lock waits behind (0: none), and that lock's component it conflicts with (from 1). */
+    public static final String BLOCKED_BY = "blocked_by";
+
+    public static final String BLOCKED_BY_COMPONENT = "blocked_by_component";
+    // ---- Iceberg idempotency keys (docs/iceberg-rest.md, "Idempotency keys")
+    /** The id of the area of idempotency-key records, {@code /.idempotency_keys}, beside the catalogs (never one). */
+    public static final String IDEMPOTENCY_KEYS_ID = ".idempotency_keys";
+    /** The SHA-256 of the request a key was first used with. */
+    public static final String FINGERPRINT = "fingerprint";
+    /** When a key was first used, ms since the epoch: its lifetime counts from there. */
+    public static final String CREATED = "created";
+    /** What the request's commit did, for a repeat to be answered from: name → values. */
+    public static final String OUTCOME = "outcome";
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 
     /** The id of a table's file-index node. */

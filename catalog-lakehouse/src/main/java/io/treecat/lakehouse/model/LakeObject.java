@@ -24,7 +24,11 @@ public sealed interface LakeObject
                 HiveWriteIdEntry,
                 PurgeQueueEntry,
                 PurgeEntry,
-                HiveEventCheckpointEntry {
+                HiveEventCheckpointEntry,
+                HiveLocksEntry,
+                HiveLockEntry,
+                IdempotencyKeysEntry,
+                IdempotencyKeyEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -161,7 +161,10 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
             case TABLE_PURGE -> PurgeEntry.decode(value);
             case HIVE_EVENT_CHECKPOINT -> HiveEventCheckpointEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE -> {
+            case HIVE_LOCKS -> HiveLocksEntry.decode(value);
+            case HIVE_LOCK -> HiveLockEntry.decode(value);
+            case IDEMPOTENCY_KEY -> IdempotencyKeyEntry.decode(value);
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE, IDEMPOTENCY_KEYS -> {
                 // Written by one interface only, which owns their layout.
             }
         }

@@ -49,7 +49,15 @@ public enum ObjectType {
      * {@code /<catalog>/.hive_events} and each of its children: a durable checkpoint of the Hive notification log's
      * id index ({@link HiveEventCheckpointEntry}).
      */
-    HIVE_EVENT_CHECKPOINT("hms_event_checkpoint");
+    HIVE_EVENT_CHECKPOINT("hms_event_checkpoint"),
+    /** {@code /<catalog>/.hive_locks}: the HMS catalog's lock table and its next lock id ({@link HiveLocksEntry}). */
+    HIVE_LOCKS("hms_locks"),
+    /** One Hive lock under {@link #HIVE_LOCKS} ({@link HiveLockEntry}). */
+    HIVE_LOCK("hms_lock"),
+    /** {@code /.idempotency_keys}: the records of the idempotency keys whose requests committed. */
+    IDEMPOTENCY_KEYS("idempotency_keys"),
+    /** One key's record under {@link #IDEMPOTENCY_KEYS} ({@link IdempotencyKeyEntry}). */
+    IDEMPOTENCY_KEY("idempotency_key");
 
     private final String storedName;
 

@@ -45,8 +45,47 @@ public final class TransactionRunner {
         void sleep(Duration duration) throws InterruptedException;
     }
 
+    /**
+     * What a request adds to the commit it makes ({@link #attach}): staged in the same transaction, after the body
+     * and right before the commit, so it is written exactly when the body's change is.
+     */
+    @FunctionalInterface
+    public interface CommitAttachment {
+        /**
+         * Stages this attachment's writes in {@code txn}.
+         *
+         * @param result what the body of the operation returned (its type is the operation's)
+         */
+        void stage(LakeTransaction txn, Object result);
+    }
+
+    /** An attachment bound to the calling thread until {@link #close}; see {@link #attach}. */
+    public final class Attached implements AutoCloseable {
+        private final CommitAttachment attachment;
+        private volatile boolean committed;
+
+        private Attached(CommitAttachment attachment) {
+            this.attachment = attachment;
+        }
+
+        /** Whether a commit carried the attachment (it did at most once). */
+        public boolean committed() {
+            return committed;
+        }
+
+        @Override
+        public void close() {
+            if (attached.get() == this) {
+                attached.remove();
+            }
+        }
+    }
+
     private final Supplier<CatalogService> service;
     private final Authorizer authorizer;
+    /** Shared by this runner and its {@link #forInterface} copies: one request thread, one attachment. */
+    private final ThreadLocal<Attached> attached;
+
     private final RetryPolicy defaultPolicy;
     private final Sleeper sleeper;
     /** The interface its commits are logged as coming from ({@link CommitOrigin#interfaceName()}). */
@@ -67,6 +106,7 @@ public final class TransactionRunner {
         this.defaultPolicy = requireNonNull(defaultPolicy, "defaultPolicy is null");
         this.sleeper = requireNonNull(sleeper, "sleeper is null");
         this.interfaceName = DEFAULT_INTERFACE;
+        this.attached = new ThreadLocal<>();
     }
 
     private TransactionRunner(TransactionRunner base, String interfaceName) {
@@ -75,6 +115,7 @@ public final class TransactionRunner {
         this.defaultPolicy = base.defaultPolicy;
         this.sleeper = base.sleeper;
         this.interfaceName = interfaceName;
+        this.attached = base.attached;
     }
 
     /** The interface commits are logged as when no adapter named one. */
@@ -100,6 +141,24 @@ public final class TransactionRunner {
                 ? null
                 : access.principal().name();
         return new CommitOrigin(principal, interfaceName, action);
+    }
+
+    /**
+     * Binds {@code attachment} to the calling thread until the answer is closed: the first read-write transaction
+     * of this thread that commits stages it in its own write set (each attempt afresh, so a lost race leaves
+     * nothing of it), and later ones do not. An adapter uses it to carry a request's bookkeeping (an idempotency
+     * key) into the commit the request makes, atomically, without each operation knowing of it. Replaces an
+     * attachment the thread still held.
+     */
+    public Attached attach(CommitAttachment attachment) {
+        Attached bound = new Attached(requireNonNull(attachment, "attachment is null"));
+        attached.set(bound);
+        return bound;
+    }
+
+    /** Unbinds whatever attachment the calling thread holds (a request thread starting a new request). */
+    public void detach() {
+        attached.remove();
     }
 
     /** The service operations run on (the current one: a restore may replace it). */
@@ -174,10 +233,20 @@ public final class TransactionRunner {
         LakeTransaction txn = new LakeTransaction(catalog, transaction);
         boolean committed = false;
         boolean unknown = false;
+        Attached attachment = attached.get();
+        if (attachment != null && attachment.committed) {
+            attachment = null;
+        }
         try {
             T result = work.run(txn);
+            if (attachment != null) {
+                attachment.attachment.stage(txn, result);
+            }
             if (!txn.writes().isEmpty()) {
                 catalog.commit(transaction.id(), new WriteSet(txn.writes(), origin(access)));
+                if (attachment != null) {
+                    attachment.committed = true;
+                }
             } else {
                 abortQuietly(catalog, transaction);
             }

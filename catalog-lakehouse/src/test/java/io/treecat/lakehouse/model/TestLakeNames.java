@@ -46,13 +46,15 @@ class TestLakeNames {
 
     @Test
     void refusesTheIdsOfTreeCatsOwnAreasAsNamespaceTableOrViewNames() {
-        for (String name : List.of(".purges", ".hive_txns", ".functions")) {
+        for (String name : List.of(".purges", ".hive_txns", ".hive_locks", ".hive_events", ".functions")) {
             assertRefused(LakeNames.NAMESPACE, name, "Invalid namespace name: it is reserved for TreeCat's own use");
             assertRefused(LakeNames.TABLE, name, "Invalid table name: it is reserved for TreeCat's own use");
             assertRefused(LakeNames.VIEW, name, "Invalid view name: it is reserved for TreeCat's own use");
             assertThatCode(() -> NAMES.check(LakeNames.CATALOG, name)).as(name).doesNotThrowAnyException();
         }
         assertThatCode(() -> NAMES.check(LakeNames.TABLE, ".purges2")).doesNotThrowAnyException();
+        assertRefused(LakeNames.CATALOG, ".idempotency_keys", "Invalid catalog name: it is reserved for TreeCat's own use");
+        assertThatCode(() -> NAMES.check(LakeNames.NAMESPACE, ".idempotency_keys")).doesNotThrowAnyException();
     }
 
     @Test

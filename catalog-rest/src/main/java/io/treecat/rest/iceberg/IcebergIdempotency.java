@@ -2,6 +2,8 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.lakehouse.idempotency.IdempotencyRecords;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -10,6 +12,7 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -20,10 +23,14 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.iceberg.rest.RESTUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code Idempotency-Key} of the Iceberg REST spec, for the mutating routes ({@code POST} and
@@ -37,21 +44,38 @@ import org.apache.iceberg.rest.RESTUtil;
  * request (method, path, query or body) is the client's mistake: 422
  * {@code UnprocessableEntityException}.
  *
- * <p>Keys live in memory ({@link IdempotencyKeys}), bounded: a restart forgets them.
+ * <p>Two layers. In memory ({@link IdempotencyKeys}, bounded): every key's final answer, 2xx and 4xx, and the
+ * requests still running, which is what makes concurrent repeats wait. Durable ({@link IdempotencyRecords}, in the
+ * tree): for a request that committed, its key's record is written in the request's own commit ({@link
+ * TransactionRunner#attach}), so after a restart a repeat finds it and is answered from it ({@link
+ * IdempotentReplays}) instead of running again; a request that failed or committed nothing leaves no record. A 4xx
+ * answer stays in memory only: after a restart its repeat runs again (and fails again, or now succeeds).
  */
 final class IcebergIdempotency implements ContainerRequestFilter, ContainerResponseFilter {
     static final Duration LIFETIME = Duration.ofMinutes(30);
     static final int DEFAULT_MAX_ENTRIES = 10_000;
+    /**
+     * At most this many durable records ({@link IdempotencyRecords}): a few hundred bytes each, and room for 50 keyed
+     * commits a second over the whole lifetime before the oldest go early.
+     */
+    static final int MAX_RECORDS = 100_000;
     /** How long a repeat waits for the first request with its key; then 503, and the client retries. */
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private static final int MAX_KEY_LENGTH = 128;
     private static final String ENTRY = IcebergIdempotency.class.getName() + ".entry";
 
-    private final IdempotencyKeys keys;
+    private static final String ATTACHED = IcebergIdempotency.class.getName() + ".attached";
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergIdempotency.class);
 
-    IcebergIdempotency(IdempotencyKeys keys) {
+    private final IdempotencyKeys keys;
+    private final IdempotencyRecords records;
+    private final IdempotentReplays replays;
+
+    IcebergIdempotency(IdempotencyKeys keys, IdempotencyRecords records, IdempotentReplays replays) {
         this.keys = requireNonNull(keys, "keys is null");
+        this.records = requireNonNull(records, "records is null");
+        this.replays = requireNonNull(replays, "replays is null");
     }
 
     /**
@@ -71,6 +95,8 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
 
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
+        // A request thread is reused: nothing a request before left bound may ride on this one's commit.
+        records.detach();
         String key = request.getHeaderString(RESTUtil.IDEMPOTENCY_KEY_HEADER);
         String method = request.getMethod();
         if (key == null
@@ -98,15 +124,15 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
             IdempotencyKeys.Claim claim = keys.claim(key, fingerprint);
             IdempotencyKeys.Entry entry = claim.entry();
             if (!entry.fingerprint.equals(fingerprint)) {
-                request.abortWith(IcebergErrors.response(
-                                422,
-                                "UnprocessableEntityException",
-                                "Idempotency-Key " + key + " was already used for a different request")
-                        .build());
+                request.abortWith(differentRequest(key));
                 return;
             }
             if (claim.first()) {
-                request.setProperty(ENTRY, entry);
+                if (!answeredFromRecord(request, key, fingerprint, body, entry)) {
+                    request.setProperty(ENTRY, entry);
+                    request.setProperty(
+                            ATTACHED, records.attach(key, fingerprint, entry.firstSeen, IdempotentReplays::outcome));
+                }
                 return;
             }
             IdempotencyKeys.Stored stored = await(entry);
@@ -120,8 +146,61 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
         }
     }
 
+    /**
+     * Answers a key the memory does not know from its durable record, if it has one (the server restarted since the
+     * request committed): 422 for another request, else the first one's answer, rebuilt. Answers whether it did;
+     * the claimed entry is finished either way (or released, so its waiters look again).
+     */
+    private boolean answeredFromRecord(
+            ContainerRequestContext request, String key, String fingerprint, byte[] body, IdempotencyKeys.Entry entry) {
+        records.collectIfDue();
+        Optional<IdempotencyRecords.Found> found;
+        IdempotencyKeys.Stored stored;
+        try {
+            found = records.find(key);
+            if (found.isEmpty()) {
+                return false;
+            }
+            if (!found.get().fingerprint().equals(fingerprint)) {
+                keys.finish(entry, null);
+                request.abortWith(differentRequest(key));
+                return true;
+            }
+            List<PathSegment> segments = request.getUriInfo().getPathSegments(true);
+            List<String> route = segments.stream()
+                    .skip(2) // v1, the prefix
+                    .map(PathSegment::getPath)
+                    .toList();
+            String catalog = IcebergResource.catalog(segments.get(1).getPath());
+            stored = replays.answer(
+                    request.getMethod(), route, catalog, new String(body, StandardCharsets.UTF_8), found.get());
+        } catch (RuntimeException e) {
+            keys.finish(entry, null);
+            throw e;
+        }
+        if (stored == null) {
+            LOG.warn("Idempotency-Key {} has a record, but its route keeps no answer; running the request", key);
+            keys.finish(entry, null);
+            return false;
+        }
+        keys.finish(entry, stored);
+        request.abortWith(replay(stored));
+        return true;
+    }
+
+    private static Response differentRequest(String key) {
+        return IcebergErrors.response(
+                        422,
+                        "UnprocessableEntityException",
+                        "Idempotency-Key " + key + " was already used for a different request")
+                .build();
+    }
+
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (request.getProperty(ATTACHED) instanceof TransactionRunner.Attached attached) {
+            attached.close();
+        }
         if (!(request.getProperty(ENTRY) instanceof IdempotencyKeys.Entry entry) || entry.response.isDone()) {
             return;
         }

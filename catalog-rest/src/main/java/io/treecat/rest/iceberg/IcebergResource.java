@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergResource {
     static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
-    private static final String ALL_SNAPSHOTS = "all";
+    static final String ALL_SNAPSHOTS = "all";
     private static final String REF_SNAPSHOTS = "refs";
 
     /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */

@@ -14,6 +14,7 @@ import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.iceberg.IcebergViews;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
+import io.treecat.lakehouse.idempotency.IdempotencyRecords;
 import io.treecat.rest.nativeapi.StrictJson;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;
@@ -82,11 +83,16 @@ public final class IcebergRest {
         IcebergTables tables = new IcebergTables(lake, options.rebaseAppends(), options.purgeQueued());
         ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
         IcebergBodies bodies = new IcebergBodies(mapper(options.json()), options.json());
-        IcebergIdempotency idempotency = new IcebergIdempotency(new IdempotencyKeys(
-                Clock.systemUTC(), IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES));
+        IcebergViews views = new IcebergViews(lake);
+        Clock clock = Clock.systemUTC();
+        IcebergIdempotency idempotency = new IcebergIdempotency(
+                new IdempotencyKeys(clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES),
+                new IdempotencyRecords(
+                        lake.runner(), clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.MAX_RECORDS),
+                new IdempotentReplays(tables, views, bodies));
         return List.of(
                 new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports),
-                new IcebergViewResource(namespaces, new IcebergViews(lake), bodies),
+                new IcebergViewResource(namespaces, views, bodies),
                 idempotency.feature(),
                 new ReadOnlyPrefixFilter(),
                 new IcebergErrors(otherPaths));
