@@ -17,6 +17,7 @@ import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.PurgeEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.StoreFailures;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.List;
@@ -96,11 +97,14 @@ public final class IcebergTables {
 
     /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
     public boolean metadataFileExists(String catalog, String metadataLocation) {
-        return io(catalog).newInputFile(metadataLocation).exists();
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(
+                warehouse, () -> warehouse.io().newInputFile(metadataLocation).exists());
     }
 
     public TableMetadata readMetadata(String catalog, String metadataLocation) {
-        return metadataFiles.read(io(catalog), metadataLocation);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(warehouse, () -> metadataFiles.read(warehouse.io(), metadataLocation));
     }
 
     // ---- creating
@@ -145,8 +149,8 @@ public final class IcebergTables {
         TableIdentifier identifier = TableIdentifier.of(namespace, name);
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         FileIO io = warehouse.io();
-        TableMetadata metadata =
-                TableMetadataParser.read(io, warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION));
+        String checked = warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION);
+        TableMetadata metadata = StoreFailures.translate(warehouse, () -> TableMetadataParser.read(io, checked));
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         lake.runner()
                 .write(

@@ -27,6 +27,8 @@ public final class LakeKeys {
     public static final String LOCATION = "location";
     /** What a catalog is for (Hive's {@code Catalog.description}). */
     public static final String DESCRIPTION = "description";
+    /** A catalog's own warehouse settings ({@link io.treecat.lakehouse.storage.StorageSettings}), when it has them. */
+    public static final String STORAGE = "storage";
 
     // ---- tables and views (Iceberg's pointer and what a reader needs without the metadata file)
 

@@ -140,7 +140,13 @@ public final class LakeObjectValidator implements WriteValidator {
 
     private static void decode(ObjectType type, BsonDocument value) {
         switch (type) {
-            case CATALOG -> CatalogEntry.decode(value);
+            case CATALOG -> {
+                CatalogEntry catalog = CatalogEntry.decode(value);
+                if (catalog.storage() != null) {
+                    // Whatever can be checked without the server's environment: the scheme, no inline secret.
+                    catalog.storage().checkStored();
+                }
+            }
             case NAMESPACE -> NamespaceEntry.decode(value);
             case TABLE -> {
                 TableEntry table = TableEntry.decode(value);
@@ -188,7 +194,8 @@ public final class LakeObjectValidator implements WriteValidator {
             if (location == null || (before != null && location.equals(location(type, before, field)))) {
                 continue;
             }
-            if (warehouses == null) {
+            if (warehouses == null || (type == ObjectType.CATALOG && value.containsKey(LakeKeys.STORAGE))) {
+                // A catalog with its own warehouse: its location is that warehouse, inside no other.
                 Locations.checkPlaceable(location, field);
             } else {
                 warehouses.forCatalog(path.ids().get(0)).check(location, field);
