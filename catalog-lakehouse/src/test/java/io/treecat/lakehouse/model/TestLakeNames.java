@@ -53,8 +53,10 @@ class TestLakeNames {
             assertThatCode(() -> NAMES.check(LakeNames.CATALOG, name)).as(name).doesNotThrowAnyException();
         }
         assertThatCode(() -> NAMES.check(LakeNames.TABLE, ".purges2")).doesNotThrowAnyException();
-        assertRefused(LakeNames.CATALOG, ".idempotency_keys", "Invalid catalog name: it is reserved for TreeCat's own use");
-        assertThatCode(() -> NAMES.check(LakeNames.NAMESPACE, ".idempotency_keys")).doesNotThrowAnyException();
+        assertRefused(
+                LakeNames.CATALOG, ".idempotency_keys", "Invalid catalog name: it is reserved for TreeCat's own use");
+        assertThatCode(() -> NAMES.check(LakeNames.NAMESPACE, ".idempotency_keys"))
+                .doesNotThrowAnyException();
     }
 
     @Test
