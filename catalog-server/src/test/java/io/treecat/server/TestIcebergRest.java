@@ -167,12 +167,13 @@ class TestIcebergRest {
 
             // The drop answers once it committed; the files go right after, on the purger's thread.
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!regularFiles(tableDirectory).isEmpty() && System.nanoTime() < deadline) {
+            // Finished when its queue entry is gone, a moment after the last file.
+            while (gauge("treecat.purge.completed") == completedBefore && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
+            assertThat(gauge("treecat.purge.completed")).isEqualTo(completedBefore + 1);
             assertThat(regularFiles(tableDirectory)).isEmpty();
             assertThat(outside).exists();
-            assertThat(gauge("treecat.purge.completed")).isEqualTo(completedBefore + 1);
             assertThat(gauge("treecat.purge.queued")).isZero();
         }
     }

@@ -54,9 +54,12 @@ public record PurgeEntry(
         others = requireNonNull(others, "others is null").clone();
     }
 
-    /** A purge asked for at {@code now}, to be attempted at once. */
+    /**
+     * A purge asked for at {@code now}, due at once: its first attempt waits for no clock (the drop's and the
+     * purger's need not agree); only the retries after a failure are timed, by the purger's clock.
+     */
     public static PurgeEntry requested(String path, String table, String location, String metadataLocation, long now) {
-        return new PurgeEntry(path, table, location, metadataLocation, now, 0, now, null, new BsonDocument());
+        return new PurgeEntry(path, table, location, metadataLocation, now, 0, 0, null, new BsonDocument());
     }
 
     public static PurgeEntry decode(BsonDocument stored) {

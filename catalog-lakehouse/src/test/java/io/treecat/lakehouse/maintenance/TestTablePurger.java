@@ -252,11 +252,13 @@ class TestTablePurger {
         tables.drop(WHO, CATALOG, TABLE, true);
 
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!filesUnder(tableDirectory()).isEmpty() && System.nanoTime() < deadline) {
+        // Finished when its queue entry is gone, a moment after the last file.
+        while (purger.stats().completed() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(filesUnder(tableDirectory())).isEmpty();
         assertThat(purger.stats().completed()).isEqualTo(1);
+        assertThat(filesUnder(tableDirectory())).isEmpty();
+        assertThat(queued()).isEmpty();
     }
 
     // ---- helpers
