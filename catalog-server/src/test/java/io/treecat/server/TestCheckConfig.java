@@ -55,4 +55,46 @@ class TestCheckConfig {
         assertThat(check("grpc:\n  port: 70000\n")).isEqualTo(1);
         assertThat(errors()).contains("grpc.port must be less than or equal to 65535");
     }
+
+    @Test
+    void checksEachCatalogsWarehouseNamingTheKey() throws IOException {
+        Path secret = directory.resolve("s3.properties");
+        Files.writeString(secret, "access-key-id=AKIDEXAMPLE\nsecret-access-key=example/secret\n");
+        String good = "warehouse:\n  catalogs:\n    lake:\n      location: s3://bucket/lake\n      properties:\n"
+                + "        s3.endpoint: http://127.0.0.1:9000\n        s3.path-style-access: \"true\"\n"
+                + "        client.region: us-east-1\n      credentials:\n        source: static\n"
+                + "        secret-file: " + secret + "\n";
+        assertThat(check(good)).as(errors()).isEqualTo(0);
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    lake:\n      location: ftp://host/lake\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("warehouse.catalogs[lake].location Unsupported location scheme: ftp");
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    lake:\n      location: s3://bucket/lake\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains(
+                        "warehouse.catalogs[lake].properties.s3.endpoint An s3 warehouse needs properties.s3.endpoint");
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    lake:\n      location: s3://bucket/lake\n      properties:\n"
+                        + "        client.region: us-east-1\n        s3.secret-access-key: Zq8xSecretValue\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains(
+                        "warehouse.catalogs[lake].properties.s3.secret-access-key A storage property holds a credential")
+                .doesNotContain("Zq8xSecretValue");
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    lake:\n      location: s3://bucket/lake\n      properties:\n"
+                        + "        client.region: us-east-1\n      credentials:\n        source: static\n"
+                        + "        access-key-id-env: TREECAT_TEST_SURELY_UNSET_1\n"
+                        + "        secret-access-key-env: TREECAT_TEST_SURELY_UNSET_2\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("warehouse.catalogs[lake].credentials.access-key-id-env The environment variable"
+                        + " TREECAT_TEST_SURELY_UNSET_1 is not set");
+    }
 }

@@ -270,7 +270,10 @@ class TestObjectStorageWarehouses {
         }
     }
 
-    /** Runs last by name order is not guaranteed: each test adds its bodies, and this checks what is there so far. */
+    /**
+     * Makes a store failure of its own (so it holds whatever order JUnit runs the methods in), then checks every log
+     * line since start and every error body collected so far, plus the metrics and the config response.
+     */
     @Test
     void zzTheKeysAppearInNoLogLineErrorBodyOrMetric() throws Exception {
         aBucketThatDoesNotExistIs503AndCommitsNothing_bodiesOnly();

@@ -17,6 +17,7 @@ import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.ViewEntry;
 import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.StoreFailures;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
@@ -82,7 +83,10 @@ public final class IcebergViews {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         ViewEntry view =
                 lake.runner().read(Access.of(who, Action.LOAD_VIEW, path), point, txn -> find(txn, path, identifier));
-        return ViewMetadataParser.read(io(catalog), view.pointer().metadataLocation());
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(
+                warehouse,
+                () -> ViewMetadataParser.read(warehouse.io(), view.pointer().metadataLocation()));
     }
 
     /** A view-metadata file of {@code catalog} (metadata files are immutable: a past one still reads as it was). */
@@ -113,26 +117,29 @@ public final class IcebergViews {
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         String given = view.hasLocation() ? warehouse.check(view.location(), Warehouse.LOCATION) : null;
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-        return lake.runner()
-                .write(
-                        Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
-                        RetryPolicy.NONE,
-                        txn -> {
-                            IcebergNamespaces.require(txn, catalog, namespace);
-                            Optional<CatalogObject> existing = txn.read(path);
-                            if (existing.isPresent()) {
-                                throw IcebergNames.nameTaken(IcebergNames.VIEW, identifier.toString(), existing);
-                            }
-                            String location = given != null
-                                    ? given
-                                    : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
-                            ViewMetadata metadata = ViewMetadata.builder()
-                                    .setProperties(view.properties())
-                                    .setLocation(location)
-                                    .setCurrentVersion(view.version(), view.schema())
-                                    .build();
-                            return writeAndSwap(txn, warehouse, path, null, metadata);
-                        });
+        return StoreFailures.translate(
+                warehouse,
+                () -> lake.runner()
+                        .write(
+                                Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
+                                RetryPolicy.NONE,
+                                txn -> {
+                                    IcebergNamespaces.require(txn, catalog, namespace);
+                                    Optional<CatalogObject> existing = txn.read(path);
+                                    if (existing.isPresent()) {
+                                        throw IcebergNames.nameTaken(
+                                                IcebergNames.VIEW, identifier.toString(), existing);
+                                    }
+                                    String location = given != null
+                                            ? given
+                                            : IcebergNamespaces.childLocation(txn, warehouse, namespace, view.name());
+                                    ViewMetadata metadata = ViewMetadata.builder()
+                                            .setProperties(view.properties())
+                                            .setLocation(location)
+                                            .setCurrentVersion(view.version(), view.schema())
+                                            .build();
+                                    return writeAndSwap(txn, warehouse, path, null, metadata);
+                                }));
     }
 
     /** Adds a view for an existing view-metadata file, which is read (and so checked) first. */
@@ -142,8 +149,9 @@ public final class IcebergViews {
         lake.names().check(LakeNames.VIEW, name);
         TableIdentifier identifier = TableIdentifier.of(namespace, name);
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-        ViewMetadata metadata = ViewMetadataParser.read(
-                warehouse.io(), warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION));
+        String checked = warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION);
+        ViewMetadata metadata =
+                StoreFailures.translate(warehouse, () -> ViewMetadataParser.read(warehouse.io(), checked));
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         lake.runner()
                 .write(
@@ -174,17 +182,19 @@ public final class IcebergViews {
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         FileIO io = warehouse.io();
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-        return lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
-            ViewMetadata base = ViewMetadataParser.read(
-                    io, find(txn, path, identifier).pointer().metadataLocation());
-            change.requirements().forEach(requirement -> requirement.validate(base));
-            ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
-            for (MetadataUpdate update : change.updates()) {
-                applyTo(update, builder);
-            }
-            ViewMetadata updated = builder.build();
-            return updated.changes().isEmpty() ? base : writeAndSwap(txn, warehouse, path, base, updated);
-        });
+        return StoreFailures.translate(
+                warehouse,
+                () -> lake.runner().write(Access.of(who, Action.REPLACE_VIEW, path), RetryPolicy.NONE, txn -> {
+                    ViewMetadata base = ViewMetadataParser.read(
+                            io, find(txn, path, identifier).pointer().metadataLocation());
+                    change.requirements().forEach(requirement -> requirement.validate(base));
+                    ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
+                    for (MetadataUpdate update : change.updates()) {
+                        applyTo(update, builder);
+                    }
+                    ViewMetadata updated = builder.build();
+                    return updated.changes().isEmpty() ? base : writeAndSwap(txn, warehouse, path, base, updated);
+                }));
     }
 
     /** A table-only update (add-snapshot, set-partition-spec, …) sent for a view is the client's mistake: 400, not a server failure. */
@@ -240,7 +250,7 @@ public final class IcebergViews {
         if (base == null || !updated.location().equals(base.location())) {
             warehouse.check(updated.location(), Warehouse.LOCATION);
         }
-        warehouse.check(location, Warehouse.METADATA_FILE);
+        warehouse.checkWritable(location, Warehouse.METADATA_FILE);
         Directories made = Directories.madeByWriting(location);
         txn.onAbandon(() -> {
             TableCommits.deleteQuietly(io, location);

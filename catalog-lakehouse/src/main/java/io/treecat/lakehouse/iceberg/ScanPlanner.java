@@ -23,6 +23,8 @@ import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.storage.StoreFailures;
+import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.PathSteps;
 import java.io.IOException;
@@ -144,9 +146,16 @@ public final class ScanPlanner {
     public ScanPlan plan(
             Principal who, String catalog, ReadPoint point, TableIdentifier identifier, ScanRequest request) {
         ObjectPath table = IcebergNames.tablePath(catalog, identifier);
-        FileIO io = lake.warehouses().forCatalog(catalog).io();
-        return lake.runner()
-                .read(Access.of(who, Action.PLAN_SCAN, table), point, txn -> plan(txn, io, table, identifier, request));
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        FileIO io = warehouse.io();
+        // Manifests read from a failing object store: 503 (StoreFailures), as for loads.
+        return StoreFailures.translate(
+                warehouse,
+                () -> lake.runner()
+                        .read(
+                                Access.of(who, Action.PLAN_SCAN, table),
+                                point,
+                                txn -> plan(txn, io, table, identifier, request)));
     }
 
     private ScanPlan plan(
@@ -629,14 +638,17 @@ public final class ScanPlanner {
             throw new NoSuchPlanTaskException("Unknown plan task: %s", planTask);
         }
         ObjectPath table = IcebergNames.tablePath(catalog, identifier);
-        FileIO io = lake.warehouses().forCatalog(catalog).io();
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        FileIO io = warehouse.io();
         long vid = token.get("vid").asLong();
         JsonNode plan = token;
-        return lake.runner()
-                .read(
-                        Access.of(who, Action.PLAN_SCAN, table),
-                        ReadPoint.vid(vid),
-                        txn -> tasks(txn, io, table, identifier, plan, planTask));
+        return StoreFailures.translate(
+                warehouse,
+                () -> lake.runner()
+                        .read(
+                                Access.of(who, Action.PLAN_SCAN, table),
+                                ReadPoint.vid(vid),
+                                txn -> tasks(txn, io, table, identifier, plan, planTask)));
     }
 
     private ScanTasks tasks(
