@@ -38,6 +38,7 @@ import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
+import io.treecat.server.storage.S3RequestSigner;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -204,7 +205,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
-                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json, purges.wake()))
+                        new IcebergRest.Options(
+                                configuration.iceberg().rebaseAppends(), json, purges.wake(), new S3RequestSigner()))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

@@ -20,10 +20,28 @@ public final class StoreFileIO implements FileIO {
 
     private final FileIO delegate;
     private final transient List<String> secrets;
+    private final Map<String, String> settings;
 
     StoreFileIO(FileIO delegate, List<String> secrets) {
+        this(delegate, secrets, Map.of());
+    }
+
+    /**
+     * @param settings the warehouse's configured properties ({@link StorageSettings#properties()}), which hold no
+     *     credential ({@link StorageSettings#checkStored})
+     */
+    StoreFileIO(FileIO delegate, List<String> secrets, Map<String, String> settings) {
         this.delegate = requireNonNull(delegate, "delegate is null");
         this.secrets = List.copyOf(secrets);
+        this.settings = Map.copyOf(settings);
+    }
+
+    /**
+     * The warehouse's configured properties (endpoint, region, path style, …), never a credential: what a client that
+     * reaches the store itself (remote signing, vended credentials) is told about it.
+     */
+    public Map<String, String> settings() {
+        return settings;
     }
 
     /** The store's own FileIO. */

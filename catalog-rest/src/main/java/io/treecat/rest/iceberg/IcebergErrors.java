@@ -22,6 +22,7 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
@@ -232,6 +233,10 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
         }
         if (failure instanceof NotImplementedException) {
             return 501;
+        }
+        // A request the server will not serve for this caller: a signing request outside the table's location.
+        if (failure instanceof ForbiddenException) {
+            return 403;
         }
         // A request that parses but contradicts itself (a namespace property both set and removed), as
         // Iceberg's reference adapter answers it.

@@ -17,9 +17,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -68,6 +70,9 @@ import org.slf4j.LoggerFactory;
 public final class IcebergResource {
     static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
     static final String ALL_SNAPSHOTS = "all";
+    /** The header a client asks for access to a table's files with (Iceberg's REST spec). */
+    static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
+
     private static final String REF_SNAPSHOTS = "refs";
 
     /** What {@code GET /v1/config} advertises: exactly the routes below that are served. */
@@ -105,6 +110,7 @@ public final class IcebergResource {
     private final String defaultCatalog;
     private final MetricsReportListener reports;
     private final ScanPlanner planner;
+    private final IcebergSigningResource signing;
 
     IcebergResource(
             IcebergNamespaces namespaces,
@@ -112,7 +118,9 @@ public final class IcebergResource {
             ScanPlanner planner,
             IcebergBodies bodies,
             String defaultCatalog,
-            MetricsReportListener reports) {
+            MetricsReportListener reports,
+            IcebergSigningResource signing) {
+        this.signing = requireNonNull(signing, "signing is null");
         this.namespaces = requireNonNull(namespaces, "namespaces is null");
         this.tables = requireNonNull(tables, "tables is null");
         this.bodies = requireNonNull(bodies, "bodies is null");
@@ -135,6 +143,7 @@ public final class IcebergResource {
         namespaces.checkReadable(WHO, at.catalog(), at.point());
         List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
         endpoints.addAll(IcebergViewResource.ENDPOINTS);
+        endpoints.addAll(IcebergSigningResource.ENDPOINTS);
         return ok(ConfigResponse.builder()
                 // A mutable map: the builder probes it for null keys, which Map.of refuses.
                 .withOverrides(
@@ -240,15 +249,26 @@ public final class IcebergResource {
     @POST
     @Path("{prefix}/namespaces/{namespace}/tables")
     public Response createTable(
-            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @HeaderParam(ACCESS_DELEGATION) String delegation,
+            @Context UriInfo uri,
+            String body) {
         CreateTableRequest request = read(body, CreateTableRequest.class);
         Namespace ns = namespace(namespace);
+        Map<String, String> config =
+                signing.delegatedConfig(delegation, baseUri(uri), prefix, TableIdentifier.of(ns, request.name()));
         if (request.stageCreate()) {
             return ok(LoadTableResponse.builder()
                     .withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request)))
+                    .addAllConfig(config)
                     .build());
         }
-        return withETag(tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request)), ALL_SNAPSHOTS);
+        TableMetadata created = tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request));
+        if (!config.isEmpty()) {
+            return withConfig(created, ALL_SNAPSHOTS, config);
+        }
+        return withETag(created, ALL_SNAPSHOTS);
     }
 
     @POST
@@ -279,7 +299,9 @@ public final class IcebergResource {
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("table") String table,
             @QueryParam("snapshots") String snapshots,
-            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
+            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
+            @HeaderParam(ACCESS_DELEGATION) String delegation,
+            @Context UriInfo uri) {
         String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
         if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
             throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
@@ -293,6 +315,12 @@ public final class IcebergResource {
         if (!tables.metadataFileExists(at.catalog(), location)) {
             // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
             tables.readMetadata(at.catalog(), location);
+        }
+        Map<String, String> config =
+                signing.delegatedConfig(delegation, baseUri(uri), prefix, identifier(namespace, table));
+        if (!config.isEmpty()) {
+            // Not cached: the config names the URI this client reached the server at.
+            return withConfig(tables.readMetadata(at.catalog(), location), mode, config);
         }
         String body = loadBodies.get(etag, () -> {
             TableMetadata metadata = tables.readMetadata(at.catalog(), location);
@@ -475,6 +503,30 @@ public final class IcebergResource {
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.ETAG, etag)
                 .build();
+    }
+
+    /** A table response with access-delegation config, which is the client's own and so never cached. */
+    private Response withConfig(TableMetadata metadata, String mode, Map<String, String> config) {
+        TableMetadata answered = metadata;
+        if (mode.equals(REF_SNAPSHOTS)) {
+            answered = TableMetadata.buildFrom(metadata)
+                    .withMetadataLocation(metadata.metadataFileLocation())
+                    .suppressHistoricalSnapshots()
+                    .build();
+        }
+        String body = bodies.json(LoadTableResponse.builder()
+                .withTableMetadata(answered)
+                .addAllConfig(config)
+                .build());
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, IcebergETags.of(metadata.metadataFileLocation(), mode))
+                .build();
+    }
+
+    /** The server's base URI as the client reached it, with a trailing slash (the signer resolves paths against it). */
+    private static String baseUri(UriInfo uri) {
+        String base = uri.getBaseUri().toString();
+        return base.endsWith("/") ? base : base + "/";
     }
 
     private String loadTableJson(TableMetadata metadata) {

@@ -15,6 +15,7 @@ import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.iceberg.IcebergViews;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
 import io.treecat.lakehouse.idempotency.IdempotencyRecords;
+import io.treecat.lakehouse.storage.RequestSigner;
 import io.treecat.rest.nativeapi.StrictJson;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.time.Clock;
@@ -51,13 +52,20 @@ public final class IcebergRest {
      * @param rebaseAppends whether appends that lost a race are rebased on the server for tables that
      *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
      * @param json what a request body may hold (depth, string, name and number lengths)
+     * @param signer signs the object-store requests of remote-signing clients with a catalog's own credentials
      */
-    public record Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued) {
+    public record Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued, RequestSigner signer) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
             requireNonNull(json, "json is null");
             requireNonNull(purgeQueued, "purgeQueued is null");
+            requireNonNull(signer, "signer is null");
+        }
+
+        /** Signing no object-store request (a server without a store SDK, and tests that need none). */
+        public Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued) {
+            this(rebaseAppends, json, purgeQueued, RequestSigner.NONE);
         }
 
         public Options(boolean rebaseAppends) {
@@ -90,8 +98,10 @@ public final class IcebergRest {
                 new IdempotencyRecords(
                         lake.runner(), clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.MAX_RECORDS),
                 new IdempotentReplays(tables, views, bodies));
+        IcebergSigningResource signing = new IcebergSigningResource(lake, tables, bodies, options.signer());
         return List.of(
-                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports),
+                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports, signing),
+                signing,
                 new IcebergViewResource(namespaces, views, bodies),
                 idempotency.feature(),
                 new ReadOnlyPrefixFilter(),
