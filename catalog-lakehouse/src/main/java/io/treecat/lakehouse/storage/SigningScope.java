@@ -53,6 +53,11 @@ public final class SigningScope {
      */
     public static SigningScope of(String tableLocation) {
         requireNonNull(tableLocation, "tableLocation is null");
+        // URI parsing would take a '?' or '#' as the start of a query or fragment, and the scope would be another
+        // directory than the table's.
+        if (tableLocation.indexOf('?') >= 0 || tableLocation.indexOf('#') >= 0) {
+            throw new IllegalArgumentException("Remote signing needs a table location without '?' or '#'");
+        }
         URI uri = URI.create(Locations.stripSlash(tableLocation));
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!StorageSchemes.sameStore(scheme, "s3") || uri.getHost() == null) {

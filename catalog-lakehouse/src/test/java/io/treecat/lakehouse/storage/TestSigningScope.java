@@ -78,6 +78,9 @@ class TestSigningScope {
         assertThatThrownBy(() -> SigningScope.of("s3://lake"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Remote signing needs a table location below its bucket's root");
+        assertThatThrownBy(() -> SigningScope.of("s3://lake/w/a?b"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Remote signing needs a table location without '?' or '#'");
         assertThatThrownBy(() -> SigningScope.of("file:/tmp/t"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Remote signing serves only tables on S3");
