@@ -219,6 +219,9 @@ class TestRemoteSigning {
         assertForbidden(
                 post(a, signRequest("GET", s3.endpoint() + "/lake?list-type=2&prefix=warehouse/"), null),
                 "listing is not under");
+        // The same bucket and key on another store (where the catalog's keys might also be valid).
+        assertForbidden(
+                post(a, signRequest("GET", "http://s3.example.com/lake/warehouse/scope/a/x"), null), "another host");
         assertForbidden(post(a, signRequest("PATCH", bucket + "a/data/x"), null), "method PATCH");
         // A sibling whose name starts with the table's: outside.
         assertForbidden(post(a, signRequest("GET", bucket + "ab/data/x"), null), "outside the table's location");

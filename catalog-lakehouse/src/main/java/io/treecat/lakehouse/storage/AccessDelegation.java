@@ -64,6 +64,11 @@ public final class AccessDelegation {
         return config;
     }
 
+    /** The catalog's {@code s3.endpoint}, or null when it sets none (AWS, by region). */
+    public static String endpoint(Warehouse warehouse) {
+        return warehouse.io() instanceof StoreFileIO store ? store.settings().get(StorageSettings.S3_ENDPOINT) : null;
+    }
+
     /** Whether {@code warehouse} is on S3 (its FileIO is the server's S3FileIO). */
     public static boolean onS3(Warehouse warehouse) {
         return warehouse.io() instanceof StoreFileIO

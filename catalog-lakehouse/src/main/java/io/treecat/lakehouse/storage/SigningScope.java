@@ -39,10 +39,29 @@ public final class SigningScope {
 
     private final String bucket;
     private final String prefix;
+    /** The store's host[:port] (lower case), or null to take any host (a catalog with no {@code s3.endpoint}). */
+    private final String endpoint;
 
-    private SigningScope(String bucket, String prefix) {
+    private SigningScope(String bucket, String prefix, String endpoint) {
         this.bucket = bucket;
         this.prefix = prefix;
+        this.endpoint = endpoint;
+    }
+
+    /**
+     * This scope, and only on the catalog's own store: a request must go to {@code endpoint}'s host and port (or
+     * {@code bucket.} that host, virtual-host style), so a signature made with the catalog's keys is never for the
+     * same bucket name on another store where the keys may also be valid.
+     *
+     * @param endpoint the catalog's {@code s3.endpoint}; null or blank keeps any host
+     */
+    public SigningScope onEndpoint(String endpoint) {
+        if (endpoint == null || endpoint.isBlank()) {
+            return this;
+        }
+        URI uri = URI.create(endpoint.trim());
+        String authority = uri.getAuthority() == null ? endpoint.trim() : uri.getAuthority();
+        return new SigningScope(bucket, prefix, authority.toLowerCase(Locale.ROOT));
     }
 
     /**
@@ -68,7 +87,7 @@ public final class SigningScope {
         if (key.isEmpty() || Locations.hasDotSegment(tableLocation)) {
             throw new IllegalArgumentException("Remote signing needs a table location below its bucket's root");
         }
-        return new SigningScope(uri.getHost(), key + "/");
+        return new SigningScope(uri.getHost(), key + "/", null);
     }
 
     /**
@@ -92,6 +111,13 @@ public final class SigningScope {
             return "the key holds an encoded slash";
         }
         String host = uri.getHost().toLowerCase(Locale.ROOT);
+        if (endpoint != null) {
+            String authority =
+                    uri.getRawAuthority() == null ? "" : uri.getRawAuthority().toLowerCase(Locale.ROOT);
+            if (!authority.equals(endpoint) && !authority.equals(bucket.toLowerCase(Locale.ROOT) + "." + endpoint)) {
+                return "the request is for another host than the catalog's store";
+            }
+        }
         String rawKey;
         if (host.startsWith(bucket.toLowerCase(Locale.ROOT) + ".")) {
             rawKey = rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;

@@ -61,6 +61,19 @@ class TestSigningScope {
     }
 
     @Test
+    void withTheCatalogsEndpointOnlyThatStoreIsSigned() {
+        SigningScope scope = SCOPE.onEndpoint("http://store:9000");
+        assertThat(scope.refusal("GET", URI.create("http://store:9000/lake/warehouse/ns/t/x"), null))
+                .isNull();
+        assertThat(scope.refusal("GET", URI.create("http://lake.store:9000/warehouse/ns/t/x"), null))
+                .isNull();
+        assertThat(scope.refusal("GET", URI.create("https://s3.amazonaws.com/lake/warehouse/ns/t/x"), null))
+                .isEqualTo("the request is for another host than the catalog's store");
+        assertThat(scope.refusal("GET", URI.create("http://store:9001/lake/warehouse/ns/t/x"), null))
+                .isEqualTo("the request is for another host than the catalog's store");
+    }
+
+    @Test
     void deleteObjectsIsSignedOnlyWhenEveryKeyIsInside() {
         URI uri = URI.create("http://store/lake?delete");
         String inside = "<Delete><Object><Key>warehouse/ns/t/data/a</Key></Object>"

@@ -103,7 +103,7 @@ public final class IcebergSigningResource {
         String location = location(at.catalog(), metadataLocation);
         SigningScope scope;
         try {
-            scope = SigningScope.of(location);
+            scope = SigningScope.of(location).onEndpoint(AccessDelegation.endpoint(warehouse));
         } catch (IllegalArgumentException e) {
             throw new ForbiddenException("Cannot sign for table %s: %s", identifier, e.getMessage());
         }
