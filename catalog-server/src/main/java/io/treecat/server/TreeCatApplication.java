@@ -220,6 +220,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         .withFilterLimits(hmsConfig.filterLimits()));
         environment.lifecycle().manage(hms);
         this.hms = hms;
+        // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
+        environment.lifecycle().manage(catalog.collection());
 
         GrpcConfig grpcConfig = configuration.grpc();
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
