@@ -148,4 +148,52 @@ class TestIdempotencyAcrossRestart {
             assertThat(record.json().get("value").get("obj_type").asText()).isEqualTo("idempotency_key");
         }
     }
+
+    @Test
+    void viewsAndRegistrationsAreAnsweredAgainAfterARestart() throws Exception {
+        String view = "{\"name\": \"v\", \"schema\": " + SCHEMA + ", \"view-version\": {\"version-id\": 1, "
+                + "\"timestamp-ms\": 1700000000000, \"schema-id\": 0, \"summary\": {}, \"default-namespace\": [\"db\"], "
+                + "\"representations\": [{\"type\": \"sql\", \"sql\": \"select 1\", \"dialect\": \"spark\"}]}, "
+                + "\"properties\": {}}";
+        String replace = "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", "
+                + "\"updates\": {\"owner\": \"ann\"}}]}";
+        String keyView = UUID.randomUUID().toString();
+        String keyReplace = UUID.randomUUID().toString();
+        String keyRegister = UUID.randomUUID().toString();
+        String register;
+        Reply createdView;
+        Reply replaced;
+        Reply registered;
+        long vid;
+        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+            assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"db\"]}")
+                            .status())
+                    .isEqualTo(200);
+            Reply table =
+                    server.post("/v1/warehouse/namespaces/db/tables", "{\"name\": \"t\", \"schema\": " + SCHEMA + "}");
+            assertThat(table.status()).as(table.body()).isEqualTo(200);
+            register = "{\"name\": \"r\", \"metadata-location\": \""
+                    + table.json().get("metadata-location").asText() + "\"}";
+            createdView = server.send("POST", "/v1/warehouse/namespaces/db/views", view, KEY, keyView);
+            assertThat(createdView.status()).as(createdView.body()).isEqualTo(200);
+            replaced = server.send("POST", "/v1/warehouse/namespaces/db/views/v", replace, KEY, keyReplace);
+            assertThat(replaced.status()).as(replaced.body()).isEqualTo(200);
+            registered = server.send("POST", "/v1/warehouse/namespaces/db/register", register, KEY, keyRegister);
+            assertThat(registered.status()).as(registered.body()).isEqualTo(200);
+            vid = vid(server);
+        }
+        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+            Reply viewAgain = server.send("POST", "/v1/warehouse/namespaces/db/views", view, KEY, keyView);
+            assertThat(viewAgain.status()).as(viewAgain.body()).isEqualTo(200);
+            // The first version's answer, though the view was replaced since.
+            assertThat(viewAgain.json()).isEqualTo(createdView.json());
+            Reply replaceAgain = server.send("POST", "/v1/warehouse/namespaces/db/views/v", replace, KEY, keyReplace);
+            assertThat(replaceAgain.json()).isEqualTo(replaced.json());
+            Reply registerAgain =
+                    server.send("POST", "/v1/warehouse/namespaces/db/register", register, KEY, keyRegister);
+            assertThat(registerAgain.status()).as(registerAgain.body()).isEqualTo(200);
+            assertThat(registerAgain.json()).isEqualTo(registered.json());
+            assertThat(vid(server)).isEqualTo(vid);
+        }
+    }
 }
