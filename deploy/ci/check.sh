@@ -4,8 +4,8 @@
 #   - deploy/validate's own Go tests (strict decoding rejects misspelt fields);
 #   - for the default values, each example values file and each deploy/ci/values-*.yaml:
 #     `helm lint --strict`, `helm template`, the rendered manifests decoded strictly into their
-#     Kubernetes types (deploy/validate), and the rendered treecat.yml accepted by the server's own
-#     `treecat check-config`;
+#     Kubernetes types (deploy/validate), the rendered treecat.yml accepted by the server's own
+#     `treecat check-config` and holding every key of the server's embedded default;
 #   - negative cases: a misspelt value key fails the chart's schema, and a bad config value the
 #     schema lets through is caught by check-config.
 # Installs what it needs: helm with `go install` (pinned), hadolint into a virtualenv. Prints
@@ -103,6 +103,9 @@ for case in "${cases[@]}"; do
   check "[$name] helm template" bash -c '"$@" > "'"$out.yaml"'"' _ \
     "$helm" template treecat "$chart" --namespace catalog --kube-version "$KUBE_VERSION" "${args[@]}"
   check "[$name] manifests decode strictly (deploy/validate)" "$work/validate" -config-out "$out.treecat.yml" "$out.yaml"
+  # Every server key can be set through the chart: a key added to the server needs a chart value.
+  check "[$name] treecat.yml has every key of the server's embedded default" \
+    "$work/validate" -config-keys-of catalog-server/src/main/resources/treecat-default.yml "$out.yaml"
   # A clean environment: the ${TREECAT_…:-default} entries must stand on their own defaults.
   check "[$name] treecat check-config on the rendered treecat.yml" \
     env -i PATH="$PATH" HOME="$HOME" java -jar "$jar" check-config "$out.treecat.yml"

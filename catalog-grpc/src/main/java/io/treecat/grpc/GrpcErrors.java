@@ -58,6 +58,7 @@ public final class GrpcErrors {
             case UNKNOWN_OUTCOME -> Status.Code.UNKNOWN;
             case INTERNAL -> Status.Code.INTERNAL;
             case RESOURCE_EXHAUSTED -> Status.Code.RESOURCE_EXHAUSTED;
+            case UNAVAILABLE -> Status.Code.UNAVAILABLE;
         };
     }
 

@@ -25,6 +25,7 @@ class TestGrpcErrors {
         expected.put(ErrorCategory.UNKNOWN_OUTCOME, Status.Code.UNKNOWN);
         expected.put(ErrorCategory.INTERNAL, Status.Code.INTERNAL);
         expected.put(ErrorCategory.RESOURCE_EXHAUSTED, Status.Code.RESOURCE_EXHAUSTED);
+        expected.put(ErrorCategory.UNAVAILABLE, Status.Code.UNAVAILABLE);
         assertThat(expected).hasSize(ErrorCategory.values().length);
         for (ErrorCategory category : ErrorCategory.values()) {
             assertThat(GrpcErrors.statusCode(category)).as(category.name()).isEqualTo(expected.get(category));

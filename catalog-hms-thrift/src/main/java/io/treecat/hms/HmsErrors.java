@@ -44,7 +44,9 @@ final class HmsErrors {
             ErrorCategory.UNKNOWN_OUTCOME,
             message -> new MetaException("Commit state unknown: " + message),
             ErrorCategory.INTERNAL,
-            message -> new MetaException("Internal error: " + message));
+            message -> new MetaException("Internal error: " + message),
+            ErrorCategory.UNAVAILABLE,
+            message -> new MetaException("Storage unavailable, retry later: " + message));
 
     /** Codes whose Hive answer is not their category's. */
     private static final Map<ErrorCode, Function<CatalogException, TException>> BY_CODE = Map.of(
@@ -55,7 +57,9 @@ final class HmsErrors {
                             String.valueOf(e.context().get("actual")),
                             String.valueOf(e.context().get("expected"))),
             ErrorCode.NAMESPACE_NOT_EMPTY, e -> new InvalidOperationException(e.getMessage()),
-            ErrorCode.NOT_A_CATALOG, e -> new MetaException(e.getMessage()));
+            ErrorCode.NOT_A_CATALOG, e -> new MetaException(e.getMessage()),
+            // Hive's metastore answers a location it has no FileSystem for with a MetaException naming the scheme.
+            ErrorCode.UNSUPPORTED_LOCATION_SCHEME, e -> new MetaException(e.getMessage()));
 
     private static final Map<String, List<Class<?>>> DECLARED = new ConcurrentHashMap<>();
 

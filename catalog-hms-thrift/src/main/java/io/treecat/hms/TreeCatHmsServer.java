@@ -70,6 +70,8 @@ public final class TreeCatHmsServer {
     private final HmsCatalogCalls catalogCalls;
     private final HmsTableCalls tableCalls;
     private final TBaseProcessor<?> processor;
+    private final HmsEventLog eventLog;
+    private final HmsEventIndexer eventIndexer;
     private volatile HmsServerTransport socket;
     private volatile TServer server;
     private volatile Thread thread;
@@ -98,8 +100,10 @@ public final class TreeCatHmsServer {
         HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // Hive's notification log is the metastore's, every catalog's events in one sequence: one for the server.
-        HmsNotificationCalls notifications =
-                new HmsNotificationCalls(new HmsEventLog(runner::service, new HmsCommitEvents(hive)), hive.names());
+        this.eventLog = new HmsEventLog(
+                runner::service, new HmsCommitEvents(hive), HmsEventCheckpointStore.inTree(hive), HmsEventLog.STRIDE);
+        this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
+        HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
@@ -170,6 +174,15 @@ public final class TreeCatHmsServer {
                     "Cannot make the HMS default database in catalog '" + config.catalog() + "': " + e.getMessage(), e);
         }
         try {
+            // Before clients: the log's pin holds retention back from the commits its index has not saved.
+            eventIndexer.start();
+        } catch (TException | RuntimeException e) {
+            throw new IllegalStateException(
+                    "Cannot open the Hive notification log's index in catalog '" + config.catalog() + "': "
+                            + e.getMessage(),
+                    e);
+        }
+        try {
             socket = new HmsServerTransport(new InetSocketAddress(config.host(), config.port()), config.transport());
         } catch (TTransportException e) {
             throw new IllegalStateException(
@@ -217,21 +230,24 @@ public final class TreeCatHmsServer {
         return running != null && running.isServing();
     }
 
-    /** Stops accepting, then waits a while for the serving thread to end. */
+    /**
+     * Stops accepting, then waits a while for the serving thread to end; then stops the notification log's indexer
+     * and releases its pin.
+     */
     public synchronized void shutdown() {
         TServer running = server;
-        if (running == null) {
-            return;
-        }
-        running.stop();
-        Thread serving = thread;
-        if (serving != null) {
-            try {
-                serving.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        if (running != null) {
+            running.stop();
+            Thread serving = thread;
+            if (serving != null) {
+                try {
+                    serving.join(10_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
+        eventIndexer.close();
     }
 
     CatalogService service() {
@@ -242,6 +258,16 @@ public final class TreeCatHmsServer {
     int openConnections(java.net.InetAddress address) {
         HmsServerTransport bound = socket;
         return bound == null ? 0 : bound.openConnections(address);
+    }
+
+    /** The notification log (tests read its index). */
+    HmsEventLog eventLog() {
+        return eventLog;
+    }
+
+    /** What keeps the log's index saved (tests pause it). */
+    HmsEventIndexer eventIndexer() {
+        return eventIndexer;
     }
 
     /** The lock table (tests check that clients released their locks). */

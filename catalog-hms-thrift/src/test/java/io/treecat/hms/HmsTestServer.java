@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
@@ -130,8 +131,17 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
      * process does (clients opened before are closed; the new server listens on a new port).
      */
     void restart() throws Exception {
+        restart(stopped -> {});
+    }
+
+    /**
+     * As {@link #restart()}, running {@code whileDown} on the tree after the HMS server stopped and before the tree
+     * closes: what happens while no HMS listener runs (commits over another interface, garbage collection).
+     */
+    void restart(Consumer<CatalogService> whileDown) throws Exception {
         closeClients();
         server.shutdown();
+        whileDown.accept(catalog);
         catalog.close();
         open();
     }

@@ -346,6 +346,8 @@ class TestHiveMetaStoreClientPartitions {
                         .query(QueryRequest.of("/[obj_id='warehouse']/*"))
                         .rows())
                 .extracting(CatalogObject::id)
+                // Beside the databases, HMS state of its own (the notification log's saved index, once saved).
+                .filteredOn(id -> !id.startsWith("."))
                 .containsExactly("default");
     }
 

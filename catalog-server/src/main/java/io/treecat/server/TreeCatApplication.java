@@ -10,6 +10,7 @@ import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
@@ -18,8 +19,10 @@ import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
+import io.treecat.lakehouse.storage.CatalogWarehouses;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
@@ -39,6 +42,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.eclipse.jetty.util.component.LifeCycle;
 
@@ -114,8 +118,26 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // operations and, for every writer, by the validator every commit passes.
         String warehouse =
                 LocalFileIO.location(Path.of(configuration.warehouse().location()));
-        Warehouses warehouses = Warehouses.underRoot(
-                warehouse, new LocalFileIO(), configuration.warehouse().externalLocations());
+        // Catalogs with their own warehouse (warehouse.catalogs, or a catalog object's storage settings) over their
+        // store's Iceberg FileIO; every other catalog under the root (docs/object-storage.md). The catalog objects are
+        // read once the catalog is open.
+        AtomicReference<CatalogLifecycle> opened = new AtomicReference<>();
+        CatalogWarehouses warehouses = new CatalogWarehouses(
+                Warehouses.underRoot(
+                        warehouse, new LocalFileIO(), configuration.warehouse().externalLocations()),
+                configuration.warehouse().externalLocations(),
+                configuration.warehouse().catalogs(),
+                name -> opened.get() == null
+                        ? Optional.empty()
+                        : Catalogs.storedStorage(opened.get().get(), name),
+                System::getenv);
+        // Managed objects stop after Jetty has drained the requests: no request uses a FileIO once it closes.
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                warehouses.close();
+            }
+        });
         LakeNames names = configuration.lake().names();
         CatalogLifecycle catalog = new CatalogLifecycle(
                 configuration.storage().dataDir(),
@@ -128,12 +150,16 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 configuration.feed().maxSubscribers(),
                 configuration.retention().toRetentionConfig());
         environment.lifecycle().manage(catalog);
+        opened.set(catalog);
         // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
         GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
         Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);
+        // Dropped tables' files, deleted in the background after their drop committed (purge.*).
+        PurgeLifecycle purges = new PurgeLifecycle(lake, configuration.purge(), metrics);
+        environment.lifecycle().manage(purges);
 
         // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
         // other path to the native API's error table.
@@ -178,7 +204,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         NativeApi.errors(),
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
-                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json))
+                        new IcebergRest.Options(configuration.iceberg().rebaseAppends(), json, purges.wake()))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

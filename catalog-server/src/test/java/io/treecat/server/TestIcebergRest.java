@@ -3,7 +3,14 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -127,6 +135,69 @@ class TestIcebergRest {
             assertThat(catalog.dropNamespace(sales)).isTrue();
             assertThatThrownBy(() -> catalog.loadNamespaceMetadata(sales)).isInstanceOf(NoSuchNamespaceException.class);
         }
+    }
+
+    @Test
+    void aDropWithPurgeDeletesTheTablesFilesInTheBackgroundAndNothingOutsideItsLocation() throws Exception {
+        try (RESTCatalog catalog = client()) {
+            Namespace ns = Namespace.of("purged");
+            catalog.createNamespace(ns);
+            TableIdentifier events = TableIdentifier.of(ns, "events");
+            Table table = catalog.createTable(events, SCHEMA, SPEC);
+            Path tableDirectory = Path.of(URI.create(table.location()));
+            Path outside = Files.writeString(directory.resolve("shared-file.parquet"), "someone else's rows");
+            for (String day : List.of("2025-01-01", "2025-01-02")) {
+                Path data = tableDirectory.resolve("data/day=" + day + "/f.parquet");
+                Files.createDirectories(data.getParent());
+                Files.writeString(data, "rows");
+                table.newAppend().appendFile(file(table, "f", day)).commit();
+            }
+            table.newAppend()
+                    .appendFile(DataFiles.builder(table.spec())
+                            .withPath(outside.toUri().toString())
+                            .withFileSizeInBytes(19)
+                            .withRecordCount(1)
+                            .withPartitionPath("day=2025-01-03")
+                            .build())
+                    .commit();
+            assertThat(regularFiles(tableDirectory)).hasSizeGreaterThan(8);
+            long completedBefore = gauge("treecat.purge.completed");
+
+            assertThat(catalog.dropTable(events, true)).isTrue();
+
+            // The drop answers once it committed; the files go right after, on the purger's thread.
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!regularFiles(tableDirectory).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(regularFiles(tableDirectory)).isEmpty();
+            assertThat(outside).exists();
+            assertThat(gauge("treecat.purge.completed")).isEqualTo(completedBefore + 1);
+            assertThat(gauge("treecat.purge.queued")).isZero();
+        }
+    }
+
+    private static List<Path> regularFiles(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    private long gauge(String name) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return TreeCatTestServer.JSON
+                .readTree(response.body())
+                .get("gauges")
+                .get(name)
+                .get("value")
+                .asLong();
     }
 
     @Test

@@ -12,5 +12,10 @@ public enum ErrorCategory {
     UNKNOWN_OUTCOME,
     INTERNAL,
     /** A limit on a shared resource (e.g. concurrent change-feed subscribers) is reached; retrying later may succeed. */
-    RESOURCE_EXHAUSTED
+    RESOURCE_EXHAUSTED,
+    /**
+     * A service the operation depends on (an object store holding the catalog's files) failed or could not be
+     * reached; nothing was committed, and retrying later may succeed.
+     */
+    UNAVAILABLE
 }

@@ -6,6 +6,7 @@ import static io.treecat.core.error.ErrorCategory.INTERNAL;
 import static io.treecat.core.error.ErrorCategory.INVALID_ARGUMENT;
 import static io.treecat.core.error.ErrorCategory.NOT_FOUND;
 import static io.treecat.core.error.ErrorCategory.RESOURCE_EXHAUSTED;
+import static io.treecat.core.error.ErrorCategory.UNAVAILABLE;
 import static io.treecat.core.error.ErrorCategory.UNKNOWN_OUTCOME;
 
 /**
@@ -77,6 +78,17 @@ public enum ErrorCode {
     // Change feed
     /** Too many change-feed subscribers (and waiting long polls) at once; context names the limit and its config key. */
     SUBSCRIBER_LIMIT_REACHED(140, RESOURCE_EXHAUSTED),
+
+    // Object storage (catalog-lakehouse's storage seam: a catalog's warehouse and its FileIO)
+    /**
+     * The catalog's object store failed or could not be reached while the server read or wrote a file; nothing was
+     * committed. Context names the catalog; the message carries the store's own error, never a credential.
+     */
+    OBJECT_STORE_UNAVAILABLE(150, UNAVAILABLE),
+    /** A location or warehouse whose scheme no FileIO of this server serves; context "scheme" and "field". */
+    UNSUPPORTED_LOCATION_SCHEME(151, INVALID_ARGUMENT),
+    /** A catalog's storage settings are wrong (a secret given inline, a missing credential reference); context "key". */
+    INVALID_STORAGE_SETTINGS(152, INVALID_ARGUMENT),
 
     // Storage
     STORAGE_FAILURE(100, INTERNAL),

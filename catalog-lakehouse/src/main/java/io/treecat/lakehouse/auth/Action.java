@@ -47,6 +47,11 @@ public enum Action {
     /** A write set of the native API. */
     NATIVE_WRITE,
     /**
+     * The server's own work through the purge queues ({@code io.treecat.lakehouse.maintenance.TablePurger}), as
+     * {@link Principal#SYSTEM}: each purge was asked for by a drop that passed its own check.
+     */
+    PURGE_TABLES,
+    /**
      * Looking up and collecting the records of idempotency keys: the server's own bookkeeping around a client's
      * request, on {@code /.idempotency_keys} (the request itself is authorized as what it does).
      */

@@ -8,6 +8,8 @@ import static java.util.Objects.requireNonNull;
  */
 public record Principal(String name) {
     public static final Principal ANONYMOUS = new Principal("anonymous");
+    /** The server itself, for background work another principal's operation asked for (a purge after a drop). */
+    public static final Principal SYSTEM = new Principal("treecat-system");
 
     public Principal {
         requireNonNull(name, "name is null");

@@ -5,9 +5,12 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.ReadPoint;
 import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.storage.StorageSettings;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import java.util.LinkedHashMap;
@@ -54,6 +57,23 @@ public final class Catalogs {
             throw new CatalogException(ErrorCode.NOT_A_CATALOG, "Not a catalog: " + name).with("catalog", name);
         }
         return Optional.of(CatalogEntry.decode(object.get().value()));
+    }
+
+    /**
+     * The storage settings of the catalog {@code name} as the newest version holds them: for {@code Warehouses}, which
+     * asks on each operation (a point read), so a catalog added at run time is served at once. Empty for a catalog
+     * without its own settings, no catalog, or a name no path can have.
+     */
+    public static Optional<StorageSettings> storedStorage(CatalogService service, String name) {
+        ObjectPath path;
+        try {
+            path = ObjectPath.of(name);
+        } catch (CatalogException e) {
+            return Optional.empty();
+        }
+        return service.get(path, ReadPoint.LATEST)
+                .filter(object -> ObjectType.CATALOG.isTypeOf(Optional.of(object)))
+                .map(object -> CatalogEntry.decode(object.value()).storage());
     }
 
     /** Every catalog (the root's children of type catalog), by name in id order, read in {@code txn}. */

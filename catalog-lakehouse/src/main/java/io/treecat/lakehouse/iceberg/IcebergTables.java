@@ -11,16 +11,18 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Access;
 import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.catalog.TablePurges;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.lakehouse.model.PurgeEntry;
 import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.StoreFailures;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
@@ -48,14 +50,24 @@ public final class IcebergTables {
     private final IcebergNamespaces namespaces;
     private final MetadataFileCache metadataFiles = new MetadataFileCache();
     private final TableCommits commits;
+    private final Runnable purgeQueued;
 
     /**
      * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
      */
     public IcebergTables(Lakehouse lake, boolean rebaseAppends) {
+        this(lake, rebaseAppends, () -> {});
+    }
+
+    /**
+     * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
+     * @param purgeQueued called after a drop with purge committed (it wakes the {@code TablePurger})
+     */
+    public IcebergTables(Lakehouse lake, boolean rebaseAppends, Runnable purgeQueued) {
         this.lake = requireNonNull(lake, "lake is null");
         this.namespaces = new IcebergNamespaces(lake);
         this.commits = new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends));
+        this.purgeQueued = requireNonNull(purgeQueued, "purgeQueued is null");
     }
 
     // ---- reads
@@ -85,11 +97,14 @@ public final class IcebergTables {
 
     /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
     public boolean metadataFileExists(String catalog, String metadataLocation) {
-        return io(catalog).newInputFile(metadataLocation).exists();
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(
+                warehouse, () -> warehouse.io().newInputFile(metadataLocation).exists());
     }
 
     public TableMetadata readMetadata(String catalog, String metadataLocation) {
-        return metadataFiles.read(io(catalog), metadataLocation);
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(warehouse, () -> metadataFiles.read(warehouse.io(), metadataLocation));
     }
 
     // ---- creating
@@ -134,8 +149,8 @@ public final class IcebergTables {
         TableIdentifier identifier = TableIdentifier.of(namespace, name);
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         FileIO io = warehouse.io();
-        TableMetadata metadata =
-                TableMetadataParser.read(io, warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION));
+        String checked = warehouse.check(metadataLocation, IcebergNames.METADATA_LOCATION);
+        TableMetadata metadata = StoreFailures.translate(warehouse, () -> TableMetadataParser.read(io, checked));
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         lake.runner()
                 .write(
@@ -181,27 +196,34 @@ public final class IcebergTables {
         return commits.commit(who, catalog, changes);
     }
 
-    /** Drops a table; with {@code purge}, its files too, once the drop has committed. */
+    /**
+     * Drops a table. With {@code purge}, the same commit queues the purge of its files ({@link TablePurges}), which
+     * the {@code TablePurger} carries out in the background: a drop that committed always has its purge, even
+     * across a restart, and one that failed has none. Retried on a conflict (with the queue made by another drop,
+     * say): each attempt finds the table anew.
+     */
     public void drop(Principal who, String catalog, TableIdentifier identifier, boolean purge) {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-        FileIO io = io(catalog);
-        lake.runner().write(Access.of(who, Action.DROP_TABLE, path), RetryPolicy.NONE, txn -> {
+        lake.runner().write(Access.of(who, Action.DROP_TABLE, path), RetryPolicy.DEFAULT, txn -> {
             TableEntry table = Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier));
             String metadataLocation = pointer(table, identifier);
             txn.write(new WriteOp.Remove(path));
-            if (purge) {
-                txn.afterCommit(() -> purge(io, identifier, metadataLocation));
+            if (purge && table.location() == null) {
+                LOG.warn("Dropped {} without purging: it has no location to bound the purge by", identifier);
+            } else if (purge) {
+                TablePurges.request(
+                        txn,
+                        catalog,
+                        PurgeEntry.requested(
+                                path.toString(),
+                                identifier.toString(),
+                                table.location(),
+                                metadataLocation,
+                                System.currentTimeMillis()));
+                txn.afterCommit(purgeQueued);
             }
             return null;
         });
-    }
-
-    private static void purge(FileIO io, TableIdentifier identifier, String metadataLocation) {
-        try {
-            CatalogUtil.dropTableData(io, TableMetadataParser.read(io, metadataLocation));
-        } catch (RuntimeException e) {
-            LOG.warn("Dropped {} but could not purge all of its files", identifier, e);
-        }
     }
 
     /**

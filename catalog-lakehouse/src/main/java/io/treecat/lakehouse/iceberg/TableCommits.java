@@ -17,6 +17,7 @@ import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.Locations;
+import io.treecat.lakehouse.storage.StoreFailures;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
@@ -91,14 +92,18 @@ final class TableCommits {
         List<Access> accesses = paths.stream()
                 .map(path -> Access.of(who, Action.COMMIT_TABLE, path))
                 .toList();
+        // A store failure (the file write, or a read of the base) abandons the transaction, which deletes every
+        // metadata file it wrote: 503, nothing committed (StoreFailures).
         try (TableCommitLocks.Held ignored = locks.lock(paths)) {
-            return lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
-                List<Staged> staged = new ArrayList<>();
-                for (TableChange change : changes) {
-                    staged.add(apply(txn, warehouse, change));
-                }
-                return writeAndSwap(txn, warehouse, staged);
-            });
+            return StoreFailures.translate(
+                    warehouse,
+                    () -> lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
+                        List<Staged> staged = new ArrayList<>();
+                        for (TableChange change : changes) {
+                            staged.add(apply(txn, warehouse, change));
+                        }
+                        return writeAndSwap(txn, warehouse, staged);
+                    }));
         }
     }
 
@@ -108,15 +113,17 @@ final class TableCommits {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         Access access =
                 Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, identifier.namespace()));
-        return lake.runner().write(access, RetryPolicy.NONE, txn -> {
-            IcebergNamespaces.require(txn, catalog, identifier.namespace());
-            Optional<CatalogObject> existing = txn.read(path);
-            if (existing.isPresent()) {
-                throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
-            }
-            return writeAndSwap(txn, warehouse, List.of(new Staged(path, null, null, metadata)))
-                    .get(0);
-        });
+        return StoreFailures.translate(
+                warehouse,
+                () -> lake.runner().write(access, RetryPolicy.NONE, txn -> {
+                    IcebergNamespaces.require(txn, catalog, identifier.namespace());
+                    Optional<CatalogObject> existing = txn.read(path);
+                    if (existing.isPresent()) {
+                        throw IcebergNames.nameTaken(IcebergNames.TABLE, identifier.toString(), existing);
+                    }
+                    return writeAndSwap(txn, warehouse, List.of(new Staged(path, null, null, metadata)))
+                            .get(0);
+                }));
     }
 
     /**
@@ -257,7 +264,7 @@ final class TableCommits {
         if (staged.base() == null || !location.equals(staged.base().location())) {
             warehouse.check(location, Warehouse.LOCATION);
         }
-        warehouse.check(metadataFile, Warehouse.METADATA_FILE);
+        warehouse.checkWritable(metadataFile, Warehouse.METADATA_FILE);
     }
 
     /** What the table object keeps of a committed metadata file. */

@@ -27,6 +27,8 @@ public final class LakeKeys {
     public static final String LOCATION = "location";
     /** What a catalog is for (Hive's {@code Catalog.description}). */
     public static final String DESCRIPTION = "description";
+    /** A catalog's own warehouse settings ({@link io.treecat.lakehouse.storage.StorageSettings}), when it has them. */
+    public static final String STORAGE = "storage";
 
     // ---- tables and views (Iceberg's pointer and what a reader needs without the metadata file)
 
@@ -117,6 +119,15 @@ public final class LakeKeys {
     public static final String HIVE_COMPACTIONS_ID = "compactions";
     /** The id of a table's write-id area, {@code …/<table>/.hive_write_ids}; never a partition level ({@code k=v}). */
     public static final String HIVE_WRITE_IDS_ID = ".hive_write_ids";
+    /**
+     * The id of the HMS catalog's notification-log index, {@code /<catalog>/.hive_events} (the newest checkpoint),
+     * whose children are the older checkpoints, one per checkpoint vid; never a Hive database name.
+     */
+    public static final String HIVE_EVENTS_ID = ".hive_events";
+    /** A checkpoint's vid: the first commit whose events it does not count. */
+    public static final String CHECKPOINT_VID = "checkpoint_vid";
+    /** A checkpoint's count: the Hive events of every commit before its vid. */
+    public static final String EVENTS_BEFORE = "events_before";
     /** The next transaction id and the next compaction id to hand out. */
     public static final String NEXT_TXN_ID = "next_txn_id";
 
@@ -218,4 +229,25 @@ public final class LakeKeys {
     public static final String LOWER = "lower";
 
     public static final String UPPER = "upper";
+
+    // ---- table purges (docs/object-storage.md, "Purge")
+
+    /** The id of a catalog's purge queue, {@code /<catalog>/.purges}; never a namespace's id (those are checked names). */
+    public static final String PURGE_QUEUE_ID = ".purges";
+    /** The location whose files a purge deletes: the dropped table's {@code location}. */
+    public static final String PURGE_LOCATION = "location";
+    /** The dropped table's last metadata file, from which its files are found. */
+    public static final String PURGE_METADATA_LOCATION = "metadata_location";
+    /** The dropped table's path in the tree. */
+    public static final String PURGE_PATH = "path";
+    /** The dropped table, {@code namespace.table}, for messages and metrics only. */
+    public static final String PURGE_TABLE = "table";
+    /** When the drop asked for the purge, ms since the epoch. */
+    public static final String PURGE_REQUESTED = "requested";
+    /** How many attempts failed so far. */
+    public static final String PURGE_ATTEMPTS = "attempts";
+    /** Not before this time (ms since the epoch) is the next attempt made. */
+    public static final String PURGE_NEXT_ATTEMPT = "next_attempt";
+    /** Why the last attempt failed (the store's error, never a credential). */
+    public static final String PURGE_LAST_ERROR = "last_error";
 }

@@ -5,6 +5,7 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.IdOrder;
 import io.treecat.lakehouse.storage.Locations;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The rule every new lake name passes, whichever interface creates the object: a catalog, a namespace
@@ -24,7 +25,11 @@ import java.util.List;
  *       U+001F, so such a name could never be loaded or dropped again, and none is a valid file name
  *       everywhere;</li>
  *   <li>longer than {@link #maxBytes()} bytes of UTF-8 (default 255, the longest file name of common file
- *       systems and HDFS, since a name becomes a directory of its default location).</li>
+ *       systems and HDFS, since a name becomes a directory of its default location);</li>
+ *   <li>for a namespace, table or view, one of the {@link #RESERVED} ids of the areas TreeCat keeps beside them
+ *       ({@code .hive_txns}, {@code .hive_locks}, {@code .hive_events}, {@code .purges}, {@code .functions}); for a
+ *       catalog, one of {@link #RESERVED_CATALOGS} ({@code .idempotency_keys}): a user's object there would take
+ *       the area's place, and, for instance, stop every later drop with purge in its catalog.</li>
  * </ul>
  * A name's escaped path segment ({@link Locations#segment}: {@code %}, {@code /} and {@code \} take three
  * bytes) must also fit in {@link Locations#MAX_SEGMENT_BYTES}, so the directory of every default location
@@ -49,6 +54,20 @@ public record LakeNames(int maxBytes) {
     public static final String TABLE = "table";
     public static final String VIEW = "view";
 
+    /**
+     * The ids of the areas TreeCat keeps among a catalog's namespaces or a namespace's tables, refused as names of
+     * new namespaces, tables and views.
+     */
+    public static final Set<String> RESERVED = Set.of(
+            LakeKeys.HIVE_TRANSACTIONS_ID,
+            LakeKeys.HIVE_LOCKS_ID,
+            LakeKeys.HIVE_EVENTS_ID,
+            LakeKeys.PURGE_QUEUE_ID,
+            LakeKeys.FUNCTIONS_ID);
+
+    /** The ids of the areas TreeCat keeps among the catalogs, refused as names of new catalogs. */
+    public static final Set<String> RESERVED_CATALOGS = Set.of(LakeKeys.IDEMPOTENCY_KEYS_ID);
+
     /** How much of a refused name its error repeats. */
     private static final int SHOWN_CHARACTERS = 100;
 
@@ -72,6 +91,9 @@ public record LakeNames(int maxBytes) {
         }
         if (hasDotPart(name)) {
             throw invalid(kind, name, "it is '.' or '..', or has such a part between slashes");
+        }
+        if (CATALOG.equals(kind) ? RESERVED_CATALOGS.contains(name) : RESERVED.contains(name)) {
+            throw invalid(kind, name, "it is reserved for TreeCat's own use");
         }
         int bytes = IdOrder.wellFormedUtf8Length(name);
         if (bytes < 0) {

@@ -140,7 +140,13 @@ public final class LakeObjectValidator implements WriteValidator {
 
     private static void decode(ObjectType type, BsonDocument value) {
         switch (type) {
-            case CATALOG -> CatalogEntry.decode(value);
+            case CATALOG -> {
+                CatalogEntry catalog = CatalogEntry.decode(value);
+                if (catalog.storage() != null) {
+                    // Whatever can be checked without the server's environment: the scheme, no inline secret.
+                    catalog.storage().checkStored();
+                }
+            }
             case NAMESPACE -> NamespaceEntry.decode(value);
             case TABLE -> {
                 TableEntry table = TableEntry.decode(value);
@@ -159,10 +165,12 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_COMPACTION -> HiveCompactionEntry.decode(value);
             case HIVE_WRITE_IDS -> HiveWriteIdsEntry.decode(value);
             case HIVE_WRITE_ID -> HiveWriteIdEntry.decode(value);
+            case TABLE_PURGE -> PurgeEntry.decode(value);
+            case HIVE_EVENT_CHECKPOINT -> HiveEventCheckpointEntry.decode(value);
             case HIVE_LOCKS -> HiveLocksEntry.decode(value);
             case HIVE_LOCK -> HiveLockEntry.decode(value);
             case IDEMPOTENCY_KEY -> IdempotencyKeyEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, IDEMPOTENCY_KEYS -> {
+            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE, IDEMPOTENCY_KEYS -> {
                 // Written by one interface only, which owns their layout.
             }
         }
@@ -186,7 +194,8 @@ public final class LakeObjectValidator implements WriteValidator {
             if (location == null || (before != null && location.equals(location(type, before, field)))) {
                 continue;
             }
-            if (warehouses == null) {
+            if (warehouses == null || (type == ObjectType.CATALOG && value.containsKey(LakeKeys.STORAGE))) {
+                // A catalog with its own warehouse: its location is that warehouse, inside no other.
                 Locations.checkPlaceable(location, field);
             } else {
                 warehouses.forCatalog(path.ids().get(0)).check(location, field);

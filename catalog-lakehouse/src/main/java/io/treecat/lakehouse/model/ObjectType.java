@@ -41,6 +41,15 @@ public enum ObjectType {
     HIVE_WRITE_IDS("hms_write_ids"),
     /** A leaf under a table's {@link #HIVE_WRITE_IDS}: one allocated write id and its transaction ({@link HiveWriteIdEntry}). */
     HIVE_WRITE_ID("hms_write_id"),
+    /** {@code /<catalog>/.purges}: the catalog's queue of table purges ({@link PurgeQueueEntry}). */
+    PURGE_QUEUE("purge_queue"),
+    /** One dropped table whose files are still to be deleted, under its catalog's {@link #PURGE_QUEUE} ({@link PurgeEntry}). */
+    TABLE_PURGE("table_purge"),
+    /**
+     * {@code /<catalog>/.hive_events} and each of its children: a durable checkpoint of the Hive notification log's
+     * id index ({@link HiveEventCheckpointEntry}).
+     */
+    HIVE_EVENT_CHECKPOINT("hms_event_checkpoint"),
     /** {@code /<catalog>/.hive_locks}: the HMS catalog's lock table and its next lock id ({@link HiveLocksEntry}). */
     HIVE_LOCKS("hms_locks"),
     /** One Hive lock under {@link #HIVE_LOCKS} ({@link HiveLockEntry}). */

@@ -116,7 +116,9 @@ public final class Locations {
     public static boolean isInside(String location, String root) {
         Parsed inner = parse(location);
         Parsed outer = parse(root);
-        if (!inner.scheme().equals(outer.scheme()) || !inner.authority().equals(outer.authority())) {
+        // s3a://b/k and s3://b/k name one object (Hadoop's and Iceberg's names for one store), as abfs and abfss do.
+        if (!StorageSchemes.sameStore(inner.scheme(), outer.scheme())
+                || !inner.authority().equals(outer.authority())) {
             return false;
         }
         String innerPath = inner.path();
@@ -125,6 +127,11 @@ public final class Locations {
             return true;
         }
         return innerPath.equals(outerPath) || innerPath.startsWith(outerPath + "/");
+    }
+
+    /** A location's scheme, lower case; {@code file} for a bare path ({@code /a/b}). */
+    public static String scheme(String location) {
+        return parse(location).scheme();
     }
 
     /** A location's scheme (lower case; {@code file} for a bare path), authority and path (no repeated or trailing slash). */

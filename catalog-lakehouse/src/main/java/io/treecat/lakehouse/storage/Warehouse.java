@@ -67,6 +67,7 @@ public record Warehouse(String catalog, String location, FileIO io, ExternalLoca
      */
     public String check(String location, String what) {
         Locations.checkPlaceable(location, what);
+        StorageSchemes.checkKnown(location, what);
         if (external == ExternalLocations.REFUSED && !contains(location)) {
             throw new CatalogException(
                             ErrorCode.INVALID_LOCATION,
@@ -76,6 +77,21 @@ public record Warehouse(String catalog, String location, FileIO io, ExternalLoca
                     .with("catalog", catalog);
         }
         return Locations.stripSlash(location);
+    }
+
+    /**
+     * {@link #check}, and that the server can write there: the location is on this warehouse's store (an
+     * {@code s3a://} file in an {@code s3://} warehouse is; a {@code file:} one is not), which its {@link #io()} serves.
+     *
+     * @throws CatalogException as {@link #check}, or {@code UNSUPPORTED_LOCATION_SCHEME} naming the scheme
+     */
+    public String checkWritable(String location, String what) {
+        String checked = check(location, what);
+        String scheme = Locations.scheme(checked);
+        if (!StorageSchemes.sameStore(scheme, Locations.scheme(this.location))) {
+            throw StorageSchemes.unsupported(scheme, what).with("catalog", catalog);
+        }
+        return checked;
     }
 
     /** Whether {@code location} is this warehouse's location or below it ({@link Locations#isInside}). */

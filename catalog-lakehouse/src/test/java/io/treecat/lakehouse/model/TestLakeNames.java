@@ -45,6 +45,21 @@ class TestLakeNames {
     }
 
     @Test
+    void refusesTheIdsOfTreeCatsOwnAreasAsNamespaceTableOrViewNames() {
+        for (String name : List.of(".purges", ".hive_txns", ".hive_locks", ".hive_events", ".functions")) {
+            assertRefused(LakeNames.NAMESPACE, name, "Invalid namespace name: it is reserved for TreeCat's own use");
+            assertRefused(LakeNames.TABLE, name, "Invalid table name: it is reserved for TreeCat's own use");
+            assertRefused(LakeNames.VIEW, name, "Invalid view name: it is reserved for TreeCat's own use");
+            assertThatCode(() -> NAMES.check(LakeNames.CATALOG, name)).as(name).doesNotThrowAnyException();
+        }
+        assertThatCode(() -> NAMES.check(LakeNames.TABLE, ".purges2")).doesNotThrowAnyException();
+        assertRefused(
+                LakeNames.CATALOG, ".idempotency_keys", "Invalid catalog name: it is reserved for TreeCat's own use");
+        assertThatCode(() -> NAMES.check(LakeNames.NAMESPACE, ".idempotency_keys"))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
     void refusesEmptyNames() {
         assertRefused(LakeNames.VIEW, "", "Invalid view name: it is empty");
         assertRefused(LakeNames.VIEW, null, "Invalid view name: it is empty");

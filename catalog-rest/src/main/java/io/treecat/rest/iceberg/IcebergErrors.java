@@ -103,6 +103,13 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
                 // Iceberg's client reads 503 as ServiceUnavailableException: try again later.
                 case RESOURCE_EXHAUSTED ->
                     response(503, "ServiceUnavailableException", e.getMessage()).build();
+                // The catalog's object store failed: nothing was committed, and the message is the store's error
+                // with every credential removed (the lakehouse's StoreFailures).
+                case UNAVAILABLE -> {
+                    LOG.warn("Object store failure: {} {}", e.getMessage(), e.context());
+                    yield response(503, "ServiceUnavailableException", e.getMessage() + " " + e.context())
+                            .build();
+                }
             };
         }
         if (failure instanceof ApiException e) {

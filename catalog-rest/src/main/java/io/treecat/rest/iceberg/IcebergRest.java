@@ -52,15 +52,21 @@ public final class IcebergRest {
      *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
      * @param json what a request body may hold (depth, string, name and number lengths)
      */
-    public record Options(boolean rebaseAppends, JsonLimits json) {
+    public record Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
             requireNonNull(json, "json is null");
+            requireNonNull(purgeQueued, "purgeQueued is null");
         }
 
         public Options(boolean rebaseAppends) {
             this(rebaseAppends, JsonLimits.DEFAULTS);
+        }
+
+        /** With nobody to wake when a drop queues a purge: the purger finds it at its next pass. */
+        public Options(boolean rebaseAppends, JsonLimits json) {
+            this(rebaseAppends, json, () -> {});
         }
     }
 
@@ -74,7 +80,7 @@ public final class IcebergRest {
             MetricsReportListener reports,
             Options options) {
         IcebergNamespaces namespaces = new IcebergNamespaces(lake);
-        IcebergTables tables = new IcebergTables(lake, options.rebaseAppends());
+        IcebergTables tables = new IcebergTables(lake, options.rebaseAppends(), options.purgeQueued());
         ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
         IcebergBodies bodies = new IcebergBodies(mapper(options.json()), options.json());
         IcebergViews views = new IcebergViews(lake);

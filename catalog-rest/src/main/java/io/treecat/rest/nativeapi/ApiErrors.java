@@ -35,6 +35,7 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
             case INVALID_ARGUMENT -> 400;
             case UNKNOWN_OUTCOME, INTERNAL -> 500;
             case RESOURCE_EXHAUSTED -> 429;
+            case UNAVAILABLE -> 503;
         };
     }
 
@@ -42,6 +43,11 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable failure) {
         if (failure instanceof CatalogException e) {
             int status = status(e.category());
+            if (e.category() == ErrorCategory.UNAVAILABLE) {
+                // The store's own error, which the lakehouse stripped of credentials: the client can see what failed.
+                LOG.warn("Object store failure {}: {}", e.code(), e.getMessage());
+                return response(status, e.code().name(), e.getMessage(), e.context());
+            }
             if (status >= 500) {
                 // The message and context of a storage failure can name the data directory and the store's
                 // files: they are logged, and the body says only what the client needs.

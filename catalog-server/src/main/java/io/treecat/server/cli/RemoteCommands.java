@@ -12,6 +12,7 @@ public final class RemoteCommands {
                 new QueryCommand(),
                 new GetCommand(),
                 new CommitCommand(),
+                new CatalogCommand(),
                 new SnapshotCommand(),
                 new CloneCommand(),
                 new LoadCommand(),

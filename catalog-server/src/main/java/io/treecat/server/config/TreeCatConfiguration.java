@@ -74,6 +74,11 @@ public final class TreeCatConfiguration extends Configuration {
     @JsonProperty("feed")
     private FeedConfig feed = new FeedConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty("purge")
+    private PurgeConfig purge = new PurgeConfig();
+
     public TreeCatConfiguration() {
         DefaultServerFactory server = new DefaultServerFactory();
         server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
@@ -127,6 +132,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public FeedConfig feed() {
         return feed;
+    }
+
+    public PurgeConfig purge() {
+        return purge;
     }
 
     public QueryConfig query() {

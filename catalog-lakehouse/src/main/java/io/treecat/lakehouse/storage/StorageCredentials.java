@@ -1,0 +1,245 @@
+package io.treecat.lakehouse.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * Where a catalog's object-store credentials come from. Only references are kept (in the YAML, and in the tree for a
+ * catalog added at run time): the names of environment variables, or the path of a mounted secret file, never a key
+ * itself. The keys are read when the catalog's {@code FileIO} is built and go only into it.
+ *
+ * @param source how the credentials are found
+ * @param accessKeyIdVariable with {@link Source#STATIC}: the environment variable holding the access key id
+ * @param secretAccessKeyVariable with {@link Source#STATIC}: the environment variable holding the secret key
+ * @param sessionTokenVariable with {@link Source#STATIC}: the environment variable holding a session token (optional)
+ * @param secretFile with {@link Source#STATIC}, instead of the variables: a properties file (a mounted Kubernetes
+ *     secret) with {@code access-key-id}, {@code secret-access-key} and optionally {@code session-token}
+ * @param roleArn with {@link Source#ASSUME_ROLE}: the role the server assumes (Iceberg's
+ *     {@code AssumeRoleAwsClientFactory}, through STS)
+ * @param externalId with {@link Source#ASSUME_ROLE}: the external id the role's trust policy asks for (optional)
+ */
+public record StorageCredentials(
+        Source source,
+        String accessKeyIdVariable,
+        String secretAccessKeyVariable,
+        String sessionTokenVariable,
+        String secretFile,
+        String roleArn,
+        String externalId) {
+    /** The keys of the credentials' settings, in YAML ({@code credentials.*}) and on a catalog object. */
+    public static final String SOURCE = "source";
+
+    public static final String ACCESS_KEY_ID_ENV = "access-key-id-env";
+    public static final String SECRET_ACCESS_KEY_ENV = "secret-access-key-env";
+    public static final String SESSION_TOKEN_ENV = "session-token-env";
+    public static final String SECRET_FILE = "secret-file";
+    public static final String ROLE_ARN = "role-arn";
+    public static final String EXTERNAL_ID = "external-id";
+
+    /** The keys of a secret file. */
+    static final String FILE_ACCESS_KEY_ID = "access-key-id";
+
+    static final String FILE_SECRET_ACCESS_KEY = "secret-access-key";
+    static final String FILE_SESSION_TOKEN = "session-token";
+
+    /** How credentials are found. */
+    public enum Source {
+        /** The SDK's default chain: environment, system properties, web identity (IRSA), instance profile. */
+        DEFAULT,
+        /** Static keys, from environment variables or a mounted secret file. */
+        STATIC,
+        /** A role the server assumes through STS. */
+        ASSUME_ROLE;
+
+        /** The name in YAML and on a catalog object: {@code default}, {@code static}, {@code assume-role}. */
+        public String configName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        public static Source fromConfigName(String name) {
+            for (Source source : values()) {
+                if (source.configName().equals(name)) {
+                    return source;
+                }
+            }
+            throw new CatalogException(
+                            ErrorCode.INVALID_STORAGE_SETTINGS,
+                            "Invalid credentials source: expected default, static or assume-role")
+                    .with("key", "credentials." + SOURCE);
+        }
+    }
+
+    public StorageCredentials {
+        requireNonNull(source, "source is null");
+    }
+
+    /** The SDK's default chain. */
+    public static StorageCredentials defaultChain() {
+        return new StorageCredentials(Source.DEFAULT, null, null, null, null, null, null);
+    }
+
+    /** The references as a map of their keys (only those set), as they are stored and shown. */
+    public Map<String, String> references() {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(SOURCE, source.configName());
+        putIfSet(map, ACCESS_KEY_ID_ENV, accessKeyIdVariable);
+        putIfSet(map, SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
+        putIfSet(map, SESSION_TOKEN_ENV, sessionTokenVariable);
+        putIfSet(map, SECRET_FILE, secretFile);
+        putIfSet(map, ROLE_ARN, roleArn);
+        putIfSet(map, EXTERNAL_ID, externalId);
+        return map;
+    }
+
+    /**
+     * The credentials from their stored references; an unknown key is refused (a key itself given by mistake, under
+     * any name, never stays in the tree).
+     */
+    public static StorageCredentials fromReferences(Map<String, String> references) {
+        for (String key : references.keySet()) {
+            if (!key.equals(SOURCE)
+                    && !key.equals(ACCESS_KEY_ID_ENV)
+                    && !key.equals(SECRET_ACCESS_KEY_ENV)
+                    && !key.equals(SESSION_TOKEN_ENV)
+                    && !key.equals(SECRET_FILE)
+                    && !key.equals(ROLE_ARN)
+                    && !key.equals(EXTERNAL_ID)) {
+                throw new CatalogException(
+                                ErrorCode.INVALID_STORAGE_SETTINGS,
+                                "Unknown credentials setting: expected source, access-key-id-env,"
+                                        + " secret-access-key-env, session-token-env, secret-file, role-arn or"
+                                        + " external-id")
+                        .with("key", "credentials." + key);
+            }
+        }
+        String source = references.get(SOURCE);
+        return new StorageCredentials(
+                source == null ? Source.DEFAULT : Source.fromConfigName(source),
+                references.get(ACCESS_KEY_ID_ENV),
+                references.get(SECRET_ACCESS_KEY_ENV),
+                references.get(SESSION_TOKEN_ENV),
+                references.get(SECRET_FILE),
+                references.get(ROLE_ARN),
+                references.get(EXTERNAL_ID));
+    }
+
+    /**
+     * Checks that the references fit the source and can be resolved now (each variable set, the file readable).
+     *
+     * @throws CatalogException {@code INVALID_STORAGE_SETTINGS}, context {@code key} naming the setting
+     */
+    void check(Function<String, String> environment) {
+        switch (source) {
+            case DEFAULT -> {
+                refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
+                refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
+                refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
+                refuseSet(SECRET_FILE, secretFile);
+                refuseSet(ROLE_ARN, roleArn);
+            }
+            case STATIC -> {
+                refuseSet(ROLE_ARN, roleArn);
+                resolve(environment);
+            }
+            case ASSUME_ROLE -> {
+                if (isBlank(roleArn)) {
+                    throw invalid("The assume-role credentials source needs a role", ROLE_ARN);
+                }
+                if (accessKeyIdVariable != null || secretAccessKeyVariable != null || secretFile != null) {
+                    // The server's own identity assumes the role: through the default chain.
+                    throw invalid(
+                            "The assume-role credentials source takes its base identity from the SDK's default chain",
+                            accessKeyIdVariable != null
+                                    ? ACCESS_KEY_ID_ENV
+                                    : secretAccessKeyVariable != null ? SECRET_ACCESS_KEY_ENV : SECRET_FILE);
+                }
+            }
+        }
+    }
+
+    /** The static keys: access key id, secret key and session token (null when none), read now. */
+    record Keys(String accessKeyId, String secretAccessKey, String sessionToken) {}
+
+    /** Reads the static keys from the environment or the secret file. Only for {@link Source#STATIC}. */
+    Keys resolve(Function<String, String> environment) {
+        if (secretFile != null) {
+            if (accessKeyIdVariable != null || secretAccessKeyVariable != null || sessionTokenVariable != null) {
+                throw invalid(
+                        "Give static keys either through environment variables or through a secret file, not both",
+                        SECRET_FILE);
+            }
+            Properties file = new Properties();
+            try (Reader reader = Files.newBufferedReader(Path.of(secretFile), StandardCharsets.UTF_8)) {
+                file.load(reader);
+            } catch (IOException | RuntimeException e) {
+                // The path is the operator's own setting, not a secret; the file's content never appears.
+                throw invalid("The secret file cannot be read", SECRET_FILE);
+            }
+            String accessKeyId = file.getProperty(FILE_ACCESS_KEY_ID);
+            String secretAccessKey = file.getProperty(FILE_SECRET_ACCESS_KEY);
+            if (isBlank(accessKeyId) || isBlank(secretAccessKey)) {
+                throw invalid("The secret file needs access-key-id and secret-access-key", SECRET_FILE);
+            }
+            return new Keys(
+                    accessKeyId.strip(), secretAccessKey.strip(), stripped(file.getProperty(FILE_SESSION_TOKEN)));
+        }
+        if (isBlank(accessKeyIdVariable)) {
+            throw invalid(
+                    "The static credentials source needs access-key-id-env and secret-access-key-env, or secret-file",
+                    ACCESS_KEY_ID_ENV);
+        }
+        if (isBlank(secretAccessKeyVariable)) {
+            throw invalid(
+                    "The static credentials source needs access-key-id-env and secret-access-key-env, or secret-file",
+                    SECRET_ACCESS_KEY_ENV);
+        }
+        return new Keys(
+                variable(environment, ACCESS_KEY_ID_ENV, accessKeyIdVariable),
+                variable(environment, SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable),
+                sessionTokenVariable == null ? null : variable(environment, SESSION_TOKEN_ENV, sessionTokenVariable));
+    }
+
+    private static String variable(Function<String, String> environment, String key, String name) {
+        String value = environment.apply(name);
+        if (isBlank(value)) {
+            throw invalid("The environment variable " + name + " is not set", key);
+        }
+        return value.strip();
+    }
+
+    private static void refuseSet(String key, String value) {
+        if (value != null) {
+            throw invalid("This setting does not apply to the credentials source", key);
+        }
+    }
+
+    private static CatalogException invalid(String message, String key) {
+        return new CatalogException(ErrorCode.INVALID_STORAGE_SETTINGS, message).with("key", "credentials." + key);
+    }
+
+    private static void putIfSet(Map<String, String> map, String key, String value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static String stripped(String value) {
+        return isBlank(value) ? null : value.strip();
+    }
+}

@@ -1,0 +1,96 @@
+package io.treecat.lakehouse.storage;
+
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.Supplier;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.RuntimeIOException;
+
+/**
+ * Turns a failure of a catalog's object store into {@code OBJECT_STORE_UNAVAILABLE} (503 on REST, gRPC
+ * {@code UNAVAILABLE}, a {@code MetaException} on Thrift), with the store's own error and never a credential. A file
+ * that is not there stays Iceberg's {@link NotFoundException}, and every other failure passes unchanged, so a bug is
+ * never dressed up as an outage.
+ */
+public final class StoreFailures {
+    /** The longest store error a message carries: enough for the SDK's "(Service: S3, Status Code: …)" tail. */
+    private static final int MAX_DETAIL_CHARS = 400;
+
+    private StoreFailures() {}
+
+    /**
+     * Runs {@code work}, which reads or writes {@code warehouse}'s files, translating a store failure. Call it around
+     * the whole of a lake operation: the transaction it runs has then been abandoned (its written files deleted), and
+     * nothing was committed.
+     */
+    public static <T> T translate(Warehouse warehouse, Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            throw translate(warehouse, e);
+        }
+    }
+
+    /** {@code failure} as {@code OBJECT_STORE_UNAVAILABLE} when it is a store failure, else as it is. */
+    public static RuntimeException translate(Warehouse warehouse, RuntimeException failure) {
+        // A local warehouse's I/O errors name the server's own paths: they stay internal errors, as before.
+        if (!(warehouse.io() instanceof StoreFileIO store)
+                || failure instanceof CatalogException
+                || failure instanceof NotFoundException
+                || !isStoreFailure(failure)) {
+            return failure;
+        }
+        String detail = store.scrub(detail(failure));
+        if (detail.length() > MAX_DETAIL_CHARS) {
+            detail = detail.substring(0, MAX_DETAIL_CHARS) + "…";
+        }
+        return new CatalogException(
+                        ErrorCode.OBJECT_STORE_UNAVAILABLE, "The catalog's object store failed: " + detail, failure)
+                .with("catalog", warehouse.catalog());
+    }
+
+    /**
+     * Whether {@code failure} came from a store: an I/O error, or an exception of a cloud SDK (AWS, Google Cloud,
+     * Azure), anywhere in its causes. Told by package name, so the lakehouse needs none of the SDKs.
+     */
+    static boolean isStoreFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException
+                    || cause instanceof UncheckedIOException
+                    || cause instanceof RuntimeIOException
+                    || fromSdk(cause)) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** The store's own words: the first SDK exception's message in the causes, else the innermost message. */
+    private static String detail(Throwable failure) {
+        String innermost = null;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (fromSdk(cause) && cause.getMessage() != null) {
+                return cause.getMessage();
+            }
+            if (cause.getMessage() != null) {
+                innermost = cause.getMessage();
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return innermost == null ? failure.getClass().getSimpleName() : innermost;
+    }
+
+    private static boolean fromSdk(Throwable cause) {
+        String name = cause.getClass().getName();
+        return name.startsWith("software.amazon.awssdk.")
+                || name.startsWith("com.google.cloud.")
+                || name.startsWith("com.azure.");
+    }
+}
