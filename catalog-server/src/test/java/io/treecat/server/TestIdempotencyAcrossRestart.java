@@ -2,6 +2,7 @@ package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dropwizard.testing.ConfigOverride;
 import io.treecat.server.TreeCatTestServer.Reply;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -22,6 +23,16 @@ class TestIdempotencyAcrossRestart {
 
     @TempDir
     Path directory;
+
+    /**
+     * A server on {@link #directory} whose idle connections close after a second: a stop waits for open connections,
+     * and one left idle after a keyed request that failed (seen before this class, on the in-memory keys too) held the
+     * stop for the default 30 s idle timeout, past Jetty's graceful-stop limit.
+     */
+    private TreeCatTestServer server() throws Exception {
+        return new TreeCatTestServer(
+                directory, ConfigOverride.config("server.applicationConnectors[0].idleTimeout", "1 second"));
+    }
 
     private static long vid(TreeCatTestServer server) {
         Reply read = server.get("/treecat/v1/objects?path=%2Fwarehouse");
@@ -55,7 +66,7 @@ class TestIdempotencyAcrossRestart {
         Reply committed;
         Reply updatedProperties;
         long vid;
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             createdNamespace = server.send("POST", "/v1/warehouse/namespaces", namespace, KEY, keyNamespace);
             assertThat(createdNamespace.status()).as(createdNamespace.body()).isEqualTo(200);
             createdTable = server.send("POST", "/v1/warehouse/namespaces/db/tables", table, KEY, keyTable);
@@ -74,10 +85,11 @@ class TestIdempotencyAcrossRestart {
             assertThat(server.send("DELETE", "/v1/warehouse/namespaces/db/tables/t2", null, KEY, keyDrop)
                             .status())
                     .isEqualTo(204);
-            vid = vid(server);
         }
 
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
+            // Read after the start: a clean stop may commit bookkeeping of its own (the Hive event log's checkpoint).
+            vid = vid(server);
             // Each repeat is answered as the first run was, though the table was renamed and dropped since.
             Reply namespaceAgain = server.send("POST", "/v1/warehouse/namespaces", namespace, KEY, keyNamespace);
             assertThat(namespaceAgain.status()).isEqualTo(200);
@@ -127,14 +139,14 @@ class TestIdempotencyAcrossRestart {
     void aFailedRequestLeavesNoKeyAndItsRetryRuns() throws Exception {
         String key = UUID.randomUUID().toString();
         String nested = "{\"namespace\": [\"parent\", \"child\"]}";
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             assertError(
                     server.send("POST", "/v1/warehouse/namespaces", nested, KEY, key), 404, "NoSuchNamespaceException");
             assertThat(server.get("/treecat/v1/objects?path=%2F.idempotency_keys%2F" + key)
                             .status())
                     .isEqualTo(404);
         }
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"parent\"]}")
                             .status())
                     .isEqualTo(200);
@@ -165,7 +177,7 @@ class TestIdempotencyAcrossRestart {
         Reply replaced;
         Reply registered;
         long vid;
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"db\"]}")
                             .status())
                     .isEqualTo(200);
@@ -180,9 +192,9 @@ class TestIdempotencyAcrossRestart {
             assertThat(replaced.status()).as(replaced.body()).isEqualTo(200);
             registered = server.send("POST", "/v1/warehouse/namespaces/db/register", register, KEY, keyRegister);
             assertThat(registered.status()).as(registered.body()).isEqualTo(200);
-            vid = vid(server);
         }
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
+            vid = vid(server);
             Reply viewAgain = server.send("POST", "/v1/warehouse/namespaces/db/views", view, KEY, keyView);
             assertThat(viewAgain.status()).as(viewAgain.body()).isEqualTo(200);
             // The first version's answer, though the view was replaced since.
