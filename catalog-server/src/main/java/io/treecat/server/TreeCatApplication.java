@@ -20,6 +20,7 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
+import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
@@ -114,8 +115,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // operations and, for every writer, by the validator every commit passes.
         String warehouse =
                 LocalFileIO.location(Path.of(configuration.warehouse().location()));
+        // DelayedFileIO only under a benchmark that sets its system property (store latency on a local disk).
         Warehouses warehouses = Warehouses.underRoot(
-                warehouse, new LocalFileIO(), configuration.warehouse().externalLocations());
+                warehouse,
+                DelayedFileIO.wrapIfAsked(new LocalFileIO()),
+                configuration.warehouse().externalLocations());
         LakeNames names = configuration.lake().names();
         CatalogLifecycle catalog = new CatalogLifecycle(
                 configuration.storage().dataDir(),
