@@ -59,17 +59,21 @@ import org.slf4j.LoggerFactory;
  * <p>Only appends are chained ({@link CommitRebaser#isAppend}): they commute with each other. Every
  * other change (schema, properties, a replace, a multi-table commit, a create) runs alone, as before.
  *
- * <p>Combining, not batching by time: a commit never waits for others to arrive. The first commit
- * that takes the table's lock commits every append queued on the table at that moment; those then
- * find their answer ready when they get the lock in turn. With no contention a chain is one commit.
+ * <p>Combining, not batching by time: a commit never waits for others to arrive. A drainer per
+ * stripe of tables takes the table's lock and commits every append queued on the table at that
+ * moment; the appends that arrive meanwhile are its next chain. With no contention a chain is one
+ * commit.
  */
 final class ChainedCommits {
     private static final Logger LOG = LoggerFactory.getLogger(ChainedCommits.class);
 
     /** The most appends one chain takes; the rest wait for the next one. */
     static final int MAX_CHAIN = 256;
-    /** Manifests larger than this are not read ahead: the file index reads them from the store. */
-    private static final long MAX_READ_AHEAD_BYTES = 8L << 20;
+    /**
+     * The most bytes of manifests one commit reads ahead (memory held per queued commit); the
+     * manifests past it are read by the file index from the store.
+     */
+    private static final long MAX_READ_AHEAD_BYTES = 16L << 20;
 
     /** Writes a table's new metadata file and stages its swap ({@code TableCommits.writeAndSwap}). */
     interface Swap {
@@ -82,8 +86,18 @@ final class ChainedCommits {
     private final CommitRebaser rebaser;
     private final TableCommitLocks locks;
     private final Swap swap;
-    /** Appends waiting for their table's lock, of every table, in arrival order. */
+    /** As {@link TableCommitLocks}' stripes: one drainer per stripe. */
+    private static final int STRIPES = 64;
+
+    /** Appends waiting for their chain, of every table, in arrival order. */
     private final ConcurrentLinkedQueue<Member> waiting = new ConcurrentLinkedQueue<>();
+    /** Whether a stripe's drainer is running. */
+    private final AtomicBoolean[] draining = new AtomicBoolean[STRIPES];
+    /** Runs the drainers: threads that mostly wait for the store and the table's lock. */
+    private final ExecutorService drainers = Executors.newCachedThreadPool(new ThreadFactoryBuilder()
+            .setNameFormat("treecat-chain-drainer-%d")
+            .setDaemon(true)
+            .build());
     /** Writes a chain's manifest lists in parallel: store writes, so threads that mostly wait. */
     private final ExecutorService writers = Executors.newCachedThreadPool(new ThreadFactoryBuilder()
             .setNameFormat("treecat-chain-writer-%d")
@@ -97,6 +111,9 @@ final class ChainedCommits {
         this.rebaser = requireNonNull(rebaser, "rebaser is null");
         this.locks = requireNonNull(locks, "locks is null");
         this.swap = requireNonNull(swap, "swap is null");
+        for (int i = 0; i < STRIPES; i++) {
+            draining[i] = new AtomicBoolean();
+        }
     }
 
     /** The appends waiting for their table's lock now (for tests). */
@@ -112,18 +129,22 @@ final class ChainedCommits {
     /** One queued append, and its answer once its chain has run. */
     private static final class Member {
         private final ObjectPath path;
+        private final Access access;
+        private final Warehouse warehouse;
         private final TableChange change;
         private final Map<String, byte[]> readAhead;
         private final AtomicBoolean claimed = new AtomicBoolean();
         private final CompletableFuture<TableMetadata> answer = new CompletableFuture<>();
 
-        Member(ObjectPath path, TableChange change, Map<String, byte[]> readAhead) {
+        Member(ObjectPath path, Access access, Warehouse warehouse, TableChange change, Map<String, byte[]> readAhead) {
             this.path = path;
+            this.access = access;
+            this.warehouse = warehouse;
             this.change = change;
             this.readAhead = readAhead;
         }
 
-        /** Takes this member into a chain; false if another chain (or its own caller) took it. */
+        /** Takes this member into a chain; false if another chain took it. */
         boolean claim() {
             return claimed.compareAndSet(false, true);
         }
@@ -133,35 +154,79 @@ final class ChainedCommits {
      * Commits an append to the table at {@code path}, alone or in a chain with the appends queued
      * with it. Answers the table's metadata after its chain; throws the member's own failure (a
      * requirement, 409) or the chain's.
+     *
+     * <p>The caller's thread only waits: the chains of a stripe of tables ({@link TableCommitLocks}'
+     * striping) are run one after the other by one drainer, which takes the table's lock for each
+     * chain and, when it ends, takes every append queued meanwhile as the next chain. No waiting
+     * caller has to take the lock in turn just to find its answer ready (on a loaded machine those
+     * hand-offs, one per member, cost more than the chain).
      */
     TableMetadata commit(Principal who, Warehouse warehouse, ObjectPath path, TableChange change) {
         Access access = Access.of(who, Action.COMMIT_TABLE, path);
         // Each member's own access, before it queues: a chain commits for callers each allowed to commit.
         lake.authorizer().check(access);
-        Member member = new Member(path, change, readAhead(warehouse.io(), change));
+        Member member = new Member(path, access, warehouse, change, readAhead(warehouse.io(), change));
         waiting.add(member);
-        try (TableCommitLocks.Held ignored = locks.lock(List.of(path))) {
-            List<Member> chain = claimChain(path);
-            if (!chain.isEmpty()) {
-                run(access, warehouse, path, chain);
-            }
-        } finally {
-            // Only when the caller's own thread fails before its chain ran (an Error): nothing else removes it.
-            if (member.claim()) {
-                waiting.remove(member);
-                member.answer.completeExceptionally(new IllegalStateException("The commit was not run"));
-            }
-        }
+        drain(stripe(path));
         return await(member);
     }
 
-    /** The appends to {@code path} queued now, oldest first, each claimed for this chain. */
-    private List<Member> claimChain(ObjectPath path) {
+    private static int stripe(ObjectPath path) {
+        return Math.floorMod(path.hashCode(), STRIPES);
+    }
+
+    /** Starts the stripe's drainer unless it is running: a running one takes what was queued. */
+    private void drain(int stripe) {
+        if (draining[stripe].compareAndSet(false, true)) {
+            drainers.execute(() -> drainLoop(stripe));
+        }
+    }
+
+    private void drainLoop(int stripe) {
+        while (true) {
+            List<Member> chain = claimChain(stripe);
+            if (chain.isEmpty()) {
+                draining[stripe].set(false);
+                // A member queued after the claim found the drainer running and left its chain to it.
+                if (hasWaiting(stripe) && draining[stripe].compareAndSet(false, true)) {
+                    continue;
+                }
+                return;
+            }
+            Member first = chain.get(0);
+            try (TableCommitLocks.Held ignored = locks.lock(List.of(first.path))) {
+                run(first.access, first.warehouse, first.path, chain);
+            } catch (RuntimeException | Error e) {
+                // run answers every member; this is only the lock's own failure.
+                chain.forEach(member -> member.answer.completeExceptionally(e));
+            }
+        }
+    }
+
+    private boolean hasWaiting(int stripe) {
+        for (Member queued : waiting) {
+            if (stripe(queued.path) == stripe) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The appends queued now to the table of the oldest one waiting in {@code stripe}, oldest first,
+     * each claimed for this chain.
+     */
+    private List<Member> claimChain(int stripe) {
         List<Member> chain = new ArrayList<>();
+        ObjectPath path = null;
         for (Iterator<Member> it = waiting.iterator(); it.hasNext() && chain.size() < MAX_CHAIN; ) {
             Member queued = it.next();
-            if (queued.path.equals(path) && queued.claim()) {
+            if (stripe(queued.path) != stripe || (path != null && !queued.path.equals(path))) {
+                continue;
+            }
+            if (queued.claim()) {
                 it.remove();
+                path = queued.path;
                 chain.add(queued);
             }
         }
@@ -300,12 +365,14 @@ final class ChainedCommits {
      */
     private static Map<String, byte[]> readAhead(FileIO io, TableChange change) {
         Map<String, byte[]> files = new HashMap<>();
+        long budget = MAX_READ_AHEAD_BYTES;
         for (MetadataUpdate update : change.updates()) {
             if (update instanceof MetadataUpdate.AddSnapshot add) {
                 try {
                     for (ManifestFile manifest : add.snapshot().allManifests(io)) {
                         if (Objects.equals(manifest.snapshotId(), add.snapshot().snapshotId())
-                                && manifest.length() <= MAX_READ_AHEAD_BYTES) {
+                                && manifest.length() <= budget) {
+                            budget -= manifest.length();
                             files.put(manifest.path(), StagingFileIO.readAll(io, manifest.path(), manifest.length()));
                         }
                     }
