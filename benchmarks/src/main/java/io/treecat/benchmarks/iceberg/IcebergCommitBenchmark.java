@@ -75,6 +75,11 @@ public final class IcebergCommitBenchmark {
                     "usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
             System.exit(2);
         }
+        // Likewise each writer would have its own Iceberg worker pool (manifest writes, commit reports): the default
+        // pool, one thread per core for the whole JVM, would queue all simulated writers behind each other.
+        if (System.getProperty("iceberg.worker.num-threads") == null) {
+            System.setProperty("iceberg.worker.num-threads", "64");
+        }
         Path work = Files.createTempDirectory("iceberg-commit-bench");
         try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
             List<Peer> peers = new ArrayList<>(List.of(
@@ -129,6 +134,10 @@ public final class IcebergCommitBenchmark {
         RESTCatalog catalog = new RESTCatalog();
         Map<String, String> properties = new HashMap<>(fileIo());
         properties.put(CatalogProperties.URI, uri);
+        // Every simulated writer would be a process with its own HTTP connections: one pool of Iceberg's default
+        // 100 shared by hundreds of commits in flight (at store latency) measures the pool, not the catalog.
+        properties.put("rest.client.max-connections", "4000");
+        properties.put("rest.client.connections-per-route", "4000");
         catalog.initialize("treecat", properties);
         return catalog;
     }
