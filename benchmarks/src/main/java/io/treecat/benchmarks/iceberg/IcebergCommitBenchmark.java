@@ -348,15 +348,17 @@ public final class IcebergCommitBenchmark {
                 }
             }
         }
+        // The failures first: when the check below fails, they say why (a commit that landed but whose client gave up).
+        if (!errors.isEmpty()) {
+            Map<String, Integer> kinds = new java.util.TreeMap<>();
+            errors.forEach(
+                    error -> kinds.merge(error.length() > 160 ? error.substring(0, 160) : error, 1, Integer::sum));
+            System.err.printf("%s at %.0f/s: %d of %d failed: %s%n", peer.name(), rate, failed.get(), arrivals, kinds);
+        }
         long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
         if (total != committed.get() + 1) {
             throw new IllegalStateException(
                     peer.name() + ": " + committed.get() + " commits acknowledged but the table holds " + (total - 1));
-        }
-        if (!errors.isEmpty()) {
-            System.err.printf(
-                    "%s at %.0f/s: %d of %d failed, e.g. %s%n",
-                    peer.name(), rate, failed.get(), arrivals, errors.peek());
         }
         // Achieved: commits over the time from the first arrival to the last completion.
         return new OpenLoopResult(
