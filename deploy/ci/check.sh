@@ -106,9 +106,12 @@ for case in "${cases[@]}"; do
   # Every server key can be set through the chart: a key added to the server needs a chart value.
   check "[$name] treecat.yml has every key of the server's embedded default" \
     "$work/validate" -config-keys-of catalog-server/src/main/resources/treecat-default.yml "$out.yaml"
-  # A clean environment: the ${TREECAT_…:-default} entries must stand on their own defaults.
+  # A clean environment: the ${TREECAT_…:-default} entries must stand on their own defaults. The
+  # variables an example's credentials name come from a Secret in the pod: placeholders here, since
+  # check-config refuses a credential variable that is not set.
   check "[$name] treecat check-config on the rendered treecat.yml" \
-    env -i PATH="$PATH" HOME="$HOME" java -jar "$jar" check-config "$out.treecat.yml"
+    env -i PATH="$PATH" HOME="$HOME" LAKE_S3_ACCESS_KEY_ID=ci-placeholder LAKE_S3_SECRET_ACCESS_KEY=ci-placeholder \
+    java -jar "$jar" check-config "$out.treecat.yml"
   check "[$name] NOTES.txt names the Spark, Trino and Hive settings" bash -c \
     '"$@" > "'"$out.notes"'" && for s in spark.sql.catalog.treecat.uri=http:// iceberg.rest-catalog.uri=http:// \
        hive.metastore.uri=thrift:// hive.metastore.uris=thrift:// "query --server"; do grep -qF -- "$s" "'"$out.notes"'" || { echo "missing: $s"; exit 1; }; done' _ \
@@ -163,6 +166,11 @@ check_fails "a misspelt config key fails the schema (config.transactions.protocl
   "$helm" lint --strict "$chart" --set config.transactions.protocl=OSPL
 check_fails "an unknown transaction protocol fails the schema" "protocol" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set config.transactions.protocol=2PL
+check_fails "an object-store catalog without a location fails the schema" "location" \
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set config.warehouse.catalogs.lake.properties.a=b
+check_fails "a credential key inline in a catalog's credentials fails the schema" "additional properties|not allowed" \
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set config.warehouse.catalogs.lake.location=s3://b/l \
+  --set config.warehouse.catalogs.lake.credentials.secret-access-key=shh
 check_fails "two replicas of one RocksDB fail the schema" "replicaCount" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set replicaCount=2
 "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" \

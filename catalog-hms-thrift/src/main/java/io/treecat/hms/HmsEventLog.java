@@ -39,19 +39,20 @@ import org.apache.thrift.TException;
  *
  * <p><b>Retention.</b> The count of events before the oldest commit kept must outlive the commits, or every id would
  * move when the collector removes them. So the log pins ({@link ReadPins}, as change-feed subscribers do) the vid
- * before its newest saved checkpoint: the collector never removes a commit the index has not counted durably, nor
- * the tree the events of the next commit are rebuilt from. If the index lags (or is paused), collection waits. The
- * oldest event served ({@link #firstEventId}) is the first of the oldest checkpoint whose commits can still be read
- * (its vid above the horizon); a request from before it is answered from it, as Hive's metastore answers a request
- * for events its cleaner removed (its client then reports the gap).
+ * before the first commit with Hive events that no saved checkpoint counts (at most the newest vid counted): the
+ * collector never removes a commit whose events are not counted durably, nor the tree they are rebuilt from. Commits
+ * without Hive events (most of a catalog's that are not Hive's) do not hold it back: the count before them is the
+ * saved one. If the index lags (or is paused), collection waits. The oldest event served ({@link #firstEventId}) is
+ * the first of the oldest checkpoint whose commits can still be read (its vid above the horizon); a request from
+ * before it is answered from it, as Hive's metastore answers a request for events its cleaner removed (its client
+ * then reports the gap).
  *
- * <p>When the commits after the newest saved checkpoint were collected while no HMS listener held them (the store
- * opened without one), their events are gone and cannot be counted: the count goes on from the oldest commit still
- * readable, one id higher than the saved count, so that a follower positioned before the loss is told of a gap
- * rather than silently missing events. A clean stop saves every event counted, so then no id is given twice; after a
- * crash, the events of the commits since the newest checkpoint (fewer than {@value #STRIDE}) had ids that the count
- * after such a loss gives again. With no checkpoint at all (the first start with this index), the count starts at 0
- * from the oldest commit readable.
+ * <p>When the commits after the newest saved checkpoint were collected, the count goes on from the oldest commit
+ * still readable with the saved count: right while the log held its pin (only commits without events were passed).
+ * If they were collected while no HMS listener ran (the store opened without one), their events were never counted:
+ * they are not reported, and after a crash the ids of the events counted since the newest checkpoint (fewer than
+ * {@value #STRIDE} records; a clean stop saves everything) are given again. With no checkpoint at all (the first start
+ * with this index), the count starts at 0 from the oldest commit readable.
  */
 final class HmsEventLog implements AutoCloseable {
     /** Commit records between two checkpoints of the index, in memory and saved. */
@@ -89,8 +90,15 @@ final class HmsEventLog implements AutoCloseable {
     private HiveEventCheckpointEntry saved;
     /** The first checkpoint, (1, 0), until the first save saves it with its own (nothing is saved at open). */
     private volatile HiveEventCheckpointEntry unsavedStart;
-    /** Holds the vid before {@link #saved}, so the collector keeps every commit not yet counted durably. */
+    /**
+     * Holds the vid before the first commit with events that no saved checkpoint counts (at most the newest counted
+     * vid), so the collector keeps every commit whose events are not counted durably.
+     */
     private ReadPins.Pin pin;
+    /** The first vid at or after {@link #saved}'s with Hive events, counted; {@code Long.MAX_VALUE} if none yet. */
+    private long firstUnsavedEventVid = Long.MAX_VALUE;
+    /** The same after the checkpoint being saved, which becomes {@link #firstUnsavedEventVid} when it is saved. */
+    private long firstEventVidAfterNext = Long.MAX_VALUE;
 
     private final Map<Long, List<HmsCommitEvents.Event>> cache = new LinkedHashMap<>(CACHED_RECORDS, 0.75f, true) {
         @Override
@@ -132,15 +140,18 @@ final class HmsEventLog implements AutoCloseable {
         if (held != null) {
             start = newest.get();
         } else {
-            // No checkpoint, or its commits are gone: count from the oldest commit whose events can be rebuilt (the
-            // tree at the vid before it is readable), one id past the saved count so the loss shows as a gap.
+            // No checkpoint, or the commits after it were collected: count from the oldest commit whose events can
+            // be rebuilt (the tree at the vid before it is readable). While the log ran, the collector passed only
+            // commits without events (the pin), so the count there is the saved one; commits collected while no
+            // HMS listener held them are not counted (docs/hms-thrift.md, "When no HMS listener held the log").
             long horizon;
             do {
                 horizon = pins.horizon();
                 held = pins.pin(horizon);
             } while (held == null);
             start = HiveEventCheckpointEntry.of(
-                    horizon + 1, newest.map(lost -> lost.eventsBefore() + 1).orElse(0L));
+                    horizon + 1,
+                    newest.map(HiveEventCheckpointEntry::eventsBefore).orElse(0L));
             // Saved at once unless it is where every count starts anyway (nothing saved, nothing collected): a store
             // the HMS listener opens for the first time gets no commit of its own until it has events.
             if (newest.isPresent() || horizon > 0) {
@@ -166,7 +177,7 @@ final class HmsEventLog implements AutoCloseable {
         pin = held;
         saved = start;
         for (HiveEventCheckpointEntry kept : store.all()) {
-            // After a loss (the start is not the newest saved), the older counts lead to commits that are gone.
+            // When the start is not the newest saved, the older counts lead to commits that are gone.
             if (kept.vid() >= start.vid() || start.equals(newest.orElse(null))) {
                 insertCheckpoint(kept.vid(), kept.eventsBefore());
             }
@@ -214,6 +225,11 @@ final class HmsEventLog implements AutoCloseable {
         return recordsCounted;
     }
 
+    /** The vid the log pins, the horizon's limit; -1 when it holds none. */
+    synchronized long pinnedVid() {
+        return pin == null ? -1 : pin.vid();
+    }
+
     /** The newest checkpoint saved (or loaded), if the log is open. */
     synchronized Optional<HiveEventCheckpointEntry> saved() {
         return Optional.ofNullable(saved);
@@ -234,10 +250,12 @@ final class HmsEventLog implements AutoCloseable {
         synchronized (this) {
             done = catchUp(force ? Long.MAX_VALUE : (long) stride * STRIDES_PER_SAVE);
             if (recordsCounted - countedAtSave < stride && !(force && indexedEvents > saved.eventsBefore())) {
+                movePin();
                 return done;
             }
             next = HiveEventCheckpointEntry.of(indexedVid + 1, indexedEvents);
             countedAtNext = recordsCounted;
+            firstEventVidAfterNext = Long.MAX_VALUE;
         }
         // Outside the lock: a save is a commit, and readers go on meanwhile. The checkpoints whose commits are no
         // longer readable (vid at or below the horizon) go with it.
@@ -249,26 +267,49 @@ final class HmsEventLog implements AutoCloseable {
             unsavedStart = null;
         }
         store.save(next, pins.horizon());
-        // Never refused: the pin held is at or below it, so the horizon is too.
-        ReadPins.Pin moved = pins.pin(next.vid() - 1);
-        if (moved == null) {
-            throw new IllegalStateException("The horizon passed the notification log's pin at " + (saved.vid() - 1));
-        }
         synchronized (this) {
             if (closed) {
-                moved.close();
                 return true;
             }
-            ReadPins.Pin old = pin;
-            pin = moved;
             saved = next;
             countedAtSave = countedAtNext;
+            firstUnsavedEventVid = firstEventVidAfterNext;
             insertCheckpoint(next.vid(), next.eventsBefore());
-            if (old != null) {
-                old.close();
-            }
+            movePin();
         }
         return done;
+    }
+
+    /**
+     * Moves the pin forward to the vid before the first commit with events that no saved checkpoint counts (so its
+     * events can be rebuilt and counted), and no further than what is counted: commits without Hive events need not
+     * be kept, since the count before them is the saved one. A checkpoint at the vid after the pin says so to the
+     * reads ({@link #firstEventId}); the in-memory ones it makes redundant (same count) go.
+     */
+    private void movePin() {
+        long target = Math.min(firstUnsavedEventVid - 1, indexedVid);
+        if (pin != null && target <= pin.vid()) {
+            return;
+        }
+        // Never refused: the pin held is at or below it, so the horizon is too.
+        ReadPins.Pin moved = service.get().tree().pins().pin(target);
+        if (moved == null) {
+            throw new IllegalStateException("The horizon passed the notification log's pin at "
+                    + (pin == null ? "none" : String.valueOf(pin.vid())));
+        }
+        ReadPins.Pin old = pin;
+        pin = moved;
+        if (old != null) {
+            old.close();
+        }
+        int from = firstReadable(saved.vid());
+        int to = firstReadable(target);
+        if (to > from) {
+            System.arraycopy(checkpointVids, to, checkpointVids, from, checkpoints - to);
+            System.arraycopy(checkpointEvents, to, checkpointEvents, from, checkpoints - to);
+            checkpoints -= to - from;
+        }
+        insertCheckpoint(target + 1, saved.eventsBefore());
     }
 
     /**
@@ -428,7 +469,12 @@ final class HmsEventLog implements AutoCloseable {
                     insertCheckpoint(record.vid(), indexedEvents);
                     sinceCheckpoint = 0;
                 }
-                indexedEvents += eventsOf(record).size();
+                int made = eventsOf(record).size();
+                if (made > 0) {
+                    firstUnsavedEventVid = Math.min(firstUnsavedEventVid, record.vid());
+                    firstEventVidAfterNext = Math.min(firstEventVidAfterNext, record.vid());
+                }
+                indexedEvents += made;
                 indexedVid = record.vid();
                 sinceCheckpoint++;
                 recordsCounted++;

@@ -158,10 +158,14 @@ final class HmsLocks {
         /** The component of {@link #blockedBy} this lock waits behind, from 1 (Hive's internal lock id). */
         long blockedByComponent;
 
+        /** Fields of the stored lock no code here declares, written back as they were. */
+        final BsonDocument others;
+
         boolean changed;
 
         Lock(long id, HiveLockEntry stored) {
             this.id = id;
+            this.others = stored.others();
             this.txnId = stored.txnId();
             this.components = stored.components().stream().map(Component::of).toList();
             this.user = stored.user();
@@ -192,7 +196,7 @@ final class HmsLocks {
                     heartbeatCount,
                     blockedBy,
                     blockedByComponent,
-                    new BsonDocument());
+                    others);
         }
     }
 

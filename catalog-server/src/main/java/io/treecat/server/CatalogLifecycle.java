@@ -82,8 +82,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 queryLimits);
         // Each subscriber pins the oldest commit-log record it still needs, so retention keeps it.
         feed = new ChangeFeed(catalog.tree(), maxSubscribers, FeedPins.of(catalog.tree()));
+        // Its passes start later (collection()), once every listener that pins what it still needs has opened.
         collector = new GarbageCollector(catalog.tree(), retention, Clock.systemUTC());
-        collector.start();
         LOG.info(
                 "Opened the catalog at {} (newest version {}, oldest readable {}, protocol {})",
                 dataDir.toAbsolutePath(),
@@ -129,6 +129,25 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             throw new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is not open");
         }
         return running;
+    }
+
+    /**
+     * Starts the collector's background passes: managed after the listeners, so that what they pin at start (the HMS
+     * notification log pins the commits its index has not saved, docs/hms-thrift.md "Event ids") is pinned before
+     * the first pass. Stopping is the catalog's.
+     */
+    Managed collection() {
+        return new Managed() {
+            @Override
+            public void start() {
+                collector().start();
+            }
+
+            @Override
+            public void stop() {
+                // The catalog's stop closes the collector.
+            }
+        };
     }
 
     /** The open catalog; {@code STORE_CLOSED} before start and after stop. */

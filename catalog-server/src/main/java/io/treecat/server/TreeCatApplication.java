@@ -23,6 +23,7 @@ import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
 import io.treecat.lakehouse.storage.CatalogWarehouses;
+import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
@@ -123,9 +124,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // store's Iceberg FileIO; every other catalog under the root (docs/object-storage.md). The catalog objects are
         // read once the catalog is open.
         AtomicReference<CatalogLifecycle> opened = new AtomicReference<>();
+        // DelayedFileIO only under a benchmark that sets its system property (store latency on a local disk).
         CatalogWarehouses warehouses = new CatalogWarehouses(
                 Warehouses.underRoot(
-                        warehouse, new LocalFileIO(), configuration.warehouse().externalLocations()),
+                        warehouse,
+                        DelayedFileIO.wrapIfAsked(new LocalFileIO()),
+                        configuration.warehouse().externalLocations()),
                 configuration.warehouse().externalLocations(),
                 configuration.warehouse().catalogs(),
                 name -> opened.get() == null
@@ -222,6 +226,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         .withFilterLimits(hmsConfig.filterLimits()));
         environment.lifecycle().manage(hms);
         this.hms = hms;
+        // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
+        environment.lifecycle().manage(catalog.collection());
 
         GrpcConfig grpcConfig = configuration.grpc();
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server

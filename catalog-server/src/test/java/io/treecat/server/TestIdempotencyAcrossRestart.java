@@ -2,6 +2,7 @@ package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dropwizard.testing.ConfigOverride;
 import io.treecat.server.TreeCatTestServer.Reply;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -22,6 +23,16 @@ class TestIdempotencyAcrossRestart {
 
     @TempDir
     Path directory;
+
+    /**
+     * A server on {@link #directory} whose idle connections close after a second: a stop waits for open connections,
+     * and one left idle after a keyed request that failed (seen before this class, on the in-memory keys too) held the
+     * stop for the default 30 s idle timeout, past Jetty's graceful-stop limit.
+     */
+    private TreeCatTestServer server() throws Exception {
+        return new TreeCatTestServer(
+                directory, ConfigOverride.config("server.applicationConnectors[0].idleTimeout", "1 second"));
+    }
 
     private static long vid(TreeCatTestServer server) {
         Reply read = server.get("/treecat/v1/objects?path=%2Fwarehouse");
@@ -55,7 +66,7 @@ class TestIdempotencyAcrossRestart {
         Reply committed;
         Reply updatedProperties;
         long vid;
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             createdNamespace = server.send("POST", "/v1/warehouse/namespaces", namespace, KEY, keyNamespace);
             assertThat(createdNamespace.status()).as(createdNamespace.body()).isEqualTo(200);
             createdTable = server.send("POST", "/v1/warehouse/namespaces/db/tables", table, KEY, keyTable);
@@ -74,10 +85,11 @@ class TestIdempotencyAcrossRestart {
             assertThat(server.send("DELETE", "/v1/warehouse/namespaces/db/tables/t2", null, KEY, keyDrop)
                             .status())
                     .isEqualTo(204);
-            vid = vid(server);
         }
 
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
+            // Read after the start: a clean stop may commit bookkeeping of its own (the Hive event log's checkpoint).
+            vid = vid(server);
             // Each repeat is answered as the first run was, though the table was renamed and dropped since.
             Reply namespaceAgain = server.send("POST", "/v1/warehouse/namespaces", namespace, KEY, keyNamespace);
             assertThat(namespaceAgain.status()).isEqualTo(200);
@@ -127,14 +139,14 @@ class TestIdempotencyAcrossRestart {
     void aFailedRequestLeavesNoKeyAndItsRetryRuns() throws Exception {
         String key = UUID.randomUUID().toString();
         String nested = "{\"namespace\": [\"parent\", \"child\"]}";
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             assertError(
                     server.send("POST", "/v1/warehouse/namespaces", nested, KEY, key), 404, "NoSuchNamespaceException");
             assertThat(server.get("/treecat/v1/objects?path=%2F.idempotency_keys%2F" + key)
                             .status())
                     .isEqualTo(404);
         }
-        try (TreeCatTestServer server = new TreeCatTestServer(directory)) {
+        try (TreeCatTestServer server = server()) {
             assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"parent\"]}")
                             .status())
                     .isEqualTo(200);
@@ -146,6 +158,54 @@ class TestIdempotencyAcrossRestart {
             Reply record = server.get("/treecat/v1/objects?path=%2F.idempotency_keys%2F" + key);
             assertThat(record.status()).as(record.body()).isEqualTo(200);
             assertThat(record.json().get("value").get("obj_type").asText()).isEqualTo("idempotency_key");
+        }
+    }
+
+    @Test
+    void viewsAndRegistrationsAreAnsweredAgainAfterARestart() throws Exception {
+        String view = "{\"name\": \"v\", \"schema\": " + SCHEMA + ", \"view-version\": {\"version-id\": 1, "
+                + "\"timestamp-ms\": 1700000000000, \"schema-id\": 0, \"summary\": {}, \"default-namespace\": [\"db\"], "
+                + "\"representations\": [{\"type\": \"sql\", \"sql\": \"select 1\", \"dialect\": \"spark\"}]}, "
+                + "\"properties\": {}}";
+        String replace = "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", "
+                + "\"updates\": {\"owner\": \"ann\"}}]}";
+        String keyView = UUID.randomUUID().toString();
+        String keyReplace = UUID.randomUUID().toString();
+        String keyRegister = UUID.randomUUID().toString();
+        String register;
+        Reply createdView;
+        Reply replaced;
+        Reply registered;
+        long vid;
+        try (TreeCatTestServer server = server()) {
+            assertThat(server.post("/v1/warehouse/namespaces", "{\"namespace\": [\"db\"]}")
+                            .status())
+                    .isEqualTo(200);
+            Reply table =
+                    server.post("/v1/warehouse/namespaces/db/tables", "{\"name\": \"t\", \"schema\": " + SCHEMA + "}");
+            assertThat(table.status()).as(table.body()).isEqualTo(200);
+            register = "{\"name\": \"r\", \"metadata-location\": \""
+                    + table.json().get("metadata-location").asText() + "\"}";
+            createdView = server.send("POST", "/v1/warehouse/namespaces/db/views", view, KEY, keyView);
+            assertThat(createdView.status()).as(createdView.body()).isEqualTo(200);
+            replaced = server.send("POST", "/v1/warehouse/namespaces/db/views/v", replace, KEY, keyReplace);
+            assertThat(replaced.status()).as(replaced.body()).isEqualTo(200);
+            registered = server.send("POST", "/v1/warehouse/namespaces/db/register", register, KEY, keyRegister);
+            assertThat(registered.status()).as(registered.body()).isEqualTo(200);
+        }
+        try (TreeCatTestServer server = server()) {
+            vid = vid(server);
+            Reply viewAgain = server.send("POST", "/v1/warehouse/namespaces/db/views", view, KEY, keyView);
+            assertThat(viewAgain.status()).as(viewAgain.body()).isEqualTo(200);
+            // The first version's answer, though the view was replaced since.
+            assertThat(viewAgain.json()).isEqualTo(createdView.json());
+            Reply replaceAgain = server.send("POST", "/v1/warehouse/namespaces/db/views/v", replace, KEY, keyReplace);
+            assertThat(replaceAgain.json()).isEqualTo(replaced.json());
+            Reply registerAgain =
+                    server.send("POST", "/v1/warehouse/namespaces/db/register", register, KEY, keyRegister);
+            assertThat(registerAgain.status()).as(registerAgain.body()).isEqualTo(200);
+            assertThat(registerAgain.json()).isEqualTo(registered.json());
+            assertThat(vid(server)).isEqualTo(vid);
         }
     }
 }

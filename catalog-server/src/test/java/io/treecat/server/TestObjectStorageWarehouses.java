@@ -172,6 +172,39 @@ class TestObjectStorageWarehouses {
     }
 
     @Test
+    void aDropWithPurgeDeletesTheTablesObjectsFromTheBucket() throws Exception {
+        try (RESTCatalog catalog = client("lake")) {
+            Namespace ns = Namespace.of("purged");
+            catalog.createNamespace(ns);
+            TableIdentifier id = TableIdentifier.of(ns, "clicks");
+            Table table = catalog.createTable(id, SCHEMA);
+            for (String name : List.of("a", "b")) {
+                try (var out = table.io()
+                        .newOutputFile(table.location() + "/data/" + name + ".parquet")
+                        .create()) {
+                    out.write(new byte[100]);
+                }
+                table.newAppend().appendFile(file(table, name)).commit();
+            }
+            catalog.createTable(TableIdentifier.of(ns, "clicks_v2"), SCHEMA);
+            String prefix = "warehouse/purged/clicks/";
+            assertThat(s3.keys("lake").stream().filter(key -> key.startsWith(prefix)))
+                    .hasSizeGreaterThanOrEqualTo(9); // 2 data files, 2 manifests, 2 lists, 3 metadata files
+
+            assertThat(catalog.dropTable(id, true)).isTrue();
+
+            // The purger deletes in the background, through the catalog's S3FileIO (bulk deletes).
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+            while (s3.keys("lake").stream().anyMatch(key -> key.startsWith(prefix)) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(s3.keys("lake")).noneMatch(key -> key.startsWith(prefix));
+            // A neighbour whose location shares the text prefix "clicks" is not inside the dropped table's location.
+            assertThat(s3.keys("lake")).anyMatch(key -> key.startsWith("warehouse/purged/clicks_v2/metadata/"));
+        }
+    }
+
+    @Test
     void aBucketThatDoesNotExistIs503AndCommitsNothing() throws Exception {
         try (RESTCatalog catalog = client("nobucket")) {
             Namespace ns = Namespace.of("ns");

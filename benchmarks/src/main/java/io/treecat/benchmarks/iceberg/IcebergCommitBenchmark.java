@@ -1,6 +1,7 @@
 package io.treecat.benchmarks.iceberg;
 
 import io.treecat.benchmarks.ServerProcess;
+import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,6 +50,11 @@ import org.apache.iceberg.types.Types;
  *       backoff). Reports offered and achieved commits/s, success rate and latency.</li>
  * </ul>
  *
+ * <p>{@code -Dstore.latency.ms=N} gives every store request of both catalogs a fixed latency of N ms
+ * ({@link DelayedFileIO}): the TreeCat server's warehouse FileIO, the REST client's FileIO and the
+ * JDBC catalog's FileIO. A real object store behind a latency proxy replaces it by catalog properties
+ * alone ({@link #fileIo}).
+ *
  * <p>Before measuring, each catalog gets an untimed concurrent warm-up (4 threads × 20 appends,
  * {@code -Dwarmup.commits}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
  * is set on the JDBC tables, where it means nothing.
@@ -68,6 +74,11 @@ public final class IcebergCommitBenchmark {
             System.err.println(
                     "usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
             System.exit(2);
+        }
+        // Likewise each writer would have its own Iceberg worker pool (manifest writes, commit reports): the default
+        // pool, one thread per core for the whole JVM, would queue all simulated writers behind each other.
+        if (System.getProperty("iceberg.worker.num-threads") == null) {
+            System.setProperty("iceberg.worker.num-threads", "64");
         }
         Path work = Files.createTempDirectory("iceberg-commit-bench");
         try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
@@ -98,29 +109,50 @@ public final class IcebergCommitBenchmark {
 
     private record Peer(String name, Catalog catalog) {}
 
+    /** The store latency of this run ({@code -Dstore.latency.ms}), null for none (the FileIOs as they were). */
+    private static final String STORE_LATENCY_MS = System.getProperty("store.latency.ms");
+
+    /**
+     * The FileIO properties of both catalogs' clients: {@link LocalFileIO}, or, with a store latency,
+     * {@link DelayedFileIO} over it. An object store behind a latency proxy would go here instead
+     * ({@code io-impl} = {@code S3FileIO}, {@code s3.endpoint} = the proxy), and nowhere else.
+     */
+    private static Map<String, String> fileIo() {
+        if (STORE_LATENCY_MS == null) {
+            return Map.of(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+        }
+        return Map.of(
+                CatalogProperties.FILE_IO_IMPL,
+                DelayedFileIO.class.getName(),
+                DelayedFileIO.DELAY_MS,
+                STORE_LATENCY_MS,
+                DelayedFileIO.DELEGATE_IMPL,
+                LocalFileIO.class.getName());
+    }
+
     private static Catalog treecat(String uri) {
         RESTCatalog catalog = new RESTCatalog();
-        catalog.initialize(
-                "treecat",
-                Map.of(CatalogProperties.URI, uri, CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName()));
+        Map<String, String> properties = new HashMap<>(fileIo());
+        properties.put(CatalogProperties.URI, uri);
+        // Every simulated writer would be a process with its own HTTP connections: one pool of Iceberg's default
+        // 100 shared by hundreds of commits in flight (at store latency) measures the pool, not the catalog.
+        properties.put("rest.client.max-connections", "4000");
+        properties.put("rest.client.connections-per-route", "4000");
+        catalog.initialize("treecat", properties);
         return catalog;
     }
 
     private static Catalog jdbc(Path directory) throws IOException {
         Files.createDirectories(directory.resolve("warehouse"));
         JdbcCatalog catalog = new JdbcCatalog();
-        catalog.initialize(
-                "jdbc",
-                Map.of(
-                        CatalogProperties.URI,
-                        "jdbc:sqlite:" + directory.resolve("catalog.db"),
-                        CatalogProperties.WAREHOUSE_LOCATION,
-                        directory.resolve("warehouse").toUri().toString(),
-                        CatalogProperties.FILE_IO_IMPL,
-                        LocalFileIO.class.getName(),
-                        // sqlite allows one writer at a time; wait for the lock rather than fail at once.
-                        "jdbc.busy_timeout",
-                        "10000"));
+        Map<String, String> properties = new HashMap<>(fileIo());
+        properties.put(CatalogProperties.URI, "jdbc:sqlite:" + directory.resolve("catalog.db"));
+        properties.put(
+                CatalogProperties.WAREHOUSE_LOCATION,
+                directory.resolve("warehouse").toUri().toString());
+        // sqlite allows one writer at a time; wait for the lock rather than fail at once.
+        properties.put("jdbc.busy_timeout", "10000");
+        catalog.initialize("jdbc", properties);
         return catalog;
     }
 
@@ -225,14 +257,15 @@ public final class IcebergCommitBenchmark {
     private static void openLoop(List<Peer> peers, int seconds, double[] rates) throws Exception {
         System.out.printf(
                 Locale.ROOT,
-                "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased |%n"
-                        + "|---|---|---|---|---|---|---|---|---|%n");
+                "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased"
+                        + " | metadata files |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|%n");
         for (double rate : rates) {
             for (Peer peer : peers) {
                 OpenLoopResult result = openLoopStep(peer, rate, seconds);
                 System.out.printf(
                         Locale.ROOT,
-                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s |%n",
+                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d |%n",
                         peer.name(),
                         rate,
                         result.committed(),
@@ -241,12 +274,23 @@ public final class IcebergCommitBenchmark {
                         result.achieved(),
                         ms(result.p50()),
                         ms(result.p99()),
-                        result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()));
+                        result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()),
+                        result.metadataFiles());
             }
         }
     }
 
-    private record OpenLoopResult(int committed, int failed, double achieved, long p50, long p99, long rebased) {}
+    private record OpenLoopResult(
+            int committed, int failed, double achieved, long p50, long p99, long rebased, long metadataFiles) {}
+
+    /** The metadata files in a table's metadata directory (local disk): one per commit, or per chain. */
+    private static long metadataFiles(Table table) throws IOException {
+        Path metadata = Path.of(java.net.URI.create(table.location())).resolve("metadata");
+        try (java.util.stream.Stream<Path> files = Files.list(metadata)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".metadata.json"))
+                    .count();
+        }
+    }
 
     private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds) throws Exception {
         String name =
@@ -304,15 +348,17 @@ public final class IcebergCommitBenchmark {
                 }
             }
         }
+        // The failures first: when the check below fails, they say why (a commit that landed but whose client gave up).
+        if (!errors.isEmpty()) {
+            Map<String, Integer> kinds = new java.util.TreeMap<>();
+            errors.forEach(
+                    error -> kinds.merge(error.length() > 160 ? error.substring(0, 160) : error, 1, Integer::sum));
+            System.err.printf("%s at %.0f/s: %d of %d failed: %s%n", peer.name(), rate, failed.get(), arrivals, kinds);
+        }
         long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
         if (total != committed.get() + 1) {
             throw new IllegalStateException(
                     peer.name() + ": " + committed.get() + " commits acknowledged but the table holds " + (total - 1));
-        }
-        if (!errors.isEmpty()) {
-            System.err.printf(
-                    "%s at %.0f/s: %d of %d failed, e.g. %s%n",
-                    peer.name(), rate, failed.get(), arrivals, errors.peek());
         }
         // Achieved: commits over the time from the first arrival to the last completion.
         return new OpenLoopResult(
@@ -321,7 +367,8 @@ public final class IcebergCommitBenchmark {
                 committed.get() / elapsed,
                 percentile(nanos, 0.50),
                 percentile(nanos, 0.99),
-                rebased);
+                rebased,
+                metadataFiles(result));
     }
 
     private static long percentile(long[] sorted, double p) {
@@ -338,6 +385,10 @@ public final class IcebergCommitBenchmark {
     /** A TreeCat server in its own JVM ({@link ServerProcess#startTreeCat}); its REST port is chosen here, the others by the server. */
     private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
         List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
+        if (STORE_LATENCY_MS != null) {
+            // The server's warehouse FileIO gets the same latency per request (DelayedFileIO.wrapIfAsked).
+            jvm.add("-D" + DelayedFileIO.SERVER_PROPERTY + "=" + STORE_LATENCY_MS);
+        }
         // Extra server JVM options, space-separated: a profiler, say
         // (-Dtreecat.server.jvm-args=-XX:StartFlightRecording=…).
         String extra = System.getProperty("treecat.server.jvm-args", "").trim();

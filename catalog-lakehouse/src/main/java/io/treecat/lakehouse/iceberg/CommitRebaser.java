@@ -245,6 +245,14 @@ final class CommitRebaser {
 
     private record Append(Snapshot snapshot, String branch) {}
 
+    /**
+     * Whether {@code updates} are a blind append's: one {@code append} snapshot added and a branch set
+     * to it, the only shape this rebases (and {@link ChainedCommits} chains).
+     */
+    static boolean isAppend(List<MetadataUpdate> updates) {
+        return appendOf(updates).isPresent();
+    }
+
     /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
     private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
         if (updates.size() != 2) {

@@ -42,6 +42,21 @@ final class MetadataFileCache {
         return metadata;
     }
 
+    /**
+     * As {@link #read}, without the stat call when the file is cached: for a commit chain's base,
+     * read on every chain while the table's queue waits (on an object store the stat is a round
+     * trip). The file was written or read by this server and metadata files never change; one deleted
+     * from outside meanwhile is found by the next load, and the chain's new file does not depend on
+     * the old one existing.
+     */
+    TableMetadata readTrusted(FileIO io, String location) {
+        TableMetadata cached;
+        synchronized (entries) {
+            cached = entries.get(location);
+        }
+        return cached != null ? cached : read(io, location);
+    }
+
     /** Remembers metadata just written to its {@code metadataFileLocation()}. */
     void written(TableMetadata metadata) {
         synchronized (entries) {

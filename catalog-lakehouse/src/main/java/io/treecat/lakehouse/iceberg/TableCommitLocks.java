@@ -36,6 +36,11 @@ final class TableCommitLocks {
         void close();
     }
 
+    /** The threads waiting for the lock of {@code table}'s stripe (for tests). */
+    int queued(ObjectPath table) {
+        return stripes[Math.floorMod(table.hashCode(), STRIPES)].getQueueLength();
+    }
+
     /**
      * Takes the stripes of all tables, in order. A stripe that stays busy for longer than the wait is
      * skipped: the commit then goes ahead unqueued and TreeCat's validation decides.

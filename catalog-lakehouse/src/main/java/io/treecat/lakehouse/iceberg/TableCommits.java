@@ -58,15 +58,17 @@ final class TableCommits {
     private final MetadataFileCache metadataFiles;
     private final CommitRebaser rebaser;
     private final TableCommitLocks locks = new TableCommitLocks();
+    private final ChainedCommits chains;
 
     TableCommits(Lakehouse lake, MetadataFileCache metadataFiles, CommitRebaser rebaser) {
         this.lake = requireNonNull(lake, "lake is null");
         this.metadataFiles = requireNonNull(metadataFiles, "metadataFiles is null");
         this.rebaser = requireNonNull(rebaser, "rebaser is null");
+        this.chains = new ChainedCommits(lake, metadataFiles, rebaser, locks, this::writeAndSwap);
     }
 
     /** A table's base (null when created) and its pointer as read, and its metadata after the change (the base itself: no change). */
-    private record Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
+    record Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
         boolean changed() {
             return base != updated;
         }
@@ -89,6 +91,12 @@ final class TableCommits {
         List<ObjectPath> paths = identifiers.stream()
                 .map(identifier -> IcebergNames.tablePath(catalog, identifier))
                 .toList();
+        if (changes.size() == 1 && ChainedCommits.chainable(changes.get(0)) && !creates(changes.get(0))) {
+            // An append to one table: committed with the others queued on the table (ChainedCommits).
+            // A store failure fails the chain, which deletes what it wrote: 503 to every member (StoreFailures).
+            return StoreFailures.translate(
+                    warehouse, () -> List.of(chains.commit(who, warehouse, paths.get(0), changes.get(0))));
+        }
         List<Access> accesses = paths.stream()
                 .map(path -> Access.of(who, Action.COMMIT_TABLE, path))
                 .toList();
@@ -105,6 +113,15 @@ final class TableCommits {
                         return writeAndSwap(txn, warehouse, staged);
                     }));
         }
+    }
+
+    /** The appends waiting to be chained, and the commits waiting for {@code table}'s lock (for tests). */
+    int waitingAppends() {
+        return chains.waiting();
+    }
+
+    int waitingForLock(ObjectPath table) {
+        return locks.queued(table);
     }
 
     /** Adds a table for {@code metadata}, its first metadata file written. */
@@ -214,6 +231,15 @@ final class TableCommits {
      * not commit (the runner's {@code onAbandon}), and cached once it has.
      */
     private List<TableMetadata> writeAndSwap(LakeTransaction txn, Warehouse warehouse, List<Staged> stagedTables) {
+        return writeAndSwap(txn, warehouse, warehouse.io(), stagedTables);
+    }
+
+    /**
+     * As {@link #writeAndSwap(LakeTransaction, Warehouse, List)}, the file index reading the new
+     * snapshots' manifest lists and manifests through {@code reads} (a chain's {@link StagingFileIO}).
+     */
+    List<TableMetadata> writeAndSwap(
+            LakeTransaction txn, Warehouse warehouse, FileIO reads, List<Staged> stagedTables) {
         FileIO io = warehouse.io();
         List<TableMetadata> results = new ArrayList<>();
         for (Staged staged : stagedTables) {
@@ -249,7 +275,7 @@ final class TableCommits {
             }
             // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set
             // (FileIndex).
-            txn.writeAll(FileIndex.writes(txn, io, staged.path(), committed));
+            txn.writeAll(FileIndex.writes(txn, reads, staged.path(), committed));
         }
         return results;
     }

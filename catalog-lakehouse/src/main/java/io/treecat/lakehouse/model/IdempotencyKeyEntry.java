@@ -2,6 +2,8 @@ package io.treecat.lakehouse.model;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ public record IdempotencyKeyEntry(
         requireNonNull(fingerprint, "fingerprint is null");
         Map<String, List<String>> copy = new LinkedHashMap<>();
         requireNonNull(outcome, "outcome is null").forEach((name, values) -> copy.put(name, List.copyOf(values)));
-        outcome = java.util.Collections.unmodifiableMap(copy);
+        outcome = Collections.unmodifiableMap(copy);
         others = requireNonNull(others, "others is null").clone();
     }
 
@@ -59,7 +61,7 @@ public record IdempotencyKeyEntry(
                 if (!entry.getValue().isArray()) {
                     throw Fields.invalid(type, field, "an array of strings", entry.getValue());
                 }
-                List<String> values = new java.util.ArrayList<>();
+                List<String> values = new ArrayList<>();
                 for (BsonValue element : entry.getValue().asArray()) {
                     if (!element.isString()) {
                         throw Fields.invalid(type, field, "an array of strings", element);

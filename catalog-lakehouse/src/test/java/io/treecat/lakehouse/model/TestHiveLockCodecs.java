@@ -7,6 +7,7 @@ import io.treecat.core.error.CatalogException;
 import java.util.List;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
+import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
@@ -68,7 +69,7 @@ class TestHiveLockCodecs {
                 .isInstanceOf(CatalogException.class)
                 .hasMessage("Invalid hms_lock object: field 'lock_state' is required for a lock");
         BsonDocument zeroCounter = HiveLocksEntry.initial().encode();
-        zeroCounter.put(LakeKeys.NEXT_LOCK_ID, new org.bson.BsonInt64(0));
+        zeroCounter.put(LakeKeys.NEXT_LOCK_ID, new BsonInt64(0));
         assertThatThrownBy(() -> HiveLocksEntry.decode(zeroCounter))
                 .isInstanceOf(CatalogException.class)
                 .hasMessage("Invalid hms_locks object: field 'next_lock_id' must be positive, not 0");

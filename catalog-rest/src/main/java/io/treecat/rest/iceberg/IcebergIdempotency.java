@@ -153,7 +153,6 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
      */
     private boolean answeredFromRecord(
             ContainerRequestContext request, String key, String fingerprint, byte[] body, IdempotencyKeys.Entry entry) {
-        records.collectIfDue();
         Optional<IdempotencyRecords.Found> found;
         IdempotencyKeys.Stored stored;
         try {
@@ -200,6 +199,11 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         if (request.getProperty(ATTACHED) instanceof TransactionRunner.Attached attached) {
             attached.close();
+            if (attached.committed()) {
+                // Records only grow by keyed commits, so collecting after one (at most once a minute) bounds them,
+                // and a request that changed nothing never commits a collection either.
+                records.collectIfDue();
+            }
         }
         if (!(request.getProperty(ENTRY) instanceof IdempotencyKeys.Entry entry) || entry.response.isDone()) {
             return;

@@ -1,0 +1,429 @@
+package io.treecat.lakehouse.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.lakehouse.LakeTestStores;
+import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.model.TableEntry;
+import io.treecat.lakehouse.storage.LocalFileIO;
+import io.treecat.lakehouse.storage.Warehouses;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.UpdateRequirements;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Chains made deterministic: the table's first commit is held inside its metadata write (holding
+ * the table's lock) while the next commits queue behind it, in a known order, on real RocksDB. Then
+ * it is let go, and the queued appends commit as one chain: one metadata file, each member its own
+ * answer or its own 409; a change that is not an append runs alone; a failed metadata write fails
+ * the chain's members and leaves nothing behind.
+ */
+class TestChainedCommits {
+    private static final Principal WHO = Principal.ANONYMOUS;
+    private static final String CATALOG = "cat";
+    private static final Namespace DB = Namespace.of("db");
+    private static final TableIdentifier TABLE = TableIdentifier.of(DB, "t");
+    private static final ObjectPath TABLE_PATH = IcebergNames.tablePath(CATALOG, TABLE);
+    private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+    @TempDir
+    Path directory;
+
+    private CatalogService service;
+    private GateIO io;
+    private IcebergTables tables;
+    private TableCommits commits;
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void open() {
+        service = LakeTestStores.open(directory.resolve("catalog"));
+        io = new GateIO();
+        Lakehouse lake = Lakehouse.of(
+                () -> service,
+                Warehouses.underRoot(LocalFileIO.location(directory.resolve("warehouse")), io),
+                Authorizer.allowAll());
+        new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
+        tables = new IcebergTables(lake, true);
+        tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
+        commits = new TableCommits(lake, new MetadataFileCache(), new CommitRebaser(true));
+    }
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        service.close();
+    }
+
+    private TableMetadata load() {
+        return tables.load(WHO, CATALOG, ReadPoint.LATEST, TABLE);
+    }
+
+    /** What Iceberg's client sends for a one-file append built on {@code base}: its manifest and list written. */
+    private record Append(TableChange change, Snapshot snapshot, String file) {}
+
+    private Append append(TableMetadata base, String name) {
+        DataFile file = DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(base.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(100)
+                .withRecordCount(10)
+                .build();
+        Snapshot snapshot = new BaseTable(new ClientOperations(base, io), "t")
+                .newFastAppend()
+                .appendFile(file)
+                .apply();
+        TableMetadata updated = TableMetadata.buildFrom(base)
+                .setBranchSnapshot(snapshot, "main")
+                .build();
+        return new Append(
+                new TableChange(TABLE, UpdateRequirements.forUpdateTable(base, updated.changes()), updated.changes()),
+                snapshot,
+                file.location());
+    }
+
+    private Future<TableMetadata> send(TableChange change) {
+        return pool.submit(() -> commits.commit(WHO, CATALOG, List.of(change)).get(0));
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Condition not met within 30 s");
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    /** Sends {@code first}, holds it in its metadata write, queues {@code then} one by one, and lets it go. */
+    private Future<TableMetadata> holdFirst(TableChange first) throws InterruptedException {
+        io.hold();
+        Future<TableMetadata> held = send(first);
+        io.entered.await(30, TimeUnit.SECONDS);
+        return held;
+    }
+
+    private Future<TableMetadata> queueAppend(TableChange change) throws InterruptedException {
+        int before = commits.waitingAppends();
+        Future<TableMetadata> future = send(change);
+        await(() -> commits.waitingAppends() == before + 1);
+        return future;
+    }
+
+    private List<String> metadataDirectory(String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(directory
+                .resolve("warehouse")
+                .resolve(CATALOG)
+                .resolve("db")
+                .resolve("t")
+                .resolve("metadata"))) {
+            return files.map(path -> path.getFileName().toString())
+                    .filter(name -> name.endsWith(suffix))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static List<Long> mainHistory(TableMetadata metadata) {
+        List<Long> history = new ArrayList<>();
+        for (Snapshot s = metadata.currentSnapshot();
+                s != null;
+                s = s.parentId() == null ? null : metadata.snapshot(s.parentId())) {
+            history.add(0, s.snapshotId());
+        }
+        return history;
+    }
+
+    private Set<String> liveFiles(TableMetadata metadata) {
+        Set<String> files = new TreeSet<>();
+        metadata.currentSnapshot().dataManifests(io).forEach(manifest -> {
+            try (var reader = org.apache.iceberg.ManifestFiles.read(manifest, io)) {
+                reader.forEach(f -> files.add(f.location()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        return files;
+    }
+
+    @Test
+    void queuedAppendsCommitAsOneChainAndAFailedRequirementIsThatMembersOwn409() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        Append second = append(base, "second");
+        Append stale = append(base, "third");
+        // Its table UUID requirement fails whatever happened before it: the rebase does not take it.
+        TableChange wrongTable = new TableChange(
+                TABLE,
+                List.of(
+                        new UpdateRequirement.AssertTableUUID(
+                                java.util.UUID.randomUUID().toString()),
+                        new UpdateRequirement.AssertRefSnapshotID("main", null)),
+                stale.change().updates());
+        Append fourth = append(base, "fourth");
+        Future<TableMetadata> a = queueAppend(second.change());
+        Future<TableMetadata> b = queueAppend(wrongTable);
+        Future<TableMetadata> c = queueAppend(fourth.change());
+        int writesBefore = io.metadataWrites;
+
+        io.release();
+
+        TableMetadata afterFirst = first.get(30, TimeUnit.SECONDS);
+        TableMetadata answerA = a.get(30, TimeUnit.SECONDS);
+        TableMetadata answerC = c.get(30, TimeUnit.SECONDS);
+        assertThat(org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, b::get))
+                .cause()
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("Requirement failed: UUID does not match");
+        // The held commit wrote its file (counted once let go), then the chain of three wrote ONE.
+        assertThat(io.metadataWrites - writesBefore).isEqualTo(2);
+        assertThat(answerA.metadataFileLocation())
+                .isEqualTo(answerC.metadataFileLocation())
+                .isNotEqualTo(afterFirst.metadataFileLocation());
+        // Each member's answer holds its own snapshot; the history is linear, in arrival order.
+        assertThat(answerA.snapshot(second.snapshot().snapshotId())).isNotNull();
+        assertThat(answerC.snapshot(fourth.snapshot().snapshotId())).isNotNull();
+        TableMetadata loaded = load();
+        assertThat(loaded.metadataFileLocation()).isEqualTo(answerC.metadataFileLocation());
+        assertThat(mainHistory(loaded))
+                .containsExactly(
+                        afterFirst.currentSnapshot().snapshotId(),
+                        second.snapshot().snapshotId(),
+                        fourth.snapshot().snapshotId());
+        assertThat(loaded.snapshot(stale.snapshot().snapshotId())).isNull();
+        assertThat(liveFiles(loaded))
+                .containsExactlyInAnyOrder(base.location() + "/data/first.parquet", second.file(), fourth.file());
+        // The metadata log has one entry for the chain, the snapshot log one per snapshot.
+        assertThat(loaded.previousFiles()).hasSize(2);
+        assertThat(loaded.snapshotLog()).hasSize(3);
+        TableEntry stored = TableEntry.decode(
+                service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
+        assertThat(stored.metadataLocation()).isEqualTo(loaded.metadataFileLocation());
+    }
+
+    @Test
+    void aChangeThatIsNotAnAppendRunsAloneBetweenChains() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        Append second = append(base, "second");
+        Append third = append(base, "third");
+        Future<TableMetadata> a = queueAppend(second.change());
+        int lockWaiters = commits.waitingForLock(TABLE_PATH);
+        TableChange property = new TableChange(
+                TABLE,
+                List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
+                List.of(new MetadataUpdate.SetProperties(Map.of("k", "v"))));
+        Future<TableMetadata> p = send(property);
+        await(() -> commits.waitingForLock(TABLE_PATH) == lockWaiters + 1);
+        Future<TableMetadata> c = queueAppend(third.change());
+        int writesBefore = io.metadataWrites;
+
+        io.release();
+
+        first.get(30, TimeUnit.SECONDS);
+        TableMetadata answerA = a.get(30, TimeUnit.SECONDS);
+        TableMetadata answerC = c.get(30, TimeUnit.SECONDS);
+        TableMetadata answerP = p.get(30, TimeUnit.SECONDS);
+        // The two appends are one chain; the property change is a commit of its own.
+        assertThat(answerA.metadataFileLocation()).isEqualTo(answerC.metadataFileLocation());
+        assertThat(answerP.metadataFileLocation()).isNotEqualTo(answerA.metadataFileLocation());
+        // The held commit's file, the chain's, the property change's.
+        assertThat(io.metadataWrites - writesBefore).isEqualTo(3);
+        TableMetadata loaded = load();
+        assertThat(loaded.properties()).containsEntry("k", "v");
+        assertThat(mainHistory(loaded))
+                .hasSize(3)
+                .endsWith(second.snapshot().snapshotId(), third.snapshot().snapshotId());
+    }
+
+    @Test
+    void aFailedMetadataWriteFailsTheWholeChainAndLeavesNothingBehind() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        Append second = append(base, "second");
+        Append third = append(base, "third");
+        Future<TableMetadata> a = queueAppend(second.change());
+        Future<TableMetadata> c = queueAppend(third.change());
+        io.failNext = true;
+        List<String> lists = metadataDirectory(".avro");
+
+        io.release();
+
+        TableMetadata afterFirst = first.get(30, TimeUnit.SECONDS);
+        for (Future<TableMetadata> member : List.of(a, c)) {
+            assertThat(org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, member::get))
+                    .cause()
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining("store down");
+        }
+        // Nothing in the tree, no metadata file of the chain, and the rebased manifest lists deleted.
+        TableMetadata loaded = load();
+        assertThat(loaded.metadataFileLocation()).isEqualTo(afterFirst.metadataFileLocation());
+        assertThat(mainHistory(loaded))
+                .containsExactly(afterFirst.currentSnapshot().snapshotId());
+        assertThat(metadataDirectory(".metadata.json")).hasSize(2);
+        assertThat(metadataDirectory(".avro")).isEqualTo(lists);
+        // The store is back: the same appends commit, as one chain or one by one.
+        commits.commit(WHO, CATALOG, List.of(second.change()));
+        commits.commit(WHO, CATALOG, List.of(third.change()));
+        assertThat(mainHistory(load())).hasSize(3);
+    }
+
+    /** Builds an append on the client side: Iceberg's own FastAppend over the metadata the client loaded. */
+    private static final class ClientOperations implements TableOperations {
+        private final TableMetadata base;
+        private final FileIO io;
+
+        ClientOperations(TableMetadata base, FileIO io) {
+            this.base = base;
+            this.io = io;
+        }
+
+        @Override
+        public TableMetadata current() {
+            return base;
+        }
+
+        @Override
+        public TableMetadata refresh() {
+            return base;
+        }
+
+        @Override
+        public void commit(TableMetadata before, TableMetadata metadata) {
+            throw new UnsupportedOperationException("the test sends the change itself");
+        }
+
+        @Override
+        public FileIO io() {
+            return io;
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName) {
+            return base.location() + "/metadata/" + fileName;
+        }
+
+        @Override
+        public LocationProvider locationProvider() {
+            return LocationProviders.locationsFor(base.location(), base.properties());
+        }
+    }
+
+    /**
+     * A {@link LocalFileIO} that can hold the next metadata-file write until released (the commit
+     * holding it keeps the table's lock), and fail the one after.
+     */
+    private static final class GateIO implements FileIO {
+        private final LocalFileIO local = new LocalFileIO();
+        private final CountDownLatch gate = new CountDownLatch(1);
+        private volatile boolean armed;
+        final CountDownLatch entered = new CountDownLatch(1);
+        volatile boolean failNext;
+        volatile int metadataWrites;
+
+        void hold() {
+            armed = true;
+        }
+
+        void release() {
+            gate.countDown();
+        }
+
+        @Override
+        public InputFile newInputFile(String location) {
+            return local.newInputFile(location);
+        }
+
+        @Override
+        public OutputFile newOutputFile(String location) {
+            OutputFile file = local.newOutputFile(location);
+            if (!location.endsWith(".metadata.json")) {
+                return file;
+            }
+            return new OutputFile() {
+                @Override
+                public PositionOutputStream create() {
+                    if (armed) {
+                        armed = false;
+                        entered.countDown();
+                        try {
+                            gate.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    } else if (failNext) {
+                        failNext = false;
+                        throw new UncheckedIOException(new IOException("store down"));
+                    }
+                    metadataWrites++;
+                    return file.create();
+                }
+
+                @Override
+                public PositionOutputStream createOrOverwrite() {
+                    return create();
+                }
+
+                @Override
+                public String location() {
+                    return file.location();
+                }
+
+                @Override
+                public InputFile toInputFile() {
+                    return file.toInputFile();
+                }
+            };
+        }
+
+        @Override
+        public void deleteFile(String location) {
+            local.deleteFile(location);
+        }
+    }
+}
