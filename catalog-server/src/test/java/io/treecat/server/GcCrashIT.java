@@ -99,6 +99,7 @@ class GcCrashIT {
                 admin(server, "/tasks/gc-pause");
                 Thread.sleep(500); // a pass already started finishes moving the horizon
                 check(server);
+                admin(server, "/tasks/gc-resume");
             }
         } finally {
             server.close();
