@@ -210,7 +210,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
                         new IcebergRest.Options(
-                                configuration.iceberg().rebaseAppends(), json, purges.wake(), new S3RequestSigner()))
+                                configuration.iceberg().rebaseAppends(),
+                                json,
+                                purges.wake(),
+                                new S3RequestSigner(),
+                                configuration.iceberg().maxQueuedCommitsPerTable()))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

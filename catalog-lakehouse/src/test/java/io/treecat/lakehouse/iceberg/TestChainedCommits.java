@@ -1,7 +1,10 @@
 package io.treecat.lakehouse.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
@@ -69,6 +72,8 @@ class TestChainedCommits {
     private static final TableIdentifier TABLE = TableIdentifier.of(DB, "t");
     private static final ObjectPath TABLE_PATH = IcebergNames.tablePath(CATALOG, TABLE);
     private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    /** The most commits the table takes at once here: enough for every test's queue but the bound's own. */
+    private static final int QUEUE_BOUND = 4;
 
     @TempDir
     Path directory;
@@ -90,7 +95,7 @@ class TestChainedCommits {
         new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
         tables = new IcebergTables(lake, true);
         tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
-        commits = new TableCommits(lake, new MetadataFileCache(), new CommitRebaser(true));
+        commits = new TableCommits(lake, new MetadataFileCache(), new CommitRebaser(true), QUEUE_BOUND);
     }
 
     @AfterEach
@@ -243,6 +248,45 @@ class TestChainedCommits {
         TableEntry stored = TableEntry.decode(
                 service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
         assertThat(stored.metadataLocation()).isEqualTo(loaded.metadataFileLocation());
+    }
+
+    @Test
+    void aTableWithAFullQueueRefusesTheNextCommitBeforeItWritesAnything() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        List<Future<TableMetadata>> queued = new ArrayList<>();
+        List<Append> admitted = new ArrayList<>();
+        for (int i = 1; i < QUEUE_BOUND; i++) {
+            Append append = append(base, "queued" + i);
+            admitted.add(append);
+            queued.add(queueAppend(append.change()));
+        }
+        Append refused = append(base, "refused");
+
+        assertThatThrownBy(() -> commits.commit(WHO, CATALOG, List.of(refused.change())))
+                .isInstanceOfSatisfying(CatalogException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_QUEUE_FULL);
+                    assertThat(e.context())
+                            .containsEntry("limit", String.valueOf(QUEUE_BOUND))
+                            .containsEntry("configKey", "iceberg.max-queued-commits-per-table");
+                });
+        // Refused on arrival: it joined no queue.
+        assertThat(commits.waitingAppends()).isEqualTo(QUEUE_BOUND - 1);
+
+        io.release();
+        first.get(30, TimeUnit.SECONDS);
+        for (Future<TableMetadata> future : queued) {
+            future.get(30, TimeUnit.SECONDS);
+        }
+        TableMetadata loaded = load();
+        assertThat(loaded.snapshot(refused.snapshot().snapshotId())).isNull();
+        assertThat(liveFiles(loaded))
+                .doesNotContain(refused.file())
+                .contains(admitted.get(0).file());
+        // Every answered commit left the queue: the refused one, sent again, is taken (and rebased).
+        TableMetadata again =
+                commits.commit(WHO, CATALOG, List.of(refused.change())).get(0);
+        assertThat(again.snapshot(refused.snapshot().snapshotId())).isNotNull();
     }
 
     @Test

@@ -54,13 +54,22 @@ public final class IcebergRest {
      * @param json what a request body may hold (depth, string, name and number lengths)
      * @param signer signs the object-store requests of remote-signing clients with a catalog's own credentials
      */
-    public record Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued, RequestSigner signer) {
+    public record Options(
+            boolean rebaseAppends,
+            JsonLimits json,
+            Runnable purgeQueued,
+            RequestSigner signer,
+            int maxQueuedCommitsPerTable) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
             requireNonNull(json, "json is null");
             requireNonNull(purgeQueued, "purgeQueued is null");
             requireNonNull(signer, "signer is null");
+        }
+
+        public Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued, RequestSigner signer) {
+            this(rebaseAppends, json, purgeQueued, signer, IcebergTables.DEFAULT_MAX_QUEUED_COMMITS_PER_TABLE);
         }
 
         /** Signing no object-store request (a server without a store SDK, and tests that need none). */
@@ -88,7 +97,8 @@ public final class IcebergRest {
             MetricsReportListener reports,
             Options options) {
         IcebergNamespaces namespaces = new IcebergNamespaces(lake);
-        IcebergTables tables = new IcebergTables(lake, options.rebaseAppends(), options.purgeQueued());
+        IcebergTables tables = new IcebergTables(
+                lake, options.rebaseAppends(), options.purgeQueued(), options.maxQueuedCommitsPerTable());
         ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
         IcebergBodies bodies = new IcebergBodies(mapper(options.json()), options.json());
         IcebergViews views = new IcebergViews(lake);
