@@ -498,8 +498,9 @@ public final class IcebergResource {
     /** A table response with the ETag of its metadata file and snapshot mode. */
     private Response withETag(TableMetadata metadata, String mode) {
         String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
-        // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one).
-        String body = loadBodies.put(etag, loadTableJson(metadata));
+        // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one), and made
+        // once for the members of a chain, which are all answered this metadata file.
+        String body = loadBodies.get(etag, () -> loadTableJson(metadata));
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.ETAG, etag)
                 .build();
