@@ -12,6 +12,7 @@ import io.treecat.lakehouse.LakeTestStores;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -33,15 +34,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.UpdateRequirements;
 import org.apache.iceberg.catalog.Namespace;
@@ -53,6 +57,7 @@ import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Types;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -248,6 +253,32 @@ class TestChainedCommits {
         TableEntry stored = TableEntry.decode(
                 service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
         assertThat(stored.metadataLocation()).isEqualTo(loaded.metadataFileLocation());
+        // The file index holds each file with the sequence numbers the committed lists gave it (the members'
+        // manifests were decoded before their rebase assigned them: ReadAhead).
+        assertIndexedAsIcebergReadsThem(loaded);
+    }
+
+    /** Every live file of the table's current snapshot is a leaf with the sequence numbers Iceberg's reader gives it. */
+    private void assertIndexedAsIcebergReadsThem(TableMetadata metadata) {
+        List<ContentFile<?>> live = new ArrayList<>();
+        for (ManifestFile manifest : metadata.currentSnapshot().dataManifests(io)) {
+            TreeCatIcebergAccess.readEntries(
+                    manifest, io, metadata.specsById(), true, (status, file, snapshotId) -> live.add(file));
+        }
+        assertThat(live).hasSizeGreaterThan(1);
+        for (ContentFile<?> file : live) {
+            ObjectPath leaf = TABLE_PATH
+                    .child(FileLeaves.partitionId(PartitionSpec.unpartitioned(), file.partition()))
+                    .child(FileIndex.fileId(file.location()));
+            BsonDocument value =
+                    service.get(leaf, ReadPoint.LATEST).orElseThrow().value();
+            assertThat(value.getInt64(LakeKeys.DATA_SEQUENCE_NUMBER).getValue())
+                    .as("data sequence number of %s", file.location())
+                    .isEqualTo(file.dataSequenceNumber());
+            assertThat(value.getInt64(LakeKeys.FILE_SEQUENCE_NUMBER).getValue())
+                    .as("file sequence number of %s", file.location())
+                    .isEqualTo(file.fileSequenceNumber());
+        }
     }
 
     @Test
