@@ -2,6 +2,7 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.base.Suppliers;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
@@ -344,12 +346,18 @@ public final class IcebergResource {
             tables.readMetadata(at.catalog(), location);
         }
         if (header != null) {
-            TableMetadata metadata = tables.readMetadata(at.catalog(), location);
+            // Read only when credentials are vended or config answered: PyIceberg sends the header to file: catalogs
+            // too.
+            Supplier<TableMetadata> metadata = Suppliers.memoize(() -> tables.readMetadata(at.catalog(), location));
             IcebergCredentialsResource.Delegated delegated = delegation.delegated(
-                    header, baseUri(uri), prefix, identifier(namespace, table), metadata::location);
+                    header,
+                    baseUri(uri),
+                    prefix,
+                    identifier(namespace, table),
+                    () -> metadata.get().location());
             if (!delegated.isEmpty()) {
                 // Not cached: the config names the URI this client reached the server at, or holds credentials.
-                return withConfig(metadata, mode, delegated);
+                return withConfig(metadata.get(), mode, delegated);
             }
         }
         String body = loadBodies.get(etag, () -> {
