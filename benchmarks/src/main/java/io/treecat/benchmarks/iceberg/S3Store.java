@@ -1,0 +1,140 @@
+package io.treecat.benchmarks.iceberg;
+
+import io.treecat.benchmarks.LatencyProxy;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStoreContext;
+
+/**
+ * The S3-compatible store of {@code IcebergCommitBenchmark -Dstore=s3}: S3Proxy 2.6 in the driver's JVM on loopback
+ * (over jclouds' in-memory blob store, one bucket, AWS signature v4 on one key pair; its Jetty is shaded), with a
+ * {@link LatencyProxy} in front of it. Every client of the store, the TreeCat server's warehouse and both catalogs'
+ * clients, goes through the proxy, so each S3 request pays the same fixed latency and the proxy counts them all.
+ *
+ * <p>The keys are throwaway values for a store that lives and dies with the benchmark: the server gets them from
+ * environment variables ({@code credentials.source: static}), as a deployment would, and the clients as Iceberg's
+ * {@code s3.access-key-id}/{@code s3.secret-access-key} properties.
+ */
+final class S3Store implements AutoCloseable {
+    static final String BUCKET = "bench";
+    /** The REST prefix of the TreeCat catalog whose warehouse is {@code s3://bench/treecat}. */
+    static final String CATALOG = "bench";
+
+    private static final String ACCESS_KEY = "BENCHMARKACCESSKEY01";
+    private static final String SECRET_KEY = "benchmark/secret/key/only/for/s3proxy";
+    private static final String ACCESS_KEY_ENV = "TREECAT_BENCH_S3_ACCESS_KEY_ID";
+    private static final String SECRET_KEY_ENV = "TREECAT_BENCH_S3_SECRET_ACCESS_KEY";
+    /**
+     * AWS SDK 2.30+ sends trailing checksums in aws-chunked bodies that S3Proxy 2.6 does not verify correctly
+     * (docs/object-storage.md); the SDK's own switches, for this JVM's clients and the server's.
+     */
+    private static final Map<String, String> CHECKSUM_PROPERTIES = Map.of(
+            "aws.requestChecksumCalculation", "when_required", "aws.responseChecksumValidation", "when_required");
+
+    private final BlobStoreContext context;
+    private final S3Proxy s3Proxy;
+    private final LatencyProxy latencyProxy;
+
+    private S3Store(Duration latency) throws Exception {
+        CHECKSUM_PROPERTIES.forEach(System::setProperty);
+        context = ContextBuilder.newBuilder("transient")
+                .credentials("identity", "credential")
+                .build(BlobStoreContext.class);
+        s3Proxy = S3Proxy.builder()
+                .blobStore(context.getBlobStore())
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .build();
+        s3Proxy.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!"STARTED".equals(s3Proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("S3Proxy did not start: " + s3Proxy.getState());
+            }
+            Thread.sleep(10);
+        }
+        context.getBlobStore().createContainerInLocation(null, BUCKET);
+        latencyProxy = LatencyProxy.start(new InetSocketAddress("127.0.0.1", s3Proxy.getPort()), latency);
+    }
+
+    /** Starts S3Proxy with the bucket, and the latency proxy in front of it. */
+    static S3Store start(Duration latency) throws Exception {
+        return new S3Store(latency);
+    }
+
+    /** The store's endpoint for every client: the latency proxy. */
+    String endpoint() {
+        return latencyProxy.endpoint();
+    }
+
+    /** S3 requests answered so far (through the proxy, by every client). */
+    long requests() {
+        return latencyProxy.requests();
+    }
+
+    /** The FileIO properties of both catalogs' clients in the driver: {@code S3FileIO} at the proxy. */
+    Map<String, String> clientProperties() {
+        Map<String, String> properties = new HashMap<>();
+        properties.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+        properties.put("s3.endpoint", endpoint());
+        properties.put("s3.path-style-access", "true");
+        properties.put("s3.access-key-id", ACCESS_KEY);
+        properties.put("s3.secret-access-key", SECRET_KEY);
+        properties.put("client.region", "us-east-1");
+        properties.put("http-client.type", "apache");
+        // Every simulated writer would be a process with its own S3 client: the SDK's default pool of 50 shared by
+        // hundreds of commits in flight would measure the pool (as with the REST client's connections).
+        properties.put("http-client.apache.max-connections", "2000");
+        return properties;
+    }
+
+    /**
+     * The server JVM's options: the SDK's checksum switches, and the catalog {@value #CATALOG} with its warehouse on
+     * the store ({@code warehouse.catalogs.bench}, a property's own dots escaped as Dropwizard's overrides take them).
+     */
+    List<String> serverJvmOptions() {
+        String prefix = "-Ddw.warehouse.catalogs." + CATALOG + ".";
+        List<String> options = new java.util.ArrayList<>();
+        CHECKSUM_PROPERTIES.forEach((key, value) -> options.add("-D" + key + "=" + value));
+        options.addAll(List.of(
+                prefix + "location=s3://" + BUCKET + "/treecat",
+                prefix + "properties.s3\\.endpoint=" + endpoint(),
+                prefix + "properties.s3\\.path-style-access=true",
+                prefix + "properties.client\\.region=us-east-1",
+                prefix + "credentials.source=static",
+                prefix + "credentials.access-key-id-env=" + ACCESS_KEY_ENV,
+                prefix + "credentials.secret-access-key-env=" + SECRET_KEY_ENV));
+        return options;
+    }
+
+    /** The server process's environment: the keys its static credentials name. */
+    Map<String, String> serverEnvironment() {
+        return Map.of(ACCESS_KEY_ENV, ACCESS_KEY, SECRET_KEY_ENV, SECRET_KEY);
+    }
+
+    /** The JDBC catalog's warehouse, beside TreeCat's in the same bucket. */
+    String jdbcWarehouse() {
+        return "s3://" + BUCKET + "/jdbc";
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            latencyProxy.close();
+        } finally {
+            try {
+                s3Proxy.stop();
+            } finally {
+                context.close();
+            }
+        }
+    }
+}
