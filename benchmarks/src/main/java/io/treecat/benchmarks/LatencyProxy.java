@@ -11,12 +11,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A TCP proxy on loopback that gives every HTTP/1.1 request a fixed latency, as an object store's
@@ -46,6 +49,7 @@ public final class LatencyProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
+    private final ConcurrentHashMap<String, LongAdder> methods = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private LatencyProxy(InetSocketAddress upstream, Duration delay) throws IOException {
@@ -81,6 +85,16 @@ public final class LatencyProxy implements AutoCloseable {
     /** The requests whose response has begun so far (interim {@code 1xx} responses not counted). */
     public long requests() {
         return requests.get();
+    }
+
+    /**
+     * The requests begun so far by HTTP method ({@code GET}, {@code PUT}, ...), read from each request's first bytes;
+     * {@code ?} when those did not hold a whole method. A snapshot, sorted by method.
+     */
+    public Map<String, Long> requestsByMethod() {
+        Map<String, Long> counts = new TreeMap<>();
+        methods.forEach((method, count) -> counts.put(method, count.sum()));
+        return counts;
     }
 
     /** The client connections accepted so far. */
@@ -144,6 +158,8 @@ public final class LatencyProxy implements AutoCloseable {
                     if (!outstanding) {
                         requestStart = System.nanoTime();
                         outstanding = true;
+                        methods.computeIfAbsent(method(buffer, n), key -> new LongAdder())
+                                .increment();
                     }
                     out.write(buffer, 0, n);
                     out.flush();
@@ -240,6 +256,19 @@ public final class LatencyProxy implements AutoCloseable {
             sockets.remove(client);
             sockets.remove(target);
         }
+    }
+
+    /** The method of a request line at the start of {@code buffer}: the letters before its first space. */
+    private static String method(byte[] buffer, int length) {
+        for (int i = 0; i < Math.min(length, 16); i++) {
+            if (buffer[i] == ' ') {
+                return i == 0 ? "?" : new String(buffer, 0, i, StandardCharsets.ISO_8859_1);
+            }
+            if (buffer[i] < 'A' || buffer[i] > 'Z') {
+                return "?";
+            }
+        }
+        return "?";
     }
 
     /** "HTTP/1.1 1": enough of a status line to know an interim response. */

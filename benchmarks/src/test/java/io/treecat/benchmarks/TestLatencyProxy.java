@@ -90,6 +90,7 @@ class TestLatencyProxy {
         }
         assertThat(proxy.connections()).isEqualTo(1);
         assertThat(proxy.requests()).isEqualTo(5);
+        assertThat(proxy.requestsByMethod()).isEqualTo(java.util.Map.of("GET", 5L));
     }
 
     @Test
@@ -139,6 +140,8 @@ class TestLatencyProxy {
             }
         }
         assertThat(proxy.requests()).isEqualTo(2);
+        // The body sent after the interim response is part of its request, not a request of its own.
+        assertThat(proxy.requestsByMethod()).isEqualTo(java.util.Map.of("PUT", 2L));
     }
 
     @Test

@@ -20,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
@@ -63,7 +62,8 @@ import org.apache.iceberg.types.Types;
  * by default): the TreeCat server's catalog {@code bench} has its warehouse at {@code s3://bench/treecat}
  * ({@code warehouse.catalogs.bench}, keys from its environment), the JDBC catalog at {@code s3://bench/jdbc}, and both
  * clients use {@code S3FileIO} at the proxy. The open-loop table then also reports the S3 requests per committed
- * append (everyone's: clients' and server's, retries and losers' included).
+ * append (everyone's: the server's plus the clients', retries and losers' included), and after it each step's
+ * requests by side and method.
  *
  * <p>Before measuring, each catalog gets an untimed concurrent warm-up (4 threads × 20 appends,
  * {@code -Dwarmup.commits}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
@@ -106,7 +106,6 @@ public final class IcebergCommitBenchmark {
                         s3.endpoint());
             }
             Map<String, String> fileIo = s3 != null ? s3.clientProperties() : fileIo();
-            LongSupplier storeRequests = s3 != null ? s3::requests : () -> -1;
             List<Peer> peers = new ArrayList<>(List.of(
                     new Peer(
                             "TreeCat REST (rebase)",
@@ -127,7 +126,7 @@ public final class IcebergCommitBenchmark {
                 case "openloop" ->
                     openLoop(
                             peers,
-                            storeRequests,
+                            s3,
                             Integer.parseInt(args[1]),
                             Arrays.stream(args, 2, args.length)
                                     .mapToDouble(Double::parseDouble)
@@ -294,9 +293,9 @@ public final class IcebergCommitBenchmark {
 
     // ---- open loop
 
-    /** {@code storeRequests}: the S3 requests answered so far, or -1 where they are not counted (local store). */
-    private static void openLoop(List<Peer> peers, LongSupplier storeRequests, int seconds, double[] rates)
-            throws Exception {
+    /** {@code s3}: the store whose requests are counted, null on the local store (where they are not). */
+    private static void openLoop(List<Peer> peers, S3Store s3, int seconds, double[] rates) throws Exception {
+        List<String> breakdown = new ArrayList<>();
         System.out.printf(
                 Locale.ROOT,
                 "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased"
@@ -304,10 +303,21 @@ public final class IcebergCommitBenchmark {
                         + "|---|---|---|---|---|---|---|---|---|---|---|%n");
         for (double rate : rates) {
             for (Peer peer : peers) {
-                long requestsBefore = storeRequests.getAsLong();
-                OpenLoopResult result = openLoopStep(peer, rate, seconds, storeRequests);
-                // Counted before the metadata listing below adds its own; includes the step's table create.
-                long requests = requestsBefore < 0 ? -1 : result.storeRequests() - requestsBefore;
+                S3Store.Requests before = s3 != null ? s3.requests() : null;
+                OpenLoopResult result = openLoopStep(peer, rate, seconds, s3);
+                // Counted when the step's commits have finished, before the checks' own reads; includes the step's
+                // table create and first append.
+                S3Store.Requests requests =
+                        before != null ? result.storeRequests().minus(before) : null;
+                if (requests != null) {
+                    breakdown.add(String.format(
+                            Locale.ROOT,
+                            "%s at %.0f/s: server %s, clients %s",
+                            peer.name(),
+                            rate,
+                            requests.server(),
+                            requests.clients()));
+                }
                 System.out.printf(
                         Locale.ROOT,
                         "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d | %s |%n",
@@ -321,15 +331,27 @@ public final class IcebergCommitBenchmark {
                         ms(result.p99()),
                         result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()),
                         result.metadataFiles(),
-                        requests < 0
-                                ? "n/a"
-                                : String.format(
-                                        Locale.ROOT, "%.1f", (double) requests / Math.max(1, result.committed())));
+                        requests == null ? "n/a" : perCommit(requests, result.committed()));
             }
+        }
+        if (!breakdown.isEmpty()) {
+            System.out.printf("%nS3 requests of each step, by side and method:%n");
+            breakdown.forEach(System.out::println);
         }
     }
 
-    /** {@code storeRequests}: the store's request count when the step's commits had all finished. */
+    /** "12.3 (4.1 + 8.2)": all S3 requests per committed append, then the server's and the clients' shares. */
+    private static String perCommit(S3Store.Requests requests, int committed) {
+        double per = Math.max(1, committed);
+        return String.format(
+                Locale.ROOT,
+                "%.1f (%.1f + %.1f)",
+                (requests.serverTotal() + requests.clientsTotal()) / per,
+                requests.serverTotal() / per,
+                requests.clientsTotal() / per);
+    }
+
+    /** {@code storeRequests}: the store's request counts when the step's commits had all finished, null if not counted. */
     private record OpenLoopResult(
             int committed,
             int failed,
@@ -338,7 +360,7 @@ public final class IcebergCommitBenchmark {
             long p99,
             long rebased,
             long metadataFiles,
-            long storeRequests) {}
+            S3Store.Requests storeRequests) {}
 
     /**
      * The metadata files in a table's metadata directory: one per commit, or per chain. On an object store they are
@@ -358,8 +380,7 @@ public final class IcebergCommitBenchmark {
         }
     }
 
-    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds, LongSupplier storeRequests)
-            throws Exception {
+    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds, S3Store s3) throws Exception {
         String name =
                 ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
         Table created = createTable(peer.catalog(), name);
@@ -404,7 +425,7 @@ public final class IcebergCommitBenchmark {
             throw new IllegalStateException("Commits still running after 10 minutes");
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
-        long requestsAfter = storeRequests.getAsLong();
+        S3Store.Requests requestsAfter = s3 != null ? s3.requests() : null;
         long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         long rebased = -1;
         Table result = peer.catalog().loadTable(id);
@@ -419,8 +440,14 @@ public final class IcebergCommitBenchmark {
         // The failures first: when the check below fails, they say why (a commit that landed but whose client gave up).
         if (!errors.isEmpty()) {
             Map<String, Integer> kinds = new java.util.TreeMap<>();
-            errors.forEach(
-                    error -> kinds.merge(error.length() > 160 ? error.substring(0, 160) : error, 1, Integer::sum));
+            // Grouped with the numbers and ids masked: JDBC's "Cannot commit ...: metadata location
+            // .../00013-<uuid>..."
+            // names a different file every time.
+            errors.forEach(error -> {
+                String kind = error.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uuid>")
+                        .replaceAll("[0-9]+", "N");
+                kinds.merge(kind.length() > 160 ? kind.substring(0, 160) : kind, 1, Integer::sum);
+            });
             System.err.printf("%s at %.0f/s: %d of %d failed: %s%n", peer.name(), rate, failed.get(), arrivals, kinds);
         }
         long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));

@@ -16,8 +16,9 @@ import org.jclouds.blobstore.BlobStoreContext;
 /**
  * The S3-compatible store of {@code IcebergCommitBenchmark -Dstore=s3}: S3Proxy 2.6 in the driver's JVM on loopback
  * (over jclouds' in-memory blob store, one bucket, AWS signature v4 on one key pair; its Jetty is shaded), with a
- * {@link LatencyProxy} in front of it. Every client of the store, the TreeCat server's warehouse and both catalogs'
- * clients, goes through the proxy, so each S3 request pays the same fixed latency and the proxy counts them all.
+ * {@link LatencyProxy} in front of it. Every client of the store goes through a proxy with the same fixed latency
+ * per S3 request: the TreeCat server's warehouse through one, both catalogs' clients in this JVM through another, so
+ * that the requests can be counted by side (and by method) as well as in all.
  *
  * <p>The keys are throwaway values for a store that lives and dies with the benchmark: the server gets them from
  * environment variables ({@code credentials.source: static}), as a deployment would, and the clients as Iceberg's
@@ -41,7 +42,8 @@ final class S3Store implements AutoCloseable {
 
     private final BlobStoreContext context;
     private final S3Proxy s3Proxy;
-    private final LatencyProxy latencyProxy;
+    private final LatencyProxy serverProxy;
+    private final LatencyProxy clientProxy;
 
     private S3Store(Duration latency) throws Exception {
         CHECKSUM_PROPERTIES.forEach(System::setProperty);
@@ -62,7 +64,9 @@ final class S3Store implements AutoCloseable {
             Thread.sleep(10);
         }
         context.getBlobStore().createContainerInLocation(null, BUCKET);
-        latencyProxy = LatencyProxy.start(new InetSocketAddress("127.0.0.1", s3Proxy.getPort()), latency);
+        InetSocketAddress store = new InetSocketAddress("127.0.0.1", s3Proxy.getPort());
+        serverProxy = LatencyProxy.start(store, latency);
+        clientProxy = LatencyProxy.start(store, latency);
     }
 
     /** Starts S3Proxy with the bucket, and the latency proxy in front of it. */
@@ -70,14 +74,46 @@ final class S3Store implements AutoCloseable {
         return new S3Store(latency);
     }
 
-    /** The store's endpoint for every client: the latency proxy. */
+    /** The store's endpoint for the catalogs' clients in this JVM: their latency proxy. */
     String endpoint() {
-        return latencyProxy.endpoint();
+        return clientProxy.endpoint();
     }
 
-    /** S3 requests answered so far (through the proxy, by every client). */
-    long requests() {
-        return latencyProxy.requests();
+    /** S3 requests so far, by side: the TreeCat server's, and the clients' in this JVM (both catalogs'). */
+    record Requests(Map<String, Long> server, Map<String, Long> clients) {
+        Requests {
+            server = Map.copyOf(server);
+            clients = Map.copyOf(clients);
+        }
+
+        long serverTotal() {
+            return server.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long clientsTotal() {
+            return clients.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        /** The requests since {@code earlier}. */
+        Requests minus(Requests earlier) {
+            return new Requests(difference(server, earlier.server), difference(clients, earlier.clients));
+        }
+
+        private static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
+            Map<String, Long> difference = new java.util.TreeMap<>();
+            later.forEach((method, count) -> {
+                long delta = count - earlier.getOrDefault(method, 0L);
+                if (delta != 0) {
+                    difference.put(method, delta);
+                }
+            });
+            return difference;
+        }
+    }
+
+    /** The requests begun so far on each side, by HTTP method. */
+    Requests requests() {
+        return new Requests(serverProxy.requestsByMethod(), clientProxy.requestsByMethod());
     }
 
     /** The FileIO properties of both catalogs' clients in the driver: {@code S3FileIO} at the proxy. */
@@ -106,7 +142,7 @@ final class S3Store implements AutoCloseable {
         CHECKSUM_PROPERTIES.forEach((key, value) -> options.add("-D" + key + "=" + value));
         options.addAll(List.of(
                 prefix + "location=s3://" + BUCKET + "/treecat",
-                prefix + "properties.s3\\.endpoint=" + endpoint(),
+                prefix + "properties.s3\\.endpoint=" + serverProxy.endpoint(),
                 prefix + "properties.s3\\.path-style-access=true",
                 prefix + "properties.client\\.region=us-east-1",
                 prefix + "credentials.source=static",
@@ -128,7 +164,8 @@ final class S3Store implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            latencyProxy.close();
+            serverProxy.close();
+            clientProxy.close();
         } finally {
             try {
                 s3Proxy.stop();
