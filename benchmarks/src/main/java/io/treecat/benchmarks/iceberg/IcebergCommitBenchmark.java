@@ -82,7 +82,7 @@ public final class IcebergCommitBenchmark {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println(
-                    "usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
+                    "usage: [-Dstore=local|s3] [-Dstore.latency.ms=N] IcebergCommitBenchmark latency N | openloop SECONDS RATE...");
             System.exit(2);
         }
         // Likewise each writer would have its own Iceberg worker pool (manifest writes, commit reports): the default
@@ -445,7 +445,7 @@ public final class IcebergCommitBenchmark {
             // names a different file every time.
             errors.forEach(error -> {
                 String kind = error.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uuid>")
-                        .replaceAll("[0-9]+", "N");
+                        .replaceAll("[0-9]{2,}", "N");
                 kinds.merge(kind.length() > 160 ? kind.substring(0, 160) : kind, 1, Integer::sum);
             });
             System.err.printf("%s at %.0f/s: %d of %d failed: %s%n", peer.name(), rate, failed.get(), arrivals, kinds);

@@ -4,9 +4,12 @@ import io.treecat.benchmarks.LatencyProxy;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.iceberg.CatalogProperties;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
@@ -82,8 +85,9 @@ final class S3Store implements AutoCloseable {
     /** S3 requests so far, by side: the TreeCat server's, and the clients' in this JVM (both catalogs'). */
     record Requests(Map<String, Long> server, Map<String, Long> clients) {
         Requests {
-            server = Map.copyOf(server);
-            clients = Map.copyOf(clients);
+            // Sorted by method, for the printed breakdown.
+            server = Collections.unmodifiableMap(new TreeMap<>(server));
+            clients = Collections.unmodifiableMap(new TreeMap<>(clients));
         }
 
         long serverTotal() {
@@ -100,7 +104,7 @@ final class S3Store implements AutoCloseable {
         }
 
         private static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
-            Map<String, Long> difference = new java.util.TreeMap<>();
+            Map<String, Long> difference = new TreeMap<>();
             later.forEach((method, count) -> {
                 long delta = count - earlier.getOrDefault(method, 0L);
                 if (delta != 0) {
@@ -138,7 +142,7 @@ final class S3Store implements AutoCloseable {
      */
     List<String> serverJvmOptions() {
         String prefix = "-Ddw.warehouse.catalogs." + CATALOG + ".";
-        List<String> options = new java.util.ArrayList<>();
+        List<String> options = new ArrayList<>();
         CHECKSUM_PROPERTIES.forEach((key, value) -> options.add("-D" + key + "=" + value));
         options.addAll(List.of(
                 prefix + "location=s3://" + BUCKET + "/treecat",
