@@ -130,6 +130,21 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess startTreeCat(
             Path jar, Path directory, List<String> jvmOptions, int restPort, int hmsPort)
             throws IOException, InterruptedException {
+        return startTreeCat(jar, directory, jvmOptions, Map.of(), restPort, hmsPort);
+    }
+
+    /**
+     * {@link #startTreeCat(Path, Path, List, int, int)} with extra environment variables for the server process: the
+     * ones a catalog's static store credentials name ({@code warehouse.catalogs.<name>.credentials.*-env}).
+     */
+    public static ServerProcess startTreeCat(
+            Path jar,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> environment,
+            int restPort,
+            int hmsPort)
+            throws IOException, InterruptedException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException(
                     "No server jar at " + jar.toAbsolutePath()
@@ -155,7 +170,7 @@ public final class ServerProcess implements AutoCloseable {
                 jar.toAbsolutePath().toString(),
                 "server"));
         int waitFor = restPort > 0 ? restPort : hmsPort;
-        return start("TreeCat", command, Map.of(), home, waitFor, null, home.resolve("server.log"), 60);
+        return start("TreeCat", command, environment, home, waitFor, null, home.resolve("server.log"), 60);
     }
 
     private static boolean answers(int port) {

@@ -6,6 +6,7 @@ import io.treecat.lakehouse.storage.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.StreamSupport;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -30,6 +32,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
@@ -52,8 +55,15 @@ import org.apache.iceberg.types.Types;
  *
  * <p>{@code -Dstore.latency.ms=N} gives every store request of both catalogs a fixed latency of N ms
  * ({@link DelayedFileIO}): the TreeCat server's warehouse FileIO, the REST client's FileIO and the
- * JDBC catalog's FileIO. A real object store behind a latency proxy replaces it by catalog properties
- * alone ({@link #fileIo}).
+ * JDBC catalog's FileIO.
+ *
+ * <p>{@code -Dstore=s3} puts both catalogs on a real S3-compatible store instead ({@link S3Store}: S3Proxy in this
+ * JVM, behind a {@link io.treecat.benchmarks.LatencyProxy} that gives every S3 request {@code -Dstore.latency.ms}, 0
+ * by default): the TreeCat server's catalog {@code bench} has its warehouse at {@code s3://bench/treecat}
+ * ({@code warehouse.catalogs.bench}, keys from its environment), the JDBC catalog at {@code s3://bench/jdbc}, and both
+ * clients use {@code S3FileIO} at the proxy. The open-loop table then also reports the S3 requests per committed
+ * append (everyone's: the server's plus the clients', retries and losers' included), and after it each step's
+ * requests by side and method.
  *
  * <p>Before measuring, each catalog gets an untimed concurrent warm-up (4 threads × 20 appends,
  * {@code -Dwarmup.commits}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
@@ -72,7 +82,7 @@ public final class IcebergCommitBenchmark {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println(
-                    "usage: IcebergCommitBenchmark latency N | openloop SECONDS RATE... [--server-jar PATH]");
+                    "usage: [-Dstore=local|s3] [-Dstore.latency.ms=N] IcebergCommitBenchmark latency N | openloop SECONDS RATE...");
             System.exit(2);
         }
         // Likewise each writer would have its own Iceberg worker pool (manifest writes, commit reports): the default
@@ -81,10 +91,28 @@ public final class IcebergCommitBenchmark {
             System.setProperty("iceberg.worker.num-threads", "64");
         }
         Path work = Files.createTempDirectory("iceberg-commit-bench");
-        try (ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"))) {
+        String store = System.getProperty("store", "local");
+        if (!store.equals("local") && !store.equals("s3")) {
+            throw new IllegalArgumentException("Unknown -Dstore=" + store + ": local or s3");
+        }
+        // A null resource is skipped at close: the local store needs none.
+        try (S3Store s3 = store.equals("s3") ? S3Store.start(Duration.ofMillis(storeLatencyMillis())) : null;
+                ServerProcess server = startTreeCat(ServerProcess.treecatJar(), work.resolve("treecat"), s3)) {
+            if (s3 != null) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "Store: S3Proxy behind a latency proxy, %d ms per S3 request, endpoint %s%n",
+                        storeLatencyMillis(),
+                        s3.endpoint());
+            }
+            Map<String, String> fileIo = s3 != null ? s3.clientProperties() : fileIo();
             List<Peer> peers = new ArrayList<>(List.of(
-                    new Peer("TreeCat REST (rebase)", treecat("http://127.0.0.1:" + server.port())),
-                    new Peer("Iceberg JdbcCatalog (sqlite)", jdbc(work.resolve("jdbc")))));
+                    new Peer(
+                            "TreeCat REST (rebase)",
+                            treecat("http://127.0.0.1:" + server.port(), s3 != null ? S3Store.CATALOG : null, fileIo)),
+                    new Peer(
+                            "Iceberg JdbcCatalog (sqlite)",
+                            jdbc(work.resolve("jdbc"), s3 != null ? s3.jdbcWarehouse() : null, fileIo))));
             // -Dpeers=treecat or -Dpeers=jdbc runs one side alone (to profile it); the comparison needs both.
             String only = System.getProperty("peers", "").toLowerCase(Locale.ROOT);
             peers.removeIf(peer ->
@@ -98,6 +126,7 @@ public final class IcebergCommitBenchmark {
                 case "openloop" ->
                     openLoop(
                             peers,
+                            s3,
                             Integer.parseInt(args[1]),
                             Arrays.stream(args, 2, args.length)
                                     .mapToDouble(Double::parseDouble)
@@ -112,10 +141,13 @@ public final class IcebergCommitBenchmark {
     /** The store latency of this run ({@code -Dstore.latency.ms}), null for none (the FileIOs as they were). */
     private static final String STORE_LATENCY_MS = System.getProperty("store.latency.ms");
 
+    private static long storeLatencyMillis() {
+        return STORE_LATENCY_MS == null ? 0 : Long.parseLong(STORE_LATENCY_MS);
+    }
+
     /**
-     * The FileIO properties of both catalogs' clients: {@link LocalFileIO}, or, with a store latency,
-     * {@link DelayedFileIO} over it. An object store behind a latency proxy would go here instead
-     * ({@code io-impl} = {@code S3FileIO}, {@code s3.endpoint} = the proxy), and nowhere else.
+     * The FileIO properties of both catalogs' clients on the local store: {@link LocalFileIO}, or, with a store
+     * latency, {@link DelayedFileIO} over it. On S3 they are {@link S3Store#clientProperties()}.
      */
     private static Map<String, String> fileIo() {
         if (STORE_LATENCY_MS == null) {
@@ -130,10 +162,14 @@ public final class IcebergCommitBenchmark {
                 LocalFileIO.class.getName());
     }
 
-    private static Catalog treecat(String uri) {
+    /** {@code warehouse}: the REST prefix of the catalog to use, null for the server's default one. */
+    private static Catalog treecat(String uri, String warehouse, Map<String, String> fileIo) {
         RESTCatalog catalog = new RESTCatalog();
-        Map<String, String> properties = new HashMap<>(fileIo());
+        Map<String, String> properties = new HashMap<>(fileIo);
         properties.put(CatalogProperties.URI, uri);
+        if (warehouse != null) {
+            properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
+        }
         // Every simulated writer would be a process with its own HTTP connections: one pool of Iceberg's default
         // 100 shared by hundreds of commits in flight (at store latency) measures the pool, not the catalog.
         properties.put("rest.client.max-connections", "4000");
@@ -142,14 +178,17 @@ public final class IcebergCommitBenchmark {
         return catalog;
     }
 
-    private static Catalog jdbc(Path directory) throws IOException {
+    /** The catalog's database is always local (sqlite); {@code warehouse}, null for a local directory beside it. */
+    private static Catalog jdbc(Path directory, String warehouse, Map<String, String> fileIo) throws IOException {
         Files.createDirectories(directory.resolve("warehouse"));
         JdbcCatalog catalog = new JdbcCatalog();
-        Map<String, String> properties = new HashMap<>(fileIo());
+        Map<String, String> properties = new HashMap<>(fileIo);
         properties.put(CatalogProperties.URI, "jdbc:sqlite:" + directory.resolve("catalog.db"));
         properties.put(
                 CatalogProperties.WAREHOUSE_LOCATION,
-                directory.resolve("warehouse").toUri().toString());
+                warehouse != null
+                        ? warehouse
+                        : directory.resolve("warehouse").toUri().toString());
         // sqlite allows one writer at a time; wait for the lock rather than fail at once.
         properties.put("jdbc.busy_timeout", "10000");
         catalog.initialize("jdbc", properties);
@@ -254,18 +293,34 @@ public final class IcebergCommitBenchmark {
 
     // ---- open loop
 
-    private static void openLoop(List<Peer> peers, int seconds, double[] rates) throws Exception {
+    /** {@code s3}: the store whose requests are counted, null on the local store (where they are not). */
+    private static void openLoop(List<Peer> peers, S3Store s3, int seconds, double[] rates) throws Exception {
+        List<String> breakdown = new ArrayList<>();
         System.out.printf(
                 Locale.ROOT,
                 "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased"
-                        + " | metadata files |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|%n");
+                        + " | metadata files | store requests / commit |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|%n");
         for (double rate : rates) {
             for (Peer peer : peers) {
-                OpenLoopResult result = openLoopStep(peer, rate, seconds);
+                S3Store.Requests before = s3 != null ? s3.requests() : null;
+                OpenLoopResult result = openLoopStep(peer, rate, seconds, s3);
+                // Counted when the step's commits have finished, before the checks' own reads; includes the step's
+                // table create and first append.
+                S3Store.Requests requests =
+                        before != null ? result.storeRequests().minus(before) : null;
+                if (requests != null) {
+                    breakdown.add(String.format(
+                            Locale.ROOT,
+                            "%s at %.0f/s: server %s, clients %s",
+                            peer.name(),
+                            rate,
+                            requests.server(),
+                            requests.clients()));
+                }
                 System.out.printf(
                         Locale.ROOT,
-                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d |%n",
+                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d | %s |%n",
                         peer.name(),
                         rate,
                         result.committed(),
@@ -275,16 +330,49 @@ public final class IcebergCommitBenchmark {
                         ms(result.p50()),
                         ms(result.p99()),
                         result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()),
-                        result.metadataFiles());
+                        result.metadataFiles(),
+                        requests == null ? "n/a" : perCommit(requests, result.committed()));
             }
+        }
+        if (!breakdown.isEmpty()) {
+            System.out.printf("%nS3 requests of each step, by side and method:%n");
+            breakdown.forEach(System.out::println);
         }
     }
 
-    private record OpenLoopResult(
-            int committed, int failed, double achieved, long p50, long p99, long rebased, long metadataFiles) {}
+    /** "12.3 (4.1 + 8.2)": all S3 requests per committed append, then the server's and the clients' shares. */
+    private static String perCommit(S3Store.Requests requests, int committed) {
+        double per = Math.max(1, committed);
+        return String.format(
+                Locale.ROOT,
+                "%.1f (%.1f + %.1f)",
+                (requests.serverTotal() + requests.clientsTotal()) / per,
+                requests.serverTotal() / per,
+                requests.clientsTotal() / per);
+    }
 
-    /** The metadata files in a table's metadata directory (local disk): one per commit, or per chain. */
+    /** {@code storeRequests}: the store's request counts when the step's commits had all finished, null if not counted. */
+    private record OpenLoopResult(
+            int committed,
+            int failed,
+            double achieved,
+            long p50,
+            long p99,
+            long rebased,
+            long metadataFiles,
+            S3Store.Requests storeRequests) {}
+
+    /**
+     * The metadata files in a table's metadata directory: one per commit, or per chain. On an object store they are
+     * listed through the table's FileIO ({@code S3FileIO} lists a prefix), on local disk read from the directory.
+     */
     private static long metadataFiles(Table table) throws IOException {
+        if (table.io() instanceof SupportsPrefixOperations prefixes) {
+            return StreamSupport.stream(
+                            prefixes.listPrefix(table.location() + "/metadata/").spliterator(), false)
+                    .filter(file -> file.location().endsWith(".metadata.json"))
+                    .count();
+        }
         Path metadata = Path.of(java.net.URI.create(table.location())).resolve("metadata");
         try (java.util.stream.Stream<Path> files = Files.list(metadata)) {
             return files.filter(f -> f.getFileName().toString().endsWith(".metadata.json"))
@@ -292,7 +380,7 @@ public final class IcebergCommitBenchmark {
         }
     }
 
-    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds) throws Exception {
+    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds, S3Store s3) throws Exception {
         String name =
                 ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
         Table created = createTable(peer.catalog(), name);
@@ -337,6 +425,7 @@ public final class IcebergCommitBenchmark {
             throw new IllegalStateException("Commits still running after 10 minutes");
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        S3Store.Requests requestsAfter = s3 != null ? s3.requests() : null;
         long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         long rebased = -1;
         Table result = peer.catalog().loadTable(id);
@@ -351,8 +440,14 @@ public final class IcebergCommitBenchmark {
         // The failures first: when the check below fails, they say why (a commit that landed but whose client gave up).
         if (!errors.isEmpty()) {
             Map<String, Integer> kinds = new java.util.TreeMap<>();
-            errors.forEach(
-                    error -> kinds.merge(error.length() > 160 ? error.substring(0, 160) : error, 1, Integer::sum));
+            // Grouped with the numbers and ids masked: JDBC's "Cannot commit ...: metadata location
+            // .../00013-<uuid>..."
+            // names a different file every time.
+            errors.forEach(error -> {
+                String kind = error.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uuid>")
+                        .replaceAll("[0-9]{2,}", "N");
+                kinds.merge(kind.length() > 160 ? kind.substring(0, 160) : kind, 1, Integer::sum);
+            });
             System.err.printf("%s at %.0f/s: %d of %d failed: %s%n", peer.name(), rate, failed.get(), arrivals, kinds);
         }
         long total = Long.parseLong(result.currentSnapshot().summary().get("total-data-files"));
@@ -368,7 +463,8 @@ public final class IcebergCommitBenchmark {
                 percentile(nanos, 0.50),
                 percentile(nanos, 0.99),
                 rebased,
-                metadataFiles(result));
+                metadataFiles(result),
+                requestsAfter);
     }
 
     private static long percentile(long[] sorted, double p) {
@@ -383,9 +479,12 @@ public final class IcebergCommitBenchmark {
     }
 
     /** A TreeCat server in its own JVM ({@link ServerProcess#startTreeCat}); its REST port is chosen here, the others by the server. */
-    private static ServerProcess startTreeCat(Path jar, Path directory) throws Exception {
+    private static ServerProcess startTreeCat(Path jar, Path directory, S3Store s3) throws Exception {
         List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
-        if (STORE_LATENCY_MS != null) {
+        if (s3 != null) {
+            // The catalog "bench" on the store, its latency paid at the proxy.
+            jvm.addAll(s3.serverJvmOptions());
+        } else if (STORE_LATENCY_MS != null) {
             // The server's warehouse FileIO gets the same latency per request (DelayedFileIO.wrapIfAsked).
             jvm.add("-D" + DelayedFileIO.SERVER_PROPERTY + "=" + STORE_LATENCY_MS);
         }
@@ -395,6 +494,7 @@ public final class IcebergCommitBenchmark {
         if (!extra.isEmpty()) {
             jvm.addAll(Arrays.asList(extra.split("\\s+")));
         }
-        return ServerProcess.startTreeCat(jar, directory, jvm, ServerProcess.freePort(), 0);
+        return ServerProcess.startTreeCat(
+                jar, directory, jvm, s3 != null ? s3.serverEnvironment() : Map.of(), ServerProcess.freePort(), 0);
     }
 }
