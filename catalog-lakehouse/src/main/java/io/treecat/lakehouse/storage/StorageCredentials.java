@@ -29,6 +29,9 @@ import java.util.function.Function;
  * @param roleArn with {@link Source#ASSUME_ROLE}: the role the server assumes (Iceberg's
  *     {@code AssumeRoleAwsClientFactory}, through STS)
  * @param externalId with {@link Source#ASSUME_ROLE}: the external id the role's trust policy asks for (optional)
+ * @param accountKeyVariable with {@link Source#STATIC} on an ADLS warehouse: the environment variable holding the
+ *     storage account's shared key (Iceberg's {@code adls.auth.shared-key.account.key}); on ADLS the secret file holds
+ *     {@code account-key} or {@code sas-token} instead
  */
 public record StorageCredentials(
         Source source,
@@ -37,7 +40,8 @@ public record StorageCredentials(
         String sessionTokenVariable,
         String secretFile,
         String roleArn,
-        String externalId) {
+        String externalId,
+        String accountKeyVariable) {
     /** The keys of the credentials' settings, in YAML ({@code credentials.*}) and on a catalog object. */
     public static final String SOURCE = "source";
 
@@ -47,12 +51,17 @@ public record StorageCredentials(
     public static final String SECRET_FILE = "secret-file";
     public static final String ROLE_ARN = "role-arn";
     public static final String EXTERNAL_ID = "external-id";
+    public static final String ACCOUNT_KEY_ENV = "account-key-env";
 
     /** The keys of a secret file. */
     static final String FILE_ACCESS_KEY_ID = "access-key-id";
 
     static final String FILE_SECRET_ACCESS_KEY = "secret-access-key";
     static final String FILE_SESSION_TOKEN = "session-token";
+    /** The keys of an ADLS warehouse's secret file: the account's shared key, or a SAS token. */
+    static final String FILE_ACCOUNT_KEY = "account-key";
+
+    static final String FILE_SAS_TOKEN = "sas-token";
 
     /** How credentials are found. */
     public enum Source {
@@ -85,9 +94,29 @@ public record StorageCredentials(
         requireNonNull(source, "source is null");
     }
 
+    /** Credentials without an ADLS account key variable (S3, GCS, a secret file). */
+    public StorageCredentials(
+            Source source,
+            String accessKeyIdVariable,
+            String secretAccessKeyVariable,
+            String sessionTokenVariable,
+            String secretFile,
+            String roleArn,
+            String externalId) {
+        this(
+                source,
+                accessKeyIdVariable,
+                secretAccessKeyVariable,
+                sessionTokenVariable,
+                secretFile,
+                roleArn,
+                externalId,
+                null);
+    }
+
     /** The SDK's default chain. */
     public static StorageCredentials defaultChain() {
-        return new StorageCredentials(Source.DEFAULT, null, null, null, null, null, null);
+        return new StorageCredentials(Source.DEFAULT, null, null, null, null, null, null, null);
     }
 
     /** The references as a map of their keys (only those set), as they are stored and shown. */
@@ -100,6 +129,7 @@ public record StorageCredentials(
         putIfSet(map, SECRET_FILE, secretFile);
         putIfSet(map, ROLE_ARN, roleArn);
         putIfSet(map, EXTERNAL_ID, externalId);
+        putIfSet(map, ACCOUNT_KEY_ENV, accountKeyVariable);
         return map;
     }
 
@@ -115,12 +145,13 @@ public record StorageCredentials(
                     && !key.equals(SESSION_TOKEN_ENV)
                     && !key.equals(SECRET_FILE)
                     && !key.equals(ROLE_ARN)
-                    && !key.equals(EXTERNAL_ID)) {
+                    && !key.equals(EXTERNAL_ID)
+                    && !key.equals(ACCOUNT_KEY_ENV)) {
                 throw new CatalogException(
                                 ErrorCode.INVALID_STORAGE_SETTINGS,
                                 "Unknown credentials setting: expected source, access-key-id-env,"
-                                        + " secret-access-key-env, session-token-env, secret-file, role-arn or"
-                                        + " external-id")
+                                        + " secret-access-key-env, session-token-env, secret-file, role-arn,"
+                                        + " external-id or account-key-env")
                         .with("key", "credentials." + key);
             }
         }
@@ -132,7 +163,8 @@ public record StorageCredentials(
                 references.get(SESSION_TOKEN_ENV),
                 references.get(SECRET_FILE),
                 references.get(ROLE_ARN),
-                references.get(EXTERNAL_ID));
+                references.get(EXTERNAL_ID),
+                references.get(ACCOUNT_KEY_ENV));
     }
 
     /**
@@ -140,9 +172,31 @@ public record StorageCredentials(
      *
      * @throws CatalogException {@code INVALID_STORAGE_SETTINGS}, context {@code key} naming the setting
      */
-    void check(Function<String, String> environment) {
+    void check(StorageSchemes.Family family, Function<String, String> environment) {
+        if (family == StorageSchemes.Family.GCS && source != Source.DEFAULT) {
+            // Iceberg's GCSFileIO takes no key of its own: Google's Application Default Credentials, whose
+            // GOOGLE_APPLICATION_CREDENTIALS names a service-account JSON file, or gcs.no-auth for an emulator.
+            throw invalid(
+                    "A gs warehouse takes the default credentials source (Google's Application Default Credentials)",
+                    SOURCE);
+        }
+        if (family == StorageSchemes.Family.ADLS && source == Source.STATIC) {
+            refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
+            refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
+            refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
+            refuseSet(ROLE_ARN, roleArn);
+            resolveAzure(environment);
+            return;
+        }
+        if (family == StorageSchemes.Family.ADLS && source == Source.ASSUME_ROLE) {
+            throw invalid("The assume-role credentials source is for s3 warehouses", SOURCE);
+        }
+        if (family != StorageSchemes.Family.ADLS) {
+            refuseSet(ACCOUNT_KEY_ENV, accountKeyVariable);
+        }
         switch (source) {
             case DEFAULT -> {
+                refuseSet(ACCOUNT_KEY_ENV, accountKeyVariable);
                 refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
                 refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
                 refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
@@ -169,6 +223,46 @@ public record StorageCredentials(
         }
     }
 
+    /** An ADLS warehouse's static credential: the account's shared key or a SAS token (the other null), read now. */
+    record AzureKeys(String accountKey, String sasToken) {}
+
+    /** Reads an ADLS warehouse's account key or SAS token, from the environment or the secret file. */
+    AzureKeys resolveAzure(Function<String, String> environment) {
+        if (secretFile != null) {
+            if (accountKeyVariable != null) {
+                throw invalid(
+                        "Give the account key either through an environment variable or through a secret file, not"
+                                + " both",
+                        SECRET_FILE);
+            }
+            Properties file = readSecretFile();
+            String accountKey = stripped(file.getProperty(FILE_ACCOUNT_KEY));
+            String sasToken = stripped(file.getProperty(FILE_SAS_TOKEN));
+            if ((accountKey == null) == (sasToken == null)) {
+                throw invalid(
+                        "The secret file of an abfss warehouse needs one of account-key and sas-token", SECRET_FILE);
+            }
+            return new AzureKeys(accountKey, sasToken);
+        }
+        if (isBlank(accountKeyVariable)) {
+            throw invalid(
+                    "The static credentials source of an abfss warehouse needs account-key-env or secret-file",
+                    ACCOUNT_KEY_ENV);
+        }
+        return new AzureKeys(variable(environment, ACCOUNT_KEY_ENV, accountKeyVariable), null);
+    }
+
+    private Properties readSecretFile() {
+        Properties file = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(secretFile), StandardCharsets.UTF_8)) {
+            file.load(reader);
+        } catch (IOException | RuntimeException e) {
+            // The path is the operator's own setting, not a secret; the file's content never appears.
+            throw invalid("The secret file cannot be read", SECRET_FILE);
+        }
+        return file;
+    }
+
     /** The static keys: access key id, secret key and session token (null when none), read now. */
     record Keys(String accessKeyId, String secretAccessKey, String sessionToken) {}
 
@@ -180,13 +274,7 @@ public record StorageCredentials(
                         "Give static keys either through environment variables or through a secret file, not both",
                         SECRET_FILE);
             }
-            Properties file = new Properties();
-            try (Reader reader = Files.newBufferedReader(Path.of(secretFile), StandardCharsets.UTF_8)) {
-                file.load(reader);
-            } catch (IOException | RuntimeException e) {
-                // The path is the operator's own setting, not a secret; the file's content never appears.
-                throw invalid("The secret file cannot be read", SECRET_FILE);
-            }
+            Properties file = readSecretFile();
             String accessKeyId = file.getProperty(FILE_ACCESS_KEY_ID);
             String secretAccessKey = file.getProperty(FILE_SECRET_ACCESS_KEY);
             if (isBlank(accessKeyId) || isBlank(secretAccessKey)) {

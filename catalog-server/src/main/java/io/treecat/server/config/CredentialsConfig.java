@@ -34,6 +34,10 @@ public final class CredentialsConfig {
     @JsonProperty("external-id")
     private String externalId;
 
+    /** An abfss warehouse's static credentials: the environment variable holding the storage account's shared key. */
+    @JsonProperty("account-key-env")
+    private String accountKeyEnv;
+
     StorageCredentials toCredentials() {
         return new StorageCredentials(
                 StorageCredentials.Source.fromConfigName(source),
@@ -42,6 +46,7 @@ public final class CredentialsConfig {
                 sessionTokenEnv,
                 secretFile,
                 roleArn,
-                externalId);
+                externalId,
+                accountKeyEnv);
     }
 }

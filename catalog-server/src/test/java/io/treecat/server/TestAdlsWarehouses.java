@@ -1,0 +1,143 @@
+package io.treecat.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dropwizard.testing.ConfigOverride;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A catalog whose warehouse is on ADLS ({@code abfss://}), through the real server and Iceberg's own REST client,
+ * against Azurite on loopback, with the account's shared key from a secret file.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestAdlsWarehouses {
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "day", Types.StringType.get()));
+    private static final String HOST = AzuriteServer.ACCOUNT + ".dfs.core.windows.net";
+
+    @TempDir
+    static Path directory;
+
+    private AzuriteServer azurite;
+    private TreeCatTestServer server;
+
+    @BeforeAll
+    void start() throws Exception {
+        azurite = AzuriteServer.start();
+        azurite.createContainer("lake");
+        Path secretFile = directory.resolve("lake-adls.properties");
+        Files.writeString(secretFile, "account-key=" + AzuriteServer.ACCOUNT_KEY + "\n");
+        List<ConfigOverride> overrides = new ArrayList<>();
+        overrides.addAll(catalog("alake", "abfss://lake@" + HOST + "/warehouse", azurite.endpoint(), secretFile));
+        overrides.addAll(catalog(
+                "adown",
+                "abfss://lake@" + HOST + "/down",
+                "http://127.0.0.1:" + EmulatorProcess.freePort() + "/" + AzuriteServer.ACCOUNT,
+                secretFile));
+        server = new TreeCatTestServer(directory, overrides.toArray(ConfigOverride[]::new));
+    }
+
+    private static List<ConfigOverride> catalog(String name, String location, String endpoint, Path secretFile) {
+        String prefix = "warehouse.catalogs." + name + ".";
+        return List.of(
+                ConfigOverride.config(prefix + "location", location),
+                ConfigOverride.config(
+                        prefix + "properties.adls\\.connection-string\\." + HOST.replace(".", "\\."), endpoint),
+                ConfigOverride.config(prefix + "credentials.source", "static"),
+                ConfigOverride.config(prefix + "credentials.secret-file", secretFile.toString()));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (azurite != null) {
+            azurite.close();
+        }
+    }
+
+    private RESTCatalog client(String warehouse) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("uri", "http://127.0.0.1:" + server.port());
+        properties.put("warehouse", warehouse);
+        properties.put("io-impl", "org.apache.iceberg.azure.adlsv2.ADLSFileIO");
+        properties.put("adls.connection-string." + HOST, azurite.endpoint());
+        properties.put("adls.auth.shared-key.account.name", AzuriteServer.ACCOUNT);
+        properties.put("adls.auth.shared-key.account.key", AzuriteServer.ACCOUNT_KEY);
+        RESTCatalog client = new RESTCatalog();
+        client.initialize("treecat-" + warehouse, properties);
+        return client;
+    }
+
+    private static DataFile file(Table table, String name) {
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(table.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(100)
+                .withRecordCount(10)
+                .build();
+    }
+
+    @Test
+    void tablesLiveInTheContainerThroughTheServersAdlsFileIO() throws Exception {
+        try (RESTCatalog catalog = client("alake")) {
+            Namespace ns = Namespace.of("sales");
+            catalog.createNamespace(ns);
+            TableIdentifier id = TableIdentifier.of(ns, "orders");
+            Table table = catalog.createTable(id, SCHEMA);
+            assertThat(table.location()).isEqualTo("abfss://lake@" + HOST + "/warehouse/sales/orders");
+            table.newAppend().appendFile(file(table, "a")).commit();
+            table.newAppend().appendFile(file(table, "b")).commit();
+
+            Table loaded = catalog.loadTable(id);
+            assertThat(loaded.snapshots()).hasSize(2);
+            assertThat(((HasTableOperations) loaded).operations().current().metadataFileLocation())
+                    .contains("/warehouse/sales/orders/metadata/00002-");
+            assertThat(azurite.keys("lake").stream()
+                            .filter(key -> key.startsWith("warehouse/sales/orders/metadata/")
+                                    && key.endsWith(".metadata.json")))
+                    .hasSize(3);
+            assertThat(catalog.dropTable(id, false)).isTrue();
+        }
+    }
+
+    @Test
+    void anUnreachableStoreIs503AndCommitsNothing() throws Exception {
+        try (RESTCatalog catalog = client("adown")) {
+            Namespace ns = Namespace.of("ns");
+            catalog.createNamespace(ns);
+            long vid = newestVid();
+            assertThatThrownBy(() -> catalog.createTable(TableIdentifier.of(ns, "t"), SCHEMA))
+                    .isInstanceOf(ServiceUnavailableException.class)
+                    .hasMessageContaining("The catalog's object store failed");
+            assertThat(newestVid()).isEqualTo(vid);
+        }
+    }
+
+    private long newestVid() {
+        return server.get("/treecat/v1/query?q=%2F*&limit=1").json().get("vid").asLong();
+    }
+}
