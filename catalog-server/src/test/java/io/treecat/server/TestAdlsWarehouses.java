@@ -1,8 +1,10 @@
 package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,19 +20,23 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A catalog whose warehouse is on ADLS ({@code abfss://}), through the real server and Iceberg's own REST client,
  * against Azurite on loopback, with the account's shared key from a secret file.
  */
+// By name, so the secrets check (zz…) runs after the failures it looks through.
+@TestMethodOrder(MethodOrderer.MethodName.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestAdlsWarehouses {
     private static final Schema SCHEMA = new Schema(
@@ -43,6 +49,8 @@ class TestAdlsWarehouses {
 
     private AzuriteServer azurite;
     private TreeCatTestServer server;
+    private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    private final List<String> bodies = new ArrayList<>();
 
     @BeforeAll
     void start() throws Exception {
@@ -57,7 +65,10 @@ class TestAdlsWarehouses {
                 "abfss://lake@" + HOST + "/down",
                 "http://127.0.0.1:" + EmulatorProcess.freePort() + "/" + AzuriteServer.ACCOUNT,
                 secretFile));
+        overrides.add(ConfigOverride.config("logging.level", "INFO"));
         server = new TreeCatTestServer(directory, overrides.toArray(ConfigOverride[]::new));
+        logs.start();
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
     }
 
     private static List<ConfigOverride> catalog(String name, String location, String endpoint, Path secretFile) {
@@ -72,6 +83,7 @@ class TestAdlsWarehouses {
 
     @AfterAll
     void stop() throws Exception {
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
         if (server != null) {
             server.close();
         }
@@ -126,14 +138,71 @@ class TestAdlsWarehouses {
 
     @Test
     void anUnreachableStoreIs503AndCommitsNothing() throws Exception {
-        try (RESTCatalog catalog = client("adown")) {
-            Namespace ns = Namespace.of("ns");
+        // One request only: the Azure client retries a refused connection for about 90 s (azure-storage's default
+        // retry options; Iceberg has no property for them) before the server answers.
+        server.post("/v1/adown/namespaces", "{\"namespace\": [\"ns\"]}");
+        long vid = newestVid();
+        TreeCatTestServer.Reply raw = server.post(
+                "/v1/adown/namespaces/ns/tables",
+                "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": [{\"id\": 1,"
+                        + " \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
+        bodies.add(raw.body());
+        assertThat(raw.status()).isEqualTo(503);
+        assertThat(raw.error().get("type").asText()).isEqualTo("ServiceUnavailableException");
+        assertThat(raw.error().get("message").asText())
+                .startsWith("The catalog's object store failed")
+                .contains("catalog=adown");
+        assertThat(newestVid()).isEqualTo(vid);
+        assertThat(server.get("/v1/adown/namespaces/ns/tables/t").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aDropWithPurgeDeletesTheTablesObjectsFromTheContainer() throws Exception {
+        try (RESTCatalog catalog = client("alake")) {
+            Namespace ns = Namespace.of("purged");
             catalog.createNamespace(ns);
-            long vid = newestVid();
-            assertThatThrownBy(() -> catalog.createTable(TableIdentifier.of(ns, "t"), SCHEMA))
-                    .isInstanceOf(ServiceUnavailableException.class)
-                    .hasMessageContaining("The catalog's object store failed");
-            assertThat(newestVid()).isEqualTo(vid);
+            TableIdentifier id = TableIdentifier.of(ns, "clicks");
+            Table table = catalog.createTable(id, SCHEMA);
+            try (var out = table.io()
+                    .newOutputFile(table.location() + "/data/a.parquet")
+                    .create()) {
+                out.write(new byte[100]);
+            }
+            table.newAppend().appendFile(file(table, "a")).commit();
+            String prefix = "warehouse/purged/clicks/";
+            assertThat(azurite.keys("lake").stream().filter(key -> key.startsWith(prefix)))
+                    .hasSizeGreaterThanOrEqualTo(5);
+
+            assertThat(catalog.dropTable(id, true)).isTrue();
+
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+            while (azurite.keys("lake").stream().anyMatch(key -> key.startsWith(prefix))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(azurite.keys("lake")).noneMatch(key -> key.startsWith(prefix));
+        }
+    }
+
+    /** The account key in no log line (with causes), error body, metrics or config response. */
+    @Test
+    void zzTheAccountKeyAppearsInNoLogLineErrorBodyOrMetric() throws Exception {
+        bodies.add(server.admin("/metrics").body());
+        bodies.add(server.admin("/metrics/prometheus").body());
+        bodies.add(server.get("/v1/config?warehouse=alake").body());
+        List<String> lines = new ArrayList<>();
+        for (ILoggingEvent event : logs.list) {
+            lines.add(event.getFormattedMessage());
+            for (ch.qos.logback.classic.spi.IThrowableProxy t = event.getThrowableProxy();
+                    t != null;
+                    t = t.getCause()) {
+                lines.add(t.getClassName() + ": " + t.getMessage());
+            }
+        }
+        assertThat(lines).as("the server logged").isNotEmpty();
+        lines.addAll(bodies);
+        for (String text : lines) {
+            assertThat(text).doesNotContain(AzuriteServer.ACCOUNT_KEY);
         }
     }
 

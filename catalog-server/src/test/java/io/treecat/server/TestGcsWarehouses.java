@@ -140,21 +140,48 @@ class TestGcsWarehouses {
 
     @Test
     void anUnreachableStoreIs503AndCommitsNothing() throws Exception {
-        try (RESTCatalog catalog = client("gdown")) {
-            Namespace ns = Namespace.of("ns");
-            catalog.createNamespace(ns);
-            long vid = newestVid();
-            assertThatThrownBy(() -> catalog.createTable(TableIdentifier.of(ns, "t"), SCHEMA))
-                    .isInstanceOf(ServiceUnavailableException.class)
-                    .hasMessageContaining("The catalog's object store failed");
-            assertThat(newestVid()).isEqualTo(vid);
-        }
+        // One request only: Google's client retries a refused connection for about 50 s (its default retry
+        // settings; Iceberg has no property for them) before the server answers.
+        server.post("/v1/gdown/namespaces", "{\"namespace\": [\"ns\"]}");
+        long vid = newestVid();
         TreeCatTestServer.Reply raw = server.post(
                 "/v1/gdown/namespaces/ns/tables",
                 "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": [{\"id\": 1,"
                         + " \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
         assertThat(raw.status()).isEqualTo(503);
-        assertThat(raw.error().get("message").asText()).contains("catalog=gdown");
+        assertThat(raw.error().get("type").asText()).isEqualTo("ServiceUnavailableException");
+        assertThat(raw.error().get("message").asText())
+                .startsWith("The catalog's object store failed")
+                .contains("catalog=gdown");
+        assertThat(newestVid()).isEqualTo(vid);
+        assertThat(server.get("/v1/gdown/namespaces/ns/tables/t").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aDropWithPurgeDeletesTheTablesObjectsFromTheBucket() throws Exception {
+        try (RESTCatalog catalog = client("glake")) {
+            Namespace ns = Namespace.of("purged");
+            catalog.createNamespace(ns);
+            TableIdentifier id = TableIdentifier.of(ns, "clicks");
+            Table table = catalog.createTable(id, SCHEMA);
+            try (var out = table.io()
+                    .newOutputFile(table.location() + "/data/a.parquet")
+                    .create()) {
+                out.write(new byte[100]);
+            }
+            table.newAppend().appendFile(file(table, "a")).commit();
+            String prefix = "warehouse/purged/clicks/";
+            assertThat(gcs.keys("lake").stream().filter(key -> key.startsWith(prefix)))
+                    .hasSizeGreaterThanOrEqualTo(5); // a data file, a manifest, a list, 2 metadata files
+
+            assertThat(catalog.dropTable(id, true)).isTrue();
+
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+            while (gcs.keys("lake").stream().anyMatch(key -> key.startsWith(prefix)) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(gcs.keys("lake")).noneMatch(key -> key.startsWith(prefix));
+        }
     }
 
     private long newestVid() {
