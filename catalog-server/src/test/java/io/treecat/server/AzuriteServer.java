@@ -80,6 +80,21 @@ final class AzuriteServer implements AutoCloseable {
         client.createBlobContainer(container);
     }
 
+    /** A SAS token for {@code container}: read, write, create, delete and list, valid for an hour. */
+    String containerSas(String container) {
+        com.azure.storage.blob.sas.BlobContainerSasPermission permission =
+                new com.azure.storage.blob.sas.BlobContainerSasPermission()
+                        .setReadPermission(true)
+                        .setWritePermission(true)
+                        .setCreatePermission(true)
+                        .setDeletePermission(true)
+                        .setListPermission(true)
+                        .setAddPermission(true);
+        return client.getBlobContainerClient(container)
+                .generateSas(new com.azure.storage.blob.sas.BlobServiceSasSignatureValues(
+                        java.time.OffsetDateTime.now().plusHours(1), permission));
+    }
+
     /** Every blob name in {@code container}. */
     List<String> keys(String container) {
         BlobContainerClient blobs = client.getBlobContainerClient(container);

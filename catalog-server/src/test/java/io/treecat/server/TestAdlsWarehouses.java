@@ -49,6 +49,7 @@ class TestAdlsWarehouses {
 
     private AzuriteServer azurite;
     private TreeCatTestServer server;
+    private String sas;
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private final List<String> bodies = new ArrayList<>();
 
@@ -65,6 +66,11 @@ class TestAdlsWarehouses {
                 "abfss://lake@" + HOST + "/down",
                 "http://127.0.0.1:" + EmulatorProcess.freePort() + "/" + AzuriteServer.ACCOUNT,
                 secretFile));
+        // A SAS token for the container, from a secret file, instead of the account key.
+        sas = azurite.containerSas("lake");
+        Path sasFile = directory.resolve("lake-adls-sas.properties");
+        Files.writeString(sasFile, "sas-token=" + sas + "\n");
+        overrides.addAll(catalog("asas", "abfss://lake@" + HOST + "/sas", azurite.endpoint(), sasFile));
         overrides.add(ConfigOverride.config("logging.level", "INFO"));
         server = new TreeCatTestServer(directory, overrides.toArray(ConfigOverride[]::new));
         logs.start();
@@ -137,6 +143,21 @@ class TestAdlsWarehouses {
     }
 
     @Test
+    void aSasTokenFromTheSecretFileServesTheCatalog() throws Exception {
+        try (RESTCatalog catalog = client("asas")) {
+            Namespace ns = Namespace.of("ns");
+            catalog.createNamespace(ns);
+            TableIdentifier id = TableIdentifier.of(ns, "t");
+            Table table = catalog.createTable(id, SCHEMA);
+            table.newAppend().appendFile(file(table, "a")).commit();
+            assertThat(catalog.loadTable(id).snapshots()).hasSize(1);
+        }
+        assertThat(azurite.keys("lake").stream()
+                        .filter(key -> key.startsWith("sas/ns/t/metadata/") && key.endsWith(".metadata.json")))
+                .hasSize(2);
+    }
+
+    @Test
     void anUnreachableStoreIs503AndCommitsNothing() throws Exception {
         // One request only: the Azure client retries a refused connection for about 90 s (azure-storage's default
         // retry options; Iceberg has no property for them) before the server answers.
@@ -184,6 +205,62 @@ class TestAdlsWarehouses {
         }
     }
 
+    private String cli(int expectedExit, String... arguments) throws Exception {
+        String[] withServer = new String[arguments.length + 2];
+        withServer[0] = arguments[0];
+        withServer[1] = "--server";
+        withServer[2] = server.grpcTarget();
+        System.arraycopy(arguments, 1, withServer, 3, arguments.length - 1);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int exit = new TreeCatApplication().runCommandLine(withServer, out, err);
+        String text = out.toString(java.nio.charset.StandardCharsets.UTF_8)
+                + err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isEqualTo(expectedExit);
+        return text;
+    }
+
+    @Test
+    void aCatalogAddedWithTheCliIsServedOnTheContainer() throws Exception {
+        cli(
+                0,
+                "catalog",
+                "add",
+                "aruntime",
+                "--warehouse",
+                "abfss://lake@" + HOST + "/runtime",
+                "--property",
+                "adls.connection-string." + HOST + "=" + azurite.endpoint(),
+                "--credentials",
+                "static",
+                "--secret-file",
+                directory.resolve("lake-adls.properties").toString());
+        try (RESTCatalog catalog = client("aruntime")) {
+            catalog.createNamespace(Namespace.of("ns"));
+            Table table = catalog.createTable(TableIdentifier.of("ns", "t"), SCHEMA);
+            assertThat(table.location()).isEqualTo("abfss://lake@" + HOST + "/runtime/ns/t");
+        }
+        assertThat(azurite.keys("lake")).anyMatch(key -> key.startsWith("runtime/ns/t/metadata/00000-"));
+        assertThat(server.get("/treecat/v1/objects?path=%2Faruntime").body())
+                .contains("\"secret-file\"")
+                .doesNotContain(AzuriteServer.ACCOUNT_KEY);
+
+        // The key by environment variable: only its name is stored (the variable is read where the FileIO is built).
+        cli(
+                0,
+                "catalog",
+                "add",
+                "aenv",
+                "--warehouse",
+                "abfss://lake@" + HOST + "/env",
+                "--credentials",
+                "static",
+                "--account-key-env",
+                "LAKE_ADLS_ACCOUNT_KEY");
+        assertThat(server.get("/treecat/v1/objects?path=%2Faenv").body())
+                .contains("\"account-key-env\": \"LAKE_ADLS_ACCOUNT_KEY\"");
+    }
+
     /** The account key in no log line (with causes), error body, metrics or config response. */
     @Test
     void zzTheAccountKeyAppearsInNoLogLineErrorBodyOrMetric() throws Exception {
@@ -203,7 +280,18 @@ class TestAdlsWarehouses {
         lines.addAll(bodies);
         for (String text : lines) {
             assertThat(text).doesNotContain(AzuriteServer.ACCOUNT_KEY);
+            // The SAS's signature is its secret part.
+            assertThat(text).doesNotContain(sasSignature());
         }
+    }
+
+    private String sasSignature() {
+        for (String part : sas.split("&")) {
+            if (part.startsWith("sig=")) {
+                return part.substring("sig=".length());
+            }
+        }
+        throw new IllegalStateException("A SAS without a signature");
     }
 
     private long newestVid() {

@@ -58,7 +58,12 @@ final class CatalogCommand extends RemoteCommand {
         add.addArgument("--secret-file")
                 .dest("secretFile")
                 .metavar("PATH")
-                .help("a properties file on the server with access-key-id and secret-access-key");
+                .help("a properties file on the server with access-key-id and secret-access-key (s3), or account-key"
+                        + " or sas-token (abfss)");
+        add.addArgument("--account-key-env")
+                .dest("accountKeyEnv")
+                .metavar("VARIABLE")
+                .help("abfss with static credentials: the variable holding the storage account's shared key");
         add.addArgument("--role-arn").dest("roleArn").metavar("ARN");
         add.addArgument("--external-id").dest("externalId").metavar("ID");
         add.addArgument("--description").dest("description").metavar("TEXT");
@@ -119,7 +124,8 @@ final class CatalogCommand extends RemoteCommand {
                 namespace.getString("sessionTokenEnv"),
                 namespace.getString("secretFile"),
                 namespace.getString("roleArn"),
-                namespace.getString("externalId"));
+                namespace.getString("externalId"),
+                namespace.getString("accountKeyEnv"));
         return new StorageSettings(namespace.getString("warehouse"), properties, credentials);
     }
 }
