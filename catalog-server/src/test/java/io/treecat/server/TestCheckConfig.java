@@ -97,4 +97,58 @@ class TestCheckConfig {
                 .contains("warehouse.catalogs[lake].credentials.access-key-id-env The environment variable"
                         + " TREECAT_TEST_SURELY_UNSET_1 is not set");
     }
+
+    @Test
+    void checksGcsAndAdlsWarehousesNamingTheKey() throws IOException {
+        assertThat(check("warehouse:\n  catalogs:\n    g:\n      location: gs://bucket/lake\n      properties:\n"
+                        + "        gcs.project-id: p\n        gcs.no-auth: \"true\"\n"))
+                .as(errors())
+                .isEqualTo(0);
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    g:\n      location: gs://bucket/lake\n      properties:\n"
+                        + "        gcs.oauth2.token: ya29.Zq8xTokenValue\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("warehouse.catalogs[g].properties.gcs.oauth2.token A storage property holds a credential")
+                .doesNotContain("Zq8xTokenValue");
+
+        err.reset();
+        assertThat(check("warehouse:\n  catalogs:\n    g:\n      location: gs://bucket/lake\n      credentials:\n"
+                        + "        source: static\n        access-key-id-env: A\n        secret-access-key-env: B\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("warehouse.catalogs[g].credentials.source A gs warehouse takes the default");
+
+        Path secret = directory.resolve("adls.properties");
+        Files.writeString(secret, "account-key=Zq8xAccountKeyValue==\n");
+        String adls = "warehouse:\n  catalogs:\n    a:\n      location: abfss://lake@acct.dfs.core.windows.net/w\n";
+        err.reset();
+        assertThat(check(adls + "      credentials:\n        source: static\n        secret-file: " + secret + "\n"))
+                .as(errors())
+                .isEqualTo(0);
+
+        err.reset();
+        assertThat(check(adls + "      credentials:\n        source: static\n"
+                        + "        account-key-env: TREECAT_TEST_SURELY_UNSET_3\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("warehouse.catalogs[a].credentials.account-key-env The environment variable"
+                        + " TREECAT_TEST_SURELY_UNSET_3 is not set");
+
+        err.reset();
+        assertThat(check(adls + "      properties:\n        adls.connection-string.acct.dfs.core.windows.net:"
+                        + " \"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zq8xAccountKeyValue==\"\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("warehouse.catalogs[a].properties.adls.connection-string.acct.dfs.core.windows.net A storage"
+                        + " property holds a credential")
+                .doesNotContain("Zq8xAccountKeyValue");
+
+        err.reset();
+        assertThat(check(adls + "      properties:\n        adls.auth.shared-key.account.key: Zq8xAccountKeyValue==\n"))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("warehouse.catalogs[a].properties.adls.auth.shared-key.account.key A storage property")
+                .doesNotContain("Zq8xAccountKeyValue");
+    }
 }

@@ -36,6 +36,9 @@ import java.util.function.Function;
  * @param vendedDurationSeconds how long vended credentials last (STS {@code DurationSeconds}); null: one hour
  * @param refreshMarginSeconds how much earlier than STS's expiry clients are told vended credentials expire
  *     ({@code s3.session-token-expires-at-ms}), so they refresh that much sooner; null: 0
+ * @param accountKeyVariable with {@link Source#STATIC} on an ADLS warehouse: the environment variable holding the
+ *     storage account's shared key (Iceberg's {@code adls.auth.shared-key.account.key}); on ADLS the secret file holds
+ *     {@code account-key} or {@code sas-token} instead
  */
 public record StorageCredentials(
         Source source,
@@ -47,7 +50,8 @@ public record StorageCredentials(
         String externalId,
         String stsEndpoint,
         Integer vendedDurationSeconds,
-        Integer refreshMarginSeconds) {
+        Integer refreshMarginSeconds,
+        String accountKeyVariable) {
     /** The keys of the credentials' settings, in YAML ({@code credentials.*}) and on a catalog object. */
     public static final String SOURCE = "source";
 
@@ -66,12 +70,17 @@ public record StorageCredentials(
 
     static final int MAX_VENDED_SECONDS = 43_200;
     static final int DEFAULT_VENDED_SECONDS = 3600;
+    public static final String ACCOUNT_KEY_ENV = "account-key-env";
 
     /** The keys of a secret file. */
     static final String FILE_ACCESS_KEY_ID = "access-key-id";
 
     static final String FILE_SECRET_ACCESS_KEY = "secret-access-key";
     static final String FILE_SESSION_TOKEN = "session-token";
+    /** The keys of an ADLS warehouse's secret file: the account's shared key, or a SAS token. */
+    static final String FILE_ACCOUNT_KEY = "account-key";
+
+    static final String FILE_SAS_TOKEN = "sas-token";
 
     /** How credentials are found. */
     public enum Source {
@@ -104,7 +113,7 @@ public record StorageCredentials(
         requireNonNull(source, "source is null");
     }
 
-    /** Credentials with no vending settings beyond the role. */
+    /** Credentials with neither vending settings beyond the role nor an ADLS account key variable. */
     public StorageCredentials(
             Source source,
             String accessKeyIdVariable,
@@ -123,7 +132,58 @@ public record StorageCredentials(
                 externalId,
                 null,
                 null,
+                null,
                 null);
+    }
+
+    /** Credentials of an S3 catalog with vending settings. */
+    public StorageCredentials(
+            Source source,
+            String accessKeyIdVariable,
+            String secretAccessKeyVariable,
+            String sessionTokenVariable,
+            String secretFile,
+            String roleArn,
+            String externalId,
+            String stsEndpoint,
+            Integer vendedDurationSeconds,
+            Integer refreshMarginSeconds) {
+        this(
+                source,
+                accessKeyIdVariable,
+                secretAccessKeyVariable,
+                sessionTokenVariable,
+                secretFile,
+                roleArn,
+                externalId,
+                stsEndpoint,
+                vendedDurationSeconds,
+                refreshMarginSeconds,
+                null);
+    }
+
+    /** Credentials of an ADLS catalog with its account key variable. */
+    public StorageCredentials(
+            Source source,
+            String accessKeyIdVariable,
+            String secretAccessKeyVariable,
+            String sessionTokenVariable,
+            String secretFile,
+            String roleArn,
+            String externalId,
+            String accountKeyVariable) {
+        this(
+                source,
+                accessKeyIdVariable,
+                secretAccessKeyVariable,
+                sessionTokenVariable,
+                secretFile,
+                roleArn,
+                externalId,
+                null,
+                null,
+                null,
+                accountKeyVariable);
     }
 
     /** The SDK's default chain. */
@@ -155,6 +215,7 @@ public record StorageCredentials(
         putIfSet(map, STS_ENDPOINT, stsEndpoint);
         putIfSet(map, VENDED_DURATION_SECONDS, vendedDurationSeconds == null ? null : vendedDurationSeconds.toString());
         putIfSet(map, REFRESH_MARGIN_SECONDS, refreshMarginSeconds == null ? null : refreshMarginSeconds.toString());
+        putIfSet(map, ACCOUNT_KEY_ENV, accountKeyVariable);
         return map;
     }
 
@@ -173,13 +234,14 @@ public record StorageCredentials(
                     && !key.equals(EXTERNAL_ID)
                     && !key.equals(STS_ENDPOINT)
                     && !key.equals(VENDED_DURATION_SECONDS)
-                    && !key.equals(REFRESH_MARGIN_SECONDS)) {
+                    && !key.equals(REFRESH_MARGIN_SECONDS)
+                    && !key.equals(ACCOUNT_KEY_ENV)) {
                 throw new CatalogException(
                                 ErrorCode.INVALID_STORAGE_SETTINGS,
                                 "Unknown credentials setting: expected source, access-key-id-env,"
                                         + " secret-access-key-env, session-token-env, secret-file, role-arn,"
-                                        + " external-id, sts-endpoint, vended-duration-seconds or"
-                                        + " refresh-margin-seconds")
+                                        + " external-id, sts-endpoint, vended-duration-seconds,"
+                                        + " refresh-margin-seconds or account-key-env")
                         .with("key", "credentials." + key);
             }
         }
@@ -194,7 +256,8 @@ public record StorageCredentials(
                 references.get(EXTERNAL_ID),
                 references.get(STS_ENDPOINT),
                 seconds(references, VENDED_DURATION_SECONDS),
-                seconds(references, REFRESH_MARGIN_SECONDS));
+                seconds(references, REFRESH_MARGIN_SECONDS),
+                references.get(ACCOUNT_KEY_ENV));
     }
 
     private static Integer seconds(Map<String, String> references, String key) {
@@ -214,10 +277,32 @@ public record StorageCredentials(
      *
      * @throws CatalogException {@code INVALID_STORAGE_SETTINGS}, context {@code key} naming the setting
      */
-    void check(Function<String, String> environment) {
+    void check(StorageSchemes.Family family, Function<String, String> environment) {
         checkVending();
+        if (family == StorageSchemes.Family.GCS && source != Source.DEFAULT) {
+            // Iceberg's GCSFileIO takes no key of its own: Google's Application Default Credentials, whose
+            // GOOGLE_APPLICATION_CREDENTIALS names a service-account JSON file, or gcs.no-auth for an emulator.
+            throw invalid(
+                    "A gs warehouse takes the default credentials source (Google's Application Default Credentials)",
+                    SOURCE);
+        }
+        if (family == StorageSchemes.Family.ADLS && source == Source.STATIC) {
+            refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
+            refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
+            refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
+            refuseSet(ROLE_ARN, roleArn);
+            resolveAzure(environment);
+            return;
+        }
+        if (family == StorageSchemes.Family.ADLS && source == Source.ASSUME_ROLE) {
+            throw invalid("The assume-role credentials source is for s3 warehouses", SOURCE);
+        }
+        if (family != StorageSchemes.Family.ADLS) {
+            refuseSet(ACCOUNT_KEY_ENV, accountKeyVariable);
+        }
         switch (source) {
             case DEFAULT -> {
+                refuseSet(ACCOUNT_KEY_ENV, accountKeyVariable);
                 refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
                 refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
                 refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
@@ -267,6 +352,46 @@ public record StorageCredentials(
         }
     }
 
+    /** An ADLS warehouse's static credential: the account's shared key or a SAS token (the other null), read now. */
+    record AzureKeys(String accountKey, String sasToken) {}
+
+    /** Reads an ADLS warehouse's account key or SAS token, from the environment or the secret file. */
+    AzureKeys resolveAzure(Function<String, String> environment) {
+        if (secretFile != null) {
+            if (accountKeyVariable != null) {
+                throw invalid(
+                        "Give the account key either through an environment variable or through a secret file, not"
+                                + " both",
+                        SECRET_FILE);
+            }
+            Properties file = readSecretFile();
+            String accountKey = stripped(file.getProperty(FILE_ACCOUNT_KEY));
+            String sasToken = stripped(file.getProperty(FILE_SAS_TOKEN));
+            if ((accountKey == null) == (sasToken == null)) {
+                throw invalid(
+                        "The secret file of an abfss warehouse needs one of account-key and sas-token", SECRET_FILE);
+            }
+            return new AzureKeys(accountKey, sasToken);
+        }
+        if (isBlank(accountKeyVariable)) {
+            throw invalid(
+                    "The static credentials source of an abfss warehouse needs account-key-env or secret-file",
+                    ACCOUNT_KEY_ENV);
+        }
+        return new AzureKeys(variable(environment, ACCOUNT_KEY_ENV, accountKeyVariable), null);
+    }
+
+    private Properties readSecretFile() {
+        Properties file = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(secretFile), StandardCharsets.UTF_8)) {
+            file.load(reader);
+        } catch (IOException | RuntimeException e) {
+            // The path is the operator's own setting, not a secret; the file's content never appears.
+            throw invalid("The secret file cannot be read", SECRET_FILE);
+        }
+        return file;
+    }
+
     /** The static keys: access key id, secret key and session token (null when none), read now. */
     record Keys(String accessKeyId, String secretAccessKey, String sessionToken) {}
 
@@ -278,13 +403,7 @@ public record StorageCredentials(
                         "Give static keys either through environment variables or through a secret file, not both",
                         SECRET_FILE);
             }
-            Properties file = new Properties();
-            try (Reader reader = Files.newBufferedReader(Path.of(secretFile), StandardCharsets.UTF_8)) {
-                file.load(reader);
-            } catch (IOException | RuntimeException e) {
-                // The path is the operator's own setting, not a secret; the file's content never appears.
-                throw invalid("The secret file cannot be read", SECRET_FILE);
-            }
+            Properties file = readSecretFile();
             String accessKeyId = file.getProperty(FILE_ACCESS_KEY_ID);
             String secretAccessKey = file.getProperty(FILE_SECRET_ACCESS_KEY);
             if (isBlank(accessKeyId) || isBlank(secretAccessKey)) {

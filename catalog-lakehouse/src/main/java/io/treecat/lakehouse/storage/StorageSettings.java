@@ -50,6 +50,20 @@ public record StorageSettings(String location, Map<String, String> properties, S
     static final String ASSUME_ROLE_EXTERNAL_ID = "client.assume-role.external-id";
     static final String CLIENT_REGION = "client.region";
     static final String S3_ENDPOINT = "s3.endpoint";
+    /** Iceberg's ADLS property names: the shared key's account and key, a SAS token and an endpoint per account host. */
+    static final String ADLS_ACCOUNT_NAME = "adls.auth.shared-key.account.name";
+
+    static final String ADLS_ACCOUNT_KEY = "adls.auth.shared-key.account.key";
+    static final String ADLS_SAS_TOKEN_PREFIX = "adls.sas-token.";
+    static final String ADLS_CONNECTION_STRING_PREFIX = "adls.connection-string.";
+
+    /**
+     * What marks an Azure connection string that holds a key or a SAS ({@code AccountKey=…}, {@code
+     * SharedAccessSignature=…}); ADLSFileIO takes {@code adls.connection-string.<host>} as the account's endpoint, so
+     * only a URL belongs there.
+     */
+    private static final Pattern SECRET_CONNECTION_STRING =
+            Pattern.compile("(?i).*(accountkey|sharedaccesssignature|sig)=.*");
 
     public StorageSettings {
         location = Locations.stripSlash(requireNonNull(location, "location is null"));
@@ -72,7 +86,7 @@ public record StorageSettings(String location, Map<String, String> properties, S
      */
     public void check(Function<String, String> environment) {
         checkStored();
-        credentials.check(environment);
+        credentials.check(family(), environment);
     }
 
     /**
@@ -88,6 +102,14 @@ public record StorageSettings(String location, Map<String, String> properties, S
                                 ErrorCode.INVALID_STORAGE_SETTINGS,
                                 "A storage property holds a credential: give it through the credentials settings (an"
                                         + " environment variable or a secret file), never inline")
+                        .with("key", PROPERTIES + "." + key);
+            }
+            if (key.startsWith(ADLS_CONNECTION_STRING_PREFIX)
+                    && SECRET_CONNECTION_STRING.matcher(properties.get(key)).matches()) {
+                throw new CatalogException(
+                                ErrorCode.INVALID_STORAGE_SETTINGS,
+                                "A storage property holds a credential: an ADLS connection string here is the"
+                                        + " account's endpoint URL only; give the key through the credentials settings")
                         .with("key", PROPERTIES + "." + key);
             }
             if (key.equals(CLIENT_FACTORY) || key.startsWith("client.assume-role.")) {
@@ -127,6 +149,18 @@ public record StorageSettings(String location, Map<String, String> properties, S
         switch (credentials.source()) {
             case DEFAULT -> {}
             case STATIC -> {
+                if (family() == StorageSchemes.Family.ADLS) {
+                    StorageCredentials.AzureKeys keys = credentials.resolveAzure(environment);
+                    String host = adlsHost(location);
+                    if (keys.accountKey() != null) {
+                        // Iceberg's shared key needs the account's name; it is the first label of the host.
+                        resolved.putIfAbsent(ADLS_ACCOUNT_NAME, host.split("\\.", 2)[0]);
+                        resolved.put(ADLS_ACCOUNT_KEY, keys.accountKey());
+                    } else {
+                        resolved.put(ADLS_SAS_TOKEN_PREFIX + host, keys.sasToken());
+                    }
+                    return resolved;
+                }
                 StorageCredentials.Keys keys = credentials.resolve(environment);
                 resolved.put(S3_ACCESS_KEY_ID, keys.accessKeyId());
                 resolved.put(S3_SECRET_ACCESS_KEY, keys.secretAccessKey());
@@ -150,6 +184,10 @@ public record StorageSettings(String location, Map<String, String> properties, S
     java.util.List<String> secrets(Function<String, String> environment) {
         if (credentials.source() != StorageCredentials.Source.STATIC) {
             return java.util.List.of();
+        }
+        if (family() == StorageSchemes.Family.ADLS) {
+            StorageCredentials.AzureKeys keys = credentials.resolveAzure(environment);
+            return java.util.List.of(keys.accountKey() != null ? keys.accountKey() : keys.sasToken());
         }
         StorageCredentials.Keys keys = credentials.resolve(environment);
         java.util.List<String> secrets = new java.util.ArrayList<>();
@@ -213,6 +251,18 @@ public record StorageSettings(String location, Map<String, String> properties, S
             map.put(entry.getKey(), entry.getValue().asString().getValue());
         }
         return map;
+    }
+
+    /**
+     * The account host of an ADLS location ({@code abfss://container@account.dfs.core.windows.net/path}), which keys
+     * Iceberg's per-account properties.
+     */
+    static String adlsHost(String location) {
+        String rest = location.substring(location.indexOf("://") + 3);
+        int slash = rest.indexOf('/');
+        String authority = slash < 0 ? rest : rest.substring(0, slash);
+        int at = authority.indexOf('@');
+        return at < 0 ? authority : authority.substring(at + 1);
     }
 
     private static boolean isBlank(String value) {

@@ -58,7 +58,12 @@ final class CatalogCommand extends RemoteCommand {
         add.addArgument("--secret-file")
                 .dest("secretFile")
                 .metavar("PATH")
-                .help("a properties file on the server with access-key-id and secret-access-key");
+                .help("a properties file on the server with access-key-id and secret-access-key (s3), or account-key"
+                        + " or sas-token (abfss)");
+        add.addArgument("--account-key-env")
+                .dest("accountKeyEnv")
+                .metavar("VARIABLE")
+                .help("abfss with static credentials: the variable holding the storage account's shared key");
         add.addArgument("--role-arn")
                 .dest("roleArn")
                 .metavar("ARN")
@@ -138,7 +143,8 @@ final class CatalogCommand extends RemoteCommand {
                 namespace.getString("externalId"),
                 namespace.getString("stsEndpoint"),
                 namespace.getInt("vendedDurationSeconds"),
-                namespace.getInt("refreshMarginSeconds"));
+                namespace.getInt("refreshMarginSeconds"),
+                namespace.getString("accountKeyEnv"));
         return new StorageSettings(namespace.getString("warehouse"), properties, credentials);
     }
 }

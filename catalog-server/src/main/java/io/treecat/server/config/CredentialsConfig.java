@@ -46,6 +46,10 @@ public final class CredentialsConfig {
     @JsonProperty("refresh-margin-seconds")
     private Integer refreshMarginSeconds;
 
+    /** An abfss warehouse's static credentials: the environment variable holding the storage account's shared key. */
+    @JsonProperty("account-key-env")
+    private String accountKeyEnv;
+
     StorageCredentials toCredentials() {
         return new StorageCredentials(
                 StorageCredentials.Source.fromConfigName(source),
@@ -57,6 +61,7 @@ public final class CredentialsConfig {
                 externalId,
                 stsEndpoint,
                 vendedDurationSeconds,
-                refreshMarginSeconds);
+                refreshMarginSeconds,
+                accountKeyEnv);
     }
 }
