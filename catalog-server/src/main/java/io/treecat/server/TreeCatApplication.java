@@ -40,6 +40,7 @@ import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.storage.S3RequestSigner;
+import io.treecat.server.storage.StsCredentialVendor;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,6 +201,14 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 }
             }
         });
+        // Vended credentials (STS AssumeRole, docs/object-storage.md): its STS clients closed after Jetty has stopped.
+        StsCredentialVendor vendor = new StsCredentialVendor();
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                vendor.close();
+            }
+        });
         // Clients' scan and commit reports (POST …/tables/{table}/metrics) counted per kind:
         // iceberg.metrics-reports.<kind>.
         // Each adapter gets the lakehouse under its own name, so the commit log says which one committed.
@@ -210,7 +219,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         (table, reportType) -> metrics.meter(MetricRegistry.name("iceberg.metrics-reports", reportType))
                                 .mark(),
                         new IcebergRest.Options(
-                                configuration.iceberg().rebaseAppends(), json, purges.wake(), new S3RequestSigner()))
+                                configuration.iceberg().rebaseAppends(),
+                                json,
+                                purges.wake(),
+                                new S3RequestSigner(),
+                                vendor))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

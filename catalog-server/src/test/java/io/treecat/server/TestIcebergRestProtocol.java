@@ -163,13 +163,12 @@ class TestIcebergRestProtocol {
     }
 
     @Test
-    void credentialsAreEmptyForALocalWarehouse() throws Exception {
+    void aLocalWarehouseVendsNoCredentials() throws Exception {
         try (RESTCatalog catalog = client(Map.of())) {
             catalog.createTable(TableIdentifier.of("proto", "creds"), SCHEMA);
         }
-        TreeCatTestServer.Reply reply = server.get("/v1/warehouse/namespaces/proto/tables/creds/credentials");
-        assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.json().get("storage-credentials")).isEmpty();
+        // Its files are reached with the client's own access: the route says so (vending: VendedCredentialsIT).
+        assertError(server.get("/v1/warehouse/namespaces/proto/tables/creds/credentials"), 400, "BadRequestException");
         assertError(
                 server.get("/v1/warehouse/namespaces/proto/tables/missing/credentials"), 404, "NoSuchTableException");
         assertThat(server.get("/v1/config").json().get("endpoints").toString())

@@ -19,12 +19,35 @@ public final class AccessDelegation {
     static final String REMOTE_SIGNING_ENABLED = "s3.remote-signing-enabled";
     static final String SIGNER_URI = "s3.signer.uri";
     static final String SIGNER_ENDPOINT = "s3.signer.endpoint";
+    /** Where a client refreshes vended credentials, relative to the catalog's URI (Iceberg's client resolves it). */
+    static final String REFRESH_ENDPOINT = "client.refresh-credentials-endpoint";
+
+    static final String REFRESH_ENABLED = "client.refresh-credentials-enabled";
 
     /** The store settings a client needs to reach the store: never a credential (the settings hold none). */
     private static final List<String> CLIENT_SETTINGS =
             List.of(StorageSettings.S3_ENDPOINT, "s3.path-style-access", StorageSettings.CLIENT_REGION);
 
     private AccessDelegation() {}
+
+    /**
+     * Checks a header value: a comma-separated list of the mechanisms the spec names.
+     *
+     * @throws IllegalArgumentException naming the first value that is not one of them
+     */
+    public static void check(String header) {
+        if (header == null) {
+            return;
+        }
+        for (String value : header.split(",", -1)) {
+            String mechanism = value.trim().toLowerCase(Locale.ROOT);
+            if (!mechanism.equals(REMOTE_SIGNING) && !mechanism.equals(VENDED_CREDENTIALS)) {
+                throw new IllegalArgumentException("Unsupported access delegation, expected vended-credentials or"
+                        + " remote-signing (comma-separated): "
+                        + (value.length() > 64 ? value.substring(0, 64) + "…" : value));
+            }
+        }
+    }
 
     /** Whether a header value (a comma-separated list of mechanisms) asks for {@code mechanism}. */
     public static boolean asks(String header, String mechanism) {
@@ -61,6 +84,27 @@ public final class AccessDelegation {
                 config.put(key, value);
             }
         }
+        return config;
+    }
+
+    /**
+     * The config of a table in {@code warehouse} with vended credentials: the store's endpoint, region and path style,
+     * and where the client refreshes them ({@code refreshEndpoint}, the table's credentials route relative to the
+     * catalog's URI). The credentials themselves are the response's {@code storage-credentials}.
+     */
+    public static Map<String, String> vendedConfig(Warehouse warehouse, String refreshEndpoint) {
+        if (!(warehouse.io() instanceof StoreFileIO store) || !onS3(warehouse)) {
+            return Map.of();
+        }
+        Map<String, String> config = new LinkedHashMap<>();
+        for (String key : CLIENT_SETTINGS) {
+            String value = store.settings().get(key);
+            if (value != null) {
+                config.put(key, value);
+            }
+        }
+        config.put(REFRESH_ENDPOINT, refreshEndpoint);
+        config.put(REFRESH_ENABLED, "true");
         return config;
     }
 

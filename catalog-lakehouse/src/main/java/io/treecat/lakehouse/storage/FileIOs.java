@@ -49,6 +49,6 @@ public final class FileIOs {
                             ErrorCode.INVALID_STORAGE_SETTINGS, "The warehouse's FileIO cannot be built: " + message)
                     .with("key", "location");
         }
-        return new StoreFileIO(io, secrets, settings.properties());
+        return new StoreFileIO(io, secrets, settings.properties(), settings.credentials());
     }
 }

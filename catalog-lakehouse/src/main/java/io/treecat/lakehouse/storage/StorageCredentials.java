@@ -27,8 +27,15 @@ import java.util.function.Function;
  * @param secretFile with {@link Source#STATIC}, instead of the variables: a properties file (a mounted Kubernetes
  *     secret) with {@code access-key-id}, {@code secret-access-key} and optionally {@code session-token}
  * @param roleArn with {@link Source#ASSUME_ROLE}: the role the server assumes (Iceberg's
- *     {@code AssumeRoleAwsClientFactory}, through STS)
- * @param externalId with {@link Source#ASSUME_ROLE}: the external id the role's trust policy asks for (optional)
+ *     {@code AssumeRoleAwsClientFactory}, through STS); with any source of an S3 catalog: the role whose credentials
+ *     are vended to clients (STS {@code AssumeRole} with a session policy for one table), signed by the catalog's own
+ *     identity (the static keys, or the SDK's default chain)
+ * @param externalId the external id the role's trust policy asks for (optional)
+ * @param stsEndpoint where vended credentials are asked for (optional): by default the catalog's {@code s3.endpoint}
+ *     when it sets one (S3-compatible stores that serve STS, MinIO, moto, serve it there), else AWS's regional STS
+ * @param vendedDurationSeconds how long vended credentials last (STS {@code DurationSeconds}); null: one hour
+ * @param refreshMarginSeconds how much earlier than STS's expiry clients are told vended credentials expire
+ *     ({@code s3.session-token-expires-at-ms}), so they refresh that much sooner; null: 0
  */
 public record StorageCredentials(
         Source source,
@@ -37,7 +44,10 @@ public record StorageCredentials(
         String sessionTokenVariable,
         String secretFile,
         String roleArn,
-        String externalId) {
+        String externalId,
+        String stsEndpoint,
+        Integer vendedDurationSeconds,
+        Integer refreshMarginSeconds) {
     /** The keys of the credentials' settings, in YAML ({@code credentials.*}) and on a catalog object. */
     public static final String SOURCE = "source";
 
@@ -47,6 +57,15 @@ public record StorageCredentials(
     public static final String SECRET_FILE = "secret-file";
     public static final String ROLE_ARN = "role-arn";
     public static final String EXTERNAL_ID = "external-id";
+    public static final String STS_ENDPOINT = "sts-endpoint";
+    public static final String VENDED_DURATION_SECONDS = "vended-duration-seconds";
+    public static final String REFRESH_MARGIN_SECONDS = "refresh-margin-seconds";
+
+    /** STS's bounds on {@code DurationSeconds} (the upper one also needs the role's own maximum session duration). */
+    static final int MIN_VENDED_SECONDS = 900;
+
+    static final int MAX_VENDED_SECONDS = 43_200;
+    static final int DEFAULT_VENDED_SECONDS = 3600;
 
     /** The keys of a secret file. */
     static final String FILE_ACCESS_KEY_ID = "access-key-id";
@@ -85,9 +104,42 @@ public record StorageCredentials(
         requireNonNull(source, "source is null");
     }
 
+    /** Credentials with no vending settings beyond the role. */
+    public StorageCredentials(
+            Source source,
+            String accessKeyIdVariable,
+            String secretAccessKeyVariable,
+            String sessionTokenVariable,
+            String secretFile,
+            String roleArn,
+            String externalId) {
+        this(
+                source,
+                accessKeyIdVariable,
+                secretAccessKeyVariable,
+                sessionTokenVariable,
+                secretFile,
+                roleArn,
+                externalId,
+                null,
+                null,
+                null);
+    }
+
     /** The SDK's default chain. */
     public static StorageCredentials defaultChain() {
         return new StorageCredentials(Source.DEFAULT, null, null, null, null, null, null);
+    }
+
+    /** How long vended credentials last. */
+    public java.time.Duration vendedDuration() {
+        return java.time.Duration.ofSeconds(
+                vendedDurationSeconds == null ? DEFAULT_VENDED_SECONDS : vendedDurationSeconds);
+    }
+
+    /** How much earlier than their real expiry clients are told vended credentials expire. */
+    public java.time.Duration refreshMargin() {
+        return java.time.Duration.ofSeconds(refreshMarginSeconds == null ? 0 : refreshMarginSeconds);
     }
 
     /** The references as a map of their keys (only those set), as they are stored and shown. */
@@ -100,6 +152,9 @@ public record StorageCredentials(
         putIfSet(map, SECRET_FILE, secretFile);
         putIfSet(map, ROLE_ARN, roleArn);
         putIfSet(map, EXTERNAL_ID, externalId);
+        putIfSet(map, STS_ENDPOINT, stsEndpoint);
+        putIfSet(map, VENDED_DURATION_SECONDS, vendedDurationSeconds == null ? null : vendedDurationSeconds.toString());
+        putIfSet(map, REFRESH_MARGIN_SECONDS, refreshMarginSeconds == null ? null : refreshMarginSeconds.toString());
         return map;
     }
 
@@ -115,12 +170,16 @@ public record StorageCredentials(
                     && !key.equals(SESSION_TOKEN_ENV)
                     && !key.equals(SECRET_FILE)
                     && !key.equals(ROLE_ARN)
-                    && !key.equals(EXTERNAL_ID)) {
+                    && !key.equals(EXTERNAL_ID)
+                    && !key.equals(STS_ENDPOINT)
+                    && !key.equals(VENDED_DURATION_SECONDS)
+                    && !key.equals(REFRESH_MARGIN_SECONDS)) {
                 throw new CatalogException(
                                 ErrorCode.INVALID_STORAGE_SETTINGS,
                                 "Unknown credentials setting: expected source, access-key-id-env,"
-                                        + " secret-access-key-env, session-token-env, secret-file, role-arn or"
-                                        + " external-id")
+                                        + " secret-access-key-env, session-token-env, secret-file, role-arn,"
+                                        + " external-id, sts-endpoint, vended-duration-seconds or"
+                                        + " refresh-margin-seconds")
                         .with("key", "credentials." + key);
             }
         }
@@ -132,7 +191,22 @@ public record StorageCredentials(
                 references.get(SESSION_TOKEN_ENV),
                 references.get(SECRET_FILE),
                 references.get(ROLE_ARN),
-                references.get(EXTERNAL_ID));
+                references.get(EXTERNAL_ID),
+                references.get(STS_ENDPOINT),
+                seconds(references, VENDED_DURATION_SECONDS),
+                seconds(references, REFRESH_MARGIN_SECONDS));
+    }
+
+    private static Integer seconds(Map<String, String> references, String key) {
+        String value = references.get(key);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.strip());
+        } catch (NumberFormatException e) {
+            throw invalid("A number of seconds is expected", key);
+        }
     }
 
     /**
@@ -141,18 +215,15 @@ public record StorageCredentials(
      * @throws CatalogException {@code INVALID_STORAGE_SETTINGS}, context {@code key} naming the setting
      */
     void check(Function<String, String> environment) {
+        checkVending();
         switch (source) {
             case DEFAULT -> {
                 refuseSet(ACCESS_KEY_ID_ENV, accessKeyIdVariable);
                 refuseSet(SECRET_ACCESS_KEY_ENV, secretAccessKeyVariable);
                 refuseSet(SESSION_TOKEN_ENV, sessionTokenVariable);
                 refuseSet(SECRET_FILE, secretFile);
-                refuseSet(ROLE_ARN, roleArn);
             }
-            case STATIC -> {
-                refuseSet(ROLE_ARN, roleArn);
-                resolve(environment);
-            }
+            case STATIC -> resolve(environment);
             case ASSUME_ROLE -> {
                 if (isBlank(roleArn)) {
                     throw invalid("The assume-role credentials source needs a role", ROLE_ARN);
@@ -166,6 +237,33 @@ public record StorageCredentials(
                                     : secretAccessKeyVariable != null ? SECRET_ACCESS_KEY_ENV : SECRET_FILE);
                 }
             }
+        }
+    }
+
+    /** The vending settings: durations within STS's bounds, and none of them without a role to assume. */
+    void checkVending() {
+        if (vendedDurationSeconds != null
+                && (vendedDurationSeconds < MIN_VENDED_SECONDS || vendedDurationSeconds > MAX_VENDED_SECONDS)) {
+            throw invalid("STS vends credentials for 900 to 43200 seconds", VENDED_DURATION_SECONDS);
+        }
+        if (refreshMarginSeconds != null
+                && (refreshMarginSeconds < 0
+                        || refreshMarginSeconds >= vendedDuration().toSeconds())) {
+            throw invalid(
+                    "The refresh margin must be at least 0 and shorter than vended-duration-seconds",
+                    REFRESH_MARGIN_SECONDS);
+        }
+        if (isBlank(roleArn)) {
+            refuseWithoutRole(EXTERNAL_ID, externalId);
+            refuseWithoutRole(STS_ENDPOINT, stsEndpoint);
+            refuseWithoutRole(VENDED_DURATION_SECONDS, vendedDurationSeconds);
+            refuseWithoutRole(REFRESH_MARGIN_SECONDS, refreshMarginSeconds);
+        }
+    }
+
+    private static void refuseWithoutRole(String key, Object value) {
+        if (value != null) {
+            throw invalid("This setting needs credentials.role-arn, the role to assume", key);
         }
     }
 

@@ -42,13 +42,19 @@ public final class StoreFailures {
                 || !isStoreFailure(failure)) {
             return failure;
         }
+        String detail = describe(store, failure);
+        return new CatalogException(
+                        ErrorCode.OBJECT_STORE_UNAVAILABLE, "The catalog's object store failed: " + detail, failure)
+                .with("catalog", warehouse.catalog());
+    }
+
+    /** The store's own words about {@code failure}, scrubbed of {@code store}'s credentials and shortened. */
+    static String describe(StoreFileIO store, Throwable failure) {
         String detail = store.scrub(detail(failure));
         if (detail.length() > MAX_DETAIL_CHARS) {
             detail = detail.substring(0, MAX_DETAIL_CHARS) + "…";
         }
-        return new CatalogException(
-                        ErrorCode.OBJECT_STORE_UNAVAILABLE, "The catalog's object store failed: " + detail, failure)
-                .with("catalog", warehouse.catalog());
+        return detail;
     }
 
     /**

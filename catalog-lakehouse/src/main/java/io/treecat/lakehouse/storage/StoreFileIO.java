@@ -21,19 +21,31 @@ public final class StoreFileIO implements FileIO {
     private final FileIO delegate;
     private final transient List<String> secrets;
     private final Map<String, String> settings;
+    private final StorageCredentials credentials;
 
     StoreFileIO(FileIO delegate, List<String> secrets) {
         this(delegate, secrets, Map.of());
     }
 
+    StoreFileIO(FileIO delegate, List<String> secrets, Map<String, String> settings) {
+        this(delegate, secrets, settings, StorageCredentials.defaultChain());
+    }
+
     /**
      * @param settings the warehouse's configured properties ({@link StorageSettings#properties()}), which hold no
      *     credential ({@link StorageSettings#checkStored})
+     * @param credentials where the warehouse's credentials come from (references only), and its vending settings
      */
-    StoreFileIO(FileIO delegate, List<String> secrets, Map<String, String> settings) {
+    StoreFileIO(FileIO delegate, List<String> secrets, Map<String, String> settings, StorageCredentials credentials) {
         this.delegate = requireNonNull(delegate, "delegate is null");
         this.secrets = List.copyOf(secrets);
         this.settings = Map.copyOf(settings);
+        this.credentials = requireNonNull(credentials, "credentials is null");
+    }
+
+    /** Where the warehouse's credentials come from, and its vending settings: references, never a key. */
+    public StorageCredentials credentials() {
+        return credentials;
     }
 
     /**

@@ -51,7 +51,6 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
 import org.apache.iceberg.rest.responses.GetNamespaceResponse;
-import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.ListNamespacesResponse;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
@@ -110,7 +109,7 @@ public final class IcebergResource {
     private final String defaultCatalog;
     private final MetricsReportListener reports;
     private final ScanPlanner planner;
-    private final IcebergSigningResource signing;
+    private final IcebergCredentialsResource delegation;
 
     IcebergResource(
             IcebergNamespaces namespaces,
@@ -119,8 +118,8 @@ public final class IcebergResource {
             IcebergBodies bodies,
             String defaultCatalog,
             MetricsReportListener reports,
-            IcebergSigningResource signing) {
-        this.signing = requireNonNull(signing, "signing is null");
+            IcebergCredentialsResource delegation) {
+        this.delegation = requireNonNull(delegation, "delegation is null");
         this.namespaces = requireNonNull(namespaces, "namespaces is null");
         this.tables = requireNonNull(tables, "tables is null");
         this.bodies = requireNonNull(bodies, "bodies is null");
@@ -251,22 +250,36 @@ public final class IcebergResource {
     public Response createTable(
             @PathParam("prefix") String prefix,
             @Encoded @PathParam("namespace") String namespace,
-            @HeaderParam(ACCESS_DELEGATION) String delegation,
+            @HeaderParam(ACCESS_DELEGATION) String header,
             @Context UriInfo uri,
             String body) {
         CreateTableRequest request = read(body, CreateTableRequest.class);
         Namespace ns = namespace(namespace);
-        Map<String, String> config =
-                signing.delegatedConfig(delegation, baseUri(uri), prefix, TableIdentifier.of(ns, request.name()));
+        TableIdentifier identifier = TableIdentifier.of(ns, request.name());
+        // Delegation is settled before the create commits: a refused or failed vending commits nothing.
+        TableMetadata planned = header == null || request.stageCreate()
+                ? null
+                : tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request));
         if (request.stageCreate()) {
+            TableMetadata staged = tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request));
+            IcebergCredentialsResource.Delegated delegated =
+                    delegation.delegated(header, baseUri(uri), prefix, identifier, staged::location);
             return ok(LoadTableResponse.builder()
-                    .withTableMetadata(tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request)))
-                    .addAllConfig(config)
+                    .withTableMetadata(staged)
+                    .addAllConfig(delegated.config())
+                    .addAllCredentials(delegated.credentials())
                     .build());
         }
+        IcebergCredentialsResource.Delegated delegated = planned == null
+                ? IcebergCredentialsResource.Delegated.NONE
+                : delegation.delegated(header, baseUri(uri), prefix, identifier, planned::location);
         TableMetadata created = tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request));
-        if (!config.isEmpty()) {
-            return withConfig(created, ALL_SNAPSHOTS, config);
+        if (planned != null && !created.location().equals(planned.location())) {
+            // The namespace's location changed in between: credentials for where the table really is.
+            delegated = delegation.delegated(header, baseUri(uri), prefix, identifier, created::location);
+        }
+        if (!delegated.isEmpty()) {
+            return withConfig(created, ALL_SNAPSHOTS, delegated);
         }
         return withETag(created, ALL_SNAPSHOTS);
     }
@@ -274,16 +287,30 @@ public final class IcebergResource {
     @POST
     @Path("{prefix}/namespaces/{namespace}/register")
     public Response registerTable(
-            @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
+            @PathParam("prefix") String prefix,
+            @Encoded @PathParam("namespace") String namespace,
+            @HeaderParam(ACCESS_DELEGATION) String header,
+            @Context UriInfo uri,
+            String body) {
         RegisterTableRequest request = read(body, RegisterTableRequest.class);
+        Namespace ns = namespace(namespace);
+        // Before the register commits, as for a create; the location is the registered metadata file's own.
+        IcebergCredentialsResource.Delegated delegated = header == null
+                ? IcebergCredentialsResource.Delegated.NONE
+                : delegation.delegated(
+                        header,
+                        baseUri(uri),
+                        prefix,
+                        TableIdentifier.of(ns, request.name()),
+                        () -> tables.readMetadata(catalog(prefix), request.metadataLocation())
+                                .location());
         TableMetadata metadata = tables.register(
-                WHO,
-                catalog(prefix),
-                namespace(namespace),
-                request.name(),
-                request.metadataLocation(),
-                request.overwrite());
-        return ok(LoadTableResponse.builder().withTableMetadata(metadata).build());
+                WHO, catalog(prefix), ns, request.name(), request.metadataLocation(), request.overwrite());
+        return ok(LoadTableResponse.builder()
+                .withTableMetadata(metadata)
+                .addAllConfig(delegated.config())
+                .addAllCredentials(delegated.credentials())
+                .build());
     }
 
     /**
@@ -300,7 +327,7 @@ public final class IcebergResource {
             @Encoded @PathParam("table") String table,
             @QueryParam("snapshots") String snapshots,
             @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
-            @HeaderParam(ACCESS_DELEGATION) String delegation,
+            @HeaderParam(ACCESS_DELEGATION) String header,
             @Context UriInfo uri) {
         String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
         if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
@@ -316,11 +343,14 @@ public final class IcebergResource {
             // Fails as Iceberg's own load would; a cached body must not hide a file that vanished.
             tables.readMetadata(at.catalog(), location);
         }
-        Map<String, String> config =
-                signing.delegatedConfig(delegation, baseUri(uri), prefix, identifier(namespace, table));
-        if (!config.isEmpty()) {
-            // Not cached: the config names the URI this client reached the server at.
-            return withConfig(tables.readMetadata(at.catalog(), location), mode, config);
+        if (header != null) {
+            TableMetadata metadata = tables.readMetadata(at.catalog(), location);
+            IcebergCredentialsResource.Delegated delegated = delegation.delegated(
+                    header, baseUri(uri), prefix, identifier(namespace, table), metadata::location);
+            if (!delegated.isEmpty()) {
+                // Not cached: the config names the URI this client reached the server at, or holds credentials.
+                return withConfig(metadata, mode, delegated);
+            }
         }
         String body = loadBodies.get(etag, () -> {
             TableMetadata metadata = tables.readMetadata(at.catalog(), location);
@@ -416,21 +446,6 @@ public final class IcebergResource {
         return Response.noContent().build();
     }
 
-    /**
-     * The storage credentials of a table: none, since the warehouse is a local filesystem that the
-     * client reaches with its own access (the spec's answer is then an empty list).
-     */
-    @GET
-    @Path("{prefix}/namespaces/{namespace}/tables/{table}/credentials")
-    public Response loadCredentials(
-            @PathParam("prefix") String prefix,
-            @Encoded @PathParam("namespace") String namespace,
-            @Encoded @PathParam("table") String table) {
-        TableIdentifier identifier = identifier(namespace, table);
-        requireTable(prefix, identifier);
-        return ok(ImmutableLoadCredentialsResponse.builder().build());
-    }
-
     // ---- server-side scan planning (ScanPlanner): answered from the files indexed in the tree
 
     @POST
@@ -506,7 +521,7 @@ public final class IcebergResource {
     }
 
     /** A table response with access-delegation config, which is the client's own and so never cached. */
-    private Response withConfig(TableMetadata metadata, String mode, Map<String, String> config) {
+    private Response withConfig(TableMetadata metadata, String mode, IcebergCredentialsResource.Delegated delegated) {
         TableMetadata answered = metadata;
         if (mode.equals(REF_SNAPSHOTS)) {
             answered = TableMetadata.buildFrom(metadata)
@@ -516,11 +531,16 @@ public final class IcebergResource {
         }
         String body = bodies.json(LoadTableResponse.builder()
                 .withTableMetadata(answered)
-                .addAllConfig(config)
+                .addAllConfig(delegated.config())
+                .addAllCredentials(delegated.credentials())
                 .build());
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
-                .header(HttpHeaders.ETAG, IcebergETags.of(metadata.metadataFileLocation(), mode))
-                .build();
+        Response.ResponseBuilder response = Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, IcebergETags.of(metadata.metadataFileLocation(), mode));
+        if (!delegated.credentials().isEmpty()) {
+            // The body holds a secret key: no cache (browsers, proxies) may keep it.
+            response.header(HttpHeaders.CACHE_CONTROL, "no-store");
+        }
+        return response.build();
     }
 
     /** The server's base URI as the client reached it, with a trailing slash (the signer resolves paths against it). */

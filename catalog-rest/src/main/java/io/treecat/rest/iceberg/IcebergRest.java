@@ -15,6 +15,8 @@ import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.iceberg.IcebergViews;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
 import io.treecat.lakehouse.idempotency.IdempotencyRecords;
+import io.treecat.lakehouse.storage.CredentialVending;
+import io.treecat.lakehouse.storage.CredentialVendor;
 import io.treecat.lakehouse.storage.RequestSigner;
 import io.treecat.rest.nativeapi.StrictJson;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -53,14 +55,26 @@ public final class IcebergRest {
      *     do not set {@code treecat.rebase-appends} themselves (the lakehouse's {@code CommitRebaser})
      * @param json what a request body may hold (depth, string, name and number lengths)
      * @param signer signs the object-store requests of remote-signing clients with a catalog's own credentials
+     * @param vendor asks the store's token service (STS) for the credentials vended to clients
      */
-    public record Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued, RequestSigner signer) {
+    public record Options(
+            boolean rebaseAppends,
+            JsonLimits json,
+            Runnable purgeQueued,
+            RequestSigner signer,
+            CredentialVendor vendor) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
             requireNonNull(json, "json is null");
             requireNonNull(purgeQueued, "purgeQueued is null");
             requireNonNull(signer, "signer is null");
+            requireNonNull(vendor, "vendor is null");
+        }
+
+        /** Vending no credentials. */
+        public Options(boolean rebaseAppends, JsonLimits json, Runnable purgeQueued, RequestSigner signer) {
+            this(rebaseAppends, json, purgeQueued, signer, CredentialVendor.NONE);
         }
 
         /** Signing no object-store request (a server without a store SDK, and tests that need none). */
@@ -99,9 +113,12 @@ public final class IcebergRest {
                         lake.runner(), clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.MAX_RECORDS),
                 new IdempotentReplays(tables, views, bodies));
         IcebergSigningResource signing = new IcebergSigningResource(lake, tables, bodies, options.signer());
+        IcebergCredentialsResource credentials = new IcebergCredentialsResource(
+                lake, tables, bodies, signing, new CredentialVending(options.vendor(), clock));
         return List.of(
-                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports, signing),
+                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports, credentials),
                 signing,
+                credentials,
                 new IcebergViewResource(namespaces, views, bodies),
                 idempotency.feature(),
                 new ReadOnlyPrefixFilter(),

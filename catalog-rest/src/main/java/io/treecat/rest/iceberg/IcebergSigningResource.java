@@ -144,7 +144,8 @@ public final class IcebergSigningResource {
                 + " one table's location: use the s3.signer.endpoint of the table's load response");
     }
 
-    private String location(String catalog, String metadataLocation) {
+    /** The location of the table whose current metadata file is {@code metadataLocation}, cached by that file. */
+    String location(String catalog, String metadataLocation) {
         String cached = locations.getIfPresent(metadataLocation);
         if (cached != null) {
             return cached;

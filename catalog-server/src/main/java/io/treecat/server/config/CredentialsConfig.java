@@ -34,6 +34,18 @@ public final class CredentialsConfig {
     @JsonProperty("external-id")
     private String externalId;
 
+    /** Where vended credentials are asked for; default: {@code s3.endpoint}, else AWS's regional STS. */
+    @JsonProperty("sts-endpoint")
+    private String stsEndpoint;
+
+    /** How long vended credentials last (STS {@code DurationSeconds}, 900 to 43200); default 3600. */
+    @JsonProperty("vended-duration-seconds")
+    private Integer vendedDurationSeconds;
+
+    /** How much earlier than STS's expiry clients are told vended credentials expire; default 0. */
+    @JsonProperty("refresh-margin-seconds")
+    private Integer refreshMarginSeconds;
+
     StorageCredentials toCredentials() {
         return new StorageCredentials(
                 StorageCredentials.Source.fromConfigName(source),
@@ -42,6 +54,9 @@ public final class CredentialsConfig {
                 sessionTokenEnv,
                 secretFile,
                 roleArn,
-                externalId);
+                externalId,
+                stsEndpoint,
+                vendedDurationSeconds,
+                refreshMarginSeconds);
     }
 }
