@@ -1,9 +1,6 @@
 package io.treecat.spark;
 
 import static io.treecat.spark.SparkRows.column;
-import static io.treecat.spark.SparkRows.row;
-import static io.treecat.spark.SparkRows.rows;
-import static io.treecat.spark.SparkRows.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,10 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +37,6 @@ class IcebergRestS3SparkIT {
     private static final String NAMESPACE = CATALOG + ".e2e";
     private static final String BUCKET = "lake";
     private static final Duration PURGE_BOUND = Duration.ofSeconds(60);
-    private static final DateTimeFormatter SPARK_TIMESTAMP =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     @TempDir
     static Path directory;
@@ -120,59 +112,10 @@ class IcebergRestS3SparkIT {
     void createAppendOverwriteReadTimeTravelAndPurge() throws Exception {
         String events = NAMESPACE + ".events";
         String keep = NAMESPACE + ".keep";
-        spark.sql("CREATE TABLE " + events + " (id BIGINT, day DATE, category STRING, amount DOUBLE) "
-                + "USING iceberg PARTITIONED BY (day)");
-        spark.sql("INSERT INTO " + events + " VALUES (1, DATE '2025-01-01', 'a', 1.5), "
-                + "(2, DATE '2025-01-01', 'b', 2.5), (3, DATE '2025-01-02', 'a', 3.5)");
-        spark.sql("INSERT INTO " + events + " VALUES (4, DATE '2025-01-03', 'c', 4.5)");
+        S3SparkScenario.writeOverwriteAndTimeTravel(spark, events, prefix -> store.keys(BUCKET, prefix));
         // A neighbour whose files must outlive the purge of 'events'.
         spark.sql("CREATE TABLE " + keep + " (id BIGINT) USING iceberg");
         spark.sql("INSERT INTO " + keep + " VALUES (10), (20)");
-
-        // Spark wrote its data files, manifests and manifest lists into the bucket itself, through signed PUTs.
-        List<String> written = store.keys(BUCKET, "warehouse/e2e/events/");
-        assertThat(written)
-                .anyMatch(
-                        key -> key.startsWith("warehouse/e2e/events/data/day=2025-01-01/") && key.endsWith(".parquet"));
-        assertThat(written).anyMatch(key -> key.startsWith("warehouse/e2e/events/metadata/snap-"));
-        assertThat(written).anyMatch(key -> key.endsWith(".metadata.json"));
-
-        // Dynamic overwrite: only the partitions the query writes (2025-01-01) are replaced.
-        spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
-        spark.sql("INSERT OVERWRITE " + events + " VALUES (5, DATE '2025-01-01', 'd', 5.5)");
-        assertThat(rows(spark, "SELECT id, day, category, amount FROM " + events + " ORDER BY id"))
-                .containsExactly(
-                        row(3L, java.sql.Date.valueOf("2025-01-02"), "a", 3.5),
-                        row(4L, java.sql.Date.valueOf("2025-01-03"), "c", 4.5),
-                        row(5L, java.sql.Date.valueOf("2025-01-01"), "d", 5.5));
-        // Static overwrite of one partition, the other two untouched.
-        spark.conf().set("spark.sql.sources.partitionOverwriteMode", "static");
-        spark.sql("INSERT OVERWRITE " + events + " PARTITION (day = DATE '2025-01-03') " + "SELECT 6L, 'e', 6.5");
-        assertThat(rows(spark, "SELECT category, sum(amount) FROM " + events + " GROUP BY category ORDER BY category"))
-                .containsExactly(row("a", 3.5), row("d", 5.5), row("e", 6.5));
-        assertThat(scalar(spark, "SELECT count(*) FROM " + events + ".partitions"))
-                .isEqualTo(3L);
-
-        // Time travel: each snapshot's manifests are read back through signed GETs.
-        List<List<Object>> snapshots = rows(
-                spark,
-                "SELECT snapshot_id, committed_at, operation FROM " + events + ".snapshots " + "ORDER BY committed_at");
-        assertThat(snapshots).hasSize(4);
-        assertThat(snapshots.stream().map(snapshot -> snapshot.get(2)))
-                .containsExactly("append", "append", "overwrite", "overwrite");
-        long first = (Long) snapshots.get(0).get(0);
-        long second = (Long) snapshots.get(1).get(0);
-        String firstCommittedAt =
-                SPARK_TIMESTAMP.format(((Timestamp) snapshots.get(0).get(1)).toInstant());
-        assertThat(column(spark, "SELECT id FROM " + events + " VERSION AS OF " + first + " ORDER BY id", 0))
-                .containsExactly(1L, 2L, 3L);
-        assertThat(column(spark, "SELECT id FROM " + events + " VERSION AS OF " + second + " ORDER BY id", 0))
-                .containsExactly(1L, 2L, 3L, 4L);
-        assertThat(column(
-                        spark,
-                        "SELECT id FROM " + events + " TIMESTAMP AS OF '" + firstCommittedAt + "' ORDER BY id",
-                        0))
-                .containsExactly(1L, 2L, 3L);
 
         // Drop with purge, asked of the server: Iceberg's REST client in this Spark process (the catalog behind Spark's
         // SparkCatalog) sends purgeRequested=true. The table is gone from the catalog at once; the server's purger
