@@ -138,6 +138,8 @@ class IcebergRestS3SparkIT {
         // The neighbour's files stay, and it still reads through the signer.
         assertThat(store.keys(BUCKET, "warehouse/e2e/keep/")).anyMatch(key -> key.endsWith(".parquet"));
         assertThat(column(spark, "SELECT id FROM " + keep + " ORDER BY id", 0)).containsExactly(10L, 20L);
+        // The store's secret key stayed in the server: not in its log (every sign, load and purge above).
+        assertThat(server.log()).doesNotContain(S3ProxyStore.SECRET_KEY);
     }
 
     /**

@@ -111,5 +111,7 @@ class IcebergRestVendedSparkIT {
         assertThat(left).as("files of the purged table left in the bucket").isEmpty();
         assertThat(store.keys(BUCKET, "warehouse/e2e/keep/")).anyMatch(key -> key.endsWith(".parquet"));
         assertThat(column(spark, "SELECT id FROM " + keep + " ORDER BY id", 0)).containsExactly(10L, 20L);
+        // The catalog's own secret key stayed in the server: not in its log (every vend, load and commit above).
+        assertThat(server.log()).doesNotContain(store.secretAccessKey());
     }
 }
