@@ -7,16 +7,28 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * The two package-private pieces of iceberg-core that TreeCat's server-side scan planning reuses
- * instead of re-implementing them: setting a file's sequence numbers (which Iceberg otherwise only
- * does when it reads a manifest entry) and {@link DeleteFileIndex}, Iceberg's own rules for which
- * delete files apply to a data file. Keeping planning on Iceberg's code is what makes TreeCat's
- * {@code /plan} answer exactly what the client-side {@code planFiles} answers.
+ * The package-private pieces of iceberg-core that TreeCat's server reuses instead of re-implementing
+ * them: setting a file's sequence numbers (which Iceberg otherwise only does when it reads a manifest
+ * entry), reading a manifest's entries with their inherited values (also before the manifest list
+ * has assigned its sequence number, for commit chains), and {@link DeleteFileIndex}, Iceberg's own
+ * rules for which delete files apply to a data file. Keeping planning on Iceberg's code is what makes
+ * TreeCat's {@code /plan} answer exactly what the client-side {@code planFiles} answers.
  *
  * <p>This class lives in Iceberg's package only to reach those members; it holds no state. A change
  * of iceberg-core's version must re-run the differential planning test.
  */
 public final class TreeCatIcebergAccess {
+    /**
+     * A sequence number no manifest carries: the entries of {@link #readEntriesBeforeAssignment} that
+     * inherit their manifest's sequence number have it, to be replaced once the number is known.
+     */
+    public static final long UNASSIGNED_SEQUENCE = Long.MIN_VALUE;
+
+    private static final int SEQUENCE_NUMBER_POSITION =
+            ManifestFile.schema().columns().indexOf(ManifestFile.SEQUENCE_NUMBER);
+    private static final int MIN_SEQUENCE_NUMBER_POSITION =
+            ManifestFile.schema().columns().indexOf(ManifestFile.MIN_SEQUENCE_NUMBER);
+
     private TreeCatIcebergAccess() {}
 
     /** Sets the data and file sequence numbers a manifest entry would give {@code file}; returns it. */
@@ -83,6 +95,37 @@ public final class TreeCatIcebergAccess {
                 visitor.visit(status, file, entry.snapshotId() == null ? -1 : entry.snapshotId());
             }
         }
+    }
+
+    /**
+     * Visits every entry of a data or delete manifest as {@link #readEntries} does, but before its
+     * manifest list has given the manifest its sequence number: an entry that would inherit it gets
+     * {@link #UNASSIGNED_SEQUENCE} instead. A commit chain decodes a member's manifests while the
+     * member waits, before its rebase assigns the number (ChainedCommits).
+     */
+    public static void readEntriesBeforeAssignment(ManifestFile manifest, FileIO io, EntryVisitor visitor) {
+        ManifestFile unassigned = GenericManifestFile.copyOf(manifest).build();
+        StructLike fields = (StructLike) unassigned;
+        fields.set(SEQUENCE_NUMBER_POSITION, UNASSIGNED_SEQUENCE);
+        fields.set(MIN_SEQUENCE_NUMBER_POSITION, UNASSIGNED_SEQUENCE);
+        readEntries(unassigned, io, null, false, visitor);
+    }
+
+    /**
+     * A copy of a file read by {@link #readEntriesBeforeAssignment}, with the sequence numbers it
+     * inherits from its manifest set to {@code sequenceNumber}, now known.
+     */
+    public static ContentFile<?> withAssignedSequence(ContentFile<?> file, long sequenceNumber) {
+        ContentFile<?> copy = (ContentFile<?>) file.copy();
+        Long data = file.dataSequenceNumber();
+        Long fileSequence = file.fileSequenceNumber();
+        BaseFile<?> base = (BaseFile<?>) copy;
+        base.setDataSequenceNumber(data != null && data == UNASSIGNED_SEQUENCE ? Long.valueOf(sequenceNumber) : data);
+        base.setFileSequenceNumber(
+                fileSequence != null && fileSequence == UNASSIGNED_SEQUENCE
+                        ? Long.valueOf(sequenceNumber)
+                        : fileSequence);
+        return copy;
     }
 
     /** Iceberg's delete-file index over live delete files that already passed the scan's filter. */

@@ -223,7 +223,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 json,
                                 purges.wake(),
                                 new S3RequestSigner(),
-                                vendor))
+                                vendor,
+                                configuration.iceberg().maxQueuedCommitsPerTable()))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener

@@ -55,6 +55,11 @@ public enum ErrorCode {
     COMMIT_STATE_UNKNOWN(64, UNKNOWN_OUTCOME),
     /** The server ended the transaction (it held back the validation log too long); start a new one. */
     TRANSACTION_ABORTED(65, CONFLICT),
+    /**
+     * Too many commits wait on one table already; nothing was written, try again later. Context names the table
+     * and the limit ("limit", "configKey").
+     */
+    COMMIT_QUEUE_FULL(66, RESOURCE_EXHAUSTED),
 
     // Bulk load
     INVALID_LOAD_RECORD(80, INVALID_ARGUMENT),

@@ -15,11 +15,8 @@ import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -27,8 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -69,11 +64,6 @@ final class ChainedCommits {
 
     /** The most appends one chain takes; the rest wait for the next one. */
     static final int MAX_CHAIN = 256;
-    /**
-     * The most bytes of manifests one commit reads ahead (memory held per queued commit); the
-     * manifests past it are read by the file index from the store.
-     */
-    private static final long MAX_READ_AHEAD_BYTES = 16L << 20;
 
     /** Writes a table's new metadata file and stages its swap ({@code TableCommits.writeAndSwap}). */
     interface Swap {
@@ -132,11 +122,11 @@ final class ChainedCommits {
         private final Access access;
         private final Warehouse warehouse;
         private final TableChange change;
-        private final Map<String, byte[]> readAhead;
+        private final ReadAhead readAhead;
         private final AtomicBoolean claimed = new AtomicBoolean();
         private final CompletableFuture<TableMetadata> answer = new CompletableFuture<>();
 
-        Member(ObjectPath path, Access access, Warehouse warehouse, TableChange change, Map<String, byte[]> readAhead) {
+        Member(ObjectPath path, Access access, Warehouse warehouse, TableChange change, ReadAhead readAhead) {
             this.path = path;
             this.access = access;
             this.warehouse = warehouse;
@@ -165,7 +155,7 @@ final class ChainedCommits {
         Access access = Access.of(who, Action.COMMIT_TABLE, path);
         // Each member's own access, before it queues: a chain commits for callers each allowed to commit.
         lake.authorizer().check(access);
-        Member member = new Member(path, access, warehouse, change, readAhead(warehouse.io(), change));
+        Member member = new Member(path, access, warehouse, change, ReadAhead.of(warehouse.io(), change));
         waiting.add(member);
         drain(stripe(path));
         return await(member);
@@ -356,34 +346,5 @@ final class ChainedCommits {
             return rebased.get().metadata();
         }
         return TableUpdates.apply(TableMetadata.buildFrom(current), change.updates());
-    }
-
-    /**
-     * Reads the manifests an append wrote for its snapshot, on the caller's thread before it queues:
-     * the file index of the chain reads them while the table's queue waits, and on an object store
-     * each read is a round trip. A manifest that cannot be read now is read there (and fails there).
-     */
-    private static Map<String, byte[]> readAhead(FileIO io, TableChange change) {
-        Map<String, byte[]> files = new HashMap<>();
-        long budget = MAX_READ_AHEAD_BYTES;
-        for (MetadataUpdate update : change.updates()) {
-            if (update instanceof MetadataUpdate.AddSnapshot add) {
-                try {
-                    for (ManifestFile manifest : add.snapshot().allManifests(io)) {
-                        if (Objects.equals(manifest.snapshotId(), add.snapshot().snapshotId())
-                                && manifest.length() <= budget) {
-                            budget -= manifest.length();
-                            files.put(manifest.path(), StagingFileIO.readAll(io, manifest.path(), manifest.length()));
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    LOG.debug(
-                            "Manifests of snapshot {} not read ahead",
-                            add.snapshot().snapshotId(),
-                            e);
-                }
-            }
-        }
-        return files;
     }
 }

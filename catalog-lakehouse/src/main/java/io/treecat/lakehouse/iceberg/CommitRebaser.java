@@ -186,6 +186,9 @@ final class CommitRebaser {
         // and sequence numbers to be inherited from the manifest list (format 2 and later), so the new
         // list assigns them the rebased snapshot's. Format 1 cannot inherit, and Iceberg copies them.
         added.forEach(rebasedAppend::appendManifest);
+        // Taken: from now on each answers the snapshot id it will have, so Iceberg's append does not read it again
+        // to count what the client's manifest list already counted (SnapshotProducer's manifestsWithMetadata).
+        added.forEach(manifest -> ((UnassignedManifest) manifest).taken(incoming.snapshotId()));
         // A copied manifest's files are counted again, sizes and partitions too; a reused one's are not.
         boolean copies = current.formatVersion() == 1
                 && !current.propertyAsBoolean(
@@ -309,10 +312,27 @@ final class CommitRebaser {
      * A manifest the client wrote for its snapshot, as it was before the client's manifest list
      * assigned it a snapshot id, sequence numbers and a first row id: so that Iceberg's append takes
      * it as it is, and the rebased snapshot's manifest list assigns them afresh.
+     *
+     * <p>Its snapshot id is none until the append has taken it ({@code appendManifest} takes only
+     * manifests without one), then the rebased snapshot's ({@link #taken}). With none, Iceberg's
+     * append would read the manifest again to count its files, which the client's manifest list
+     * already counted; the list writer then checks that an unassigned sequence number belongs to the
+     * snapshot it writes, which holds.
      */
-    private record UnassignedManifest(ManifestFile written) implements ManifestFile {
+    private static final class UnassignedManifest implements ManifestFile {
         /** Iceberg's {@code ManifestWriter.UNASSIGNED_SEQ} (package-private there): "assign at commit". */
         private static final long UNASSIGNED = -1L;
+
+        private final ManifestFile written;
+        private volatile Long snapshotId;
+
+        UnassignedManifest(ManifestFile written) {
+            this.written = written;
+        }
+
+        void taken(long rebasedSnapshotId) {
+            this.snapshotId = rebasedSnapshotId;
+        }
 
         @Override
         public String path() {
@@ -346,7 +366,7 @@ final class CommitRebaser {
 
         @Override
         public Long snapshotId() {
-            return null;
+            return snapshotId;
         }
 
         @Override
@@ -396,7 +416,9 @@ final class CommitRebaser {
 
         @Override
         public ManifestFile copy() {
-            return new UnassignedManifest(written.copy());
+            UnassignedManifest copy = new UnassignedManifest(written.copy());
+            copy.snapshotId = snapshotId;
+            return copy;
         }
     }
 

@@ -264,13 +264,22 @@ final class FileIndex {
             if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
                 continue;
             }
-            TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, (status, file, snapshotId) -> {
+            TreeCatIcebergAccess.EntryVisitor apply = (status, file, snapshotId) -> {
                 if (status == EntryStatus.DELETED) {
                     changes.remove(file);
                 } else if (status == EntryStatus.ADDED) {
                     changes.add(file, snapshotId, schema);
                 }
-            });
+            };
+            // A chain member's own manifest was decoded while it waited (ReadAhead): only its sequence numbers,
+            // assigned by this manifest list, are new.
+            List<ReadAhead.Entry> readAhead =
+                    io instanceof StagingFileIO staging ? staging.entriesReadAhead(manifest.path()) : null;
+            if (readAhead != null) {
+                readAhead.forEach(entry -> apply.visit(entry.status(), entry.file(manifest), entry.snapshotId()));
+            } else {
+                TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, apply);
+            }
         }
     }
 

@@ -46,6 +46,9 @@ import org.slf4j.LoggerFactory;
 public final class IcebergTables {
     private static final Logger LOG = LoggerFactory.getLogger(IcebergTables.class);
 
+    /** The server's default {@code iceberg.max-queued-commits-per-table}. */
+    public static final int DEFAULT_MAX_QUEUED_COMMITS_PER_TABLE = 256;
+
     private final Lakehouse lake;
     private final IcebergNamespaces namespaces;
     private final MetadataFileCache metadataFiles = new MetadataFileCache();
@@ -64,9 +67,20 @@ public final class IcebergTables {
      * @param purgeQueued called after a drop with purge committed (it wakes the {@code TablePurger})
      */
     public IcebergTables(Lakehouse lake, boolean rebaseAppends, Runnable purgeQueued) {
+        this(lake, rebaseAppends, purgeQueued, DEFAULT_MAX_QUEUED_COMMITS_PER_TABLE);
+    }
+
+    /**
+     * @param rebaseAppends whether lost appends are rebased on tables without a {@code treecat.rebase-appends} property ({@link CommitRebaser})
+     * @param purgeQueued called after a drop with purge committed (it wakes the {@code TablePurger})
+     * @param maxQueuedCommitsPerTable the most commits of one table taken at once; more are refused with
+     *     {@code COMMIT_QUEUE_FULL}, nothing written (the server's {@code iceberg.max-queued-commits-per-table})
+     */
+    public IcebergTables(Lakehouse lake, boolean rebaseAppends, Runnable purgeQueued, int maxQueuedCommitsPerTable) {
         this.lake = requireNonNull(lake, "lake is null");
         this.namespaces = new IcebergNamespaces(lake);
-        this.commits = new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends));
+        this.commits =
+                new TableCommits(lake, metadataFiles, new CommitRebaser(rebaseAppends), maxQueuedCommitsPerTable);
         this.purgeQueued = requireNonNull(purgeQueued, "purgeQueued is null");
     }
 

@@ -33,14 +33,24 @@ final class StagingFileIO implements FileIO {
     private final FileIO delegate;
     private final Map<String, InMemoryOutputFile> staged = new ConcurrentHashMap<>();
     private final Map<String, byte[]> readAhead = new ConcurrentHashMap<>();
+    private final Map<String, List<ReadAhead.Entry>> entries = new ConcurrentHashMap<>();
 
     StagingFileIO(FileIO delegate) {
         this.delegate = requireNonNull(delegate, "delegate is null");
     }
 
-    /** Files read before the chain's queue (the members' own manifests), served from memory. */
-    void readAhead(Map<String, byte[]> files) {
-        readAhead.putAll(files);
+    /** What a member read before the chain's queue: its own manifests, served from memory, and their entries. */
+    void readAhead(ReadAhead read) {
+        readAhead.putAll(read.files());
+        entries.putAll(read.entries());
+    }
+
+    /**
+     * The entries of a manifest decoded before the chain ({@link ReadAhead}), the sequence numbers
+     * they inherit not yet filled in; null if it was not decoded ahead.
+     */
+    List<ReadAhead.Entry> entriesReadAhead(String manifest) {
+        return entries.get(manifest);
     }
 
     /** The files written here and not yet flushed. */

@@ -2,6 +2,8 @@ package io.treecat.lakehouse.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -25,6 +27,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
@@ -59,11 +63,23 @@ final class TableCommits {
     private final CommitRebaser rebaser;
     private final TableCommitLocks locks = new TableCommitLocks();
     private final ChainedCommits chains;
+    /** The most commits one table may have admitted at once (running, or waiting for its lock or its chain). */
+    private final int maxQueuedPerTable;
+    /** Commits admitted per table, and not answered yet; a table with none has no entry. */
+    private final ConcurrentHashMap<ObjectPath, Integer> admitted = new ConcurrentHashMap<>();
 
-    TableCommits(Lakehouse lake, MetadataFileCache metadataFiles, CommitRebaser rebaser) {
+    /**
+     * @param maxQueuedPerTable the most commits of one table this server takes at once; one more is refused with
+     *     {@code COMMIT_QUEUE_FULL} before anything is read or written
+     */
+    TableCommits(Lakehouse lake, MetadataFileCache metadataFiles, CommitRebaser rebaser, int maxQueuedPerTable) {
         this.lake = requireNonNull(lake, "lake is null");
         this.metadataFiles = requireNonNull(metadataFiles, "metadataFiles is null");
         this.rebaser = requireNonNull(rebaser, "rebaser is null");
+        if (maxQueuedPerTable < 1) {
+            throw new IllegalArgumentException("maxQueuedPerTable must be at least 1: " + maxQueuedPerTable);
+        }
+        this.maxQueuedPerTable = maxQueuedPerTable;
         this.chains = new ChainedCommits(lake, metadataFiles, rebaser, locks, this::writeAndSwap);
     }
 
@@ -87,10 +103,54 @@ final class TableCommits {
             }
         }
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-        readManifestLists(warehouse.io(), changes);
         List<ObjectPath> paths = identifiers.stream()
                 .map(identifier -> IcebergNames.tablePath(catalog, identifier))
                 .toList();
+        admit(paths);
+        try {
+            return commit(who, warehouse, changes, paths);
+        } finally {
+            paths.forEach(this::release);
+        }
+    }
+
+    /**
+     * Takes a commit of {@code paths} into their tables' queues, or refuses it when one of them has
+     * {@link #maxQueuedPerTable} commits already. Each waiting commit holds a request thread and its
+     * manifests read ahead; past the bound a burst would exhaust the server's threads, and clients
+     * would give up on commits that then land. Refused here, nothing is written, and Iceberg's client
+     * retries the answer (429) after a pause.
+     */
+    private void admit(List<ObjectPath> paths) {
+        for (int i = 0; i < paths.size(); i++) {
+            ObjectPath path = paths.get(i);
+            AtomicBoolean full = new AtomicBoolean();
+            admitted.compute(path, (table, queued) -> {
+                if (queued != null && queued >= maxQueuedPerTable) {
+                    full.set(true);
+                    return queued;
+                }
+                return queued == null ? 1 : queued + 1;
+            });
+            if (full.get()) {
+                paths.subList(0, i).forEach(this::release);
+                throw new CatalogException(
+                                ErrorCode.COMMIT_QUEUE_FULL,
+                                "Too many commits are waiting on table " + path + ", retry later")
+                        .with("table", path)
+                        .with("limit", maxQueuedPerTable)
+                        .with("configKey", "iceberg.max-queued-commits-per-table");
+            }
+        }
+    }
+
+    private void release(ObjectPath path) {
+        admitted.computeIfPresent(path, (table, queued) -> queued == 1 ? null : queued - 1);
+    }
+
+    private List<TableMetadata> commit(
+            Principal who, Warehouse warehouse, List<TableChange> changes, List<ObjectPath> paths) {
+        readManifestLists(warehouse.io(), changes);
         if (changes.size() == 1 && ChainedCommits.chainable(changes.get(0)) && !creates(changes.get(0))) {
             // An append to one table: committed with the others queued on the table (ChainedCommits).
             // A store failure fails the chain, which deletes what it wrote: 503 to every member (StoreFailures).

@@ -1,7 +1,10 @@
 package io.treecat.lakehouse.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.ReadPoint;
@@ -9,6 +12,7 @@ import io.treecat.lakehouse.LakeTestStores;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -30,15 +34,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.UpdateRequirements;
 import org.apache.iceberg.catalog.Namespace;
@@ -50,6 +57,7 @@ import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Types;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,6 +77,8 @@ class TestChainedCommits {
     private static final TableIdentifier TABLE = TableIdentifier.of(DB, "t");
     private static final ObjectPath TABLE_PATH = IcebergNames.tablePath(CATALOG, TABLE);
     private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    /** The most commits the table takes at once here: enough for every test's queue but the bound's own. */
+    private static final int QUEUE_BOUND = 4;
 
     @TempDir
     Path directory;
@@ -90,7 +100,7 @@ class TestChainedCommits {
         new IcebergNamespaces(lake).create(WHO, CATALOG, DB, Map.of());
         tables = new IcebergTables(lake, true);
         tables.create(WHO, CATALOG, DB, NewTable.of("t", SCHEMA));
-        commits = new TableCommits(lake, new MetadataFileCache(), new CommitRebaser(true));
+        commits = new TableCommits(lake, new MetadataFileCache(), new CommitRebaser(true), QUEUE_BOUND);
     }
 
     @AfterEach
@@ -243,6 +253,71 @@ class TestChainedCommits {
         TableEntry stored = TableEntry.decode(
                 service.get(TABLE_PATH, ReadPoint.LATEST).orElseThrow().value());
         assertThat(stored.metadataLocation()).isEqualTo(loaded.metadataFileLocation());
+        // The file index holds each file with the sequence numbers the committed lists gave it (the members'
+        // manifests were decoded before their rebase assigned them: ReadAhead).
+        assertIndexedAsIcebergReadsThem(loaded);
+    }
+
+    /** Every live file of the table's current snapshot is a leaf with the sequence numbers Iceberg's reader gives it. */
+    private void assertIndexedAsIcebergReadsThem(TableMetadata metadata) {
+        List<ContentFile<?>> live = new ArrayList<>();
+        for (ManifestFile manifest : metadata.currentSnapshot().dataManifests(io)) {
+            TreeCatIcebergAccess.readEntries(
+                    manifest, io, metadata.specsById(), true, (status, file, snapshotId) -> live.add(file));
+        }
+        assertThat(live).hasSizeGreaterThan(1);
+        for (ContentFile<?> file : live) {
+            ObjectPath leaf = TABLE_PATH
+                    .child(FileLeaves.partitionId(PartitionSpec.unpartitioned(), file.partition()))
+                    .child(FileIndex.fileId(file.location()));
+            BsonDocument value =
+                    service.get(leaf, ReadPoint.LATEST).orElseThrow().value();
+            assertThat(value.getInt64(LakeKeys.DATA_SEQUENCE_NUMBER).getValue())
+                    .as("data sequence number of %s", file.location())
+                    .isEqualTo(file.dataSequenceNumber());
+            assertThat(value.getInt64(LakeKeys.FILE_SEQUENCE_NUMBER).getValue())
+                    .as("file sequence number of %s", file.location())
+                    .isEqualTo(file.fileSequenceNumber());
+        }
+    }
+
+    @Test
+    void aTableWithAFullQueueRefusesTheNextCommitBeforeItWritesAnything() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        List<Future<TableMetadata>> queued = new ArrayList<>();
+        List<Append> admitted = new ArrayList<>();
+        for (int i = 1; i < QUEUE_BOUND; i++) {
+            Append append = append(base, "queued" + i);
+            admitted.add(append);
+            queued.add(queueAppend(append.change()));
+        }
+        Append refused = append(base, "refused");
+
+        assertThatThrownBy(() -> commits.commit(WHO, CATALOG, List.of(refused.change())))
+                .isInstanceOfSatisfying(CatalogException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_QUEUE_FULL);
+                    assertThat(e.context())
+                            .containsEntry("limit", String.valueOf(QUEUE_BOUND))
+                            .containsEntry("configKey", "iceberg.max-queued-commits-per-table");
+                });
+        // Refused on arrival: it joined no queue.
+        assertThat(commits.waitingAppends()).isEqualTo(QUEUE_BOUND - 1);
+
+        io.release();
+        first.get(30, TimeUnit.SECONDS);
+        for (Future<TableMetadata> future : queued) {
+            future.get(30, TimeUnit.SECONDS);
+        }
+        TableMetadata loaded = load();
+        assertThat(loaded.snapshot(refused.snapshot().snapshotId())).isNull();
+        assertThat(liveFiles(loaded))
+                .doesNotContain(refused.file())
+                .contains(admitted.get(0).file());
+        // Every answered commit left the queue: the refused one, sent again, is taken (and rebased).
+        TableMetadata again =
+                commits.commit(WHO, CATALOG, List.of(refused.change())).get(0);
+        assertThat(again.snapshot(refused.snapshot().snapshotId())).isNotNull();
     }
 
     @Test

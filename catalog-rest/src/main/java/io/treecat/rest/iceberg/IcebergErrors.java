@@ -88,6 +88,14 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
             if (translated != null) {
                 return toIceberg(translated);
             }
+            if (e.code() == ErrorCode.COMMIT_QUEUE_FULL) {
+                // A table's commit queue is full: nothing was written. Iceberg's HTTP client retries 429 for every
+                // method, after Retry-After (ExponentialHttpRequestRetryStrategy); a 5xx on a commit route would be
+                // CommitStateUnknownException, though the outcome is known.
+                return response(429, "TooManyRequestsException", e.getMessage() + " " + e.context())
+                        .header(HttpHeaders.RETRY_AFTER, "1")
+                        .build();
+            }
             return switch (e.category()) {
                 case NOT_FOUND ->
                     response(404, "NotFoundException", e.getMessage()).build();

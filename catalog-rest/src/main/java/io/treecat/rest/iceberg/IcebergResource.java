@@ -2,6 +2,7 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.base.Suppliers;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
@@ -344,12 +346,18 @@ public final class IcebergResource {
             tables.readMetadata(at.catalog(), location);
         }
         if (header != null) {
-            TableMetadata metadata = tables.readMetadata(at.catalog(), location);
+            // Read only when credentials are vended or config answered: PyIceberg sends the header to file: catalogs
+            // too.
+            Supplier<TableMetadata> metadata = Suppliers.memoize(() -> tables.readMetadata(at.catalog(), location));
             IcebergCredentialsResource.Delegated delegated = delegation.delegated(
-                    header, baseUri(uri), prefix, identifier(namespace, table), metadata::location);
+                    header,
+                    baseUri(uri),
+                    prefix,
+                    identifier(namespace, table),
+                    () -> metadata.get().location());
             if (!delegated.isEmpty()) {
                 // Not cached: the config names the URI this client reached the server at, or holds credentials.
-                return withConfig(metadata, mode, delegated);
+                return withConfig(metadata.get(), mode, delegated);
             }
         }
         String body = loadBodies.get(etag, () -> {
@@ -513,8 +521,9 @@ public final class IcebergResource {
     /** A table response with the ETag of its metadata file and snapshot mode. */
     private Response withETag(TableMetadata metadata, String mode) {
         String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
-        // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one).
-        String body = loadBodies.put(etag, loadTableJson(metadata));
+        // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one), and made
+        // once for the members of a chain, which are all answered this metadata file.
+        String body = loadBodies.get(etag, () -> loadTableJson(metadata));
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.ETAG, etag)
                 .build();

@@ -62,7 +62,8 @@ public final class IcebergRest {
             JsonLimits json,
             Runnable purgeQueued,
             RequestSigner signer,
-            CredentialVendor vendor) {
+            CredentialVendor vendor,
+            int maxQueuedCommitsPerTable) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
@@ -70,6 +71,16 @@ public final class IcebergRest {
             requireNonNull(purgeQueued, "purgeQueued is null");
             requireNonNull(signer, "signer is null");
             requireNonNull(vendor, "vendor is null");
+        }
+
+        /** With the default bound on a table's queued commits. */
+        public Options(
+                boolean rebaseAppends,
+                JsonLimits json,
+                Runnable purgeQueued,
+                RequestSigner signer,
+                CredentialVendor vendor) {
+            this(rebaseAppends, json, purgeQueued, signer, vendor, IcebergTables.DEFAULT_MAX_QUEUED_COMMITS_PER_TABLE);
         }
 
         /** Vending no credentials. */
@@ -102,7 +113,8 @@ public final class IcebergRest {
             MetricsReportListener reports,
             Options options) {
         IcebergNamespaces namespaces = new IcebergNamespaces(lake);
-        IcebergTables tables = new IcebergTables(lake, options.rebaseAppends(), options.purgeQueued());
+        IcebergTables tables = new IcebergTables(
+                lake, options.rebaseAppends(), options.purgeQueued(), options.maxQueuedCommitsPerTable());
         ScanPlanner planner = new ScanPlanner(lake, ScanPlanner.DEFAULT_PARTITIONS_PER_TASK);
         IcebergBodies bodies = new IcebergBodies(mapper(options.json()), options.json());
         IcebergViews views = new IcebergViews(lake);

@@ -2,6 +2,9 @@ package io.treecat.rest.iceberg;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -16,9 +19,17 @@ final class LoadTableBodies {
     private static final long MAX_CHARS = 32L * 1024 * 1024;
 
     private final Map<String, String> entries = new LinkedHashMap<>(16, 0.75f, true);
+    /** Bodies being made now, by ETag: a second caller waits for the first one's. */
+    private final ConcurrentHashMap<String, CompletableFuture<String>> making = new ConcurrentHashMap<>();
+
     private long chars;
 
-    /** The body for {@code etag}, made by {@code body} if it is not cached. */
+    /**
+     * The body for {@code etag}, made by {@code body} if it is not cached. Made once for the callers
+     * that ask for it at the same time: the appends of one chain are answered the same metadata file
+     * at the same moment, and each serializing it again would cost a whole-metadata serialization
+     * per member.
+     */
     String get(String etag, Supplier<String> body) {
         synchronized (this) {
             String cached = entries.get(etag);
@@ -26,8 +37,26 @@ final class LoadTableBodies {
                 return cached;
             }
         }
-        // Made outside the lock: two loads of one new version may both make it, the second put wins.
-        return put(etag, body.get());
+        CompletableFuture<String> mine = new CompletableFuture<>();
+        CompletableFuture<String> running = making.putIfAbsent(etag, mine);
+        if (running != null) {
+            try {
+                return running.join();
+            } catch (CompletionException e) {
+                // The maker's own failure is its own to answer; this caller makes the body itself.
+                return body.get();
+            }
+        }
+        try {
+            String made = put(etag, body.get());
+            mine.complete(made);
+            return made;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            making.remove(etag, mine);
+        }
     }
 
     /** Remembers the body of {@code etag}, answered by a commit, for the loads that follow it. */

@@ -58,6 +58,23 @@ class TestIcebergErrors {
     }
 
     @Test
+    void aFullCommitQueueIs429WithRetryAfterWhichIcebergsClientRetriesForACommitToo() {
+        CatalogException full = new CatalogException(ErrorCode.COMMIT_QUEUE_FULL, "Too many commits are waiting")
+                .with("table", "/cat/db/t")
+                .with("limit", 256)
+                .with("configKey", "iceberg.max-queued-commits-per-table");
+        // Not 503: on a commit route Iceberg's client reads every 5xx as an unknown outcome.
+        assertThat(IcebergErrors.toIceberg(full).getStatus()).isEqualTo(429);
+        assertThat(IcebergErrors.toIceberg(full).getHeaderString("Retry-After")).isEqualTo("1");
+        assertThat((String) IcebergErrors.toIceberg(full).getEntity())
+                .contains("\"type\":\"TooManyRequestsException\"")
+                .contains("iceberg.max-queued-commits-per-table");
+        // Other exhausted limits stay 503.
+        CatalogException subscribers = new CatalogException(ErrorCode.SUBSCRIBER_LIMIT_REACHED, "Too many subscribers");
+        assertThat(IcebergErrors.toIceberg(subscribers).getStatus()).isEqualTo(503);
+    }
+
+    @Test
     void aRequestThatContradictsItselfIs422() {
         // Found by TestIcebergRequestsFuzzing: a namespace property both set and removed answered 500.
         UnprocessableEntityException contradiction = new UnprocessableEntityException(

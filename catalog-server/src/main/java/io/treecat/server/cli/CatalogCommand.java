@@ -59,8 +59,24 @@ final class CatalogCommand extends RemoteCommand {
                 .dest("secretFile")
                 .metavar("PATH")
                 .help("a properties file on the server with access-key-id and secret-access-key");
-        add.addArgument("--role-arn").dest("roleArn").metavar("ARN");
+        add.addArgument("--role-arn")
+                .dest("roleArn")
+                .metavar("ARN")
+                .help("with assume-role: the role the server assumes; with any source: the role vended credentials"
+                        + " come from");
         add.addArgument("--external-id").dest("externalId").metavar("ID");
+        add.addArgument("--sts-endpoint")
+                .dest("stsEndpoint")
+                .metavar("URI")
+                .help("where vended credentials are asked for (default: s3.endpoint, else AWS's regional STS)");
+        add.addArgument("--vended-duration-seconds")
+                .dest("vendedDurationSeconds")
+                .type(Integer.class)
+                .metavar("SECONDS");
+        add.addArgument("--refresh-margin-seconds")
+                .dest("refreshMarginSeconds")
+                .type(Integer.class)
+                .metavar("SECONDS");
         add.addArgument("--description").dest("description").metavar("TEXT");
         Subparser show = actions.addParser("show").help("shows a catalog's warehouse and storage settings");
         show.addArgument("name").metavar("NAME");
@@ -119,7 +135,10 @@ final class CatalogCommand extends RemoteCommand {
                 namespace.getString("sessionTokenEnv"),
                 namespace.getString("secretFile"),
                 namespace.getString("roleArn"),
-                namespace.getString("externalId"));
+                namespace.getString("externalId"),
+                namespace.getString("stsEndpoint"),
+                namespace.getInt("vendedDurationSeconds"),
+                namespace.getInt("refreshMarginSeconds"));
         return new StorageSettings(namespace.getString("warehouse"), properties, credentials);
     }
 }

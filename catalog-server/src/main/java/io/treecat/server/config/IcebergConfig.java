@@ -1,6 +1,8 @@
 package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.treecat.lakehouse.iceberg.IcebergTables;
+import jakarta.validation.constraints.Min;
 
 /** {@code iceberg.*}: how the Iceberg REST catalog commits (docs/iceberg-rest.md). */
 public final class IcebergConfig {
@@ -18,6 +20,19 @@ public final class IcebergConfig {
      */
     @JsonProperty("events-endpoint")
     private boolean eventsEndpoint = false;
+
+    /**
+     * The most commits one table may have waiting at once on this server (running, queued for the
+     * table, or waiting for their chain). One more is answered 429 with {@code Retry-After}, before
+     * anything is written; Iceberg's client retries it (docs/iceberg-rest.md, "Chained appends").
+     */
+    @Min(1)
+    @JsonProperty("max-queued-commits-per-table")
+    private int maxQueuedCommitsPerTable = IcebergTables.DEFAULT_MAX_QUEUED_COMMITS_PER_TABLE;
+
+    public int maxQueuedCommitsPerTable() {
+        return maxQueuedCommitsPerTable;
+    }
 
     public boolean eventsEndpoint() {
         return eventsEndpoint;
