@@ -3,6 +3,7 @@ package io.treecat.spark;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,9 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * The packaged TreeCat server ({@code catalog-server/target/treecat-server.jar}) run as a separate
@@ -52,6 +56,18 @@ final class TreeCatServerProcess implements AutoCloseable {
      * its admin health check answers 200 (RocksDB open, every listener up).
      */
     static TreeCatServerProcess start(Path directory) throws IOException, InterruptedException {
+        return start(directory, "", Map.of(), List.of());
+    }
+
+    /**
+     * Starts a server as {@link #start(Path)} does, with more configuration: {@code warehouseCatalogs} is
+     * YAML put under the embedded default's {@code warehouse:} key (its {@code catalogs:} block, indented
+     * by two spaces; empty for none), {@code environment} is added to the server process's environment
+     * only (where an object store's keys go), and {@code javaOptions} to its JVM's options.
+     */
+    static TreeCatServerProcess start(
+            Path directory, String warehouseCatalogs, Map<String, String> environment, List<String> javaOptions)
+            throws IOException, InterruptedException {
         Path jar = serverJar();
         Path log = directory.resolve("treecat-server.log");
         int httpPort = freePort();
@@ -59,27 +75,34 @@ final class TreeCatServerProcess implements AutoCloseable {
         int grpcPort = freePort();
         int hmsPort = freePort();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC"));
+        command.addAll(javaOptions);
+        command.addAll(List.of("-jar", jar.toString(), "server"));
+        if (!warehouseCatalogs.isEmpty()) {
+            command.add(configWithCatalogs(jar, directory, warehouseCatalogs).toString());
+        }
         // The server's own environment overrides (docs/configuration.md); small RocksDB buffers, since
         // the machine is shared and the test writes little.
-        ProcessBuilder builder = new ProcessBuilder(
-                        List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar.toString(), "server"))
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
-        Map<String, String> environment = builder.environment();
-        environment.put("TREECAT_DATA_DIR", directory.resolve("data").toString());
-        environment.put("TREECAT_WAREHOUSE", directory.resolve("warehouse").toString());
-        environment.put("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "16MiB");
-        environment.put("TREECAT_ROCKSDB_WRITE_BUFFER_SIZE", "8MiB");
-        environment.put("TREECAT_HTTP_HOST", "127.0.0.1");
-        environment.put("TREECAT_HTTP_PORT", String.valueOf(httpPort));
-        environment.put("TREECAT_ADMIN_HOST", "127.0.0.1");
-        environment.put("TREECAT_ADMIN_PORT", String.valueOf(adminPort));
-        environment.put("TREECAT_GRPC_HOST", "127.0.0.1");
-        environment.put("TREECAT_GRPC_PORT", String.valueOf(grpcPort));
-        environment.put("TREECAT_HMS_HOST", "127.0.0.1");
-        environment.put("TREECAT_HMS_PORT", String.valueOf(hmsPort));
-        environment.put("TREECAT_SHUTDOWN_GRACE_PERIOD", "5 seconds");
+        Map<String, String> serverEnvironment = builder.environment();
+        serverEnvironment.put("TREECAT_DATA_DIR", directory.resolve("data").toString());
+        serverEnvironment.put(
+                "TREECAT_WAREHOUSE", directory.resolve("warehouse").toString());
+        serverEnvironment.put("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "16MiB");
+        serverEnvironment.put("TREECAT_ROCKSDB_WRITE_BUFFER_SIZE", "8MiB");
+        serverEnvironment.put("TREECAT_HTTP_HOST", "127.0.0.1");
+        serverEnvironment.put("TREECAT_HTTP_PORT", String.valueOf(httpPort));
+        serverEnvironment.put("TREECAT_ADMIN_HOST", "127.0.0.1");
+        serverEnvironment.put("TREECAT_ADMIN_PORT", String.valueOf(adminPort));
+        serverEnvironment.put("TREECAT_GRPC_HOST", "127.0.0.1");
+        serverEnvironment.put("TREECAT_GRPC_PORT", String.valueOf(grpcPort));
+        serverEnvironment.put("TREECAT_HMS_HOST", "127.0.0.1");
+        serverEnvironment.put("TREECAT_HMS_PORT", String.valueOf(hmsPort));
+        serverEnvironment.put("TREECAT_SHUTDOWN_GRACE_PERIOD", "5 seconds");
+        serverEnvironment.putAll(environment);
         TreeCatServerProcess server =
                 new TreeCatServerProcess(builder.start(), directory, log, httpPort, adminPort, hmsPort);
         try {
@@ -94,6 +117,11 @@ final class TreeCatServerProcess implements AutoCloseable {
     /** The Iceberg REST catalog's {@code uri}: the bare server address (clients append {@code /v1}). */
     String restUri() {
         return "http://127.0.0.1:" + httpPort;
+    }
+
+    /** The admin connector's base address ({@code /healthcheck}, {@code /metrics}). */
+    String adminUri() {
+        return "http://127.0.0.1:" + adminPort;
     }
 
     /** The Hive Metastore Thrift address, for {@code hive.metastore.uris}. */
@@ -175,6 +203,35 @@ final class TreeCatServerProcess implements AutoCloseable {
                     + " does not exist; package catalog-server first " + "(./mvnw -B verify -pl spark-connector -am)");
         }
         return jar;
+    }
+
+    /**
+     * The server's embedded default configuration (every {@code TREECAT_*} override still applies) with
+     * {@code catalogs} added under {@code warehouse:}, written to {@code directory}: a file of its own
+     * would have to repeat every listener's setting.
+     */
+    private static Path configWithCatalogs(Path jar, Path directory, String catalogs) throws IOException {
+        String defaults;
+        try (JarFile archive = new JarFile(jar.toFile())) {
+            JarEntry entry = archive.getJarEntry("treecat-default.yml");
+            if (entry == null) {
+                throw new IllegalStateException(jar + " has no treecat-default.yml");
+            }
+            try (InputStream in = archive.getInputStream(entry)) {
+                defaults = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        }
+        String anchor = "\nwarehouse:\n";
+        int at = defaults.indexOf(anchor);
+        if (at < 0) {
+            throw new IllegalStateException("treecat-default.yml has no top-level warehouse: key");
+        }
+        int insertAt = at + anchor.length();
+        String config =
+                defaults.substring(0, insertAt) + catalogs.stripTrailing() + "\n" + defaults.substring(insertAt);
+        Path file = directory.resolve("treecat.yml");
+        Files.writeString(file, config, StandardCharsets.UTF_8);
+        return file;
     }
 
     private static int freePort() throws IOException {

@@ -25,8 +25,16 @@ import software.amazon.awssdk.identity.spi.IdentityProvider;
  */
 public final class S3RequestSigner implements RequestSigner {
     private static final String SERVICE = "s3";
-    /** Headers the client's SDK sets after signing or that a proxy may change; never signed, as the SDK does. */
-    private static final List<String> UNSIGNED = List.of("user-agent", "amz-sdk-invocation-id", "amz-sdk-request");
+    /**
+     * Headers never signed: those the client's SDK sets after signing or that a proxy may change, as the SDK does; and
+     * {@code range}. Iceberg's {@code S3V4RestSignerClient} caches a GET's or HEAD's signature (answered {@code
+     * Cache-Control: private}) by method, region and URI alone, then sends it with the new request's own headers: a
+     * signed {@code Range} would make every later ranged read of the same object (a Parquet footer, then its column
+     * chunks) fail the store's signature check with 403. Iceberg's own reference signer leaves it unsigned too; a range
+     * only selects bytes of an object the scope already allows.
+     */
+    private static final List<String> UNSIGNED =
+            List.of("user-agent", "amz-sdk-invocation-id", "amz-sdk-request", "range");
 
     private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
 

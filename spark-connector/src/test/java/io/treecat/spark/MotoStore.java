@@ -1,0 +1,185 @@
+package io.treecat.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * moto's server ({@code moto[server]} from PyPI, in a venv under {@code target/}) on a free loopback port: S3, STS and
+ * IAM in one process, with IAM checks on, so only a valid key with an allowing policy reads or writes. Seeded by
+ * catalog-server's {@code src/test/python/moto_setup.py} (the same seeding as its VendedCredentialsIT): the catalog's
+ * admin user and key, a role allowed {@code s3:*} that vended credentials come from, and the buckets.
+ */
+final class MotoStore implements AutoCloseable {
+    /** The moto release catalog-server's tests pin. */
+    private static final String MOTO = "moto[server]==5.2.5";
+    /** The calls moto_setup.py makes before it has a key; every later request is checked. */
+    private static final String UNCHECKED_CALLS = "3";
+
+    private static final String ROLE = "treecat-vended";
+
+    private final Process process;
+    private final int port;
+    private final String accessKeyId;
+    private final String secretAccessKey;
+    private final String roleArn;
+    private final S3Client admin;
+
+    MotoStore(Path scratch, String... buckets) throws Exception {
+        Path python = python(scratch);
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path log = scratch.resolve("moto.log");
+        ProcessBuilder builder = new ProcessBuilder(
+                        python.resolveSibling("moto_server").toString(),
+                        "-H",
+                        "127.0.0.1",
+                        "-p",
+                        Integer.toString(port))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().put("INITIAL_NO_AUTH_ACTION_COUNT", UNCHECKED_CALLS);
+        process = builder.start();
+        try {
+            awaitListening(log);
+            List<String> setup =
+                    new ArrayList<>(List.of(python.toString(), setupScript().toString(), endpoint(), ROLE));
+            setup.addAll(List.of(buckets));
+            JsonNode keys = new ObjectMapper().readTree(run(setup, scratch, "moto_setup.py"));
+            accessKeyId = keys.get("access_key_id").asText();
+            secretAccessKey = keys.get("secret_access_key").asText();
+            roleArn = keys.get("role_arn").asText();
+        } catch (Exception | AssertionError e) {
+            process.destroyForcibly();
+            throw e;
+        }
+        admin = S3Client.builder()
+                .endpointOverride(URI.create(endpoint()))
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .httpClientBuilder(ApacheHttpClient.builder())
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretAccessKey)))
+                .build();
+    }
+
+    String endpoint() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The catalog's own key id (an admin user's): for the TreeCat server's environment only. */
+    String accessKeyId() {
+        return accessKeyId;
+    }
+
+    String secretAccessKey() {
+        return secretAccessKey;
+    }
+
+    /** The role vended credentials come from. */
+    String roleArn() {
+        return roleArn;
+    }
+
+    /** Every object key in {@code bucket} under {@code prefix}, listed with the admin key. */
+    List<String> keys(String bucket, String prefix) {
+        List<String> keys = new ArrayList<>();
+        for (S3Object object : admin.listObjectsV2Paginator(ListObjectsV2Request.builder()
+                        .bucket(bucket)
+                        .prefix(prefix)
+                        .build())
+                .contents()) {
+            keys.add(object.key());
+        }
+        return keys;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        admin.close();
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    private void awaitListening(Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("moto_server exited:\n" + Files.readString(log));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                return;
+            } catch (IOException e) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        throw new IllegalStateException("moto_server not listening after 60 s:\n" + Files.readString(log));
+    }
+
+    private static Path setupScript() {
+        Path script = Path.of("../catalog-server/src/test/python/moto_setup.py")
+                .toAbsolutePath()
+                .normalize();
+        if (!Files.isRegularFile(script)) {
+            throw new IllegalStateException("catalog-server's " + script + " is missing");
+        }
+        return script;
+    }
+
+    /** The venv's python ({@code target/moto-venv}), with moto installed into it if this build has none. */
+    private static synchronized Path python(Path scratch) throws Exception {
+        Path venv = Path.of("target/moto-venv").toAbsolutePath();
+        Path python = venv.resolve("bin/python");
+        Path installed = venv.resolve("installed.txt");
+        if (Files.isRegularFile(installed) && Files.readString(installed).equals(MOTO)) {
+            return python;
+        }
+        run(List.of("python3", "-m", "venv", "--clear", venv.toString()), scratch, "python3 -m venv");
+        run(
+                List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "-q", MOTO),
+                scratch,
+                "pip install " + MOTO);
+        Files.writeString(installed, MOTO);
+        return python;
+    }
+
+    /** Runs {@code command} to its end (at most 5 minutes) and returns its standard output. */
+    private static String run(List<String> command, Path scratch, String what) throws Exception {
+        Path out = Files.createTempFile(scratch, "out", ".txt");
+        Path err = Files.createTempFile(scratch, "err", ".txt");
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(what + " did not finish in 5 minutes");
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(what + " failed with " + process.exitValue() + ":\n"
+                    + Files.readString(err, StandardCharsets.UTF_8));
+        }
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+}
