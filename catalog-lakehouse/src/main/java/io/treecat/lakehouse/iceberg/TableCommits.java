@@ -106,7 +106,7 @@ final class TableCommits {
         List<ObjectPath> paths = identifiers.stream()
                 .map(identifier -> IcebergNames.tablePath(catalog, identifier))
                 .toList();
-        admit(paths);
+        admit(paths, identifiers);
         try {
             return commit(who, warehouse, changes, paths);
         } finally {
@@ -121,7 +121,7 @@ final class TableCommits {
      * would give up on commits that then land. Refused here, nothing is written, and Iceberg's client
      * retries the answer (429) after a pause.
      */
-    private void admit(List<ObjectPath> paths) {
+    private void admit(List<ObjectPath> paths, List<TableIdentifier> identifiers) {
         for (int i = 0; i < paths.size(); i++) {
             ObjectPath path = paths.get(i);
             AtomicBoolean full = new AtomicBoolean();
@@ -136,8 +136,8 @@ final class TableCommits {
                 paths.subList(0, i).forEach(this::release);
                 throw new CatalogException(
                                 ErrorCode.COMMIT_QUEUE_FULL,
-                                "Too many commits are waiting on table " + path + ", retry later")
-                        .with("table", path)
+                                "Too many commits are waiting on table " + identifiers.get(i) + ", retry later")
+                        .with("table", identifiers.get(i))
                         .with("limit", maxQueuedPerTable)
                         .with("configKey", "iceberg.max-queued-commits-per-table");
             }

@@ -300,7 +300,8 @@ class TestChainedCommits {
                     assertThat(e.context())
                             .containsEntry("limit", String.valueOf(QUEUE_BOUND))
                             .containsEntry("configKey", "iceberg.max-queued-commits-per-table");
-                });
+                })
+                .hasMessage("Too many commits are waiting on table db.t, retry later");
         // Refused on arrival: it joined no queue.
         assertThat(commits.waitingAppends()).isEqualTo(QUEUE_BOUND - 1);
 

@@ -60,7 +60,7 @@ class TestIcebergErrors {
     @Test
     void aFullCommitQueueIs429WithRetryAfterWhichIcebergsClientRetriesForACommitToo() {
         CatalogException full = new CatalogException(ErrorCode.COMMIT_QUEUE_FULL, "Too many commits are waiting")
-                .with("table", "/cat/db/t")
+                .with("table", "db.t")
                 .with("limit", 256)
                 .with("configKey", "iceberg.max-queued-commits-per-table");
         // Not 503: on a commit route Iceberg's client reads every 5xx as an unknown outcome.
