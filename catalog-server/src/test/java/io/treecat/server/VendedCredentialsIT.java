@@ -252,7 +252,9 @@ class VendedCredentialsIT {
         assertThat(config.get("client.refresh-credentials-enabled").asText()).isEqualTo("true");
         // The same three keys in config too: engines that read only the config (Trino 476) need all three there.
         for (String key : List.of("s3.access-key-id", "s3.secret-access-key", "s3.session-token")) {
-            assertThat(config.get(key).asText()).as(key).isEqualTo(vended.get(key).asText());
+            assertThat(config.get(key).asText())
+                    .as(key)
+                    .isEqualTo(vended.get(key).asText());
         }
         assertThat(load.body()).doesNotContain(moto.secretAccessKey());
 
