@@ -162,30 +162,6 @@ public record StorageCredentials(
                 null);
     }
 
-    /** Credentials of an ADLS catalog with its account key variable. */
-    public StorageCredentials(
-            Source source,
-            String accessKeyIdVariable,
-            String secretAccessKeyVariable,
-            String sessionTokenVariable,
-            String secretFile,
-            String roleArn,
-            String externalId,
-            String accountKeyVariable) {
-        this(
-                source,
-                accessKeyIdVariable,
-                secretAccessKeyVariable,
-                sessionTokenVariable,
-                secretFile,
-                roleArn,
-                externalId,
-                null,
-                null,
-                null,
-                accountKeyVariable);
-    }
-
     /** The SDK's default chain. */
     public static StorageCredentials defaultChain() {
         return new StorageCredentials(Source.DEFAULT, null, null, null, null, null, null);
