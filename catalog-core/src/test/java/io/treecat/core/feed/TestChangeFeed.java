@@ -145,6 +145,8 @@ class TestChangeFeed {
         Collector all = new Collector();
         try (Subscription subscription = feed.subscribe(ChangeFilter.under(ObjectPath.parse("/retail")), leaf, all)) {
             Eventually.until(Duration.ofSeconds(10), () -> subscription.position() == catalog.lastVid());
+            // The subscription's position moves when a page is taken, before the follower has added its records.
+            Eventually.until(Duration.ofSeconds(10), () -> !all.vids.isEmpty());
             assertThat(all.vids).containsExactly(removed);
         }
         Collector removals = new Collector();
@@ -152,6 +154,7 @@ class TestChangeFeed {
                 new ChangeFilter(ObjectPath.ROOT, Set.of(ChangeKind.REMOVED), Set.of(ObjectKind.LEAF));
         try (Subscription subscription = feed.subscribe(leafRemovals, 0, removals)) {
             Eventually.until(Duration.ofSeconds(10), () -> subscription.position() == catalog.lastVid());
+            Eventually.until(Duration.ofSeconds(10), () -> !removals.vids.isEmpty());
             assertThat(removals.vids).containsExactly(removed);
         }
         FeedPage inner = feed.read(new ChangeFilter(ObjectPath.ROOT, Set.of(), Set.of(ObjectKind.INNER)), 0, 100);
