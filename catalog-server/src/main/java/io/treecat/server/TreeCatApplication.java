@@ -10,6 +10,7 @@ import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jetty.GzipHandlerFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.util.JarLocation;
 import io.prometheus.client.CollectorRegistry;
@@ -27,6 +28,7 @@ import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.iceberg.IcebergRest;
+import io.treecat.rest.iceberg.ResponseGzip;
 import io.treecat.rest.nativeapi.NativeApi;
 import io.treecat.server.admin.CatalogHealthCheck;
 import io.treecat.server.admin.GarbageCollectionAdmin;
@@ -224,7 +226,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 purges.wake(),
                                 new S3RequestSigner(),
                                 vendor,
-                                configuration.iceberg().maxQueuedCommitsPerTable()))
+                                configuration.iceberg().maxQueuedCommitsPerTable(),
+                                responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
@@ -295,5 +298,15 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
             return 0;
         }
         return failure.get() instanceof ArgumentParserException ? 2 : 1;
+    }
+
+    /** The server's {@code server.gzip}, which the Iceberg routes follow for the table bodies they compress themselves. */
+    private static ResponseGzip responseGzip(TreeCatConfiguration configuration) {
+        if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
+            GzipHandlerFactory gzip = server.getGzipFilterFactory();
+            return new ResponseGzip(gzip.isEnabled(), (int)
+                    Math.min(Integer.MAX_VALUE, gzip.getMinimumEntitySize().toBytes()));
+        }
+        return ResponseGzip.DEFAULTS;
     }
 }

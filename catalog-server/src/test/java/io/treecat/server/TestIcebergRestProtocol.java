@@ -4,6 +4,9 @@ import static io.treecat.server.TestIcebergViews.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileScanTask;
@@ -74,6 +78,49 @@ class TestIcebergRestProtocol {
                 .withRecordCount(10)
                 .build();
         table.newAppend().appendFile(file).commit();
+    }
+
+    /**
+     * A table body goes out gzip-compressed to a client that takes gzip (Iceberg's and PyIceberg's HTTP
+     * clients do), the same JSON and ETag as uncompressed, whether the route compressed it itself (a
+     * kept body) or not; a client that does not take gzip gets it plain.
+     */
+    @Test
+    void tableBodiesAreCompressedForClientsThatTakeGzip() throws Exception {
+        String path = "/v1/warehouse/namespaces/proto/tables/zipped";
+        try (RESTCatalog catalog = client(Map.of())) {
+            Table table = catalog.createTable(TableIdentifier.of("proto", "zipped"), SCHEMA);
+            append(table, "a");
+            // The client's own reads after the commit went through the compressed answers too.
+            assertThat(catalog.loadTable(TableIdentifier.of("proto", "zipped"))
+                            .currentSnapshot()
+                            .addedDataFiles(table.io()))
+                    .hasSize(1);
+        }
+        TreeCatTestServer.RawReply plain = server.getRaw(path);
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(plain.header("Content-Encoding")).isNull();
+        assertThat(plain.header("Vary")).isEqualToIgnoringCase("Accept-Encoding");
+        String json = new String(plain.body(), StandardCharsets.UTF_8);
+        assertThat(json).contains("\"metadata-location\"");
+
+        for (String accept : List.of("gzip", "gzip, deflate", "deflate;q=1, gzip;q=0.5", "x-gzip")) {
+            TreeCatTestServer.RawReply zipped = server.getRaw(path, "Accept-Encoding", accept);
+            assertThat(zipped.status()).isEqualTo(200);
+            assertThat(zipped.header("Content-Encoding")).as(accept).isEqualTo("gzip");
+            assertThat(zipped.header("Vary")).isEqualToIgnoringCase("Accept-Encoding");
+            assertThat(zipped.header("ETag")).isEqualTo(plain.header("ETag"));
+            assertThat(zipped.body().length).isLessThan(plain.body().length);
+            assertThat(Long.parseLong(zipped.header("Content-Length"))).isEqualTo(zipped.body().length);
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(zipped.body()))) {
+                assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                        .isEqualTo(json);
+            }
+        }
+        assertThat(server.getRaw(path, "Accept-Encoding", "gzip;q=0").header("Content-Encoding"))
+                .isNull();
+        assertThat(server.getRaw(path, "Accept-Encoding", "identity").header("Content-Encoding"))
+                .isNull();
     }
 
     @Test

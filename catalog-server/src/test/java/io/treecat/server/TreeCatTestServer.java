@@ -169,6 +169,31 @@ final class TreeCatTestServer implements AutoCloseable {
         }
     }
 
+    /** A GET with extra headers (name, value, …) whose body is kept as the bytes that came, undecoded. */
+    RawReply getRaw(String path, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(api(path)).GET();
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        try {
+            HttpResponse<byte[]> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new RawReply(response.statusCode(), response.body(), response.headers());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    record RawReply(int status, byte[] body, java.net.http.HttpHeaders headers) {
+        /** A response header's values joined by ", ", or null (names are case-insensitive, as HTTP's). */
+        String header(String name) {
+            List<String> values = headers.allValues(name);
+            return values.isEmpty() ? null : String.join(", ", values);
+        }
+    }
+
     record Reply(int status, String contentType, String body, Map<String, List<String>> headers) {
         /** A response header's first value, or null (names are case-insensitive, as HTTP's). */
         String header(String name) {

@@ -219,7 +219,9 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
                         response.getStatus(),
                         response.getHeaderString(HttpHeaders.CONTENT_TYPE),
                         response.getHeaderString(HttpHeaders.ETAG),
-                        body == null ? null : body.toString()));
+                        body == null
+                                ? null
+                                : body instanceof EncodedBody.Entity encoded ? encoded.json() : body.toString()));
     }
 
     private static Response replay(IdempotencyKeys.Stored stored) {

@@ -112,6 +112,7 @@ public final class IcebergResource {
     private final MetricsReportListener reports;
     private final ScanPlanner planner;
     private final IcebergCredentialsResource delegation;
+    private final ResponseGzip gzip;
 
     IcebergResource(
             IcebergNamespaces namespaces,
@@ -120,7 +121,9 @@ public final class IcebergResource {
             IcebergBodies bodies,
             String defaultCatalog,
             MetricsReportListener reports,
-            IcebergCredentialsResource delegation) {
+            IcebergCredentialsResource delegation,
+            ResponseGzip gzip) {
+        this.gzip = requireNonNull(gzip, "gzip is null");
         this.delegation = requireNonNull(delegation, "delegation is null");
         this.namespaces = requireNonNull(namespaces, "namespaces is null");
         this.tables = requireNonNull(tables, "tables is null");
@@ -253,6 +256,7 @@ public final class IcebergResource {
             @PathParam("prefix") String prefix,
             @Encoded @PathParam("namespace") String namespace,
             @HeaderParam(ACCESS_DELEGATION) String header,
+            @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding,
             @Context UriInfo uri,
             String body) {
         CreateTableRequest request = read(body, CreateTableRequest.class);
@@ -283,7 +287,7 @@ public final class IcebergResource {
         if (!delegated.isEmpty()) {
             return withConfig(created, ALL_SNAPSHOTS, delegated);
         }
-        return withETag(created, ALL_SNAPSHOTS);
+        return withETag(created, ALL_SNAPSHOTS, acceptEncoding);
     }
 
     @POST
@@ -330,6 +334,7 @@ public final class IcebergResource {
             @QueryParam("snapshots") String snapshots,
             @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
             @HeaderParam(ACCESS_DELEGATION) String header,
+            @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding,
             @Context UriInfo uri) {
         String mode = snapshots == null || snapshots.isEmpty() ? ALL_SNAPSHOTS : snapshots;
         if (!mode.equals(ALL_SNAPSHOTS) && !mode.equals(REF_SNAPSHOTS)) {
@@ -360,7 +365,7 @@ public final class IcebergResource {
                 return withConfig(metadata.get(), mode, delegated);
             }
         }
-        String body = loadBodies.get(etag, () -> {
+        EncodedBody body = loadBodies.get(etag, () -> {
             TableMetadata metadata = tables.readMetadata(at.catalog(), location);
             if (mode.equals(REF_SNAPSHOTS)) {
                 metadata = TableMetadata.buildFrom(metadata)
@@ -370,9 +375,7 @@ public final class IcebergResource {
             }
             return loadTableJson(metadata);
         });
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
-                .header(HttpHeaders.ETAG, etag)
-                .build();
+        return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
 
     @HEAD
@@ -391,6 +394,7 @@ public final class IcebergResource {
             @PathParam("prefix") String prefix,
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("table") String table,
+            @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding,
             String body) {
         UpdateTableRequest parsed = read(body, UpdateTableRequest.class);
         TableIdentifier identifier = identifier(namespace, table);
@@ -400,7 +404,7 @@ public final class IcebergResource {
         requireTableUpdates(parsed);
         TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(IcebergWire.change(identifier, parsed)))
                 .get(0);
-        return withETag(metadata, ALL_SNAPSHOTS);
+        return withETag(metadata, ALL_SNAPSHOTS, acceptEncoding);
     }
 
     @DELETE
@@ -519,14 +523,12 @@ public final class IcebergResource {
     }
 
     /** A table response with the ETag of its metadata file and snapshot mode. */
-    private Response withETag(TableMetadata metadata, String mode) {
+    private Response withETag(TableMetadata metadata, String mode, String acceptEncoding) {
         String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
         // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one), and made
         // once for the members of a chain, which are all answered this metadata file.
-        String body = loadBodies.get(etag, () -> loadTableJson(metadata));
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
-                .header(HttpHeaders.ETAG, etag)
-                .build();
+        EncodedBody body = loadBodies.get(etag, () -> loadTableJson(metadata));
+        return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
 
     /** A table response with access-delegation config, which is the client's own and so never cached. */

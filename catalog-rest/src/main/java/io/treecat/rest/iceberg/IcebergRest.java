@@ -56,6 +56,7 @@ public final class IcebergRest {
      * @param json what a request body may hold (depth, string, name and number lengths)
      * @param signer signs the object-store requests of remote-signing clients with a catalog's own credentials
      * @param vendor asks the store's token service (STS) for the credentials vended to clients
+     * @param gzip how the server compresses answers, for the table bodies the routes compress themselves
      */
     public record Options(
             boolean rebaseAppends,
@@ -63,7 +64,8 @@ public final class IcebergRest {
             Runnable purgeQueued,
             RequestSigner signer,
             CredentialVendor vendor,
-            int maxQueuedCommitsPerTable) {
+            int maxQueuedCommitsPerTable,
+            ResponseGzip gzip) {
         public static final Options DEFAULTS = new Options(false, JsonLimits.DEFAULTS);
 
         public Options {
@@ -71,6 +73,18 @@ public final class IcebergRest {
             requireNonNull(purgeQueued, "purgeQueued is null");
             requireNonNull(signer, "signer is null");
             requireNonNull(vendor, "vendor is null");
+            requireNonNull(gzip, "gzip is null");
+        }
+
+        /** With the server's default compression (Dropwizard's). */
+        public Options(
+                boolean rebaseAppends,
+                JsonLimits json,
+                Runnable purgeQueued,
+                RequestSigner signer,
+                CredentialVendor vendor,
+                int maxQueuedCommitsPerTable) {
+            this(rebaseAppends, json, purgeQueued, signer, vendor, maxQueuedCommitsPerTable, ResponseGzip.DEFAULTS);
         }
 
         /** With the default bound on a table's queued commits. */
@@ -128,7 +142,8 @@ public final class IcebergRest {
         IcebergCredentialsResource credentials = new IcebergCredentialsResource(
                 lake, tables, bodies, signing, new CredentialVending(options.vendor(), clock));
         return List.of(
-                new IcebergResource(namespaces, tables, planner, bodies, defaultCatalog, reports, credentials),
+                new IcebergResource(
+                        namespaces, tables, planner, bodies, defaultCatalog, reports, credentials, options.gzip()),
                 signing,
                 credentials,
                 new IcebergViewResource(namespaces, views, bodies),

@@ -8,21 +8,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The JSON of recent load-table answers, by ETag. An ETag names one metadata file and one snapshot
+ * The JSON of recent load-table answers, by ETag, encoded once ({@link EncodedBody}). An ETag names one metadata file and one snapshot
  * mode, and a metadata file never changes, so the body stays right. A hot table is loaded by every
  * writer before it commits and again when Iceberg's client refreshes after its commit: without
- * this, each load serializes the whole metadata (every snapshot) again. Bounded by characters,
- * least recently used first out.
+ * this, each load serializes the whole metadata (every snapshot) again, and compresses it again.
+ * Bounded by bytes, least recently used first out.
  */
 final class LoadTableBodies {
-    /** About 64 MB of heap at most: a table with thousands of snapshots answers a few MB. */
-    private static final long MAX_CHARS = 32L * 1024 * 1024;
+    /** 64 MB of heap at most: a table with thousands of snapshots answers a few MB. */
+    private static final long MAX_BYTES = 64L * 1024 * 1024;
 
-    private final Map<String, String> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<String, EncodedBody> entries = new LinkedHashMap<>(16, 0.75f, true);
     /** Bodies being made now, by ETag: a second caller waits for the first one's. */
-    private final ConcurrentHashMap<String, CompletableFuture<String>> making = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, CompletableFuture<EncodedBody>> making = new ConcurrentHashMap<>();
 
-    private long chars;
+    private long bytes;
 
     /**
      * The body for {@code etag}, made by {@code body} if it is not cached. Made once for the callers
@@ -30,25 +30,25 @@ final class LoadTableBodies {
      * at the same moment, and each serializing it again would cost a whole-metadata serialization
      * per member.
      */
-    String get(String etag, Supplier<String> body) {
+    EncodedBody get(String etag, Supplier<String> body) {
         synchronized (this) {
-            String cached = entries.get(etag);
+            EncodedBody cached = entries.get(etag);
             if (cached != null) {
                 return cached;
             }
         }
-        CompletableFuture<String> mine = new CompletableFuture<>();
-        CompletableFuture<String> running = making.putIfAbsent(etag, mine);
+        CompletableFuture<EncodedBody> mine = new CompletableFuture<>();
+        CompletableFuture<EncodedBody> running = making.putIfAbsent(etag, mine);
         if (running != null) {
             try {
                 return running.join();
             } catch (CompletionException e) {
                 // The maker's own failure is its own to answer; this caller makes the body itself.
-                return body.get();
+                return EncodedBody.of(body.get());
             }
         }
         try {
-            String made = put(etag, body.get());
+            EncodedBody made = put(etag, EncodedBody.of(body.get()));
             mine.complete(made);
             return made;
         } catch (RuntimeException | Error e) {
@@ -59,18 +59,27 @@ final class LoadTableBodies {
         }
     }
 
-    /** Remembers the body of {@code etag}, answered by a commit, for the loads that follow it. */
-    synchronized String put(String etag, String body) {
-        if (body.length() > MAX_CHARS / 4) {
+    /**
+     * Remembers the body of {@code etag} for the loads that follow. Counted at its JSON's size plus a
+     * share for the gzip it may gain later (a metadata file compresses to a tenth or less), so that the
+     * bound holds without counting again.
+     */
+    private synchronized EncodedBody put(String etag, EncodedBody body) {
+        long size = weight(body);
+        if (size > MAX_BYTES / 4) {
             return body;
         }
-        String previous = entries.put(etag, body);
-        chars += body.length() - (previous == null ? 0 : previous.length());
+        EncodedBody previous = entries.put(etag, body);
+        bytes += size - (previous == null ? 0 : weight(previous));
         var eldest = entries.entrySet().iterator();
-        while (chars > MAX_CHARS && eldest.hasNext()) {
-            chars -= eldest.next().getValue().length();
+        while (bytes > MAX_BYTES && eldest.hasNext()) {
+            bytes -= weight(eldest.next().getValue());
             eldest.remove();
         }
         return body;
+    }
+
+    private static long weight(EncodedBody body) {
+        return body.jsonBytes() + body.jsonBytes() / 4;
     }
 }

@@ -1,0 +1,67 @@
+package io.treecat.rest.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TestEncodedBody {
+    private static final String JSON = "{\"metadata\":\"" + "x".repeat(2000) + "\"}";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "GZIP", "x-gzip", "deflate, gzip", " gzip ;q=0.5", "br;q=1.0, gzip;q=0.001"})
+    void takesGzipWhenNamedWithAWeight(String header) {
+        assertThat(EncodedBody.acceptsGzip(header)).isTrue();
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"", "identity", "deflate, br", "*", "gzip;q=0", "gzip;q=0.0", "gzip;q=x", "gzipped"})
+    void refusesGzipOtherwise(String header) {
+        assertThat(EncodedBody.acceptsGzip(header)).isFalse();
+    }
+
+    @Test
+    void compressesForAClientThatTakesGzipAndKeepsTheJson() throws IOException {
+        Response response =
+                EncodedBody.of(JSON).ok(ResponseGzip.DEFAULTS, "gzip").build();
+        assertThat(response.getHeaderString(HttpHeaders.CONTENT_ENCODING)).isEqualTo("gzip");
+        byte[] sent = written(response);
+        assertThat(sent.length).isLessThan(JSON.length());
+        assertThat(response.getHeaderString(HttpHeaders.CONTENT_LENGTH)).isEqualTo(String.valueOf(sent.length));
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(sent))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(JSON);
+        }
+        assertThat(((EncodedBody.Entity) response.getEntity()).json()).isEqualTo(JSON);
+    }
+
+    @Test
+    void sendsItPlainWhenTheServerDoesNotCompressOrTheBodyIsSmall() throws IOException {
+        for (Response response : new Response[] {
+            EncodedBody.of(JSON).ok(new ResponseGzip(false, 256), "gzip").build(),
+            EncodedBody.of(JSON)
+                    .ok(new ResponseGzip(true, JSON.length() + 1), "gzip")
+                    .build(),
+            EncodedBody.of(JSON).ok(ResponseGzip.DEFAULTS, null).build()
+        }) {
+            assertThat(response.getHeaderString(HttpHeaders.CONTENT_ENCODING)).isNull();
+            assertThat(new String(written(response), StandardCharsets.UTF_8)).isEqualTo(JSON);
+        }
+    }
+
+    private static byte[] written(Response response) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ((EncodedBody.Entity) response.getEntity()).write(out);
+        return out.toByteArray();
+    }
+}
