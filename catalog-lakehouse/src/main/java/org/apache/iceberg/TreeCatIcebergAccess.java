@@ -2,6 +2,8 @@ package org.apache.iceberg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
@@ -29,7 +31,61 @@ public final class TreeCatIcebergAccess {
     private static final int MIN_SEQUENCE_NUMBER_POSITION =
             ManifestFile.schema().columns().indexOf(ManifestFile.MIN_SEQUENCE_NUMBER);
 
+    /** Iceberg's {@code ManifestWriter.UNASSIGNED_SEQ}: a manifest whose list assigns its sequence number. */
+    private static final long UNASSIGNED_BY_LIST = -1L;
+
+    /** {@code BaseSnapshot.allManifests}, the list a snapshot caches once it has read it. */
+    private static final Field SNAPSHOT_MANIFESTS = snapshotManifestsField();
+
     private TreeCatIcebergAccess() {}
+
+    private static Field snapshotManifestsField() {
+        try {
+            Field field = BaseSnapshot.class.getDeclaredField("allManifests");
+            field.setAccessible(true);
+            return field;
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException("iceberg-core's BaseSnapshot has no allManifests cache any more", e);
+        }
+    }
+
+    /**
+     * A manifest that an append snapshot took as it was ({@code appendManifest}, format 2), as that
+     * snapshot's manifest list records it: the snapshot's id, and the snapshot's sequence number where
+     * the manifest left it to the list. What {@code ManifestLists.read} would give back for it.
+     */
+    public static ManifestFile asListedBy(ManifestFile appended, long snapshotId, long sequenceNumber) {
+        ManifestFile listed =
+                GenericManifestFile.copyOf(appended).withSnapshotId(snapshotId).build();
+        StructLike fields = (StructLike) listed;
+        if (listed.sequenceNumber() == UNASSIGNED_BY_LIST) {
+            fields.set(SEQUENCE_NUMBER_POSITION, sequenceNumber);
+        }
+        if (listed.minSequenceNumber() == UNASSIGNED_BY_LIST) {
+            fields.set(MIN_SEQUENCE_NUMBER_POSITION, sequenceNumber);
+        }
+        return listed;
+    }
+
+    /**
+     * Gives a snapshot just written the manifest list it was written with, as if it had read its list
+     * back (which is what it caches on first read). A commit chain appends each member on top of the
+     * one before and then indexes each member's files: every one of those reads would otherwise decode
+     * the member's whole list again, O(manifests) per member on the chain's one thread. The caller
+     * must pass exactly what was written, in the same order (TestChainedCommits checks it against the
+     * written files). False if the snapshot is not one of Iceberg's own and was left as it was.
+     */
+    public static boolean rememberManifests(Snapshot snapshot, List<ManifestFile> manifests) {
+        if (!(snapshot instanceof BaseSnapshot)) {
+            return false;
+        }
+        try {
+            SNAPSHOT_MANIFESTS.set(snapshot, List.copyOf(manifests));
+            return true;
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot set BaseSnapshot.allManifests", e);
+        }
+    }
 
     /** Sets the data and file sequence numbers a manifest entry would give {@code file}; returns it. */
     public static <F extends ContentFile<F>> F withSequenceNumbers(

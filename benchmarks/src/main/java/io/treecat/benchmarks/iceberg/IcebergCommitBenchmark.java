@@ -66,7 +66,8 @@ import org.apache.iceberg.types.Types;
  * requests by side and method.
  *
  * <p>Before measuring, each catalog gets an untimed concurrent warm-up (4 threads × 20 appends,
- * {@code -Dwarmup.commits}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
+ * {@code -Dwarmup.commits}), and before open-loop steps an untimed open-loop one ({@code -Dwarmup.seconds}
+ * at {@code -Dwarmup.rate}). TreeCat tables set {@code treecat.rebase-appends=true} (server-side rebase); the same property
  * is set on the JDBC tables, where it means nothing.
  */
 public final class IcebergCommitBenchmark {
@@ -120,6 +121,9 @@ public final class IcebergCommitBenchmark {
             for (Peer peer : peers) {
                 ((SupportsNamespaces) peer.catalog()).createNamespace(NS);
                 warmUp(peer);
+                if (args[0].equals("openloop")) {
+                    warmUpOpenLoop(peer);
+                }
             }
             switch (args[0]) {
                 case "latency" -> latency(peers, Integer.parseInt(args[1]));
@@ -248,6 +252,22 @@ public final class IcebergCommitBenchmark {
         peer.catalog().dropTable(id, false);
     }
 
+    /**
+     * Untimed, before the open-loop steps: the same open-loop workload on a scratch table for {@code
+     * -Dwarmup.seconds} (20) at {@code -Dwarmup.rate} commits/s (25), so that the chains' and the
+     * retries' paths are compiled too. Without it the JIT compiler took about a third of the server's
+     * CPU during the first measured steps (JFR's {@code jdk.ThreadCPULoad}), which then measured the
+     * compiler as much as the catalog.
+     */
+    private static void warmUpOpenLoop(Peer peer) throws Exception {
+        int seconds = Integer.getInteger("warmup.seconds", 20);
+        if (seconds > 0) {
+            double rate = Double.parseDouble(System.getProperty("warmup.rate", "25"));
+            openLoopStep(peer, "warmup_open", rate, seconds, null);
+            peer.catalog().dropTable(TableIdentifier.of(NS, "warmup_open"), false);
+        }
+    }
+
     // ---- latency
 
     private static void latency(List<Peer> peers, int commits) {
@@ -304,7 +324,9 @@ public final class IcebergCommitBenchmark {
         for (double rate : rates) {
             for (Peer peer : peers) {
                 S3Store.Requests before = s3 != null ? s3.requests() : null;
-                OpenLoopResult result = openLoopStep(peer, rate, seconds, s3);
+                String table = ("t" + rate).replace('.', '_') + "_"
+                        + Math.abs(peer.name().hashCode() % 1000);
+                OpenLoopResult result = openLoopStep(peer, table, rate, seconds, s3);
                 // Counted when the step's commits have finished, before the checks' own reads; includes the step's
                 // table create and first append.
                 S3Store.Requests requests =
@@ -380,9 +402,8 @@ public final class IcebergCommitBenchmark {
         }
     }
 
-    private static OpenLoopResult openLoopStep(Peer peer, double rate, int seconds, S3Store s3) throws Exception {
-        String name =
-                ("t" + rate).replace('.', '_') + "_" + Math.abs(peer.name().hashCode() % 1000);
+    private static OpenLoopResult openLoopStep(Peer peer, String name, double rate, int seconds, S3Store s3)
+            throws Exception {
         Table created = createTable(peer.catalog(), name);
         TableIdentifier id = TableIdentifier.of(NS, name);
         created.newFastAppend().appendFile(file(created)).commit();

@@ -26,6 +26,7 @@ import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.FileIO;
@@ -205,6 +206,9 @@ final class CommitRebaser {
         });
         rebasedAppend.set(REBASED_FROM, incoming.parentId() == null ? "none" : String.valueOf(incoming.parentId()));
         Snapshot snapshot = rebasedAppend.apply();
+        if (current.formatVersion() == 2) {
+            rememberWrittenList(io, current, branch, snapshot, added);
+        }
         TableMetadata updated = TableMetadata.buildFrom(current)
                 .setBranchSnapshot(snapshot, branch)
                 .build();
@@ -212,6 +216,28 @@ final class CommitRebaser {
                 updated,
                 snapshot,
                 Set.copyOf(added.stream().map(ManifestFile::path).toList())));
+    }
+
+    /**
+     * Hands the rebased snapshot the manifest list just written for it, so that nothing decodes it
+     * again ({@link TreeCatIcebergAccess#rememberManifests}): the next member of a chain appends on top
+     * of it and the file index reads its manifests. For format 2 {@code FastAppend} writes the appended
+     * manifests, each with the snapshot's id, then every manifest of the branch head; the list assigns
+     * the appended ones its sequence number. (Format 1 copies the manifests and format 3 also assigns
+     * row ids: those are read back as before.)
+     */
+    private static void rememberWrittenList(
+            FileIO io, TableMetadata current, String branch, Snapshot snapshot, List<ManifestFile> appended) {
+        List<ManifestFile> written = new ArrayList<>();
+        for (ManifestFile manifest : appended) {
+            written.add(TreeCatIcebergAccess.asListedBy(manifest, snapshot.snapshotId(), snapshot.sequenceNumber()));
+        }
+        Snapshot head = SnapshotUtil.latestSnapshot(current, branch);
+        if (head != null) {
+            // Already read (or remembered) by the append itself.
+            written.addAll(head.allManifests(io));
+        }
+        TreeCatIcebergAccess.rememberManifests(snapshot, written);
     }
 
     /** Notes a rebase whose metadata was committed. */

@@ -18,9 +18,11 @@ import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +45,9 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotParser;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.UpdateRequirement;
@@ -256,6 +260,93 @@ class TestChainedCommits {
         // The file index holds each file with the sequence numbers the committed lists gave it (the members'
         // manifests were decoded before their rebase assigned them: ReadAhead).
         assertIndexedAsIcebergReadsThem(loaded);
+        assertManifestListsAsWritten(loaded);
+    }
+
+    /**
+     * Each snapshot's manifests, as the server holds them (the rebase hands each snapshot the list it
+     * wrote, so that the chain does not decode it again), are exactly what its written manifest list
+     * file gives a reader that never saw the commit.
+     */
+    private void assertManifestListsAsWritten(TableMetadata metadata) {
+        TableMetadata fresh = TableMetadataParser.read(new LocalFileIO(), metadata.metadataFileLocation());
+        assertThat(metadata.snapshots()).hasSizeGreaterThan(2);
+        for (Snapshot held : metadata.snapshots()) {
+            Snapshot written = fresh.snapshot(held.snapshotId());
+            assertThat(held.allManifests(io).stream().map(TestChainedCommits::describe))
+                    .as("manifests of snapshot %s", held.snapshotId())
+                    .containsExactlyElementsOf(written.allManifests(new LocalFileIO()).stream()
+                            .map(TestChainedCommits::describe)
+                            .toList());
+        }
+    }
+
+    /**
+     * A rebased snapshot comes with the manifest list it wrote, before anything reads it back (so that
+     * the next member of a chain, and the file index, decode nothing), and that list is exactly what a
+     * reader of the written file gets.
+     */
+    @Test
+    void aRebasedSnapshotHoldsTheListItWroteAsAReaderReadsIt() throws Exception {
+        TableMetadata base = load();
+        send(append(base, "first").change()).get(30, TimeUnit.SECONDS);
+        TableMetadata current = load();
+        Append late = append(base, "late");
+        StagingFileIO staging = new StagingFileIO(io);
+
+        CommitRebaser.Rebased rebased =
+                new CommitRebaser(true).rebase(staging, current, late.change()).orElseThrow();
+
+        Field cache = Class.forName("org.apache.iceberg.BaseSnapshot").getDeclaredField("allManifests");
+        cache.setAccessible(true);
+        assertThat(cache.get(rebased.snapshot()))
+                .as("the list, before any read")
+                .isNotNull();
+        staging.flush(Runnable::run).join();
+        Snapshot reread = SnapshotParser.fromJson(SnapshotParser.toJson(rebased.snapshot()));
+        assertThat(rebased.snapshot().allManifests(staging).stream().map(TestChainedCommits::describe))
+                .hasSize(2)
+                .containsExactlyElementsOf(reread.allManifests(new LocalFileIO()).stream()
+                        .map(TestChainedCommits::describe)
+                        .toList());
+    }
+
+    /** Every field of a manifest list entry. */
+    private static String describe(ManifestFile manifest) {
+        StringBuilder text = new StringBuilder()
+                .append(manifest.path())
+                .append(' ')
+                .append(List.of(
+                        manifest.length(),
+                        manifest.partitionSpecId(),
+                        manifest.content(),
+                        manifest.sequenceNumber(),
+                        manifest.minSequenceNumber()))
+                .append(' ')
+                .append(Arrays.asList(
+                        manifest.snapshotId(),
+                        manifest.addedFilesCount(),
+                        manifest.addedRowsCount(),
+                        manifest.existingFilesCount(),
+                        manifest.existingRowsCount(),
+                        manifest.deletedFilesCount(),
+                        manifest.deletedRowsCount(),
+                        manifest.keyMetadata(),
+                        manifest.firstRowId()));
+        if (manifest.partitions() != null) {
+            for (ManifestFile.PartitionFieldSummary partition : manifest.partitions()) {
+                text.append(" [")
+                        .append(partition.containsNull())
+                        .append(',')
+                        .append(partition.containsNaN())
+                        .append(',')
+                        .append(partition.lowerBound())
+                        .append(',')
+                        .append(partition.upperBound())
+                        .append(']');
+            }
+        }
+        return text.toString();
     }
 
     /** Every live file of the table's current snapshot is a leaf with the sequence numbers Iceberg's reader gives it. */
