@@ -178,6 +178,12 @@ public final class IcebergCommitBenchmark {
         // 100 shared by hundreds of commits in flight (at store latency) measures the pool, not the catalog.
         properties.put("rest.client.max-connections", "4000");
         properties.put("rest.client.connections-per-route", "4000");
+        // -Dsnapshot-loading-mode=refs: Iceberg's REST client loads only the snapshots a branch or tag references
+        // (RESTCatalogProperties.SNAPSHOT_LOADING_MODE), as a user on a table with a long history may set it.
+        String loading = System.getProperty("snapshot-loading-mode");
+        if (loading != null) {
+            properties.put("snapshot-loading-mode", loading);
+        }
         catalog.initialize("treecat", properties);
         return catalog;
     }
