@@ -78,6 +78,11 @@ final class EncodedBody {
         return compressed;
     }
 
+    /** The entity of an uncompressed answer with this body. */
+    Entity plain() {
+        return new Entity(this, json);
+    }
+
     /**
      * Whether an {@code Accept-Encoding} header takes gzip: it names {@code gzip} (or {@code x-gzip})
      * without {@code q=0}. The server's own gzip handler asks no more than that; {@code *} is not taken,
@@ -125,9 +130,9 @@ final class EncodedBody {
             this.bytes = bytes;
         }
 
-        /** The JSON text, whatever encoding goes out. */
-        String json() {
-            return body.json();
+        /** The body, whatever encoding goes out. */
+        EncodedBody body() {
+            return body;
         }
 
         @Override

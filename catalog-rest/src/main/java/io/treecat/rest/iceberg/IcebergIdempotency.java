@@ -219,15 +219,16 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
                         response.getStatus(),
                         response.getHeaderString(HttpHeaders.CONTENT_TYPE),
                         response.getHeaderString(HttpHeaders.ETAG),
-                        body == null
-                                ? null
-                                : body instanceof EncodedBody.Entity encoded ? encoded.json() : body.toString()));
+                        body instanceof EncodedBody.Entity encoded
+                                ? encoded.body()
+                                : body == null ? null : EncodedBody.of(body.toString())));
     }
 
     private static Response replay(IdempotencyKeys.Stored stored) {
         Response.ResponseBuilder builder = Response.status(stored.status());
         if (stored.body() != null) {
-            builder.entity(stored.body());
+            // Plain: the server's gzip handler compresses a replay for a client that takes it.
+            builder.entity(stored.body().plain());
         }
         if (stored.contentType() != null) {
             builder.header(HttpHeaders.CONTENT_TYPE, stored.contentType());

@@ -33,7 +33,16 @@ final class IdempotencyKeys {
     }
 
     /** A final response, as it is replayed. */
-    record Stored(int status, String contentType, String etag, String body) {}
+    /**
+     * A final answer. Its body is the one the first request was answered, shared and not copied: the
+     * members of a commit chain are all answered one table body, and up to {@code maxEntries} keys
+     * may hold it.
+     */
+    record Stored(int status, String contentType, String etag, EncodedBody body) {
+        Stored(int status, String contentType, String etag, String json) {
+            this(status, contentType, etag, json == null ? null : EncodedBody.of(json));
+        }
+    }
 
     /** One key: the request it was first used with, and its final response (completed with null if the request ended without one). */
     static final class Entry {

@@ -153,6 +153,6 @@ final class IdempotentReplays {
     }
 
     private static IdempotencyKeys.Stored noContent() {
-        return new IdempotencyKeys.Stored(204, null, null, null);
+        return new IdempotencyKeys.Stored(204, null, null, (EncodedBody) null);
     }
 }

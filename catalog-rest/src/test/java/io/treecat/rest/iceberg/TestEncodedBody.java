@@ -42,7 +42,7 @@ class TestEncodedBody {
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(sent))) {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(JSON);
         }
-        assertThat(((EncodedBody.Entity) response.getEntity()).json()).isEqualTo(JSON);
+        assertThat(((EncodedBody.Entity) response.getEntity()).body().json()).isEqualTo(JSON);
     }
 
     @Test
