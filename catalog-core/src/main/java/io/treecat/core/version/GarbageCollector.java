@@ -62,6 +62,9 @@ public final class GarbageCollector implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
 
     private volatile boolean paused;
+    /** What a pass sleeping off its rate limit waits on, so that a pause wakes it at once. */
+    private final Object throttleWake = new Object();
+
     private volatile boolean closing;
     /** The horizon the last completed pass swept to; -1 until one completes (a restart sweeps again). */
     private long sweptHorizon = -1;
@@ -113,9 +116,22 @@ public final class GarbageCollector implements AutoCloseable {
         }
     }
 
-    /** Stops background passes, including one in progress, at its next batch. Reads and commits go on. */
+    /**
+     * Stops background passes, including one in progress at its next batch, and returns once none
+     * runs: from then on the horizon stays where it is until {@link #resume}. Reads and commits go on.
+     */
     public void pause() {
         paused = true;
+        synchronized (throttleWake) {
+            throttleWake.notifyAll();
+        }
+        awaitNoPass();
+    }
+
+    /** Returns once no pass runs: {@link #collect} holds this object's monitor for the whole of a pass. */
+    @SuppressWarnings("EmptySynchronizedStatement")
+    private synchronized void awaitNoPass() {
+        // Nothing to do: taking the monitor is the wait.
     }
 
     public void resume() {
@@ -362,7 +378,11 @@ public final class GarbageCollector implements AutoCloseable {
             long aheadMillis = TimeUnit.NANOSECONDS.toMillis(dueNanos - (System.nanoTime() - started));
             if (aheadMillis > 0) {
                 try {
-                    Thread.sleep(aheadMillis);
+                    synchronized (throttleWake) {
+                        if (!stopped()) {
+                            throttleWake.wait(aheadMillis);
+                        }
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     closing = true;

@@ -245,6 +245,37 @@ class TestGarbageCollector {
         assertThat(collector.collect().horizon()).isEqualTo(tree.lastVid());
     }
 
+    /** Pausing waits for a pass already running to stop: once it returns, the horizon stays where it is. */
+    @Test
+    void pauseReturnsOnceARunningPassHasStopped() throws Exception {
+        open();
+        rewrite(300);
+        // 10 keys a second: the pass sleeps off its rate limit for tens of seconds unless the pause wakes it.
+        GarbageCollector collector = new GarbageCollector(
+                tree,
+                RetentionConfig.defaults()
+                        .withRetention(Optional.empty(), OptionalLong.of(1))
+                        .withRateLimit(10)
+                        .withBatchSize(10),
+                Clock.systemUTC());
+        java.util.concurrent.CompletableFuture<GarbageCollector.PassResult> pass =
+                java.util.concurrent.CompletableFuture.supplyAsync(collector::collect);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (tree.horizon() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(tree.horizon()).as("the pass moved the horizon").isPositive();
+        collector.pause();
+        long reclaimedAtPause = collector.keysReclaimed();
+        long horizonAtPause = tree.horizon();
+
+        // Woken from its rate limit's sleep, the pass had stopped (nothing deleted since), well before it would have.
+        GarbageCollector.PassResult stopped = pass.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(stopped.completed()).isFalse();
+        assertThat(stopped.keysDeleted()).isEqualTo(reclaimedAtPause);
+        assertThat(tree.horizon()).isEqualTo(horizonAtPause);
+    }
+
     private static final class MutableClock extends Clock {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
