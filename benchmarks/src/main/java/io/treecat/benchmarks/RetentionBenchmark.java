@@ -57,6 +57,9 @@ public final class RetentionBenchmark {
         boolean gc = true;
         Path directory = Path.of("benchmarks/target/retention");
         for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("Missing value for " + args[i]);
+            }
             String value = args[i + 1];
             switch (args[i]) {
                 case "--minutes" -> minutes = Double.parseDouble(value);

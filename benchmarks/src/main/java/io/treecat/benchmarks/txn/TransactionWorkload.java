@@ -61,6 +61,9 @@ public final class TransactionWorkload {
         List<ConcurrencyProtocol> protocols = List.of(ConcurrencyProtocol.values());
         Path base = Path.of("benchmarks/target/txn-workload");
         for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("Missing value for " + args[i]);
+            }
             String value = args[i + 1];
             switch (args[i]) {
                 case "--seconds" -> seconds = Double.parseDouble(value);
