@@ -110,10 +110,12 @@ public final class IcebergCommitBenchmark {
             List<Peer> peers = new ArrayList<>(List.of(
                     new Peer(
                             "TreeCat REST (rebase)",
-                            treecat("http://127.0.0.1:" + server.port(), s3 != null ? S3Store.CATALOG : null, fileIo)),
+                            treecat("http://127.0.0.1:" + server.port(), s3 != null ? S3Store.CATALOG : null, fileIo),
+                            server),
                     new Peer(
                             "Iceberg JdbcCatalog (sqlite)",
-                            jdbc(work.resolve("jdbc"), s3 != null ? s3.jdbcWarehouse() : null, fileIo))));
+                            jdbc(work.resolve("jdbc"), s3 != null ? s3.jdbcWarehouse() : null, fileIo),
+                            null)));
             // -Dpeers=treecat or -Dpeers=jdbc runs one side alone (to profile it); the comparison needs both.
             String only = System.getProperty("peers", "").toLowerCase(Locale.ROOT);
             peers.removeIf(peer ->
@@ -140,7 +142,8 @@ public final class IcebergCommitBenchmark {
         }
     }
 
-    private record Peer(String name, Catalog catalog) {}
+    /** {@code server}: the TreeCat server process behind the catalog, null for the JDBC catalog (it has none). */
+    private record Peer(String name, Catalog catalog, ServerProcess server) {}
 
     /** The store latency of this run ({@code -Dstore.latency.ms}), null for none (the FileIOs as they were). */
     private static final String STORE_LATENCY_MS = System.getProperty("store.latency.ms");
@@ -325,8 +328,8 @@ public final class IcebergCommitBenchmark {
         System.out.printf(
                 Locale.ROOT,
                 "| catalog | offered /s | committed | failed | success %% | achieved /s | p50 ms | p99 ms | rebased"
-                        + " | metadata files | store requests / commit |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|%n");
+                        + " | metadata files | store requests / commit | CPU ms / commit: server, driver |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|---|%n");
         for (double rate : rates) {
             for (Peer peer : peers) {
                 S3Store.Requests before = s3 != null ? s3.requests() : null;
@@ -348,7 +351,7 @@ public final class IcebergCommitBenchmark {
                 }
                 System.out.printf(
                         Locale.ROOT,
-                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d | %s |%n",
+                        "| %s | %.0f | %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %d | %s | %s, %.1f |%n",
                         peer.name(),
                         rate,
                         result.committed(),
@@ -359,7 +362,11 @@ public final class IcebergCommitBenchmark {
                         ms(result.p99()),
                         result.rebased() < 0 ? "n/a" : String.valueOf(result.rebased()),
                         result.metadataFiles(),
-                        requests == null ? "n/a" : perCommit(requests, result.committed()));
+                        requests == null ? "n/a" : perCommit(requests, result.committed()),
+                        Double.isNaN(result.serverCpuMillisPerCommit())
+                                ? "n/a"
+                                : String.format(Locale.ROOT, "%.1f", result.serverCpuMillisPerCommit()),
+                        result.driverCpuMillisPerCommit());
             }
         }
         if (!breakdown.isEmpty()) {
@@ -388,7 +395,9 @@ public final class IcebergCommitBenchmark {
             long p99,
             long rebased,
             long metadataFiles,
-            S3Store.Requests storeRequests) {}
+            S3Store.Requests storeRequests,
+            double serverCpuMillisPerCommit,
+            double driverCpuMillisPerCommit) {}
 
     /**
      * The metadata files in a table's metadata directory: one per commit, or per chain. On an object store they are
@@ -421,6 +430,8 @@ public final class IcebergCommitBenchmark {
         ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
         Random random = new Random(42);
         long start = System.nanoTime();
+        long serverCpuBefore = peer.server() != null ? peer.server().cpuNanos() : 0;
+        long driverCpuBefore = driverCpuNanos();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         long next = start;
         int arrivals = 0;
@@ -452,6 +463,8 @@ public final class IcebergCommitBenchmark {
             throw new IllegalStateException("Commits still running after 10 minutes");
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double serverCpuMillis = peer.server() != null ? (peer.server().cpuNanos() - serverCpuBefore) / 1e6 : 0;
+        double driverCpuMillis = (driverCpuNanos() - driverCpuBefore) / 1e6;
         S3Store.Requests requestsAfter = s3 != null ? s3.requests() : null;
         long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         long rebased = -1;
@@ -491,7 +504,21 @@ public final class IcebergCommitBenchmark {
                 percentile(nanos, 0.99),
                 rebased,
                 metadataFiles(result),
-                requestsAfter);
+                requestsAfter,
+                peer.server() != null ? serverCpuMillis / Math.max(1, committed.get()) : Double.NaN,
+                driverCpuMillis / Math.max(1, committed.get()));
+    }
+
+    /**
+     * CPU time this JVM has used so far: the simulated clients (and, with {@code -Dstore=s3}, S3Proxy and the latency
+     * proxies, which run here too).
+     */
+    private static long driverCpuNanos() {
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(java.time.Duration::toNanos)
+                .orElse(-1L);
     }
 
     private static long percentile(long[] sorted, double p) {
