@@ -56,7 +56,7 @@ record ReadAhead(Map<String, byte[]> files, Map<String, List<Entry>> entries) {
             if (update instanceof MetadataUpdate.AddSnapshot add) {
                 try {
                     StagingFileIO memory = new StagingFileIO(io);
-                    for (ManifestFile manifest : add.snapshot().allManifests(io)) {
+                    for (ManifestFile manifest : StagingFileIO.readManifestList(io, add.snapshot())) {
                         if (!Objects.equals(
                                         manifest.snapshotId(), add.snapshot().snapshotId())
                                 || manifest.length() > budget) {

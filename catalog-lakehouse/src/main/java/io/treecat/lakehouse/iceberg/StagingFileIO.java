@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.io.FileIO;
@@ -72,11 +74,35 @@ final class StagingFileIO implements FileIO {
     }
 
     private void write(InMemoryOutputFile file) {
-        try (PositionOutputStream out = delegate.newOutputFile(file.location()).create()) {
+        // Overwriting, not create(): on an object store create() first asks whether the object exists, a round trip
+        // per file. Each name is new (a snapshot id, an attempt and a UUID), as for Iceberg's own catalogs' writes.
+        try (PositionOutputStream out = delegate.newOutputFile(file.location()).createOrOverwrite()) {
             out.write(file.toByteArray());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + file.location(), e);
         }
+    }
+
+    /**
+     * A snapshot's manifest list, read with one store request and kept by the snapshot (which keeps
+     * what it has read): the whole file in one read, then decoded from memory. Iceberg's own read
+     * asks the store for the file's length first (the list's length is in no metadata), a second
+     * round trip on an object store. An encrypted list is read as Iceberg reads it.
+     */
+    static List<ManifestFile> readManifestList(FileIO io, Snapshot snapshot) {
+        String location = snapshot.manifestListLocation();
+        if (location == null || snapshot.keyId() != null) {
+            return snapshot.allManifests(io);
+        }
+        byte[] bytes;
+        try (InputStream in = io.newInputFile(location).newStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + location, e);
+        }
+        StagingFileIO memory = new StagingFileIO(io);
+        memory.readAhead.put(location, bytes);
+        return snapshot.allManifests(memory);
     }
 
     /** Reads {@code location} whole, for {@link #readAhead}. */

@@ -213,7 +213,7 @@ final class TableCommits {
             for (MetadataUpdate update : change.updates()) {
                 if (update instanceof MetadataUpdate.AddSnapshot add) {
                     try {
-                        add.snapshot().allManifests(io);
+                        StagingFileIO.readManifestList(io, add.snapshot());
                     } catch (RuntimeException e) {
                         LOG.debug(
                                 "Manifest list of snapshot {} not read ahead",
@@ -316,7 +316,9 @@ final class TableCommits {
                 deleteQuietly(io, location);
                 made.removeEmpty();
             });
-            TableMetadataParser.write(staged.updated(), io.newOutputFile(location));
+            // Overwriting, as Iceberg's own catalogs write metadata files: the name is new (a version and a UUID), and
+            // create() would first ask an object store whether it exists, a round trip per commit.
+            TableMetadataParser.overwrite(staged.updated(), io.newOutputFile(location));
             TableMetadata committed = TableMetadata.buildFrom(staged.updated())
                     .discardChanges()
                     .withMetadataLocation(location)
