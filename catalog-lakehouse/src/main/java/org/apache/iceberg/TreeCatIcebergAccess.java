@@ -16,8 +16,11 @@ import org.apache.iceberg.io.FileIO;
  * rules for which delete files apply to a data file. Keeping planning on Iceberg's code is what makes
  * TreeCat's {@code /plan} answer exactly what the client-side {@code planFiles} answers.
  *
- * <p>This class lives in Iceberg's package only to reach those members; it holds no state. A change
- * of iceberg-core's version must re-run the differential planning test.
+ * <p>This class lives in Iceberg's package only to reach those members; it holds no state. One
+ * member is private, not package-private: the manifest list a {@code BaseSnapshot} keeps once it has
+ * read it, which a commit chain fills in with the list it just wrote (reflection; it fails at class
+ * load if the field goes). A change of iceberg-core's version must re-run the differential planning
+ * test and TestChainedCommits.
  */
 public final class TreeCatIcebergAccess {
     /**
@@ -65,6 +68,18 @@ public final class TreeCatIcebergAccess {
             fields.set(MIN_SEQUENCE_NUMBER_POSITION, sequenceNumber);
         }
         return listed;
+    }
+
+    /** Whether a snapshot holds its manifest list already (read, or {@link #rememberManifests remembered}). */
+    public static boolean hasManifests(Snapshot snapshot) {
+        if (!(snapshot instanceof BaseSnapshot)) {
+            return false;
+        }
+        try {
+            return SNAPSHOT_MANIFESTS.get(snapshot) != null;
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot read BaseSnapshot.allManifests", e);
+        }
     }
 
     /**

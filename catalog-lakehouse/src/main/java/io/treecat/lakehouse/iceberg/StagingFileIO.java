@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.io.FileIO;
@@ -91,7 +92,7 @@ final class StagingFileIO implements FileIO {
      */
     static List<ManifestFile> readManifestList(FileIO io, Snapshot snapshot) {
         String location = snapshot.manifestListLocation();
-        if (location == null || snapshot.keyId() != null) {
+        if (location == null || snapshot.keyId() != null || TreeCatIcebergAccess.hasManifests(snapshot)) {
             return snapshot.allManifests(io);
         }
         byte[] bytes;
