@@ -139,7 +139,7 @@ final class TrinoServer implements AutoCloseable {
      * instance metadata. Trino then reaches an object store only with what its catalog files give it (or a REST catalog
      * vends), so a test that gives it no key proves it used none, whatever the machine has.
      */
-    private static void withoutMachineCloudCredentials(Map<String, String> environment, Path directory) {
+    static void withoutMachineCloudCredentials(Map<String, String> environment, Path directory) {
         environment.keySet().removeIf(name -> name.startsWith("AWS_") && !name.equals("AWS_CA_BUNDLE"));
         environment.put("AWS_EC2_METADATA_DISABLED", "true");
         environment.put(
