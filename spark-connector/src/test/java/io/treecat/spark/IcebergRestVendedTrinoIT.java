@@ -4,12 +4,18 @@ import static io.treecat.spark.SparkRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.e2e.trino.TrinoEnvironment;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,8 +141,10 @@ class IcebergRestVendedTrinoIT {
         trino.execute("CREATE SCHEMA " + TRINO + "." + SCHEMA);
         trino.execute("CREATE TABLE " + ORDERS + " (id BIGINT, region VARCHAR, amount DECIMAL(10,2)) "
                 + "WITH (partitioning = ARRAY['region'])");
+        // moto records the inserts' requests: which key each of Trino's writes was signed with.
+        store.startRecording();
         assertThat(trino.execute(
-                        "INSERT INTO " + ORDERS + " VALUES " + "(1, 'eu', 10.50), (2, 'us', 20.25), (3, 'eu', 5.00)"))
+                        "INSERT INTO " + ORDERS + " VALUES (1, 'eu', 10.50), (2, 'us', 20.25), (3, 'eu', 5.00)"))
                 .isEqualTo(3);
         assertThat(trino.query("SELECT id, region, amount FROM " + ORDERS + " ORDER BY id"))
                 .isEqualTo(List.of(
@@ -146,6 +154,7 @@ class IcebergRestVendedTrinoIT {
 
         assertThat(trino.execute("INSERT INTO " + ORDERS + " VALUES (4, 'apac', 99.99), (5, 'us', 1.01)"))
                 .isEqualTo(2);
+        store.stopRecording();
         assertThat(trino.query("SELECT count(*) FROM " + ORDERS)).isEqualTo(List.of(List.of(5L)));
         assertThat(trino.query("SELECT region, count(*), sum(amount) FROM " + ORDERS + " GROUP BY region ORDER BY 1"))
                 .isEqualTo(List.of(
@@ -164,6 +173,41 @@ class IcebergRestVendedTrinoIT {
                 .anyMatch(key -> key.matches("warehouse/" + SCHEMA + "/orders[^/]*/data/region=eu/[^/]+\\.parquet"))
                 .anyMatch(key -> key.matches("warehouse/" + SCHEMA + "/orders[^/]*/data/region=apac/[^/]+\\.parquet"))
                 .anyMatch(key -> key.endsWith(".metadata.json"));
+
+        // Every file Trino wrote (data files, manifests, manifest lists, statistics: all but TreeCat's metadata files)
+        // was signed with the key TreeCat vends for this table: its credentials route answers the same cached STS
+        // credentials.
+        String vendedKeyId = vendedAccessKeyId(SCHEMA, "orders");
+        assertThat(vendedKeyId).isNotEqualTo(store.accessKeyId());
+        List<String> trinoWrites = new ArrayList<>();
+        for (JsonNode request : store.recordedRequests()) {
+            String url = request.path("url").asText();
+            if (request.path("method").asText().equals("PUT")
+                    && url.contains("/" + BUCKET + "/warehouse/" + SCHEMA + "/orders")
+                    && !url.contains(".metadata.json")) {
+                trinoWrites.add(url);
+                assertThat(request.path("headers").path("Authorization").asText())
+                        .as("signature of PUT %s", url)
+                        .contains("Credential=" + vendedKeyId + "/");
+            }
+        }
+        assertThat(trinoWrites)
+                .anyMatch(url -> url.contains("/data/region") && url.endsWith(".parquet"))
+                .anyMatch(url -> url.contains("/metadata/snap-") && url.endsWith(".avro"));
+    }
+
+    /** The key id of the credentials TreeCat vends for a table now, from its credentials route. */
+    private static String vendedAccessKeyId(String namespace, String table) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.restUri() + "/v1/" + WAREHOUSE + "/namespaces/"
+                                        + namespace + "/tables/" + table + "/credentials"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode credentials = new ObjectMapper().readTree(response.body()).path("storage-credentials");
+        assertThat(credentials).hasSize(1);
+        return credentials.get(0).path("config").path("s3.access-key-id").asText();
     }
 
     @Test
