@@ -7,6 +7,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +44,7 @@ final class MotoStore implements AutoCloseable {
     private final String secretAccessKey;
     private final String roleArn;
     private final S3Client admin;
+    private final Path recording;
 
     MotoStore(Path scratch, String... buckets) throws Exception {
         Path python = python(scratch);
@@ -57,6 +61,9 @@ final class MotoStore implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("INITIAL_NO_AUTH_ACTION_COUNT", UNCHECKED_CALLS);
+        // Where moto's request recorder writes, once a test starts it (startRecording); off until then.
+        recording = scratch.resolve("moto-recording.jsonl");
+        builder.environment().put("MOTO_RECORDER_FILEPATH", recording.toString());
         process = builder.start();
         try {
             awaitListening(log);
@@ -97,6 +104,46 @@ final class MotoStore implements AutoCloseable {
     /** The role vended credentials come from. */
     String roleArn() {
         return roleArn;
+    }
+
+    /**
+     * Starts moto's request recorder (its {@code moto-api}): from now on every request moto receives, with its method,
+     * URL and headers (so the key id each request was signed with), is written to a file, until
+     * {@link #stopRecording()}.
+     */
+    void startRecording() throws IOException, InterruptedException {
+        motoApi("start-recording");
+    }
+
+    void stopRecording() throws IOException, InterruptedException {
+        motoApi("stop-recording");
+    }
+
+    /** The requests recorded so far, each moto's JSON entry ({@code method}, {@code url}, {@code headers}, …). */
+    List<JsonNode> recordedRequests() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> requests = new ArrayList<>();
+        if (Files.exists(recording)) {
+            for (String line : Files.readAllLines(recording, StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) {
+                    requests.add(json.readTree(line));
+                }
+            }
+        }
+        return requests;
+    }
+
+    private void motoApi(String action) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(endpoint() + "/moto-api/recorder/" + action))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(
+                    "moto-api " + action + " answered " + response.statusCode() + ": " + response.body());
+        }
     }
 
     /** Every object key in {@code bucket} under {@code prefix}, listed with the admin key. */

@@ -21,8 +21,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -52,13 +54,17 @@ public final class TrinoEnvironment implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final TreeCatServer treeCat;
+    /** The TreeCat this environment started and stops; empty when the caller runs TreeCat ({@link #startOn}). */
+    private final Optional<TreeCatServer> treeCat;
+
+    private final URI restUri;
     private final TrinoServer trino;
     private final Path directory;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private TrinoEnvironment(TreeCatServer treeCat, TrinoServer trino, Path directory) {
+    private TrinoEnvironment(Optional<TreeCatServer> treeCat, URI restUri, TrinoServer trino, Path directory) {
         this.treeCat = requireNonNull(treeCat, "treeCat is null");
+        this.restUri = requireNonNull(restUri, "restUri is null");
         this.trino = requireNonNull(trino, "trino is null");
         this.directory = requireNonNull(directory, "directory is null");
     }
@@ -68,7 +74,44 @@ public final class TrinoEnvironment implements AutoCloseable {
      * there). The JDK for Trino is checked first, so a machine without one fails at once and says so.
      */
     public static TrinoEnvironment start() throws IOException, InterruptedException {
-        Path javaHome = TrinoServer.findJavaHome();
+        Path trinoHome = trinoHome();
+        Path directory = runDirectory();
+        long started = System.nanoTime();
+        TreeCatServer treeCat = TreeCatServer.start(Files.createDirectories(directory.resolve("treecat")));
+        report("TreeCat serving in %s", started);
+        try {
+            TrinoServer trino = startTrino(trinoHome, directory, catalogs(treeCat.restUri(), treeCat.thriftUri()));
+            TrinoEnvironment environment =
+                    new TrinoEnvironment(Optional.of(treeCat), treeCat.restUri(), trino, directory);
+            System.out.println(environment);
+            return environment;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            treeCat.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts only Trino, with {@code catalogs} (each catalog's name and the properties of its file), on a TreeCat the
+     * caller started and stops: one configured differently from {@link #start()}'s (an object-store warehouse, keys in
+     * its environment), whose REST catalog answers at {@code restUri}. {@link #close()} then stops Trino only.
+     * {@link #icebergRestCatalog(URI, Map)} writes an Iceberg REST catalog's properties.
+     */
+    public static TrinoEnvironment startOn(URI restUri, Map<String, Map<String, String>> catalogs)
+            throws IOException, InterruptedException {
+        requireNonNull(restUri, "restUri is null");
+        requireNonNull(catalogs, "catalogs is null");
+        Path trinoHome = trinoHome();
+        Path directory = runDirectory();
+        TrinoEnvironment environment =
+                new TrinoEnvironment(Optional.empty(), restUri, startTrino(trinoHome, directory, catalogs), directory);
+        System.out.println(environment);
+        return environment;
+    }
+
+    /** Trino's unpacked distribution; the JDK for it is checked first, so a machine without one fails at once. */
+    private static Path trinoHome() throws IOException {
+        TrinoServer.findJavaHome();
         String distribution = System.getProperty("trino.distribution", "");
         if (distribution.isBlank() || distribution.startsWith("${")) {
             throw new IllegalStateException(
@@ -83,26 +126,22 @@ public final class TrinoEnvironment implements AutoCloseable {
                 .normalize();
         Path trinoHome = TrinoDistribution.unpack(Path.of(distribution), home);
         report("Trino distribution ready in %s", started);
+        return trinoHome;
+    }
+
+    /** A fresh {@code target/e2e-runs/run-*} of the module running the tests. */
+    private static Path runDirectory() throws IOException {
         Path runs = Files.createDirectories(Path.of("target/e2e-runs").toAbsolutePath());
-        Path directory = Files.createTempDirectory(runs, "run-");
-        started = System.nanoTime();
-        TreeCatServer treeCat = TreeCatServer.start(Files.createDirectories(directory.resolve("treecat")));
-        report("TreeCat serving in %s", started);
-        try {
-            started = System.nanoTime();
-            TrinoServer trino = TrinoServer.start(
-                    trinoHome,
-                    javaHome,
-                    Files.createDirectories(directory.resolve("trino")),
-                    catalogs(treeCat.restUri(), treeCat.thriftUri()));
-            report("Trino started in %s", started);
-            TrinoEnvironment environment = new TrinoEnvironment(treeCat, trino, directory);
-            System.out.println(environment);
-            return environment;
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            treeCat.close();
-            throw e;
-        }
+        return Files.createTempDirectory(runs, "run-");
+    }
+
+    private static TrinoServer startTrino(Path trinoHome, Path directory, Map<String, Map<String, String>> catalogs)
+            throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        TrinoServer trino = TrinoServer.start(
+                trinoHome, TrinoServer.findJavaHome(), Files.createDirectories(directory.resolve("trino")), catalogs);
+        report("Trino started in %s", started);
+        return trino;
     }
 
     /** Start-up times go to the test output (target/failsafe-reports/*-output.txt): the budget in CI is minutes. */
@@ -119,14 +158,28 @@ public final class TrinoEnvironment implements AutoCloseable {
     }
 
     static Map<String, String> icebergRestCatalog(URI restUri) {
-        return Map.of(
-                "connector.name", "iceberg",
-                "iceberg.catalog.type", "rest",
-                "iceberg.rest-catalog.uri", restUri.toString(),
+        return icebergRestCatalog(
+                restUri,
                 // TreeCat's warehouse is a local directory and every location it returns is a file: URI. Trino's native
                 // local file system serves file: locations under local.location; "/" lets it reach any of them.
-                "fs.native-local.enabled", "true",
-                "local.location", "/");
+                Map.of("fs.native-local.enabled", "true", "local.location", "/"));
+    }
+
+    /**
+     * The Iceberg connector on the Iceberg REST catalog at {@code restUri}, with {@code properties} added: the file
+     * system that reaches the catalog's warehouse, a {@code iceberg.rest-catalog.warehouse}, the delegation setting.
+     */
+    public static Map<String, String> icebergRestCatalog(URI restUri, Map<String, String> properties) {
+        Map<String, String> catalog = new LinkedHashMap<>();
+        catalog.put("connector.name", "iceberg");
+        catalog.put("iceberg.catalog.type", "rest");
+        catalog.put("iceberg.rest-catalog.uri", restUri.toString());
+        properties.forEach((key, value) -> {
+            if (catalog.putIfAbsent(key, value) != null) {
+                throw new IllegalArgumentException("icebergRestCatalog sets " + key + " itself");
+            }
+        });
+        return Collections.unmodifiableMap(catalog);
     }
 
     static Map<String, String> hiveCatalog(URI thriftUri) {
@@ -162,11 +215,19 @@ public final class TrinoEnvironment implements AutoCloseable {
     }
 
     public URI restUri() {
-        return treeCat.restUri();
+        return restUri;
     }
 
+    /** The local warehouse of the TreeCat {@link #start()} started; a caller's TreeCat has its own. */
     public Path warehouse() {
-        return treeCat.warehouse();
+        return treeCat.orElseThrow(() -> new IllegalStateException(
+                        "This environment runs on a TreeCat it did not start (startOn): its warehouse is the caller's"))
+                .warehouse();
+    }
+
+    /** Trino's log file (its server log and stdout), for tests that check what Trino reported. */
+    public Path trinoLog() {
+        return trino.log();
     }
 
     Path directory() {
@@ -176,7 +237,7 @@ public final class TrinoEnvironment implements AutoCloseable {
     /** A plain HTTP GET on TreeCat's REST port (path from the root, e.g. {@code /v1/warehouse/namespaces}). */
     HttpResponse<String> restGet(String path) throws IOException, InterruptedException {
         return http.send(
-                HttpRequest.newBuilder(treeCat.restUri().resolve(path))
+                HttpRequest.newBuilder(restUri.resolve(path))
                         .timeout(Duration.ofSeconds(30))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -277,19 +338,20 @@ public final class TrinoEnvironment implements AutoCloseable {
         return result;
     }
 
-    /** Trino first: it holds connections to TreeCat. */
+    /** Trino first: it holds connections to TreeCat. A TreeCat the caller started is the caller's to stop. */
     @Override
     public void close() {
         try {
             trino.close();
         } finally {
-            treeCat.close();
+            treeCat.ifPresent(TreeCatServer::close);
         }
     }
 
     @Override
     public String toString() {
-        return "TreeCat at " + treeCat.restUri() + " and " + treeCat.thriftUri() + ", Trino at " + trino.jdbcUrl()
-                + "; logs in " + directory;
+        return treeCat.map(server -> "TreeCat at " + server.restUri() + " and " + server.thriftUri())
+                        .orElse("the caller's TreeCat at " + restUri)
+                + ", Trino at " + trino.jdbcUrl() + "; logs in " + directory;
     }
 }

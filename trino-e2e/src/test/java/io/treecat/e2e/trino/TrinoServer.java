@@ -117,11 +117,12 @@ final class TrinoServer implements AutoCloseable {
                 trinoHome.resolve("lib") + "/*",
                 "io.trino.server.TrinoServer"));
         Path log = directory.resolve("trino.log");
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        withoutMachineCloudCredentials(builder.environment(), directory);
+        Process process = builder.start();
         TrinoServer server = new TrinoServer(Processes.killOnExit(process), log, httpPort);
         try {
             server.awaitStarted();
@@ -131,6 +132,20 @@ final class TrinoServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Keeps the AWS SDK's default credential chain in Trino empty: no key from the environment, no profile file, no
+     * instance metadata. Trino then reaches an object store only with what its catalog files give it (or a REST catalog
+     * vends), so a test that gives it no key proves it used none, whatever the machine has.
+     */
+    static void withoutMachineCloudCredentials(Map<String, String> environment, Path directory) {
+        environment.keySet().removeIf(name -> name.startsWith("AWS_") && !name.equals("AWS_CA_BUNDLE"));
+        environment.put("AWS_EC2_METADATA_DISABLED", "true");
+        environment.put(
+                "AWS_SHARED_CREDENTIALS_FILE",
+                directory.resolve("no-aws-credentials").toString());
+        environment.put("AWS_CONFIG_FILE", directory.resolve("no-aws-config").toString());
     }
 
     /** The JDBC URL of this server; tests add the catalog and schema to their SQL. */
