@@ -155,6 +155,8 @@ class TestGcsWarehouses {
         assertThat(raw.error().get("type").asText()).isEqualTo("ServiceUnavailableException");
         assertThat(raw.error().get("message").asText())
                 .startsWith("The catalog's object store failed")
+                // The store's own error: the emulator's answer to the upload into a bucket that is not there.
+                .contains("404 Not Found")
                 .contains("catalog=gmissing");
         assertThat(newestVid()).isEqualTo(vid);
         assertThat(server.get("/v1/gmissing/namespaces/raw/tables/t").status()).isEqualTo(404);
