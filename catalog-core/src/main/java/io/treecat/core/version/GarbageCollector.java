@@ -62,10 +62,9 @@ public final class GarbageCollector implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
 
     private volatile boolean paused;
+    private volatile boolean closing;
     /** What a pass sleeping off its rate limit waits on, so that a pause wakes it at once. */
     private final Object throttleWake = new Object();
-
-    private volatile boolean closing;
     /** The horizon the last completed pass swept to; -1 until one completes (a restart sweeps again). */
     private long sweptHorizon = -1;
 
