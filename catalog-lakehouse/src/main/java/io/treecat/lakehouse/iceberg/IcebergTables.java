@@ -112,7 +112,8 @@ public final class IcebergTables {
     /** Whether a metadata file is still there: a 304 must not hide a file that vanished (the load fails, as Iceberg's would). */
     public boolean metadataFileExists(String catalog, String metadataLocation) {
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
-        return StoreFailures.translate(warehouse, () -> metadataFiles.exists(warehouse.io(), metadataLocation));
+        return StoreFailures.translate(
+                warehouse, () -> warehouse.io().newInputFile(metadataLocation).exists());
     }
 
     public TableMetadata readMetadata(String catalog, String metadataLocation) {

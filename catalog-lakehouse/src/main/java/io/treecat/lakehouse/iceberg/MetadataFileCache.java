@@ -11,28 +11,9 @@ import org.apache.iceberg.io.FileIO;
  * once written (each commit writes a new one under a new name), so a parsed copy keyed by its
  * location stays right; this saves parsing a hot table's metadata on every load and commit, which
  * grows with the table's history. Least recently used entries go first.
- *
- * <p>It also remembers when this server last saw each file exist ({@link #exists}): a load checks
- * that the table's metadata file is still there, so that no cached answer hides a file deleted from
- * outside, and on an object store that check is a round trip (a HEAD, about a tenth of the server's
- * CPU under concurrent appends on S3, and tens of milliseconds on every load). A file seen within
- * the last {@link #SEEN_FRESH_NANOS second} is taken to be there still: a deleted metadata file is
- * noticed by the loads that come a second later.
  */
 final class MetadataFileCache {
     private static final int CAPACITY = 64;
-    /** How long a metadata file this server saw exist is taken to exist without asking the store again. */
-    static final long SEEN_FRESH_NANOS = 1_000_000_000L;
-
-    private static final int SEEN_CAPACITY = 4096;
-
-    /** When each file was last seen to exist (System.nanoTime), most recent last. */
-    private final Map<String, Long> seen = new LinkedHashMap<>(SEEN_CAPACITY, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > SEEN_CAPACITY;
-        }
-    };
 
     private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
         @Override
@@ -51,45 +32,14 @@ final class MetadataFileCache {
         synchronized (entries) {
             cached = entries.get(location);
         }
-        if (cached != null && exists(io, location)) {
+        if (cached != null && io.newInputFile(location).exists()) {
             return cached;
         }
         TableMetadata metadata = TableMetadataParser.read(io, location);
         synchronized (entries) {
             entries.put(location, metadata);
         }
-        saw(location);
         return metadata;
-    }
-
-    /**
-     * Whether the metadata file at {@code location} exists: true without asking the store if this
-     * server saw it within the last second (read, written or checked), else the store's answer.
-     */
-    boolean exists(FileIO io, String location) {
-        Long seenAt;
-        synchronized (seen) {
-            seenAt = seen.get(location);
-        }
-        if (seenAt != null && System.nanoTime() - seenAt < SEEN_FRESH_NANOS) {
-            return true;
-        }
-        boolean exists = io.newInputFile(location).exists();
-        if (exists) {
-            saw(location);
-        } else {
-            synchronized (seen) {
-                seen.remove(location);
-            }
-        }
-        return exists;
-    }
-
-    private void saw(String location) {
-        long now = System.nanoTime();
-        synchronized (seen) {
-            seen.put(location, now);
-        }
     }
 
     /**
@@ -112,6 +62,5 @@ final class MetadataFileCache {
         synchronized (entries) {
             entries.put(metadata.metadataFileLocation(), metadata);
         }
-        saw(metadata.metadataFileLocation());
     }
 }
