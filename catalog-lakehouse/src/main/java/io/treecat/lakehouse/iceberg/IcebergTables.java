@@ -116,6 +116,15 @@ public final class IcebergTables {
                 warehouse, () -> warehouse.io().newInputFile(metadataLocation).exists());
     }
 
+    /**
+     * As {@link #readMetadata}, for a file the caller has just checked exists ({@link #metadataFileExists}): a
+     * cached copy is answered without asking the store again (on an object store, a second HEAD in one load).
+     */
+    public TableMetadata readCheckedMetadata(String catalog, String metadataLocation) {
+        Warehouse warehouse = lake.warehouses().forCatalog(catalog);
+        return StoreFailures.translate(warehouse, () -> metadataFiles.readTrusted(warehouse.io(), metadataLocation));
+    }
+
     public TableMetadata readMetadata(String catalog, String metadataLocation) {
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         return StoreFailures.translate(warehouse, () -> metadataFiles.read(warehouse.io(), metadataLocation));

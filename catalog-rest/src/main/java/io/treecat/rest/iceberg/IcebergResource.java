@@ -353,7 +353,8 @@ public final class IcebergResource {
         if (header != null) {
             // Read only when credentials are vended or config answered: PyIceberg sends the header to file: catalogs
             // too.
-            Supplier<TableMetadata> metadata = Suppliers.memoize(() -> tables.readMetadata(at.catalog(), location));
+            Supplier<TableMetadata> metadata =
+                    Suppliers.memoize(() -> tables.readCheckedMetadata(at.catalog(), location));
             IcebergCredentialsResource.Delegated delegated = delegation.delegated(
                     header,
                     baseUri(uri),
@@ -366,7 +367,8 @@ public final class IcebergResource {
             }
         }
         EncodedBody body = loadBodies.get(etag, () -> {
-            TableMetadata metadata = tables.readMetadata(at.catalog(), location);
+            // Checked just above: the parsed copy is good without asking the store again.
+            TableMetadata metadata = tables.readCheckedMetadata(at.catalog(), location);
             if (mode.equals(REF_SNAPSHOTS)) {
                 metadata = TableMetadata.buildFrom(metadata)
                         .withMetadataLocation(location)
