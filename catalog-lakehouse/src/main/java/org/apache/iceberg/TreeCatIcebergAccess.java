@@ -88,15 +88,14 @@ public final class TreeCatIcebergAccess {
      * one before and then indexes each member's files: every one of those reads would otherwise decode
      * the member's whole list again, O(manifests) per member on the chain's one thread. The caller
      * must pass exactly what was written, in the same order (TestChainedCommits checks it against the
-     * written files). False if the snapshot is not one of Iceberg's own and was left as it was.
+     * written files). A snapshot that is not one of Iceberg's own is left as it is (it reads its list itself).
      */
-    public static boolean rememberManifests(Snapshot snapshot, List<ManifestFile> manifests) {
+    public static void rememberManifests(Snapshot snapshot, List<ManifestFile> manifests) {
         if (!(snapshot instanceof BaseSnapshot)) {
-            return false;
+            return;
         }
         try {
             SNAPSHOT_MANIFESTS.set(snapshot, List.copyOf(manifests));
-            return true;
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("Cannot set BaseSnapshot.allManifests", e);
         }

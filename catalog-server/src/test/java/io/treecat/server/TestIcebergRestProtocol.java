@@ -82,8 +82,8 @@ class TestIcebergRestProtocol {
 
     /**
      * A table body goes out gzip-compressed to a client that takes gzip (Iceberg's and PyIceberg's HTTP
-     * clients do), the same JSON and ETag as uncompressed, whether the route compressed it itself (a
-     * kept body) or not; a client that does not take gzip gets it plain.
+     * clients do), with the same JSON and ETag as uncompressed; a client that does not take gzip gets it
+     * plain.
      */
     @Test
     void tableBodiesAreCompressedForClientsThatTakeGzip() throws Exception {
@@ -91,7 +91,7 @@ class TestIcebergRestProtocol {
         try (RESTCatalog catalog = client(Map.of())) {
             Table table = catalog.createTable(TableIdentifier.of("proto", "zipped"), SCHEMA);
             append(table, "a");
-            // The client's own reads after the commit went through the compressed answers too.
+            // Iceberg's own client still reads the table's answers (compressed if its HTTP client asks for gzip).
             assertThat(catalog.loadTable(TableIdentifier.of("proto", "zipped"))
                             .currentSnapshot()
                             .addedDataFiles(table.io()))

@@ -153,14 +153,17 @@ final class TreeCatTestServer implements AutoCloseable {
         for (int i = 0; i + 1 < headers.length; i += 2) {
             builder.header(headers[i], headers[i + 1]);
         }
-        HttpRequest request = builder.build();
+        HttpResponse<String> response = exchange(builder.build(), HttpResponse.BodyHandlers.ofString());
+        return new Reply(
+                response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(""),
+                response.body(),
+                response.headers().map());
+    }
+
+    private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> body) {
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Reply(
-                    response.statusCode(),
-                    response.headers().firstValue("Content-Type").orElse(""),
-                    response.body(),
-                    response.headers().map());
+            return http.send(request, body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -175,15 +178,8 @@ final class TreeCatTestServer implements AutoCloseable {
         for (int i = 0; i + 1 < headers.length; i += 2) {
             builder.header(headers[i], headers[i + 1]);
         }
-        try {
-            HttpResponse<byte[]> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new RawReply(response.statusCode(), response.body(), response.headers());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<byte[]> response = exchange(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return new RawReply(response.statusCode(), response.body(), response.headers());
     }
 
     record RawReply(int status, byte[] body, java.net.http.HttpHeaders headers) {

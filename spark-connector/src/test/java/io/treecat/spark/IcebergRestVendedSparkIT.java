@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -36,28 +35,7 @@ class IcebergRestVendedSparkIT {
     @BeforeAll
     static void start() throws Exception {
         store = new MotoStore(directory, BUCKET);
-        String catalogs = String.join(
-                "\n",
-                "  catalogs:",
-                "    lake:",
-                "      location: s3://" + BUCKET + "/warehouse",
-                "      properties:",
-                "        s3.endpoint: " + store.endpoint(),
-                "        s3.path-style-access: \"true\"",
-                "        client.region: us-east-1",
-                "      credentials:",
-                "        source: static",
-                "        access-key-id-env: LAKE_S3_ACCESS_KEY_ID",
-                "        secret-access-key-env: LAKE_S3_SECRET_ACCESS_KEY",
-                // The role vended credentials are assumed from; STS is moto's, at the store's endpoint (the default).
-                "        role-arn: " + store.roleArn());
-        server = TreeCatServerProcess.start(
-                directory,
-                catalogs,
-                Map.of(
-                        "LAKE_S3_ACCESS_KEY_ID", store.accessKeyId(),
-                        "LAKE_S3_SECRET_ACCESS_KEY", store.secretAccessKey()),
-                List.of());
+        server = store.startVendingServer(directory, "lake", BUCKET);
         // No storage key in Spark's settings: the catalog's URI, its warehouse (the REST prefix) and the delegation
         // header. The credentials, the store's endpoint, region and path style all come in each table's load response.
         String prefix = "spark.sql.catalog." + CATALOG;

@@ -64,28 +64,7 @@ class IcebergRestVendedTrinoIT {
     @BeforeAll
     static void start() throws Exception {
         store = new MotoStore(directory, BUCKET);
-        String catalogs = String.join(
-                "\n",
-                "  catalogs:",
-                "    " + WAREHOUSE + ":",
-                "      location: s3://" + BUCKET + "/warehouse",
-                "      properties:",
-                "        s3.endpoint: " + store.endpoint(),
-                "        s3.path-style-access: \"true\"",
-                "        client.region: us-east-1",
-                "      credentials:",
-                "        source: static",
-                "        access-key-id-env: LAKE_S3_ACCESS_KEY_ID",
-                "        secret-access-key-env: LAKE_S3_SECRET_ACCESS_KEY",
-                // The role vended credentials are assumed from; STS is moto's, at the store's endpoint (the default).
-                "        role-arn: " + store.roleArn());
-        server = TreeCatServerProcess.start(
-                directory,
-                catalogs,
-                Map.of(
-                        "LAKE_S3_ACCESS_KEY_ID", store.accessKeyId(),
-                        "LAKE_S3_SECRET_ACCESS_KEY", store.secretAccessKey()),
-                List.of());
+        server = store.startVendingServer(directory, WAREHOUSE, BUCKET);
         URI restUri = URI.create(server.restUri());
         // docs/engines.md's catalog file for Trino 476 on an object store: the store's address, no key.
         Map<String, String> noKeys = Map.of(

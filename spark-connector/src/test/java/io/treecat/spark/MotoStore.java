@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -104,6 +105,33 @@ final class MotoStore implements AutoCloseable {
     /** The role vended credentials come from. */
     String roleArn() {
         return roleArn;
+    }
+
+    /**
+     * Starts a TreeCat server whose catalog {@code catalog} has its warehouse on this store (bucket {@code bucket}): the
+     * catalog's own keys in the server's environment only, and the role vended credentials are assumed from (STS is
+     * moto's, at the store's endpoint, the default).
+     */
+    TreeCatServerProcess startVendingServer(Path directory, String catalog, String bucket) throws Exception {
+        String catalogs = String.join(
+                "\n",
+                "  catalogs:",
+                "    " + catalog + ":",
+                "      location: s3://" + bucket + "/warehouse",
+                "      properties:",
+                "        s3.endpoint: " + endpoint(),
+                "        s3.path-style-access: \"true\"",
+                "        client.region: us-east-1",
+                "      credentials:",
+                "        source: static",
+                "        access-key-id-env: LAKE_S3_ACCESS_KEY_ID",
+                "        secret-access-key-env: LAKE_S3_SECRET_ACCESS_KEY",
+                "        role-arn: " + roleArn);
+        return TreeCatServerProcess.start(
+                directory,
+                catalogs,
+                Map.of("LAKE_S3_ACCESS_KEY_ID", accessKeyId, "LAKE_S3_SECRET_ACCESS_KEY", secretAccessKey),
+                List.of());
     }
 
     /**
