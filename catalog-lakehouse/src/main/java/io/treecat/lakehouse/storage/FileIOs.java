@@ -15,12 +15,6 @@ import org.apache.iceberg.io.FileIO;
  * that needs it ({@code OBJECT_STORE_UNAVAILABLE}), not the server's start.
  */
 public final class FileIOs {
-    /**
-     * Iceberg's S3 HTTP client type; {@code apache} (the SDK's Apache client) is what the server ships. Given only when
-     * the settings name none.
-     */
-    private static final String HTTP_CLIENT_TYPE = "http-client.type";
-
     private FileIOs() {}
 
     /**
@@ -37,7 +31,8 @@ public final class FileIOs {
         }
         Map<String, String> properties = new java.util.LinkedHashMap<>(settings.fileIoProperties(environment));
         if (family == StorageSchemes.Family.S3) {
-            properties.putIfAbsent(HTTP_CLIENT_TYPE, "apache");
+            // The SDK's Apache client is the one the server ships (StorageSettings checks a type that is named).
+            properties.putIfAbsent(StorageSettings.S3_HTTP_CLIENT_TYPE, "apache");
         }
         java.util.List<String> secrets = settings.secrets(environment);
         FileIO io;

@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableMap;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -50,6 +51,12 @@ public record StorageSettings(String location, Map<String, String> properties, S
     static final String ASSUME_ROLE_EXTERNAL_ID = "client.assume-role.external-id";
     static final String CLIENT_REGION = "client.region";
     static final String S3_ENDPOINT = "s3.endpoint";
+    /** Iceberg's choice of the AWS SDK's HTTP client for S3, by the short names Iceberg takes. */
+    static final String S3_HTTP_CLIENT_TYPE = "http-client.type";
+    /** The client class of each type Iceberg knows: only those on this server's class path can serve. */
+    private static final Map<String, String> S3_HTTP_CLIENTS = ImmutableMap.of(
+            "apache", "software.amazon.awssdk.http.apache.ApacheHttpClient",
+            "urlconnection", "software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient");
     /** Iceberg's ADLS property names: the shared key's account and key, a SAS token and an endpoint per account host. */
     static final String ADLS_ACCOUNT_NAME = "adls.auth.shared-key.account.name";
 
@@ -128,6 +135,9 @@ public record StorageSettings(String location, Map<String, String> properties, S
                                     + " properties.client.region (AWS)")
                     .with("key", PROPERTIES + "." + S3_ENDPOINT);
         }
+        if (family == StorageSchemes.Family.S3 && properties.containsKey(S3_HTTP_CLIENT_TYPE)) {
+            checkHttpClientType(properties.get(S3_HTTP_CLIENT_TYPE));
+        }
         if (family == StorageSchemes.Family.LOCAL && credentials.source() != StorageCredentials.Source.DEFAULT) {
             throw new CatalogException(ErrorCode.INVALID_STORAGE_SETTINGS, "A file: warehouse takes no credentials")
                     .with("key", CREDENTIALS + "." + StorageCredentials.SOURCE);
@@ -137,6 +147,34 @@ public record StorageSettings(String location, Map<String, String> properties, S
                             ErrorCode.INVALID_STORAGE_SETTINGS,
                             "The assume-role credentials source needs properties.client.region (the STS region)")
                     .with("key", PROPERTIES + "." + CLIENT_REGION);
+        }
+    }
+
+    /**
+     * Iceberg loads the client class on the first request that needs it: a type this server does not ship would fail
+     * every table operation with a bare class-loading error instead of once, here, naming the setting.
+     */
+    private static void checkHttpClientType(String type) {
+        String clientClass = S3_HTTP_CLIENTS.get(type.strip().toLowerCase(java.util.Locale.ROOT));
+        if (clientClass == null || !onClassPath(clientClass)) {
+            List<String> served = S3_HTTP_CLIENTS.entrySet().stream()
+                    .filter(client -> onClassPath(client.getValue()))
+                    .map(Map.Entry::getKey)
+                    .toList();
+            throw new CatalogException(
+                            ErrorCode.INVALID_STORAGE_SETTINGS,
+                            "Unsupported S3 HTTP client type '" + type + "': this server ships "
+                                    + String.join(", ", served))
+                    .with("key", PROPERTIES + "." + S3_HTTP_CLIENT_TYPE);
+        }
+    }
+
+    private static boolean onClassPath(String className) {
+        try {
+            Class.forName(className, false, StorageSettings.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

@@ -97,6 +97,23 @@ class TestStorageSettings {
     }
 
     @Test
+    void anS3HttpClientTypeTheServerDoesNotShipIsRefusedNamingTheSetting() {
+        // Iceberg would fail each table operation on loading the class; the setting is refused once, up front.
+        for (String type : java.util.List.of("urlconnection", "netty", "")) {
+            Map<String, String> properties = new java.util.HashMap<>(S3);
+            properties.put("http-client.type", type);
+            assertRefused(
+                    new StorageSettings("s3://bucket/x", properties, StorageCredentials.defaultChain()),
+                    ErrorCode.INVALID_STORAGE_SETTINGS,
+                    "Unsupported S3 HTTP client type '" + type + "': this server ships apache",
+                    "properties.http-client.type");
+        }
+        Map<String, String> apache = new java.util.HashMap<>(S3);
+        apache.put("http-client.type", "apache");
+        new StorageSettings("s3://bucket/x", apache, StorageCredentials.defaultChain()).check(ENV);
+    }
+
+    @Test
     void resolvesKeysFromTheEnvironmentOrASecretFileIntoIcebergsProperties() throws Exception {
         StorageSettings settings = new StorageSettings("s3://bucket/x", S3, fromEnvironment());
         settings.check(ENV);
