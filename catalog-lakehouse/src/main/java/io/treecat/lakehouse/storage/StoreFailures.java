@@ -50,12 +50,29 @@ public final class StoreFailures {
 
     /** The store's own words about {@code failure}, scrubbed of {@code store}'s credentials and shortened. */
     static String describe(StoreFileIO store, Throwable failure) {
-        String detail = store.scrub(detail(failure));
+        String detail = store.scrub(withoutSdkAdvice(detail(failure)));
         if (detail.length() > MAX_DETAIL_CHARS) {
             detail = detail.substring(0, MAX_DETAIL_CHARS) + "…";
         }
         return detail;
     }
+
+    /**
+     * The Azure SDK puts three lines of debugging advice (how to log the string to sign) before the store's status on
+     * every 403, which the length cap would leave as the whole message: they are dropped, the status kept.
+     */
+    private static String withoutSdkAdvice(String message) {
+        if (!message.contains(AZURE_ADVICE_MARKER)) {
+            return message;
+        }
+        return message.lines()
+                .filter(line -> !line.contains(AZURE_ADVICE_MARKER))
+                .collect(java.util.stream.Collectors.joining(" "))
+                .strip();
+    }
+
+    /** Named by each line of the Azure SDK's advice on a failed signature check. */
+    private static final String AZURE_ADVICE_MARKER = "Azure-Storage-Log-String-To-Sign";
 
     /**
      * Whether {@code failure} came from a store: an I/O error, or an exception of a cloud SDK (AWS, Google Cloud,
