@@ -46,10 +46,13 @@ import io.treecat.server.storage.StsCredentialVendor;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.eclipse.jetty.util.component.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one TreeCat process (DESIGN §8): the catalog as a managed object, the HTTP/JSON mirror on the
@@ -64,6 +67,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * {@link CatalogLifecycle}.
  */
 public final class TreeCatApplication extends Application<TreeCatConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCatApplication.class);
+
     @Override
     public String getName() {
         return "treecat";
@@ -103,6 +108,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
 
     @Override
     public void run(TreeCatConfiguration configuration, Environment environment) {
+        // Logging is configured by now: the loggers that would print credentials stay at INFO (SecretBearingLoggers).
+        List<String> capped = SecretBearingLoggers.cap();
+        if (!capped.isEmpty()) {
+            LOG.warn("These loggers stay at INFO because below it they print credentials or tokens: {}", capped);
+        }
         if (configuration.getServerFactory() instanceof AbstractServerFactory server) {
             // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
             server.setRegisterDefaultExceptionMappers(false);

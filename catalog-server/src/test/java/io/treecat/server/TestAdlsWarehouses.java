@@ -74,7 +74,7 @@ class TestAdlsWarehouses {
         Path sasFile = directory.resolve("lake-adls-sas.properties");
         Files.writeString(sasFile, "sas-token=" + sas + "\n");
         overrides.addAll(catalog("asas", "abfss://lake@" + HOST + "/sas", azurite.endpoint(), sasFile));
-        overrides.add(ConfigOverride.config("logging.level", "INFO"));
+        overrides.add(TreeCatTestServer.logLevel("INFO"));
         server = new TreeCatTestServer(directory, overrides.toArray(ConfigOverride[]::new));
         logs.start();
         ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);

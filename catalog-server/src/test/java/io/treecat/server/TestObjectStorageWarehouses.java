@@ -70,7 +70,7 @@ class TestObjectStorageWarehouses {
             closedPort = socket.getLocalPort();
         }
         List<ConfigOverride> overrides = new ArrayList<>();
-        overrides.add(ConfigOverride.config("logging.level", "INFO"));
+        overrides.add(TreeCatTestServer.logLevel("INFO"));
         overrides.addAll(catalog("lake", "s3://lake/warehouse", s3.endpoint(), secretFile));
         // A bucket that does not exist: the store answers every write with an error.
         overrides.addAll(catalog("nobucket", "s3://missing-bucket/warehouse", s3.endpoint(), secretFile));

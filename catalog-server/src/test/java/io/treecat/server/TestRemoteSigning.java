@@ -81,7 +81,7 @@ class TestRemoteSigning {
         String prefix = "warehouse.catalogs.lake.";
         server = new TreeCatTestServer(
                 directory,
-                ConfigOverride.config("logging.level", "INFO"),
+                TreeCatTestServer.logLevel("INFO"),
                 ConfigOverride.config(prefix + "location", "s3://lake/warehouse"),
                 ConfigOverride.config(prefix + "properties.s3\\.endpoint", s3.endpoint()),
                 ConfigOverride.config(prefix + "properties.s3\\.path-style-access", "true"),

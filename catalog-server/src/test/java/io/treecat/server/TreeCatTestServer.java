@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,11 @@ final class TreeCatTestServer implements AutoCloseable {
                 ConfigOverride.config(
                         "storage.data-dir", directory.resolve("data").toString()),
                 ConfigOverride.config(
-                        "warehouse.location", directory.resolve("warehouse").toString()),
-                ConfigOverride.config("logging.level", "WARN")));
+                        "warehouse.location", directory.resolve("warehouse").toString())));
+        // Dropwizard keeps the overrides in a set: of two for one key, either may win. The level is given once.
+        if (Arrays.stream(extra).noneMatch(override -> override instanceof LogLevel)) {
+            overrides.add(logLevel("WARN"));
+        }
         overrides.addAll(List.of(extra));
         support = new DropwizardTestSupport<>(
                 TreeCatApplication.class,
@@ -62,6 +66,29 @@ final class TreeCatTestServer implements AutoCloseable {
     @Override
     public void close() {
         support.after();
+    }
+
+    /** The server's {@code logging.level} (WARN unless a test asks for another): use this, not a plain override. */
+    static ConfigOverride logLevel(String level) {
+        return new LogLevel(level);
+    }
+
+    private static final class LogLevel extends ConfigOverride {
+        private final ConfigOverride delegate;
+
+        LogLevel(String level) {
+            this.delegate = ConfigOverride.config("logging.level", level);
+        }
+
+        @Override
+        public void addToSystemProperties() {
+            delegate.addToSystemProperties();
+        }
+
+        @Override
+        public void removeFromSystemProperties() {
+            delegate.removeFromSystemProperties();
+        }
     }
 
     /** The application (HTTP) port the server bound. */

@@ -92,7 +92,7 @@ class VendedCredentialsIT {
                 secretFile,
                 "access-key-id=" + moto.accessKeyId() + "\nsecret-access-key=" + moto.secretAccessKey() + "\n");
         List<ConfigOverride> overrides = new ArrayList<>();
-        overrides.add(ConfigOverride.config("logging.level", "INFO"));
+        overrides.add(TreeCatTestServer.logLevel("INFO"));
         catalog(overrides, "lake", "s3://lake/warehouse", secretFile, moto.roleArn(), sts.endpoint());
         // Told clients their credentials expire after 10 s (900 s less a 890 s margin): they refresh mid-job.
         catalog(overrides, "short", "s3://lake/short", secretFile, moto.roleArn(), sts.endpoint());
