@@ -125,7 +125,10 @@ class TreeCatLauncherIT {
         assertThat(Files.isDirectory(directory.resolve("data"))).isTrue();
         assertThat(Files.isDirectory(directory.resolve("warehouse"))).isTrue();
         assertThat(Files.readString(directory.resolve("out.txt"), StandardCharsets.UTF_8))
-                .contains("Closed the catalog at " + directory.resolve("data"));
+                .contains("Closed the catalog at " + directory.resolve("data"))
+                // Auth is off on the embedded defaults, and the server says so loudly.
+                .contains("AUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can read,"
+                        + " change and drop every table");
     }
 
     private static HttpResponse<String> awaitServing(HttpClient http, HttpRequest request) throws Exception {
