@@ -376,6 +376,68 @@ class TestBearerAuth {
         assertThat(newestVid(token())).isEqualTo(vid);
     }
 
+    @Test
+    void theCliManagesPrincipalsWithACredentialFile() throws Exception {
+        Path credential = directory.resolve("etl.credential");
+        Files.writeString(credential, clientId + ":" + secret);
+        String http = "http://127.0.0.1:" + server.port();
+        String[] with = {"principals", "--http", http, "--credential-file", credential.toString()};
+
+        String created = cli(0, with, "create", "cli-made");
+        JsonNode made = jsonLine(created);
+        assertThat(made.get("name").asText()).isEqualTo("cli-made");
+        String[] pair = made.get("credential").asText().split(":", 2);
+        assertThat(tokenRequest("grant_type=client_credentials&client_id=" + pair[0] + "&client_secret=" + pair[1])
+                        .status())
+                .isEqualTo(200);
+        assertThat(cli(0, with, "list"))
+                .contains("\"cli-made\"")
+                .doesNotContain("$2y$")
+                .doesNotContain(pair[1]);
+        assertThat(jsonLine(cli(0, with, "rotate", "cli-made"))
+                        .get("credential")
+                        .asText())
+                .startsWith(pair[0] + ":")
+                .isNotEqualTo(made.get("credential").asText());
+        assertThat(cli(0, with, "delete", "cli-made")).contains("\"deleted\": \"cli-made\"");
+        assertThat(cli(1, with, "delete", "cli-made"))
+                .contains("HTTP 404 OBJECT_NOT_FOUND: No principal with this name");
+        // Without a credential: the server's 401, in one line.
+        assertThat(cli(1, new String[] {"principals", "--http", http}, "list"))
+                .contains("treecat: HTTP 401 UNAUTHENTICATED: Authentication required: send a bearer token");
+    }
+
+    /** The first JSON line of a command's output. */
+    private static JsonNode jsonLine(String text) throws Exception {
+        for (String line : text.split("\n")) {
+            if (line.startsWith("{")) {
+                return TreeCatTestServer.JSON.readTree(line);
+            }
+        }
+        throw new AssertionError("No JSON line in: " + text);
+    }
+
+    /** Runs the command line in-process; answers what it printed (standard output, then error). */
+    private static String cli(int expectedExit, String[] options, String... action) throws Exception {
+        String[] arguments = new String[options.length + action.length];
+        System.arraycopy(options, 0, arguments, 0, options.length);
+        System.arraycopy(action, 0, arguments, options.length, action.length);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.out;
+        int exit;
+        // The command prints to System.out, as every remote command does.
+        System.setOut(new java.io.PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            exit = new TreeCatApplication().runCommandLine(arguments, out, err);
+        } finally {
+            System.setOut(saved);
+        }
+        String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isEqualTo(expectedExit);
+        return text;
+    }
+
     /** Runs after the others (by name): no secret or token in any log line, error body or metric. */
     @Test
     void zzNoSecretOrTokenAppearsInALogLineErrorBodyOrMetric() {

@@ -65,7 +65,8 @@ class TreeCatLauncherIT {
         Run help = run("help");
         assertThat(help.exitCode()).isEqualTo(0);
         assertThat(help.out())
-                .contains("{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch}");
+                .contains(
+                        "{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch,principals}");
     }
 
     @Test
