@@ -54,9 +54,11 @@ public final class TokenSigningKey {
         }
         byte[] key;
         try {
-            key = text.indexOf('-') >= 0 || text.indexOf('_') >= 0
-                    ? Base64.getUrlDecoder().decode(text)
-                    : Base64.getMimeDecoder().decode(text);
+            // Strict decoders (line breaks aside): a file of anything else is refused, not half-read.
+            String compact = text.replaceAll("\\s+", "");
+            key = compact.indexOf('-') >= 0 || compact.indexOf('_') >= 0
+                    ? Base64.getUrlDecoder().decode(compact)
+                    : Base64.getDecoder().decode(compact);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(what + " must hold Base64 (e.g. the output of 'openssl rand -base64 48')");
         }
