@@ -20,6 +20,9 @@ import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.BearerTokens;
+import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
@@ -27,6 +30,7 @@ import io.treecat.lakehouse.storage.CatalogWarehouses;
 import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.rest.auth.RestAuth;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.iceberg.ResponseGzip;
 import io.treecat.rest.nativeapi.NativeApi;
@@ -35,7 +39,9 @@ import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
+import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
+import io.treecat.server.config.AuthConfig;
 import io.treecat.server.config.GrpcConfig;
 import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfiguration;
@@ -45,11 +51,16 @@ import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.eclipse.jetty.util.component.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one TreeCat process (DESIGN §8): the catalog as a managed object, the HTTP/JSON mirror on the
@@ -64,6 +75,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * {@link CatalogLifecycle}.
  */
 public final class TreeCatApplication extends Application<TreeCatConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCatApplication.class);
+
     @Override
     public String getName() {
         return "treecat";
@@ -230,6 +243,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
+        registerAuthentication(configuration, environment, lake);
+
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
@@ -281,6 +296,49 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .admin()
                 .addServlet("prometheus", new PrometheusServlet(prometheus))
                 .addMapping("/metrics/prometheus");
+    }
+
+    /**
+     * Authentication on the application port (docs/security.md): the token endpoint and the principal routes always,
+     * the bearer-token filter on every other route when {@code auth.enabled}. Either way the server says loudly at
+     * start what is and is not protected.
+     */
+    private static void registerAuthentication(
+            TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
+        AuthConfig auth = configuration.auth();
+        if (auth.enabled()) {
+            LOG.warn(
+                    "auth.enabled: the Iceberg REST API and the native JSON API need a bearer token. The gRPC API "
+                            + "(port {}) and the Hive Metastore Thrift API (port {}) are NOT authenticated yet: keep "
+                            + "them unreachable from untrusted networks (docs/security.md)",
+                    configuration.grpc().port(),
+                    configuration.hms().port());
+        } else {
+            LOG.warn(
+                    "\n{}\nAUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can "
+                            + "read, change and drop every table, namespace and catalog, through every API. Turn it "
+                            + "on before serving anything but this machine (docs/security.md).\n{}",
+                    "*".repeat(100),
+                    "*".repeat(100));
+        }
+        SecureRandom random = new SecureRandom();
+        byte[] key = TokenSigningKey.load(
+                auth.tokenSigningKeyFile(), configuration.storage().dataDir(), random);
+        BearerTokens tokens =
+                new BearerTokens(key, auth.issuer(), auth.audience(), auth.tokenLifetime(), Clock.systemUTC(), random);
+        Arrays.fill(key, (byte) 0);
+        // Its own interface name: the native API's writes to /.system are refused, these are the lakehouse's own.
+        BuiltInPrincipals principals = new BuiltInPrincipals(
+                lake.forInterface("auth").runner(), SecretHasher.DEFAULT, random, Clock.systemUTC());
+        MetricRegistry metrics = environment.metrics();
+        RestAuth.components(
+                        auth.enabled(),
+                        principals,
+                        tokens,
+                        (grant, issued) -> metrics.meter(MetricRegistry.name(
+                                        "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
+                                .mark())
+                .forEach(environment.jersey()::register);
     }
 
     /**

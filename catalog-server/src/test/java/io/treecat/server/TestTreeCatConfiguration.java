@@ -67,6 +67,11 @@ class TestTreeCatConfiguration {
             assertThat(configuration.iceberg().eventsEndpoint()).isFalse();
             assertThat(configuration.feed().maxWait()).isEqualTo(java.time.Duration.ofSeconds(60));
             assertThat(configuration.hms().filterLimits()).isEqualTo(HiveFilterLimits.DEFAULTS);
+            assertThat(configuration.auth().enabled()).isFalse();
+            assertThat(configuration.auth().tokenLifetime()).isEqualTo(java.time.Duration.ofHours(1));
+            assertThat(configuration.auth().issuer()).isEqualTo("treecat");
+            assertThat(configuration.auth().audience()).isEqualTo("treecat");
+            assertThat(configuration.auth().tokenSigningKeyFile()).isEmpty();
             DefaultServerFactory server = (DefaultServerFactory) configuration.getServerFactory();
             assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort())
                     .isEqualTo(8181);
