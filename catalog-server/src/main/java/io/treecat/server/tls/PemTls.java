@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -98,6 +99,17 @@ public final class PemTls {
     /** The password of {@link #keyStore()}'s entry. */
     public String keyStorePassword() {
         return new String(IN_MEMORY);
+    }
+
+    /** Key managers over this key and chain: what gRPC's {@code TlsServerCredentials} takes. */
+    public KeyManager[] keyManagers() {
+        try {
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(keyStore(), IN_MEMORY);
+            return keys.getKeyManagers();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("TLS for " + listener + ": cannot build the key managers", e);
+        }
     }
 
     /** A server SSLContext over this key and chain (TLS 1.2 and 1.3 by the JDK's defaults). */
