@@ -235,14 +235,19 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
-        HmsLifecycle hms = new HmsLifecycle(
-                lake.forInterface("hms").runner(),
-                lake.warehouses(),
-                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout())
-                        .withMaxThreads(hmsConfig.maxThreads())
-                        .withTransport(hmsConfig.toTransportConfig())
-                        .withFilterLimits(hmsConfig.filterLimits()));
+        HmsServerConfig hmsServer = HmsServerConfig.of(
+                        hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                .withLockTimeout(hmsConfig.lockTimeout())
+                .withMaxThreads(hmsConfig.maxThreads())
+                .withTransport(hmsConfig.toTransportConfig())
+                .withFilterLimits(hmsConfig.filterLimits());
+        if (hmsConfig.tls().isPresent()) {
+            // Read and checked here, so a bad PEM stops the start before any listener binds.
+            PemTls pem =
+                    PemTls.load("HMS Thrift listener (hms.tls)", hmsConfig.tls().get());
+            hmsServer = hmsServer.withSockets(pem.sslContext().getServerSocketFactory());
+        }
+        HmsLifecycle hms = new HmsLifecycle(lake.forInterface("hms").runner(), lake.warehouses(), hmsServer);
         environment.lifecycle().manage(hms);
         this.hms = hms;
         // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
