@@ -79,7 +79,8 @@ public final class TreeCatGrpcServer implements AutoCloseable {
         }
         ExecutorService pool = newExecutor(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
         TreeCatGrpcService treecat = new TreeCatGrpcService(catalog, feed, config.queryBatchSize());
-        Server built = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+        Server built = NettyServerBuilder.forAddress(
+                        new InetSocketAddress(config.host(), config.port()), config.credentials())
                 .executor(pool)
                 .maxInboundMessageSize(config.maxInboundMessageBytes())
                 .addService(MalformedRequests.refused(treecat.bindService()))

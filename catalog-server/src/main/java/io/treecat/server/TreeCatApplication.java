@@ -13,6 +13,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.GzipHandlerFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.util.JarLocation;
+import io.grpc.TlsServerCredentials;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.core.json.JsonLimits;
@@ -49,6 +50,7 @@ import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
+import io.treecat.server.tls.PemTls;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -248,14 +250,19 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
-        HmsLifecycle hms = new HmsLifecycle(
-                lake.forInterface("hms").runner(),
-                lake.warehouses(),
-                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout())
-                        .withMaxThreads(hmsConfig.maxThreads())
-                        .withTransport(hmsConfig.toTransportConfig())
-                        .withFilterLimits(hmsConfig.filterLimits()));
+        HmsServerConfig hmsServer = HmsServerConfig.of(
+                        hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                .withLockTimeout(hmsConfig.lockTimeout())
+                .withMaxThreads(hmsConfig.maxThreads())
+                .withTransport(hmsConfig.toTransportConfig())
+                .withFilterLimits(hmsConfig.filterLimits());
+        if (hmsConfig.tls().isPresent()) {
+            // Read and checked here, so a bad PEM stops the start before any listener binds.
+            PemTls pem =
+                    PemTls.load("HMS Thrift listener (hms.tls)", hmsConfig.tls().get());
+            hmsServer = hmsServer.withSockets(pem.sslContext().getServerSocketFactory());
+        }
+        HmsLifecycle hms = new HmsLifecycle(lake.forInterface("hms").runner(), lake.warehouses(), hmsServer);
         environment.lifecycle().manage(hms);
         this.hms = hms;
         // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
@@ -265,15 +272,21 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
                 ? server.getShutdownGracePeriod().toJavaDuration()
                 : Duration.ofSeconds(30);
-        GrpcLifecycle grpc = new GrpcLifecycle(
-                catalog,
-                catalog::feed,
-                new GrpcServerConfig(
-                        grpcConfig.host(),
-                        grpcConfig.port(),
-                        grpcConfig.maxInboundMessageBytes(),
-                        grpcConfig.queryBatchSize(),
-                        grace));
+        GrpcServerConfig grpcServer = new GrpcServerConfig(
+                grpcConfig.host(),
+                grpcConfig.port(),
+                grpcConfig.maxInboundMessageBytes(),
+                grpcConfig.queryBatchSize(),
+                grace);
+        if (grpcConfig.tls().isPresent()) {
+            // Read and checked here, so a bad PEM stops the start before any listener binds.
+            PemTls pem =
+                    PemTls.load("gRPC listener (grpc.tls)", grpcConfig.tls().get());
+            grpcServer = grpcServer.withCredentials(TlsServerCredentials.newBuilder()
+                    .keyManager(pem.keyManagers())
+                    .build());
+        }
+        GrpcLifecycle grpc = new GrpcLifecycle(catalog, catalog::feed, grpcServer);
         environment.lifecycle().manage(grpc);
         this.grpc = grpc;
 

@@ -3,7 +3,9 @@ package io.treecat.grpc.client;
 import static java.util.Objects.requireNonNull;
 
 import com.google.common.collect.ImmutableList;
+import io.grpc.ChannelCredentials;
 import io.grpc.Context;
+import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
@@ -89,6 +91,19 @@ public final class TreeCatClient implements AutoCloseable {
         requireNonNull(target, "target is null");
         return new TreeCatClient(ManagedChannelBuilder.forTarget(target)
                 .usePlaintext()
+                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
+                .maxInboundMetadataSize(MAX_INBOUND_METADATA_BYTES)
+                .build());
+    }
+
+    /**
+     * Connects to {@code target} with these channel credentials, e.g. {@code TlsChannelCredentials} trusting the
+     * server's CA ({@code TlsChannelCredentials.newBuilder().trustManager(caPemFile).build()}).
+     */
+    public static TreeCatClient connect(String target, ChannelCredentials credentials) {
+        requireNonNull(target, "target is null");
+        requireNonNull(credentials, "credentials is null");
+        return new TreeCatClient(Grpc.newChannelBuilder(target, credentials)
                 .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
                 .maxInboundMetadataSize(MAX_INBOUND_METADATA_BYTES)
                 .build());

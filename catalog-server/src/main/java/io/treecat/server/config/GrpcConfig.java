@@ -2,10 +2,12 @@ package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.util.Optional;
 
 /**
  * {@code grpc.*}: the native gRPC listener. Each field maps one-to-one onto the gRPC module's
@@ -30,6 +32,15 @@ public final class GrpcConfig {
     @Max(100_000)
     @JsonProperty("query-batch-size")
     private int queryBatchSize = 1000;
+
+    /** {@code grpc.tls}: absent serves plaintext. */
+    @Valid
+    @JsonProperty("tls")
+    private TlsConfig tls;
+
+    public Optional<TlsConfig> tls() {
+        return Optional.ofNullable(tls);
+    }
 
     public String host() {
         return host;

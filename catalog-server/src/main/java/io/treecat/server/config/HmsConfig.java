@@ -15,6 +15,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,15 @@ import java.util.concurrent.TimeUnit;
  * catalog serves by default, so both see one set of tables.
  */
 public final class HmsConfig {
+    /** {@code hms.tls}: absent serves plaintext Thrift. */
+    @Valid
+    @JsonProperty("tls")
+    private TlsConfig tls;
+
+    public Optional<TlsConfig> tls() {
+        return Optional.ofNullable(tls);
+    }
+
     @NotEmpty
     @JsonProperty("host")
     private String host = "0.0.0.0";
