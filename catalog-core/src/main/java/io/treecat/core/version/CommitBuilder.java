@@ -69,6 +69,8 @@ final class CommitBuilder {
     }
 
     private PreparedCommit buildPinned(WriteSet writes) {
+        // The leaf lookup stays open until the batch is built: writing it still looks up paths no
+        // op read (the children a clone brings in over a subtree this write set removed).
         try {
             for (int i = 0; i < writes.ops().size(); i++) {
                 WriteOp op = writes.ops().get(i);
@@ -78,24 +80,25 @@ final class CommitBuilder {
                     throw e.with("writeIndex", i).with("writePath", op.path());
                 }
             }
+            KvBatch batch = tree.kv().newBatch();
+            try {
+                List<ObjectChange> changes = new ArrayList<>(pending.size());
+                for (Map.Entry<ObjectPath, Pending> entry : pending.entrySet()) {
+                    ObjectChange change = write(batch, entry.getKey(), entry.getValue());
+                    if (change != null) {
+                        changes.add(change);
+                    }
+                }
+                return new PreparedCommit(batch, new CommitResult(vid, changes), writes.origin(), pins);
+            } catch (RuntimeException e) {
+                batch.close();
+                throw e;
+            }
         } finally {
             if (leafLookup != null) {
                 leafLookup.close();
+                leafLookup = null;
             }
-        }
-        KvBatch batch = tree.kv().newBatch();
-        try {
-            List<ObjectChange> changes = new ArrayList<>(pending.size());
-            for (Map.Entry<ObjectPath, Pending> entry : pending.entrySet()) {
-                ObjectChange change = write(batch, entry.getKey(), entry.getValue());
-                if (change != null) {
-                    changes.add(change);
-                }
-            }
-            return new PreparedCommit(batch, new CommitResult(vid, changes), writes.origin(), pins);
-        } catch (RuntimeException e) {
-            batch.close();
-            throw e;
         }
     }
 

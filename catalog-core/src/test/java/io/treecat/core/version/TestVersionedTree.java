@@ -240,6 +240,31 @@ class TestVersionedTree {
     }
 
     @Test
+    void aCloneOverARemovedSubtreeInOneWriteSetLooksUpTheNewChildrenSafely() {
+        // Found by TestRetentionProperties: the leaf lookups made while writing the batch (for cloned
+        // children the removed subtree did not have) used the lookup iterator after it was closed, a
+        // native use-after-free that only -ea turned into an error.
+        tree.commit(WriteSet.of(
+                new WriteOp.Add(path("/a"), ObjectKind.INNER, doc("{n: 'a'}")),
+                new WriteOp.Add(path("/a/x"), ObjectKind.LEAF, doc("{n: 'ax'}")),
+                new WriteOp.Add(path("/b"), ObjectKind.INNER, doc("{n: 'b'}")),
+                new WriteOp.Add(path("/b/y"), ObjectKind.LEAF, doc("{n: 'by'}"))));
+        long source = tree.lastVid();
+
+        tree.commit(WriteSet.of(
+                new WriteOp.Add(path("/c"), ObjectKind.LEAF, doc("{n: 'c'}")),
+                new WriteOp.Remove(path("/a")),
+                new WriteOp.Clone(path("/b"), path("/a"), source)));
+
+        long now = tree.lastVid();
+        assertThat(childIds("/a", now)).containsExactly("y(leaf)");
+        assertThat(tree.read(path("/a"), now).orElseThrow().value()).isEqualTo(doc("{n: 'b'}"));
+        assertThat(tree.read(path("/a/y"), now).orElseThrow().value()).isEqualTo(doc("{n: 'by'}"));
+        assertThat(tree.read(path("/a/x"), now)).isEmpty();
+        assertThat(tree.read(path("/c"), now)).isPresent();
+    }
+
+    @Test
     void reopeningGivesBackTheSameStateAndVidCounter() {
         add("/a", ObjectKind.INNER, "{n: 1}");
         add("/a/f", ObjectKind.LEAF, "{n: 2}");

@@ -333,6 +333,8 @@ public final class RocksKvStore implements KvStore {
 
         @Override
         public void seek(byte[] key) {
+            // A closed RocksIterator is freed native memory: using it may crash the JVM, not throw.
+            requireOpen();
             if (lowerBytes != null && Arrays.compareUnsigned(key, lowerBytes) < 0) {
                 iterator.seek(lowerBytes);
             } else {
@@ -355,7 +357,14 @@ public final class RocksKvStore implements KvStore {
 
         @Override
         public void next() {
+            requireOpen();
             iterator.next();
+        }
+
+        private void requireOpen() {
+            if (closed) {
+                throw new IllegalStateException("store iterator used after it was closed");
+            }
         }
 
         @Override
