@@ -151,8 +151,8 @@ final class PrincipalsCommand extends Command {
                 : Optional.of(fromEnvironment.strip());
     }
 
-    /** A token for {@code id:secret} from the server's token endpoint. */
-    private static String token(HttpClient http, String base, String credential) {
+    /** A token for {@code id:secret} from the server's token endpoint (the gRPC commands use it too). */
+    static String token(HttpClient http, String base, String credential) {
         int colon = credential.indexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("A credential is <client id>:<secret>");

@@ -40,6 +40,13 @@ public final class AuthConfig {
     @JsonProperty("token-signing-key-file")
     private String tokenSigningKeyFile;
 
+    /**
+     * Whether listeners may serve other machines with authentication off: without it, an unset host binds loopback
+     * and a configured non-loopback host stops the start (docs/security.md).
+     */
+    @JsonProperty("allow-remote-without-auth")
+    private boolean allowRemoteWithoutAuth = false;
+
     /** Whether every route but the token endpoint needs a bearer token. */
     public boolean enabled() {
         return enabled;
@@ -65,5 +72,10 @@ public final class AuthConfig {
         return tokenSigningKeyFile == null || tokenSigningKeyFile.isBlank()
                 ? Optional.empty()
                 : Optional.of(Path.of(tokenSigningKeyFile));
+    }
+
+    /** {@code auth.allow-remote-without-auth}: whether listeners may serve other machines with authentication off. */
+    public boolean allowRemoteWithoutAuth() {
+        return allowRemoteWithoutAuth;
     }
 }
