@@ -126,12 +126,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         }
         // Before anything opens: with auth off every listener serves loopback only, unless explicitly allowed, and a
         // configuration that asks otherwise stops here. Jetty's connectors are built after run() returns.
-        ListenerBindings bindings = new ListenerBindings(
-                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
-        bindings.applyTo(configuration.getServerFactory());
-        String grpcHost = bindings.host("grpc.host", configuration.grpc().host(), true);
-        String hmsHost = bindings.host("hms.host", configuration.hms().host(), true);
-        checkHmsAuthentication(configuration);
+        ListenerHosts hosts = checkListeners(configuration);
+        String grpcHost = hosts.grpc();
+        String hmsHost = hosts.hms();
         // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
         // too.
         JsonErrorHandler.install(environment);
@@ -324,6 +321,24 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .admin()
                 .addServlet("prometheus", new PrometheusServlet(prometheus))
                 .addMapping("/metrics/prometheus");
+    }
+
+    /** The hosts the gRPC and HMS listeners bind (Jetty's connectors are set in place). */
+    record ListenerHosts(String grpc, String hms) {}
+
+    /**
+     * Decides every listener's bind host (docs/security.md, "Listeners and loopback"), setting Jetty's connectors in
+     * place, and refuses what must not start: a listener serving other machines with auth off and no explicit
+     * permission, unauthenticated HMS Thrift with auth on. {@code check-config} runs it too.
+     */
+    static ListenerHosts checkListeners(TreeCatConfiguration configuration) {
+        ListenerBindings bindings = new ListenerBindings(
+                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
+        bindings.applyTo(configuration.getServerFactory());
+        String grpc = bindings.host("grpc.host", configuration.grpc().host(), true);
+        String hms = bindings.host("hms.host", configuration.hms().host(), true);
+        checkHmsAuthentication(configuration);
+        return new ListenerHosts(grpc, hms);
     }
 
     /**
