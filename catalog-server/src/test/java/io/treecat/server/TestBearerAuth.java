@@ -87,9 +87,22 @@ class TestBearerAuth {
                             .status())
                     .isEqualTo(201);
         }
+        // The embedded default, with Jetty's request log written to a file that the secrets grep reads too.
+        Path configuration = directory.resolve("treecat.yml");
+        String embedded;
+        try (java.io.InputStream in = TreeCatApplication.class.getResourceAsStream("/treecat-default.yml")) {
+            embedded = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Files.writeString(
+                configuration,
+                embedded.replace(
+                        "\nserver:\n",
+                        "\nserver:\n  requestLog:\n    appenders:\n      - type: file\n        currentLogFilename: "
+                                + directory.resolve("requests.log") + "\n        archive: false\n"));
         server = new TreeCatTestServer(
                 directory,
-                ConfigOverride.config("logging.level", "INFO"),
+                configuration.toString(),
+                Map.of("logging.level", "INFO"),
                 ConfigOverride.config("auth.enabled", "true"),
                 ConfigOverride.config("auth.token-lifetime", "3 seconds"),
                 ConfigOverride.config("auth.token-signing-key-file", keyFile.toString()));
@@ -508,6 +521,15 @@ class TestBearerAuth {
             }
         }
         assertThat(tokens).isNotEmpty();
+        // The request log: requests reached it (the token endpoint's among them), and none carries a secret.
+        List<String> requestLog;
+        try {
+            requestLog = Files.readAllLines(directory.resolve("requests.log"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat(requestLog).anyMatch(line -> line.contains("/v1/oauth/tokens"));
+        lines.addAll(requestLog);
         String key = Base64.getEncoder().encodeToString(KEY);
         for (String text : lines) {
             assertThat(text).doesNotContain(secret).doesNotContain(key);

@@ -44,6 +44,12 @@ final class TreeCatTestServer implements AutoCloseable {
      *     the first)
      */
     TreeCatTestServer(Path directory, Map<String, String> replacing, ConfigOverride... extra) throws Exception {
+        this(directory, TreeCatConfigurationSource.EMBEDDED, replacing, extra);
+    }
+
+    /** @param configuration the configuration file, or {@link TreeCatConfigurationSource#EMBEDDED} */
+    TreeCatTestServer(Path directory, String configuration, Map<String, String> replacing, ConfigOverride... extra)
+            throws Exception {
         Map<String, String> settings = new java.util.LinkedHashMap<>();
         settings.put("server.applicationConnectors[0].port", "0");
         settings.put("server.applicationConnectors[0].bindHost", "127.0.0.1");
@@ -65,7 +71,7 @@ final class TreeCatTestServer implements AutoCloseable {
         overrides.addAll(List.of(extra));
         support = new DropwizardTestSupport<>(
                 TreeCatApplication.class,
-                TreeCatConfigurationSource.EMBEDDED,
+                configuration,
                 TreeCatConfigurationSource.withEnvironment(),
                 overrides.toArray(ConfigOverride[]::new));
         support.before();
