@@ -66,3 +66,21 @@ it before parsing, so the quotes survive around the result. Takes (list "NAME" v
 {{- define "treecat.overridable" -}}
 {{- printf "${%s:-%v}" (index . 0) (index . 1) | quote }}
 {{- end }}
+
+{{/*
+The tls: block every listener takes (docs/configuration.md), over the mounted TLS Secret's files.
+*/}}
+{{- define "treecat.tlsConfig" -}}
+certificate-chain: {{ printf "%s/tls.crt" .Values.tls.mountPath | quote }}
+private-key: {{ printf "%s/tls.key" .Values.tls.mountPath | quote }}
+{{- if .Values.tls.clientCa }}
+client-ca: {{ printf "%s/ca.crt" .Values.tls.mountPath | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+The admin port's scheme: HTTPS when it serves TLS (the kubelet's HTTPS probes do not verify the certificate).
+*/}}
+{{- define "treecat.adminScheme" -}}
+{{- if and .Values.tls.secretName .Values.tls.admin }}HTTPS{{ else }}HTTP{{ end }}
+{{- end }}

@@ -2,6 +2,8 @@ package io.treecat.grpc;
 
 import static java.util.Objects.requireNonNull;
 
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerCredentials;
 import java.time.Duration;
 
 /**
@@ -16,12 +18,18 @@ import java.time.Duration;
  *     before cancelling them
  */
 public record GrpcServerConfig(
-        String host, int port, int maxInboundMessageBytes, int queryBatchSize, Duration shutdownGrace) {
+        String host,
+        int port,
+        int maxInboundMessageBytes,
+        int queryBatchSize,
+        Duration shutdownGrace,
+        ServerCredentials credentials) {
     public static final int DEFAULT_PORT = 50051;
 
     public GrpcServerConfig {
         requireNonNull(host, "host is null");
         requireNonNull(shutdownGrace, "shutdownGrace is null");
+        requireNonNull(credentials, "credentials is null");
         if (host.isBlank()) {
             throw new IllegalArgumentException("host is blank");
         }
@@ -39,28 +47,42 @@ public record GrpcServerConfig(
         }
     }
 
+    /** Plaintext: what every listener served before TLS, and still the default. */
+    public GrpcServerConfig(
+            String host, int port, int maxInboundMessageBytes, int queryBatchSize, Duration shutdownGrace) {
+        this(host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, InsecureServerCredentials.create());
+    }
+
+    /**
+     * Serves with these credentials instead, e.g. {@code TlsServerCredentials} over the server's PEM key and
+     * chain; the adapter takes them built, so it reads no files and knows no configuration.
+     */
+    public GrpcServerConfig withCredentials(ServerCredentials newCredentials) {
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, newCredentials);
+    }
+
     /** All interfaces on 50051, 16 MiB requests, batches of 1000 objects, 30 s to drain. */
     public static GrpcServerConfig defaults() {
         return new GrpcServerConfig("0.0.0.0", DEFAULT_PORT, 16 << 20, 1000, Duration.ofSeconds(30));
     }
 
     public GrpcServerConfig withHost(String newHost) {
-        return new GrpcServerConfig(newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
+        return new GrpcServerConfig(newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials);
     }
 
     public GrpcServerConfig withPort(int newPort) {
-        return new GrpcServerConfig(host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace);
+        return new GrpcServerConfig(host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials);
     }
 
     public GrpcServerConfig withMaxInboundMessageBytes(int bytes) {
-        return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace);
+        return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace, credentials);
     }
 
     public GrpcServerConfig withQueryBatchSize(int objects) {
-        return new GrpcServerConfig(host, port, maxInboundMessageBytes, objects, shutdownGrace);
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, objects, shutdownGrace, credentials);
     }
 
     public GrpcServerConfig withShutdownGrace(Duration grace) {
-        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace);
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace, credentials);
     }
 }

@@ -3,6 +3,7 @@ package io.treecat.hms;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import javax.net.ServerSocketFactory;
 
 /**
  * How the HMS Thrift listener runs.
@@ -30,7 +31,8 @@ public record HmsServerConfig(
         int maxThreads,
         HmsTransportConfig transport,
         Duration lockTimeout,
-        HiveFilterLimits filterLimits) {
+        HiveFilterLimits filterLimits,
+        ServerSocketFactory sockets) {
     public static final int DEFAULT_PORT = 9083;
     /** Hive's default {@code hive.txn.timeout}; Iceberg's HiveCatalog heartbeats every 60 s (its {@code iceberg.hive.lock-heartbeat-interval-ms}). */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(300);
@@ -45,6 +47,7 @@ public record HmsServerConfig(
         requireNonNull(transport, "transport is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(filterLimits, "filterLimits is null");
+        requireNonNull(sockets, "sockets is null");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("Invalid port: " + port);
         }
@@ -71,12 +74,13 @@ public record HmsServerConfig(
                 DEFAULT_MAX_THREADS,
                 HmsTransportConfig.DEFAULTS,
                 DEFAULT_LOCK_TIMEOUT,
-                HiveFilterLimits.DEFAULTS);
+                HiveFilterLimits.DEFAULTS,
+                ServerSocketFactory.getDefault());
     }
 
     public HmsServerConfig withLockTimeout(Duration timeout) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, minThreads, maxThreads, transport, timeout, filterLimits);
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, timeout, filterLimits, sockets);
     }
 
     public HmsServerConfig withMaxThreads(int threads) {
@@ -89,16 +93,27 @@ public record HmsServerConfig(
                 threads,
                 transport,
                 lockTimeout,
-                filterLimits);
+                filterLimits,
+                sockets);
     }
 
     public HmsServerConfig withTransport(HmsTransportConfig limits) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, minThreads, maxThreads, limits, lockTimeout, filterLimits);
+                host, port, catalog, warehouse, minThreads, maxThreads, limits, lockTimeout, filterLimits, sockets);
     }
 
     public HmsServerConfig withFilterLimits(HiveFilterLimits limits) {
         return new HmsServerConfig(
-                host, port, catalog, warehouse, minThreads, maxThreads, transport, lockTimeout, limits);
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, lockTimeout, limits, sockets);
+    }
+
+    /**
+     * Listens on sockets from this factory instead of plain ones: an {@code SSLServerSocketFactory} serves the
+     * Thrift protocol over TLS, as Hive's {@code metastore.use.SSL} clients expect. The adapter takes the factory
+     * built, so it reads no key files.
+     */
+    public HmsServerConfig withSockets(ServerSocketFactory factory) {
+        return new HmsServerConfig(
+                host, port, catalog, warehouse, minThreads, maxThreads, transport, lockTimeout, filterLimits, factory);
     }
 }

@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import javax.net.ServerSocketFactory;
+import javax.net.ssl.SSLSocket;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
@@ -56,7 +58,8 @@ final class HmsServerTransport extends TServerTransport {
     private final ThreadPoolExecutor drainer;
     private final byte[] refusal;
 
-    HmsServerTransport(InetSocketAddress address, HmsTransportConfig limits) throws TTransportException {
+    HmsServerTransport(InetSocketAddress address, HmsTransportConfig limits, ServerSocketFactory sockets)
+            throws TTransportException {
         this.limits = requireNonNull(limits, "limits is null");
         this.configuration = TConfiguration.custom()
                 .setMaxMessageSize(limits.maxMessageBytes())
@@ -65,7 +68,7 @@ final class HmsServerTransport extends TServerTransport {
                 .build();
         this.refusal = refusal(limits.framed());
         try {
-            ServerSocket socket = new ServerSocket();
+            ServerSocket socket = sockets.createServerSocket();
             // As TServerSocket: no 2MSL wait to bind again after a restart.
             socket.setReuseAddress(true);
             socket.bind(address);
@@ -144,6 +147,12 @@ final class HmsServerTransport extends TServerTransport {
     }
 
     private void refuse(Socket socket) {
+        if (socket instanceof SSLSocket) {
+            // Writing the answer would run the TLS handshake on the accepting thread: a TLS client over its limit
+            // is closed without one.
+            closeQuietly(socket);
+            return;
+        }
         try {
             OutputStream out = socket.getOutputStream();
             out.write(refusal);

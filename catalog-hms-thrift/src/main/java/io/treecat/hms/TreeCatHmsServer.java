@@ -183,7 +183,8 @@ public final class TreeCatHmsServer {
                     e);
         }
         try {
-            socket = new HmsServerTransport(new InetSocketAddress(config.host(), config.port()), config.transport());
+            socket = new HmsServerTransport(
+                    new InetSocketAddress(config.host(), config.port()), config.transport(), config.sockets());
         } catch (TTransportException e) {
             throw new IllegalStateException(
                     "Cannot bind the HMS Thrift port " + config.host() + ":" + config.port() + ": " + e.getMessage(),

@@ -13,13 +13,19 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.GzipHandlerFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.util.JarLocation;
+import io.grpc.TlsServerCredentials;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.core.json.JsonLimits;
+import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.BearerTokens;
+import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.InvalidTokenException;
+import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
@@ -27,6 +33,7 @@ import io.treecat.lakehouse.storage.CatalogWarehouses;
 import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.rest.auth.RestAuth;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.iceberg.ResponseGzip;
 import io.treecat.rest.nativeapi.NativeApi;
@@ -35,7 +42,9 @@ import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
+import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
+import io.treecat.server.config.AuthConfig;
 import io.treecat.server.config.GrpcConfig;
 import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfiguration;
@@ -43,9 +52,13 @@ import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
+import io.treecat.server.tls.PemTls;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -117,6 +130,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
             // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
             server.setRegisterDefaultExceptionMappers(false);
         }
+        // Before anything opens: with auth off every listener serves loopback only, unless explicitly allowed, and a
+        // configuration that asks otherwise stops here. Jetty's connectors are built after run() returns.
+        ListenerHosts hosts = checkListeners(configuration);
+        String grpcHost = hosts.grpc();
+        String hmsHost = hosts.hms();
         // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
         // too.
         JsonErrorHandler.install(environment);
@@ -240,17 +258,33 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
+        BearerTokens tokens = registerAuthentication(configuration, environment, lake);
+        // The gRPC port checks the same tokens with the same verifier as the REST port.
+        Optional<GrpcAuthentication> grpcAuthentication = configuration.auth().enabled()
+                ? Optional.of(new GrpcAuthentication(token -> {
+                    try {
+                        return tokens.verify(token).name();
+                    } catch (InvalidTokenException e) {
+                        throw new GrpcAuthentication.Refused(e.getMessage());
+                    }
+                }))
+                : Optional.empty();
+
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
-        HmsLifecycle hms = new HmsLifecycle(
-                lake.forInterface("hms").runner(),
-                lake.warehouses(),
-                HmsServerConfig.of(hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
-                        .withLockTimeout(hmsConfig.lockTimeout())
-                        .withMaxThreads(hmsConfig.maxThreads())
-                        .withTransport(hmsConfig.toTransportConfig())
-                        .withFilterLimits(hmsConfig.filterLimits()));
+        HmsServerConfig hmsServer = HmsServerConfig.of(hmsHost, hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+                .withLockTimeout(hmsConfig.lockTimeout())
+                .withMaxThreads(hmsConfig.maxThreads())
+                .withTransport(hmsConfig.toTransportConfig())
+                .withFilterLimits(hmsConfig.filterLimits());
+        if (hmsConfig.tls().isPresent()) {
+            // Read and checked here, so a bad PEM stops the start before any listener binds.
+            PemTls pem =
+                    PemTls.load("HMS Thrift listener (hms.tls)", hmsConfig.tls().get());
+            hmsServer = hmsServer.withSockets(pem.sslContext().getServerSocketFactory());
+        }
+        HmsLifecycle hms = new HmsLifecycle(lake.forInterface("hms").runner(), lake.warehouses(), hmsServer);
         environment.lifecycle().manage(hms);
         this.hms = hms;
         // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
@@ -260,15 +294,17 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         Duration grace = configuration.getServerFactory() instanceof AbstractServerFactory server
                 ? server.getShutdownGracePeriod().toJavaDuration()
                 : Duration.ofSeconds(30);
-        GrpcLifecycle grpc = new GrpcLifecycle(
-                catalog,
-                catalog::feed,
-                new GrpcServerConfig(
-                        grpcConfig.host(),
-                        grpcConfig.port(),
-                        grpcConfig.maxInboundMessageBytes(),
-                        grpcConfig.queryBatchSize(),
-                        grace));
+        GrpcServerConfig grpcServer = new GrpcServerConfig(
+                grpcHost, grpcConfig.port(), grpcConfig.maxInboundMessageBytes(), grpcConfig.queryBatchSize(), grace);
+        if (grpcConfig.tls().isPresent()) {
+            // Read and checked here, so a bad PEM stops the start before any listener binds.
+            PemTls pem =
+                    PemTls.load("gRPC listener (grpc.tls)", grpcConfig.tls().get());
+            grpcServer = grpcServer.withCredentials(TlsServerCredentials.newBuilder()
+                    .keyManager(pem.keyManagers())
+                    .build());
+        }
+        GrpcLifecycle grpc = new GrpcLifecycle(catalog, catalog::feed, grpcServer, grpcAuthentication);
         environment.lifecycle().manage(grpc);
         this.grpc = grpc;
 
@@ -291,6 +327,89 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .admin()
                 .addServlet("prometheus", new PrometheusServlet(prometheus))
                 .addMapping("/metrics/prometheus");
+    }
+
+    /** The hosts the gRPC and HMS listeners bind (Jetty's connectors are set in place). */
+    record ListenerHosts(String grpc, String hms) {}
+
+    /**
+     * Decides every listener's bind host (docs/security.md, "Listeners and loopback"), setting Jetty's connectors in
+     * place, and refuses what must not start: a listener serving other machines with auth off and no explicit
+     * permission, unauthenticated HMS Thrift with auth on. {@code check-config} runs it too.
+     */
+    static ListenerHosts checkListeners(TreeCatConfiguration configuration) {
+        ListenerBindings bindings = new ListenerBindings(
+                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
+        bindings.applyTo(configuration.getServerFactory());
+        String grpc = bindings.host("grpc.host", configuration.grpc().host(), true);
+        String hms = bindings.host("hms.host", configuration.hms().host(), true);
+        checkHmsAuthentication(configuration);
+        return new ListenerHosts(grpc, hms);
+    }
+
+    /**
+     * The HMS listener speaks unauthenticated Thrift (PLAIN SASL is a later slice of issue 18): with {@code
+     * auth.enabled} it would be an open side door around every token check, so the server refuses to start it unless
+     * {@code hms.allow-unauthenticated} says so, and then warns loudly.
+     */
+    private static void checkHmsAuthentication(TreeCatConfiguration configuration) {
+        if (!configuration.auth().enabled()) {
+            return;
+        }
+        if (!configuration.hms().allowUnauthenticated()) {
+            throw new IllegalStateException("auth.enabled is true, but the Hive Metastore Thrift listener (hms.port "
+                    + configuration.hms().port() + ") cannot authenticate its clients yet: it would let anyone who"
+                    + " reaches it read and change everything without a token. Set hms.allow-unauthenticated: true"
+                    + " to serve it anyway (and keep the port unreachable from untrusted networks), or turn auth off"
+                    + " (docs/security.md)");
+        }
+        LOG.warn(
+                "\n{}\nhms.allow-unauthenticated: the Hive Metastore Thrift listener (port {}) serves clients WITHOUT"
+                        + " authentication although auth.enabled is true: anyone who reaches it can read and change"
+                        + " everything. Keep it unreachable from untrusted networks (docs/security.md).\n{}",
+                "*".repeat(100),
+                configuration.hms().port(),
+                "*".repeat(100));
+    }
+
+    /**
+     * Authentication on the application port (docs/security.md): the token endpoint and the principal routes always,
+     * the bearer-token filter on every other route when {@code auth.enabled}. Either way the server says loudly at
+     * start what is and is not protected.
+     */
+    private static BearerTokens registerAuthentication(
+            TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
+        AuthConfig auth = configuration.auth();
+        if (auth.enabled()) {
+            LOG.info("auth.enabled: the Iceberg REST API, the native JSON API and the gRPC API need a bearer token"
+                    + " (docs/security.md)");
+        } else {
+            LOG.warn(
+                    "\n{}\nAUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can "
+                            + "read, change and drop every table, namespace and catalog, through every API. Turn it "
+                            + "on before serving anything but this machine (docs/security.md).\n{}",
+                    "*".repeat(100),
+                    "*".repeat(100));
+        }
+        SecureRandom random = new SecureRandom();
+        byte[] key = TokenSigningKey.load(
+                auth.tokenSigningKeyFile(), configuration.storage().dataDir(), random);
+        BearerTokens tokens =
+                new BearerTokens(key, auth.issuer(), auth.audience(), auth.tokenLifetime(), Clock.systemUTC(), random);
+        Arrays.fill(key, (byte) 0);
+        // Its own interface name: the native API's writes to /.system are refused, these are the lakehouse's own.
+        BuiltInPrincipals principals = new BuiltInPrincipals(
+                lake.forInterface("auth").runner(), SecretHasher.DEFAULT, random, Clock.systemUTC());
+        MetricRegistry metrics = environment.metrics();
+        RestAuth.components(
+                        auth.enabled(),
+                        principals,
+                        tokens,
+                        (grant, issued) -> metrics.meter(MetricRegistry.name(
+                                        "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
+                                .mark())
+                .forEach(environment.jersey()::register);
+        return tokens;
     }
 
     /**

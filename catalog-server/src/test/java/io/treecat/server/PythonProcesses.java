@@ -53,13 +53,20 @@ final class PythonProcesses {
 
     /** Runs {@code command} in {@code directory} to its end, its output in files there. */
     static Run run(List<String> command, Path directory, int timeoutSeconds) throws Exception {
+        return run(command, directory, timeoutSeconds, java.util.Map.of());
+    }
+
+    /** As {@link #run(List, Path, int)}, with {@code environment} added to the process's (a secret stays off argv). */
+    static Run run(List<String> command, Path directory, int timeoutSeconds, java.util.Map<String, String> environment)
+            throws Exception {
         Path out = Files.createTempFile(directory, "out", ".txt");
         Path err = Files.createTempFile(directory, "err", ".txt");
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+                .redirectError(err.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command + "\n"

@@ -65,7 +65,8 @@ class TreeCatLauncherIT {
         Run help = run("help");
         assertThat(help.exitCode()).isEqualTo(0);
         assertThat(help.out())
-                .contains("{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch}");
+                .contains(
+                        "{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch,principals}");
     }
 
     @Test
@@ -125,7 +126,10 @@ class TreeCatLauncherIT {
         assertThat(Files.isDirectory(directory.resolve("data"))).isTrue();
         assertThat(Files.isDirectory(directory.resolve("warehouse"))).isTrue();
         assertThat(Files.readString(directory.resolve("out.txt"), StandardCharsets.UTF_8))
-                .contains("Closed the catalog at " + directory.resolve("data"));
+                .contains("Closed the catalog at " + directory.resolve("data"))
+                // Auth is off on the embedded defaults, and the server says so loudly.
+                .contains("AUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can read,"
+                        + " change and drop every table");
     }
 
     private static HttpResponse<String> awaitServing(HttpClient http, HttpRequest request) throws Exception {

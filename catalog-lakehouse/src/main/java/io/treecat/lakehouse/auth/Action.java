@@ -55,5 +55,12 @@ public enum Action {
      * Looking up and collecting the records of idempotency keys: the server's own bookkeeping around a client's
      * request, on {@code /.idempotency_keys} (the request itself is authorized as what it does).
      */
-    MANAGE_IDEMPOTENCY_KEYS
+    MANAGE_IDEMPOTENCY_KEYS,
+    /** Creating, listing, deleting built-in principals and rotating their secrets, on {@code /.system/principals}. */
+    MANAGE_PRINCIPALS,
+    /**
+     * Checking a client's credential against the built-in principals ({@code /v1/oauth/tokens}), as {@link
+     * Principal#SYSTEM}: the caller is not known yet.
+     */
+    AUTHENTICATE
 }

@@ -188,6 +188,22 @@ public final class LakeKeys {
     public static final String CREATED = "created";
     /** What the request's commit did, for a repeat to be answered from: name → values. */
     public static final String OUTCOME = "outcome";
+    // ---- the system area (docs/security.md): built-in principals
+    /**
+     * The id of TreeCat's own area, {@code /.system}, beside the catalogs (never one): built-in principals now,
+     * roles and grants later. Only the lakehouse's own operations write there; native writes are refused.
+     */
+    public static final String SYSTEM_ID = ".system";
+    /** The id of the built-in principals' area, {@code /.system/principals}. */
+    public static final String PRINCIPALS_ID = "principals";
+    /** A built-in principal's name: who its tokens say the caller is. */
+    public static final String PRINCIPAL_NAME = "name";
+    /** A built-in principal's client id, the first half of a client's {@code credential=id:secret}. */
+    public static final String CLIENT_ID = "client_id";
+    /** The bcrypt hash of a built-in principal's secret (never the secret). */
+    public static final String SECRET_HASH = "secret_hash";
+    /** When a built-in principal's secret was last set, ms since the epoch. */
+    public static final String SECRET_SET = "secret_set";
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 
     /** The id of a table's file-index node. */

@@ -28,7 +28,7 @@ import java.util.Set;
  *       systems and HDFS, since a name becomes a directory of its default location);</li>
  *   <li>for a namespace, table or view, one of the {@link #RESERVED} ids of the areas TreeCat keeps beside them
  *       ({@code .hive_txns}, {@code .hive_locks}, {@code .hive_events}, {@code .purges}, {@code .functions}); for a
- *       catalog, one of {@link #RESERVED_CATALOGS} ({@code .idempotency_keys}): a user's object there would take
+ *       catalog, one of {@link #RESERVED_CATALOGS} ({@code .idempotency_keys}, {@code .system}): a user's object there would take
  *       the area's place, and, for instance, stop every later drop with purge in its catalog.</li>
  * </ul>
  * A name's escaped path segment ({@link Locations#segment}: {@code %}, {@code /} and {@code \} take three
@@ -66,7 +66,7 @@ public record LakeNames(int maxBytes) {
             LakeKeys.FUNCTIONS_ID);
 
     /** The ids of the areas TreeCat keeps among the catalogs, refused as names of new catalogs. */
-    public static final Set<String> RESERVED_CATALOGS = Set.of(LakeKeys.IDEMPOTENCY_KEYS_ID);
+    public static final Set<String> RESERVED_CATALOGS = Set.of(LakeKeys.IDEMPOTENCY_KEYS_ID, LakeKeys.SYSTEM_ID);
 
     /** How much of a refused name its error repeats. */
     private static final int SHOWN_CHARACTERS = 100;

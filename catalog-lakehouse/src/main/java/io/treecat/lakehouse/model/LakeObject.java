@@ -28,7 +28,9 @@ public sealed interface LakeObject
                 HiveLocksEntry,
                 HiveLockEntry,
                 IdempotencyKeysEntry,
-                IdempotencyKeyEntry {
+                IdempotencyKeyEntry,
+                SystemAreaEntry,
+                PrincipalEntry {
     /** The stored value. */
     BsonDocument encode();
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
@@ -69,8 +70,24 @@ public final class LakeObjectValidator implements WriteValidator {
         this.warehouses = warehouses;
     }
 
+    /**
+     * The areas beside the catalogs that only TreeCat's own operations write: built-in principals and their secrets'
+     * hashes ({@code /.system}), and the idempotency records a repeated REST request is answered from.
+     */
+    public static final Set<String> PROTECTED_AREAS = Set.of(LakeKeys.SYSTEM_ID, LakeKeys.IDEMPOTENCY_KEYS_ID);
+
+    /**
+     * The commit origins of the native API (its commits, transactions, clones and bulk loads, over HTTP and gRPC):
+     * no native client names its own origin, so these are exactly the writes a caller composed path by path.
+     */
+    private static final Set<String> NATIVE_INTERFACES =
+            Set.of(CommitOrigin.NATIVE.interfaceName(), CommitOrigin.LOAD_CHUNK.interfaceName());
+
     @Override
     public void validate(WriteSet writes, Function<ObjectPath, Optional<CatalogObject>> current) {
+        if (NATIVE_INTERFACES.contains(writes.origin().interfaceName())) {
+            refuseProtectedAreas(writes);
+        }
         Map<String, Boolean> catalogs = new HashMap<>();
         for (WriteOp write : writes.ops()) {
             if (write instanceof WriteOp.Add add) {
@@ -79,6 +96,36 @@ public final class LakeObjectValidator implements WriteValidator {
                 check(update.path(), update.kind(), update.value(), true, writes, current, catalogs);
             }
         }
+    }
+
+    /**
+     * Refuses a native write set that would write, remove, clone into or copy out of a protected area: a forged
+     * principal or idempotency record would let a caller in as someone else or answer another client's request, and a
+     * clone of {@code /.system} would copy the secrets' hashes where anyone may read them.
+     */
+    private static void refuseProtectedAreas(WriteSet writes) {
+        for (WriteOp write : writes.ops()) {
+            ObjectPath target = write.path();
+            if (isProtected(target)) {
+                throw protectedArea(target);
+            }
+            if (write instanceof WriteOp.Clone clone && isProtected(clone.source())) {
+                throw protectedArea(clone.source());
+            }
+        }
+    }
+
+    private static boolean isProtected(ObjectPath path) {
+        return !path.ids().isEmpty() && PROTECTED_AREAS.contains(path.ids().get(0));
+    }
+
+    private static CatalogException protectedArea(ObjectPath path) {
+        return new CatalogException(
+                        ErrorCode.INVALID_PATH,
+                        "The path is in an area only TreeCat itself writes; use its own API (principals: "
+                                + "/treecat/v1/principals)")
+                .with("path", path.toString())
+                .with("area", "/" + path.ids().get(0));
     }
 
     private void check(
@@ -170,7 +217,15 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_LOCKS -> HiveLocksEntry.decode(value);
             case HIVE_LOCK -> HiveLockEntry.decode(value);
             case IDEMPOTENCY_KEY -> IdempotencyKeyEntry.decode(value);
-            case FILE, FILE_INDEX, FUNCTIONS, FUNCTION, HIVE_TRANSACTION_LIST, PURGE_QUEUE, IDEMPOTENCY_KEYS -> {
+            case PRINCIPAL -> PrincipalEntry.decode(value);
+            case FILE,
+                    FILE_INDEX,
+                    FUNCTIONS,
+                    FUNCTION,
+                    HIVE_TRANSACTION_LIST,
+                    PURGE_QUEUE,
+                    IDEMPOTENCY_KEYS,
+                    SYSTEM_AREA -> {
                 // Written by one interface only, which owns their layout.
             }
         }

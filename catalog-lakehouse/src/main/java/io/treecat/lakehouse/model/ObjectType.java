@@ -57,7 +57,11 @@ public enum ObjectType {
     /** {@code /.idempotency_keys}: the records of the idempotency keys whose requests committed. */
     IDEMPOTENCY_KEYS("idempotency_keys"),
     /** One key's record under {@link #IDEMPOTENCY_KEYS} ({@link IdempotencyKeyEntry}). */
-    IDEMPOTENCY_KEY("idempotency_key");
+    IDEMPOTENCY_KEY("idempotency_key"),
+    /** {@code /.system} and its areas ({@code /.system/principals}): TreeCat's own objects, written by it only. */
+    SYSTEM_AREA("system_area"),
+    /** One built-in principal under {@code /.system/principals} ({@link PrincipalEntry}). */
+    PRINCIPAL("principal");
 
     private final String storedName;
 

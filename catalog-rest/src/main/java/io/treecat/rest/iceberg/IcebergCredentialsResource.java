@@ -3,11 +3,13 @@ package io.treecat.rest.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.storage.AccessDelegation;
 import io.treecat.lakehouse.storage.CredentialVending;
 import io.treecat.lakehouse.storage.SessionPolicies;
 import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.rest.auth.RequestPrincipals;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -42,6 +44,11 @@ import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergCredentialsResource {
+    /** Who asks: the principal of the request's bearer token, or anonymous with authentication off. */
+    private static Principal who() {
+        return RequestPrincipals.current();
+    }
+
     /**
      * What a caller may do with the table's files. Every caller is anonymous until authorization exists, and gets
      * read and write; this is the one place a caller that only reads would be given {@link SessionPolicies.Access#READ}.
@@ -96,7 +103,7 @@ public final class IcebergCredentialsResource {
             @Encoded @PathParam("table") String table) {
         TableIdentifier identifier = IcebergResource.identifier(namespace, table);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        String metadataLocation = tables.metadataLocation(IcebergResource.WHO, at.catalog(), at.point(), identifier);
+        String metadataLocation = tables.metadataLocation(who(), at.catalog(), at.point(), identifier);
         Warehouse warehouse = lake.warehouses().forCatalog(at.catalog());
         CredentialVending.Vended vended = vending.vend(
                 warehouse, identifier.toString(), signing.location(at.catalog(), metadataLocation), ACCESS);

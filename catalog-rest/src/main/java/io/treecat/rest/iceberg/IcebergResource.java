@@ -8,6 +8,7 @@ import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.iceberg.ScanPlanner;
 import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.rest.auth.RequestPrincipals;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -69,6 +70,11 @@ import org.slf4j.LoggerFactory;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergResource {
+    /** Who asks: the principal of the request's bearer token, or anonymous with authentication off. */
+    private static Principal who() {
+        return RequestPrincipals.current();
+    }
+
     static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
     static final String ALL_SNAPSHOTS = "all";
     /** The header a client asks for access to a table's files with (Iceberg's REST spec). */
@@ -102,9 +108,8 @@ public final class IcebergResource {
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergResource.class);
     /** Who calls: every caller until authentication exists. */
-    static final Principal WHO = Principal.ANONYMOUS;
-
     private final IcebergNamespaces namespaces;
+
     private final IcebergTables tables;
     private final IcebergBodies bodies;
     private final LoadTableBodies loadBodies = new LoadTableBodies();
@@ -144,7 +149,7 @@ public final class IcebergResource {
             throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
         }
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        namespaces.checkReadable(WHO, at.catalog(), at.point());
+        namespaces.checkReadable(who(), at.catalog(), at.point());
         List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
         endpoints.addAll(IcebergViewResource.ENDPOINTS);
         endpoints.addAll(IcebergSigningResource.ENDPOINTS);
@@ -170,7 +175,7 @@ public final class IcebergResource {
                 parent == null || parent.isEmpty() ? Namespace.empty() : Namespace.of(parent.split("\u001f", -1));
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         IcebergNamespaces.Page page = namespaces.list(
-                WHO, at.catalog(), at.point(), parentNamespace, ObjectType.NAMESPACE, pageToken, pageSize(pageSize));
+                who(), at.catalog(), at.point(), parentNamespace, ObjectType.NAMESPACE, pageToken, pageSize(pageSize));
         ListNamespacesResponse.Builder response =
                 ListNamespacesResponse.builder().nextPageToken(page.nextPageToken());
         page.names().forEach(name -> response.add(child(parentNamespace, name)));
@@ -182,7 +187,7 @@ public final class IcebergResource {
     public Response createNamespace(@PathParam("prefix") String prefix, String body) {
         CreateNamespaceRequest request = read(body, CreateNamespaceRequest.class);
         Map<String, String> properties =
-                namespaces.create(WHO, catalog(prefix), request.namespace(), request.properties());
+                namespaces.create(who(), catalog(prefix), request.namespace(), request.properties());
         return ok(CreateNamespaceResponse.builder()
                 .withNamespace(request.namespace())
                 .setProperties(properties)
@@ -197,7 +202,7 @@ public final class IcebergResource {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         return ok(GetNamespaceResponse.builder()
                 .withNamespace(ns)
-                .setProperties(namespaces.load(WHO, at.catalog(), at.point(), ns))
+                .setProperties(namespaces.load(who(), at.catalog(), at.point(), ns))
                 .build());
     }
 
@@ -206,7 +211,7 @@ public final class IcebergResource {
     public Response namespaceExists(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        namespaces.load(WHO, at.catalog(), at.point(), namespace(namespace));
+        namespaces.load(who(), at.catalog(), at.point(), namespace(namespace));
         return Response.noContent().build();
     }
 
@@ -214,7 +219,7 @@ public final class IcebergResource {
     @Path("{prefix}/namespaces/{namespace}")
     public Response dropNamespace(
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace) {
-        namespaces.drop(WHO, catalog(prefix), namespace(namespace));
+        namespaces.drop(who(), catalog(prefix), namespace(namespace));
         return Response.noContent().build();
     }
 
@@ -224,7 +229,7 @@ public final class IcebergResource {
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         UpdateNamespacePropertiesRequest request = read(body, UpdateNamespacePropertiesRequest.class);
         IcebergNamespaces.PropertyChanges result = namespaces.updateProperties(
-                WHO, catalog(prefix), namespace(namespace), request.removals(), request.updates());
+                who(), catalog(prefix), namespace(namespace), request.removals(), request.updates());
         return ok(UpdateNamespacePropertiesResponse.builder()
                 .addUpdated(result.updated())
                 .addRemoved(result.removed())
@@ -244,7 +249,7 @@ public final class IcebergResource {
         Namespace ns = namespace(namespace);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         IcebergNamespaces.Page page =
-                namespaces.list(WHO, at.catalog(), at.point(), ns, ObjectType.TABLE, pageToken, pageSize(pageSize));
+                namespaces.list(who(), at.catalog(), at.point(), ns, ObjectType.TABLE, pageToken, pageSize(pageSize));
         ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
         page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
         return ok(response.build());
@@ -265,9 +270,9 @@ public final class IcebergResource {
         // Delegation is settled before the create commits: a refused or failed vending commits nothing.
         TableMetadata planned = header == null || request.stageCreate()
                 ? null
-                : tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request));
+                : tables.newTable(who(), catalog(prefix), ns, IcebergWire.table(request));
         if (request.stageCreate()) {
-            TableMetadata staged = tables.newTable(WHO, catalog(prefix), ns, IcebergWire.table(request));
+            TableMetadata staged = tables.newTable(who(), catalog(prefix), ns, IcebergWire.table(request));
             IcebergCredentialsResource.Delegated delegated =
                     delegation.delegated(header, baseUri(uri), prefix, identifier, staged::location);
             return ok(LoadTableResponse.builder()
@@ -279,7 +284,7 @@ public final class IcebergResource {
         IcebergCredentialsResource.Delegated delegated = planned == null
                 ? IcebergCredentialsResource.Delegated.NONE
                 : delegation.delegated(header, baseUri(uri), prefix, identifier, planned::location);
-        TableMetadata created = tables.create(WHO, catalog(prefix), ns, IcebergWire.table(request));
+        TableMetadata created = tables.create(who(), catalog(prefix), ns, IcebergWire.table(request));
         if (planned != null && !created.location().equals(planned.location())) {
             // The namespace's location changed in between: credentials for where the table really is.
             delegated = delegation.delegated(header, baseUri(uri), prefix, identifier, created::location);
@@ -311,7 +316,7 @@ public final class IcebergResource {
                         () -> tables.readMetadata(catalog(prefix), request.metadataLocation())
                                 .location());
         TableMetadata metadata = tables.register(
-                WHO, catalog(prefix), ns, request.name(), request.metadataLocation(), request.overwrite());
+                who(), catalog(prefix), ns, request.name(), request.metadataLocation(), request.overwrite());
         return ok(LoadTableResponse.builder()
                 .withTableMetadata(metadata)
                 .addAllConfig(delegated.config())
@@ -341,7 +346,7 @@ public final class IcebergResource {
             throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
         }
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        String location = tables.metadataLocation(WHO, at.catalog(), at.point(), identifier(namespace, table));
+        String location = tables.metadataLocation(who(), at.catalog(), at.point(), identifier(namespace, table));
         String etag = IcebergETags.of(location, mode);
         if (IcebergETags.matches(ifNoneMatch, etag) && tables.metadataFileExists(at.catalog(), location)) {
             return Response.notModified().header(HttpHeaders.ETAG, etag).build();
@@ -404,7 +409,7 @@ public final class IcebergResource {
             throw new BadRequestException("The body names another table than the path: %s", parsed.identifier());
         }
         requireTableUpdates(parsed);
-        TableMetadata metadata = tables.commit(WHO, catalog(prefix), List.of(IcebergWire.change(identifier, parsed)))
+        TableMetadata metadata = tables.commit(who(), catalog(prefix), List.of(IcebergWire.change(identifier, parsed)))
                 .get(0);
         return withETag(metadata, ALL_SNAPSHOTS, acceptEncoding);
     }
@@ -416,7 +421,7 @@ public final class IcebergResource {
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("table") String table,
             @QueryParam("purgeRequested") String purge) {
-        tables.drop(WHO, catalog(prefix), identifier(namespace, table), Boolean.parseBoolean(purge));
+        tables.drop(who(), catalog(prefix), identifier(namespace, table), Boolean.parseBoolean(purge));
         return Response.noContent().build();
     }
 
@@ -424,7 +429,7 @@ public final class IcebergResource {
     @Path("{prefix}/tables/rename")
     public Response renameTable(@PathParam("prefix") String prefix, String body) {
         RenameTableRequest request = read(body, RenameTableRequest.class);
-        tables.rename(WHO, catalog(prefix), request.source(), request.destination());
+        tables.rename(who(), catalog(prefix), request.source(), request.destination());
         return Response.noContent().build();
     }
 
@@ -434,7 +439,7 @@ public final class IcebergResource {
         CommitTransactionRequest request = read(body, CommitTransactionRequest.class);
         request.tableChanges().forEach(IcebergResource::requireTableUpdates);
         tables.commit(
-                WHO,
+                who(),
                 catalog(prefix),
                 request.tableChanges().stream().map(IcebergWire::change).toList());
         return Response.noContent().build();
@@ -471,8 +476,8 @@ public final class IcebergResource {
             String body) {
         PlanTableScanRequest request = read(body, PlanTableScanRequest.class);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        return ok(IcebergWire.response(
-                planner.plan(WHO, at.catalog(), at.point(), identifier(namespace, table), IcebergWire.scan(request))));
+        return ok(IcebergWire.response(planner.plan(
+                who(), at.catalog(), at.point(), identifier(namespace, table), IcebergWire.scan(request))));
     }
 
     @POST
@@ -484,7 +489,7 @@ public final class IcebergResource {
             String body) {
         FetchScanTasksRequest request = read(body, FetchScanTasksRequest.class);
         return ok(IcebergWire.response(
-                planner.tasks(WHO, catalog(prefix), identifier(namespace, table), request.planTask())));
+                planner.tasks(who(), catalog(prefix), identifier(namespace, table), request.planTask())));
     }
 
     /** Plans are answered when submitted and never kept: there is no plan to fetch (404 NoSuchPlanIdException). */
@@ -506,7 +511,7 @@ public final class IcebergResource {
 
     private boolean tableExists(String prefix, TableIdentifier identifier) {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        return tables.exists(WHO, at.catalog(), at.point(), identifier);
+        return tables.exists(who(), at.catalog(), at.point(), identifier);
     }
 
     private void requireTable(String prefix, TableIdentifier identifier) {

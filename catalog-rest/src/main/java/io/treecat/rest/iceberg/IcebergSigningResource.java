@@ -5,11 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.storage.AccessDelegation;
 import io.treecat.lakehouse.storage.RequestSigner;
 import io.treecat.lakehouse.storage.SigningScope;
 import io.treecat.lakehouse.storage.Warehouse;
+import io.treecat.rest.auth.RequestPrincipals;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -52,6 +54,11 @@ import org.slf4j.LoggerFactory;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergSigningResource {
+    /** Who asks: the principal of the request's bearer token, or anonymous with authentication off. */
+    private static Principal who() {
+        return RequestPrincipals.current();
+    }
+
     /** The spec's per-table route, advertised in the config response. */
     static final List<Endpoint> ENDPOINTS = List.of(Endpoint.V1_TABLE_REMOTE_SIGN);
 
@@ -95,7 +102,7 @@ public final class IcebergSigningResource {
         }
         TableIdentifier identifier = IcebergResource.identifier(namespace, table);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        String metadataLocation = tables.metadataLocation(IcebergResource.WHO, at.catalog(), at.point(), identifier);
+        String metadataLocation = tables.metadataLocation(who(), at.catalog(), at.point(), identifier);
         Warehouse warehouse = lake.warehouses().forCatalog(at.catalog());
         if (!AccessDelegation.onS3(warehouse)) {
             throw new BadRequestException("Remote signing serves only tables in a catalog on S3: %s", identifier);

@@ -1,11 +1,12 @@
 package io.treecat.rest.iceberg;
 
-import static io.treecat.rest.iceberg.IcebergResource.WHO;
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.iceberg.IcebergNamespaces;
 import io.treecat.lakehouse.iceberg.IcebergViews;
 import io.treecat.lakehouse.model.ObjectType;
+import io.treecat.rest.auth.RequestPrincipals;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -37,6 +38,11 @@ import org.apache.iceberg.view.ViewMetadata;
 @Path(IcebergRest.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class IcebergViewResource {
+    /** Who asks: the principal of the request's bearer token, or anonymous with authentication off. */
+    private static Principal who() {
+        return RequestPrincipals.current();
+    }
+
     /** What {@code GET /v1/config} advertises for views: every view route of the spec. */
     static final List<Endpoint> ENDPOINTS = List.of(
             Endpoint.V1_LIST_VIEWS,
@@ -68,7 +74,7 @@ public final class IcebergViewResource {
         Namespace ns = IcebergResource.namespace(namespace);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         IcebergNamespaces.Page page = namespaces.list(
-                WHO, at.catalog(), at.point(), ns, ObjectType.VIEW, pageToken, IcebergResource.pageSize(pageSize));
+                who(), at.catalog(), at.point(), ns, ObjectType.VIEW, pageToken, IcebergResource.pageSize(pageSize));
         ListTablesResponse.Builder response = ListTablesResponse.builder().nextPageToken(page.nextPageToken());
         page.names().forEach(name -> response.add(TableIdentifier.of(ns, name)));
         return bodies.ok(response.build());
@@ -80,7 +86,10 @@ public final class IcebergViewResource {
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         CreateViewRequest request = bodies.read(body, CreateViewRequest.class);
         return loaded(views.create(
-                WHO, IcebergResource.catalog(prefix), IcebergResource.namespace(namespace), IcebergWire.view(request)));
+                who(),
+                IcebergResource.catalog(prefix),
+                IcebergResource.namespace(namespace),
+                IcebergWire.view(request)));
     }
 
     @POST
@@ -89,7 +98,7 @@ public final class IcebergViewResource {
             @PathParam("prefix") String prefix, @Encoded @PathParam("namespace") String namespace, String body) {
         RegisterViewRequest request = bodies.read(body, RegisterViewRequest.class);
         return loaded(views.register(
-                WHO,
+                who(),
                 IcebergResource.catalog(prefix),
                 IcebergResource.namespace(namespace),
                 request.name(),
@@ -103,7 +112,7 @@ public final class IcebergViewResource {
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("view") String view) {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        return loaded(views.load(WHO, at.catalog(), at.point(), identifier(namespace, view)));
+        return loaded(views.load(who(), at.catalog(), at.point(), identifier(namespace, view)));
     }
 
     @HEAD
@@ -113,7 +122,7 @@ public final class IcebergViewResource {
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("view") String view) {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        return Response.status(views.exists(WHO, at.catalog(), at.point(), identifier(namespace, view)) ? 204 : 404)
+        return Response.status(views.exists(who(), at.catalog(), at.point(), identifier(namespace, view)) ? 204 : 404)
                 .build();
     }
 
@@ -130,7 +139,7 @@ public final class IcebergViewResource {
         if (request.identifier() != null && !request.identifier().equals(identifier)) {
             throw new BadRequestException("The body names another view than the path: %s", request.identifier());
         }
-        return loaded(views.commit(WHO, IcebergResource.catalog(prefix), IcebergWire.change(identifier, request)));
+        return loaded(views.commit(who(), IcebergResource.catalog(prefix), IcebergWire.change(identifier, request)));
     }
 
     @DELETE
@@ -139,7 +148,7 @@ public final class IcebergViewResource {
             @PathParam("prefix") String prefix,
             @Encoded @PathParam("namespace") String namespace,
             @Encoded @PathParam("view") String view) {
-        views.drop(WHO, IcebergResource.catalog(prefix), identifier(namespace, view));
+        views.drop(who(), IcebergResource.catalog(prefix), identifier(namespace, view));
         return Response.noContent().build();
     }
 
@@ -147,7 +156,7 @@ public final class IcebergViewResource {
     @Path("{prefix}/views/rename")
     public Response renameView(@PathParam("prefix") String prefix, String body) {
         RenameTableRequest request = bodies.read(body, RenameTableRequest.class);
-        views.rename(WHO, IcebergResource.catalog(prefix), request.source(), request.destination());
+        views.rename(who(), IcebergResource.catalog(prefix), request.source(), request.destination());
         return Response.noContent().build();
     }
 

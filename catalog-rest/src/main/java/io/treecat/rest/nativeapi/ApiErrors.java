@@ -93,6 +93,11 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
                 : "Internal server error";
     }
 
+    /** The native API's error body with {@code status}; for the other packages' filters. */
+    public static Response errorResponse(int status, String type, String message, Map<String, Object> context) {
+        return response(status, type, message, context);
+    }
+
     static Response response(int status, String type, String message, Map<String, Object> context) {
         return Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)

@@ -3,7 +3,7 @@ package io.treecat.server.cli;
 import io.dropwizard.core.cli.Command;
 import java.util.List;
 
-/** The commands that talk to a running server over gRPC. */
+/** The commands that talk to a running server: over gRPC, and {@code principals} over HTTP. */
 public final class RemoteCommands {
     private RemoteCommands() {}
 
@@ -18,6 +18,7 @@ public final class RemoteCommands {
                 new LoadCommand(),
                 new ExportCommand(),
                 new LogCommand(),
-                new WatchCommand());
+                new WatchCommand(),
+                new PrincipalsCommand());
     }
 }

@@ -2,10 +2,11 @@ package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.util.Optional;
 
 /**
  * {@code grpc.*}: the native gRPC listener. Each field maps one-to-one onto the gRPC module's
@@ -13,9 +14,9 @@ import jakarta.validation.constraints.NotNull;
  * shutdown grace is the server's {@code server.shutdownGracePeriod}, so both listeners drain alike.
  */
 public final class GrpcConfig {
-    @NotEmpty
+    /** Unset: loopback with authentication off, every interface with it on (docs/security.md). */
     @JsonProperty("host")
-    private String host = "0.0.0.0";
+    private String host;
 
     @Min(0)
     @Max(65535)
@@ -31,6 +32,16 @@ public final class GrpcConfig {
     @JsonProperty("query-batch-size")
     private int queryBatchSize = 1000;
 
+    /** {@code grpc.tls}: absent serves plaintext. */
+    @Valid
+    @JsonProperty("tls")
+    private TlsConfig tls;
+
+    public Optional<TlsConfig> tls() {
+        return Optional.ofNullable(tls);
+    }
+
+    /** The configured host; null or blank when unset (the server then picks it, docs/security.md). */
     public String host() {
         return host;
     }

@@ -79,6 +79,11 @@ public final class TreeCatConfiguration extends Configuration {
     @JsonProperty("purge")
     private PurgeConfig purge = new PurgeConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty("auth")
+    private AuthConfig auth = new AuthConfig();
+
     public TreeCatConfiguration() {
         DefaultServerFactory server = new DefaultServerFactory();
         server.setApplicationConnectors(List.of(connector(DEFAULT_HTTP_PORT)));
@@ -132,6 +137,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public FeedConfig feed() {
         return feed;
+    }
+
+    public AuthConfig auth() {
+        return auth;
     }
 
     public PurgeConfig purge() {

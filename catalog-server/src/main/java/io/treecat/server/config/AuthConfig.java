@@ -1,0 +1,81 @@
+package io.treecat.server.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code auth.*}: authentication on the application port (docs/security.md). Off by default, so that {@code
+ * bin/treecat} works with no setup; the server then warns at start that anyone who reaches a port can read and change
+ * everything.
+ */
+public final class AuthConfig {
+    @JsonProperty("enabled")
+    private boolean enabled = false;
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.DAYS)
+    @JsonProperty("token-lifetime")
+    private Duration tokenLifetime = Duration.hours(1);
+
+    @NotBlank
+    @Size(max = 256)
+    @JsonProperty("issuer")
+    private String issuer = "treecat";
+
+    @NotBlank
+    @Size(max = 256)
+    @JsonProperty("audience")
+    private String audience = "treecat";
+
+    /** Empty: generated at first start into the data directory (docs/security.md). */
+    @JsonProperty("token-signing-key-file")
+    private String tokenSigningKeyFile;
+
+    /**
+     * Whether listeners may serve other machines with authentication off: without it, an unset host binds loopback
+     * and a configured non-loopback host stops the start (docs/security.md).
+     */
+    @JsonProperty("allow-remote-without-auth")
+    private boolean allowRemoteWithoutAuth = false;
+
+    /** Whether every route but the token endpoint needs a bearer token. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** How long a token from {@code /v1/oauth/tokens} lives. */
+    public java.time.Duration tokenLifetime() {
+        return tokenLifetime.toJavaDuration();
+    }
+
+    /** The {@code iss} of the server's tokens, which it also requires. */
+    public String issuer() {
+        return issuer;
+    }
+
+    /** The {@code aud} of the server's tokens, which it also requires. */
+    public String audience() {
+        return audience;
+    }
+
+    /** A file holding the token signing key, if configured (blank counts as absent). */
+    public Optional<Path> tokenSigningKeyFile() {
+        return tokenSigningKeyFile == null || tokenSigningKeyFile.isBlank()
+                ? Optional.empty()
+                : Optional.of(Path.of(tokenSigningKeyFile));
+    }
+
+    /** {@code auth.allow-remote-without-auth}: whether listeners may serve other machines with authentication off. */
+    public boolean allowRemoteWithoutAuth() {
+        return allowRemoteWithoutAuth;
+    }
+}
