@@ -36,6 +36,14 @@ final class TreeCatTestServer implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     TreeCatTestServer(Path directory, ConfigOverride... extra) throws Exception {
+        this(directory, TreeCatConfigurationSource.EMBEDDED, extra);
+    }
+
+    /**
+     * A server from another configuration (a file the test wrote, e.g. with a list that overrides cannot add), with
+     * the same loopback ports and directories.
+     */
+    TreeCatTestServer(Path directory, String configuration, ConfigOverride... extra) throws Exception {
         List<ConfigOverride> overrides = new ArrayList<>(List.of(
                 ConfigOverride.config("server.applicationConnectors[0].port", "0"),
                 ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
@@ -53,7 +61,7 @@ final class TreeCatTestServer implements AutoCloseable {
         overrides.addAll(List.of(extra));
         support = new DropwizardTestSupport<>(
                 TreeCatApplication.class,
-                TreeCatConfigurationSource.EMBEDDED,
+                configuration,
                 TreeCatConfigurationSource.withEnvironment(),
                 overrides.toArray(ConfigOverride[]::new));
         support.before();
