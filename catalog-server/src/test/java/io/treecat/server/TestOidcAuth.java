@@ -51,7 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestOidcAuth {
     private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-    private static final String AUDIENCE = "treecat-api";
+    static final String AUDIENCE = "treecat-api";
 
     @TempDir
     static Path directory;
@@ -83,7 +83,7 @@ class TestOidcAuth {
      * The embedded configuration with auth on and one external issuer, named {@code idp}, reading roles from
      * Keycloak's claim (a list entry: Dropwizard's overrides cannot add one, so it is written into a file).
      */
-    private static String oidc(Path file, String issuer, String retryInterval) throws java.io.IOException {
+    static String oidc(Path file, String issuer, String retryInterval) throws java.io.IOException {
         String embedded;
         try (java.io.InputStream in = TestOidcAuth.class.getClassLoader().getResourceAsStream("treecat-default.yml")) {
             embedded = new String(in.readAllBytes(), StandardCharsets.UTF_8);
