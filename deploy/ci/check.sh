@@ -171,6 +171,23 @@ check_fails "an object-store catalog without a location fails the schema" "locat
 check_fails "a credential key inline in a catalog's credentials fails the schema" "additional properties|not allowed" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set config.warehouse.catalogs.lake.location=s3://b/l \
   --set config.warehouse.catalogs.lake.credentials.secret-access-key=shh
+# Auth (docs/security.md): the production example turns it on, and a pod (every host 0.0.0.0) with auth off
+# and without auth.allow-remote-without-auth does not start.
+check "[production] auth is on, with the signing key from a Secret" bash -c \
+  'grep -qF "enabled: \"\${TREECAT_AUTH_ENABLED:-true}\"" "$0" && grep -qF "token-signing-key-file: \"/etc/treecat-auth/token-signing.key\"" "$0"' \
+  "$work/production.yaml"
+check "[default] auth off serves the pod network only by the explicit setting" \
+  grep -qF 'allow-remote-without-auth: "${TREECAT_AUTH_ALLOW_REMOTE_WITHOUT_AUTH:-true}"' "$work/default.yaml"
+noremote() {
+  local mnt="$work/noremote-volume"
+  mkdir -p "$mnt"
+  "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set persistence.mountPath="$mnt" \
+    --set config.auth.allow-remote-without-auth=false > "$work/noremote.yaml" || return 0
+  "$work/validate" -config-out "$work/noremote.treecat.yml" "$work/noremote.yaml" >/dev/null || return 0
+  env -i PATH="$PATH" HOME="$HOME" java -jar "$jar" check-config "$work/noremote.treecat.yml"
+}
+check_fails "a pod with auth off and without auth.allow-remote-without-auth fails check-config (and the start)" \
+  "auth.allow-remote-without-auth: true to serve other machines" noremote
 check_fails "two replicas of one RocksDB fail the schema" "replicaCount" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set replicaCount=2
 "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" \

@@ -41,7 +41,11 @@ final class BulkLoadReceiver implements StreamObserver<BulkLoadChunk> {
     private long lastVid;
     private boolean finished;
 
-    BulkLoadReceiver(CatalogService catalog, StreamObserver<BulkLoadResponse> response) {
+    /** Each chunk's origin: a load chunk, by the call's principal when authentication is on. */
+    private final CommitOrigin origin;
+
+    BulkLoadReceiver(CatalogService catalog, StreamObserver<BulkLoadResponse> response, CommitOrigin origin) {
+        this.origin = origin;
         this.catalog = catalog;
         this.response = response;
     }
@@ -116,8 +120,7 @@ final class BulkLoadReceiver implements StreamObserver<BulkLoadChunk> {
         if (pending.isEmpty()) {
             return;
         }
-        long vid =
-                catalog.commit(new WriteSet(pending, CommitOrigin.LOAD_CHUNK)).vid();
+        long vid = catalog.commit(new WriteSet(pending, origin)).vid();
         firstVid = commits == 0 ? vid : firstVid;
         lastVid = vid;
         records += pending.size();

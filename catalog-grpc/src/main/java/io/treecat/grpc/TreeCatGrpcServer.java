@@ -3,6 +3,8 @@ package io.treecat.grpc;
 import static java.util.Objects.requireNonNull;
 
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -44,6 +47,7 @@ public final class TreeCatGrpcServer implements AutoCloseable {
     private final boolean ownsFeed;
 
     private final GrpcServerConfig config;
+    private final Optional<GrpcAuthentication> authentication;
     private TreeCatGrpcService service;
     private final HealthStatusManager health = new HealthStatusManager();
     private ExecutorService executor;
@@ -52,19 +56,42 @@ public final class TreeCatGrpcServer implements AutoCloseable {
 
     /** A server with a change feed of its own, of the default subscriber limit. */
     public TreeCatGrpcServer(CatalogService catalog, GrpcServerConfig config) {
-        this(catalog, new ChangeFeed(catalog.tree(), ChangeFeed.DEFAULT_MAX_SUBSCRIBERS), true, config);
+        this(
+                catalog,
+                new ChangeFeed(catalog.tree(), ChangeFeed.DEFAULT_MAX_SUBSCRIBERS),
+                true,
+                config,
+                Optional.empty());
     }
 
     /** @param feed the change feed {@code Subscribe} follows; the caller's to close, after this server */
     public TreeCatGrpcServer(CatalogService catalog, ChangeFeed feed, GrpcServerConfig config) {
-        this(catalog, feed, false, config);
+        this(catalog, feed, false, config, Optional.empty());
     }
 
-    private TreeCatGrpcServer(CatalogService catalog, ChangeFeed feed, boolean ownsFeed, GrpcServerConfig config) {
+    /**
+     * @param feed the change feed {@code Subscribe} follows; the caller's to close, after this server
+     * @param authentication when present, every call but the health service's needs a bearer token it accepts
+     */
+    public TreeCatGrpcServer(
+            CatalogService catalog,
+            ChangeFeed feed,
+            GrpcServerConfig config,
+            Optional<GrpcAuthentication> authentication) {
+        this(catalog, feed, false, config, authentication);
+    }
+
+    private TreeCatGrpcServer(
+            CatalogService catalog,
+            ChangeFeed feed,
+            boolean ownsFeed,
+            GrpcServerConfig config,
+            Optional<GrpcAuthentication> authentication) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.feed = requireNonNull(feed, "feed is null");
         this.ownsFeed = ownsFeed;
         this.config = requireNonNull(config, "config is null");
+        this.authentication = requireNonNull(authentication, "authentication is null");
     }
 
     /**
@@ -83,9 +110,9 @@ public final class TreeCatGrpcServer implements AutoCloseable {
                         new InetSocketAddress(config.host(), config.port()), config.credentials())
                 .executor(pool)
                 .maxInboundMessageSize(config.maxInboundMessageBytes())
-                .addService(MalformedRequests.refused(treecat.bindService()))
-                .addService(ProtoReflectionServiceV1.newInstance())
-                .addService(legacyReflection())
+                .addService(authenticated(MalformedRequests.refused(treecat.bindService())))
+                .addService(authenticated(ProtoReflectionServiceV1.newInstance().bindService()))
+                .addService(authenticated(legacyReflection().bindService()))
                 .addService(health.getHealthService())
                 .build();
         try {
@@ -106,6 +133,13 @@ public final class TreeCatGrpcServer implements AutoCloseable {
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(TreeCatGrpc.SERVICE_NAME, ServingStatus.SERVING);
         LOG.info("gRPC serving on {}:{}", config.host(), server.getPort());
+    }
+
+    /** The service behind the bearer-token check, when authentication is on; the health service is never. */
+    private ServerServiceDefinition authenticated(ServerServiceDefinition service) {
+        return authentication
+                .map(check -> ServerInterceptors.intercept(service, check))
+                .orElse(service);
     }
 
     /** grpcurl and most tools speak reflection v1; older ones only v1alpha. */

@@ -8,6 +8,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.feed.ChangeFilter;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
@@ -76,6 +77,14 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
             throw new IllegalArgumentException("maxBatchSize must be positive");
         }
         this.maxBatchSize = maxBatchSize;
+    }
+
+    /**
+     * {@code base}, by the call's authenticated principal ({@link GrpcAuthentication}); without authentication the
+     * commit names none, as the REST port's anonymous commits do.
+     */
+    private static CommitOrigin origin(CommitOrigin base) {
+        return GrpcAuthentication.currentPrincipal().map(base::withPrincipal).orElse(base);
     }
 
     @Override
@@ -150,7 +159,8 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
     public void commit(CommitRequest request, StreamObserver<CommitResponse> response) {
         unary(response, () -> {
             Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
-            Optional<WriteSet> writes = WireFormat.writeSet(request.getWritesList(), catalog::resolve);
+            Optional<WriteSet> writes = WireFormat.writeSet(request.getWritesList(), catalog::resolve)
+                    .map(set -> set.withOrigin(origin(set.origin())));
             CommitResult result;
             if (txn.isPresent()) {
                 result = catalog.commit(txn.get(), writes.orElse(null));
@@ -208,7 +218,8 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
             CommitResult result = catalog.clone(
                     WireFormat.path(request.getSource(), "source"),
                     WireFormat.path(request.getTarget(), "target"),
-                    WireFormat.readPoint(request.getReadPoint(), "read_point"));
+                    WireFormat.readPoint(request.getReadPoint(), "read_point"),
+                    origin(CommitOrigin.NATIVE));
             return CloneResponse.newBuilder()
                     .setVid(result.vid())
                     .setChangeCount(result.changes().size())
@@ -227,7 +238,7 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
 
     @Override
     public StreamObserver<BulkLoadChunk> bulkLoad(StreamObserver<BulkLoadResponse> response) {
-        return new BulkLoadReceiver(catalog, response);
+        return new BulkLoadReceiver(catalog, response, origin(CommitOrigin.LOAD_CHUNK));
     }
 
     @Override

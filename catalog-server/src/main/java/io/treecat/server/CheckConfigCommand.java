@@ -8,7 +8,8 @@ import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
  * {@code treecat check-config [file]}: parses and validates a configuration (unknown keys, bad values,
- * out-of-range numbers all fail), prints OK, and otherwise exits non-zero naming the bad key. With no
+ * out-of-range numbers, a listener serving other machines with auth off, unauthenticated HMS with auth on, all
+ * fail), prints OK, and otherwise exits non-zero naming the bad key. With no
  * file it checks the embedded default with the current environment's overrides.
  */
 final class CheckConfigCommand extends ConfiguredCommand<TreeCatConfiguration> {
@@ -25,6 +26,8 @@ final class CheckConfigCommand extends ConfiguredCommand<TreeCatConfiguration> {
     protected void run(
             Bootstrap<TreeCatConfiguration> bootstrap, Namespace namespace, TreeCatConfiguration configuration) {
         String file = namespace.getString("file");
+        // What the start refuses is refused here too: remote listeners with auth off, unauthenticated HMS with it on.
+        TreeCatApplication.checkListeners(configuration);
         System.out.println("OK: " + (file == null ? "the embedded default configuration" : file) + " is valid");
     }
 

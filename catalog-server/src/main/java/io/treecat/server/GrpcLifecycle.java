@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.dropwizard.lifecycle.Managed;
 import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.service.CatalogService;
+import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.grpc.TreeCatGrpcServer;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +21,15 @@ final class GrpcLifecycle implements Managed {
     private final GrpcServerConfig config;
     private volatile TreeCatGrpcServer server;
 
-    GrpcLifecycle(Supplier<CatalogService> catalog, Supplier<ChangeFeed> feed, GrpcServerConfig config) {
+    private final Optional<GrpcAuthentication> authentication;
+
+    /** @param authentication the bearer-token check on every call, when {@code auth.enabled} */
+    GrpcLifecycle(
+            Supplier<CatalogService> catalog,
+            Supplier<ChangeFeed> feed,
+            GrpcServerConfig config,
+            Optional<GrpcAuthentication> authentication) {
+        this.authentication = authentication;
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.feed = requireNonNull(feed, "feed is null");
         this.config = requireNonNull(config, "config is null");
@@ -27,7 +37,7 @@ final class GrpcLifecycle implements Managed {
 
     @Override
     public void start() {
-        TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), feed.get(), config);
+        TreeCatGrpcServer started = new TreeCatGrpcServer(catalog.get(), feed.get(), config, authentication);
         started.start();
         server = started;
     }

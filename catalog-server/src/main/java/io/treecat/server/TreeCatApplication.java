@@ -17,15 +17,18 @@ import io.grpc.TlsServerCredentials;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.core.json.JsonLimits;
+import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.OidcIssuer;
 import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.auth.TokenAuthenticator;
+import io.treecat.lakehouse.auth.TokenVerifier;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
@@ -126,6 +129,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
             // Our error table maps every failure; Dropwizard's defaults would answer some before it, in another format.
             server.setRegisterDefaultExceptionMappers(false);
         }
+        // Before anything opens: with auth off every listener serves loopback only, unless explicitly allowed, and a
+        // configuration that asks otherwise stops here. Jetty's connectors are built after run() returns.
+        ListenerHosts hosts = checkListeners(configuration);
+        String grpcHost = hosts.grpc();
+        String hmsHost = hosts.hms();
         // What Jetty refuses before Jersey sees it (ambiguous or badly encoded paths, oversized headers) answers JSON
         // too.
         JsonErrorHandler.install(environment);
@@ -249,13 +257,22 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
-        registerAuthentication(configuration, environment, lake);
+        TokenVerifier tokens = registerAuthentication(configuration, environment, lake);
+        // The gRPC port checks the same tokens with the same verifier as the REST port (external issuers included).
+        Optional<GrpcAuthentication> grpcAuthentication = configuration.auth().enabled()
+                ? Optional.of(new GrpcAuthentication(token -> {
+                    try {
+                        return tokens.verify(token).name();
+                    } catch (InvalidTokenException e) {
+                        throw new GrpcAuthentication.Refused(e.getMessage());
+                    }
+                }))
+                : Optional.empty();
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
         HmsConfig hmsConfig = configuration.hms();
-        HmsServerConfig hmsServer = HmsServerConfig.of(
-                        hmsConfig.host(), hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
+        HmsServerConfig hmsServer = HmsServerConfig.of(hmsHost, hmsConfig.port(), hmsConfig.defaultCatalog(), warehouse)
                 .withLockTimeout(hmsConfig.lockTimeout())
                 .withMaxThreads(hmsConfig.maxThreads())
                 .withTransport(hmsConfig.toTransportConfig())
@@ -277,11 +294,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 ? server.getShutdownGracePeriod().toJavaDuration()
                 : Duration.ofSeconds(30);
         GrpcServerConfig grpcServer = new GrpcServerConfig(
-                grpcConfig.host(),
-                grpcConfig.port(),
-                grpcConfig.maxInboundMessageBytes(),
-                grpcConfig.queryBatchSize(),
-                grace);
+                grpcHost, grpcConfig.port(), grpcConfig.maxInboundMessageBytes(), grpcConfig.queryBatchSize(), grace);
         if (grpcConfig.tls().isPresent()) {
             // Read and checked here, so a bad PEM stops the start before any listener binds.
             PemTls pem =
@@ -290,7 +303,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                     .keyManager(pem.keyManagers())
                     .build());
         }
-        GrpcLifecycle grpc = new GrpcLifecycle(catalog, catalog::feed, grpcServer);
+        GrpcLifecycle grpc = new GrpcLifecycle(catalog, catalog::feed, grpcServer, grpcAuthentication);
         environment.lifecycle().manage(grpc);
         this.grpc = grpc;
 
@@ -315,21 +328,60 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .addMapping("/metrics/prometheus");
     }
 
+    /** The hosts the gRPC and HMS listeners bind (Jetty's connectors are set in place). */
+    record ListenerHosts(String grpc, String hms) {}
+
+    /**
+     * Decides every listener's bind host (docs/security.md, "Listeners and loopback"), setting Jetty's connectors in
+     * place, and refuses what must not start: a listener serving other machines with auth off and no explicit
+     * permission, unauthenticated HMS Thrift with auth on. {@code check-config} runs it too.
+     */
+    static ListenerHosts checkListeners(TreeCatConfiguration configuration) {
+        ListenerBindings bindings = new ListenerBindings(
+                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
+        bindings.applyTo(configuration.getServerFactory());
+        String grpc = bindings.host("grpc.host", configuration.grpc().host(), true);
+        String hms = bindings.host("hms.host", configuration.hms().host(), true);
+        checkHmsAuthentication(configuration);
+        return new ListenerHosts(grpc, hms);
+    }
+
+    /**
+     * The HMS listener speaks unauthenticated Thrift (PLAIN SASL is a later slice of issue 18): with {@code
+     * auth.enabled} it would be an open side door around every token check, so the server refuses to start it unless
+     * {@code hms.allow-unauthenticated} says so, and then warns loudly.
+     */
+    private static void checkHmsAuthentication(TreeCatConfiguration configuration) {
+        if (!configuration.auth().enabled()) {
+            return;
+        }
+        if (!configuration.hms().allowUnauthenticated()) {
+            throw new IllegalStateException("auth.enabled is true, but the Hive Metastore Thrift listener (hms.port "
+                    + configuration.hms().port() + ") cannot authenticate its clients yet: it would let anyone who"
+                    + " reaches it read and change everything without a token. Set hms.allow-unauthenticated: true"
+                    + " to serve it anyway (and keep the port unreachable from untrusted networks), or turn auth off"
+                    + " (docs/security.md)");
+        }
+        LOG.warn(
+                "\n{}\nhms.allow-unauthenticated: the Hive Metastore Thrift listener (port {}) serves clients WITHOUT"
+                        + " authentication although auth.enabled is true: anyone who reaches it can read and change"
+                        + " everything. Keep it unreachable from untrusted networks (docs/security.md).\n{}",
+                "*".repeat(100),
+                configuration.hms().port(),
+                "*".repeat(100));
+    }
+
     /**
      * Authentication on the application port (docs/security.md): the token endpoint and the principal routes always,
      * the bearer-token filter on every other route when {@code auth.enabled}. Either way the server says loudly at
      * start what is and is not protected.
      */
-    private static void registerAuthentication(
+    private static TokenVerifier registerAuthentication(
             TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
         AuthConfig auth = configuration.auth();
         if (auth.enabled()) {
-            LOG.warn(
-                    "auth.enabled: the Iceberg REST API and the native JSON API need a bearer token. The gRPC API "
-                            + "(port {}) and the Hive Metastore Thrift API (port {}) are NOT authenticated yet: keep "
-                            + "them unreachable from untrusted networks (docs/security.md)",
-                    configuration.grpc().port(),
-                    configuration.hms().port());
+            LOG.info("auth.enabled: the Iceberg REST API, the native JSON API and the gRPC API need a bearer token"
+                    + " (docs/security.md)");
         } else {
             LOG.warn(
                     "\n{}\nAUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can "
@@ -358,6 +410,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                         "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
                                 .mark())
                 .forEach(environment.jersey()::register);
+        return verifier;
     }
 
     /**

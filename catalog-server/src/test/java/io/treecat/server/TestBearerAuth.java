@@ -87,9 +87,22 @@ class TestBearerAuth {
                             .status())
                     .isEqualTo(201);
         }
+        // The embedded default, with Jetty's request log written to a file that the secrets grep reads too.
+        Path configuration = directory.resolve("treecat.yml");
+        String embedded;
+        try (java.io.InputStream in = TreeCatApplication.class.getResourceAsStream("/treecat-default.yml")) {
+            embedded = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Files.writeString(
+                configuration,
+                embedded.replace(
+                        "\nserver:\n",
+                        "\nserver:\n  requestLog:\n    appenders:\n      - type: file\n        currentLogFilename: "
+                                + directory.resolve("requests.log") + "\n        archive: false\n"));
         server = new TreeCatTestServer(
                 directory,
-                ConfigOverride.config("logging.level", "INFO"),
+                configuration.toString(),
+                Map.of("logging.level", "INFO"),
                 ConfigOverride.config("auth.enabled", "true"),
                 ConfigOverride.config("auth.token-lifetime", "3 seconds"),
                 ConfigOverride.config("auth.token-signing-key-file", keyFile.toString()));
@@ -231,6 +244,60 @@ class TestBearerAuth {
         assertThat(get("/v1/config", null).error().get("type").asText()).isEqualTo("NotAuthorizedException");
         assertThat(get("/treecat/v1/query?q=%2F*", null).error().get("type").asText())
                 .isEqualTo("UNAUTHENTICATED");
+    }
+
+    /** One raw request without a token; the path is sent as written (no client-side normalisation). */
+    private HttpResponse<String> rawWithoutToken(String method, String rawPath, String form) throws Exception {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + rawPath))
+                .header("Content-Type", "application/x-www-form-urlencoded");
+        builder = form == null
+                ? builder.method(method, HttpRequest.BodyPublishers.noBody())
+                : builder.method(method, HttpRequest.BodyPublishers.ofString(form));
+        HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        bodies.add(response.body());
+        return response;
+    }
+
+    @Test
+    void onlyTheExactTokenPathIsOpenAndNoSpellingOfItReachesAnotherRoute() throws Exception {
+        // Spellings a path check might mistake for the token endpoint, or that a router might resolve elsewhere: each
+        // is refused without a token, or answered by the token endpoint itself (an OAuth error for an empty grant),
+        // never by another route.
+        for (String path : List.of(
+                "/v1/oauth/tokens/",
+                "//v1/oauth/tokens",
+                "/v1//oauth/tokens",
+                "/v1/oauth%2Ftokens",
+                "/v1%2Foauth%2Ftokens",
+                "/v1/oauth/tokens;x=y",
+                "/v1;x=y/oauth/tokens",
+                "/v1/oauth/tokens%00",
+                "/v1/oauth/tokens/../../config",
+                "/v1/oauth/tokens/%2e%2e/%2e%2e/config",
+                "/V1/OAUTH/TOKENS",
+                "/v1/oauth/tokens/x")) {
+            for (String method : List.of("GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS")) {
+                HttpResponse<String> response = rawWithoutToken(method, path, method.equals("POST") ? "" : null);
+                assertThat(response.statusCode()).as("%s %s", method, path).isIn(400, 401, 404, 405);
+                assertThat(response.body()).as("%s %s", method, path).doesNotContain("access_token", "overrides");
+            }
+        }
+        // The exact path: the token endpoint's own answers, and only for its own method.
+        assertThat(rawWithoutToken("POST", "/v1/oauth/tokens", "").statusCode()).isEqualTo(400);
+        for (String method : List.of("GET", "PUT", "DELETE")) {
+            assertThat(rawWithoutToken(method, "/v1/oauth/tokens", null).statusCode())
+                    .as(method)
+                    .isIn(404, 405);
+        }
+        for (String method : List.of("HEAD", "OPTIONS")) {
+            HttpResponse<String> response = rawWithoutToken(method, "/v1/oauth/tokens", null);
+            assertThat(response.statusCode()).as(method).isLessThan(500);
+            assertThat(response.body()).as(method).doesNotContain("access_token");
+        }
+        // The config route needs a token: Iceberg's client sends the one it just got.
+        for (String path : List.of("/v1/config", "/v1/config/", "/v1/config;x=y", "//v1/config", "/v1/./config")) {
+            assertThat(rawWithoutToken("GET", path, null).statusCode()).as(path).isIn(400, 401, 404);
+        }
     }
 
     @Test
@@ -454,6 +521,15 @@ class TestBearerAuth {
             }
         }
         assertThat(tokens).isNotEmpty();
+        // The request log: requests reached it (the token endpoint's among them), and none carries a secret.
+        List<String> requestLog;
+        try {
+            requestLog = Files.readAllLines(directory.resolve("requests.log"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat(requestLog).anyMatch(line -> line.contains("/v1/oauth/tokens"));
+        lines.addAll(requestLog);
         String key = Base64.getEncoder().encodeToString(KEY);
         for (String text : lines) {
             assertThat(text).doesNotContain(secret).doesNotContain(key);

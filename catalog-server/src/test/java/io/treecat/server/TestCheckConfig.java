@@ -39,6 +39,23 @@ class TestCheckConfig {
     }
 
     @Test
+    void rejectsWhatTheStartRefusesNamingTheSetting() throws IOException {
+        assertThat(check("grpc:\n  host: 0.0.0.0\n")).isEqualTo(1);
+        assertThat(errors()).contains("grpc.host is 0.0.0.0, which serves other machines, but auth.enabled is false");
+
+        err.reset();
+        assertThat(check("auth:\n  allow-remote-without-auth: true\ngrpc:\n  host: 0.0.0.0\n"))
+                .isEqualTo(0);
+
+        err.reset();
+        assertThat(check("auth:\n  enabled: true\n")).isEqualTo(1);
+        assertThat(errors()).contains("Set hms.allow-unauthenticated: true to serve it anyway");
+        err.reset();
+        assertThat(check("auth:\n  enabled: true\nhms:\n  allow-unauthenticated: true\n"))
+                .isEqualTo(0);
+    }
+
+    @Test
     void rejectsAMisspeltKeyNamingIt() throws IOException {
         assertThat(check("storage:\n  data-dri: /tmp/x\n")).isEqualTo(1);
         assertThat(errors()).contains("Unrecognized field at: storage.data-dri").contains("data-dir");

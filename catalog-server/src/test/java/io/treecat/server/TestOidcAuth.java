@@ -16,6 +16,14 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import io.dropwizard.testing.ConfigOverride;
+import io.grpc.Status;
+import io.treecat.core.model.ObjectKind;
+import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.ReadPoint;
+import io.treecat.core.version.WriteOp;
+import io.treecat.core.version.WriteSet;
+import io.treecat.grpc.client.TreeCatClient;
+import io.treecat.grpc.client.TreeCatClientException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,6 +43,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -246,6 +255,32 @@ class TestOidcAuth {
                 up.shutdown();
             }
         }
+    }
+
+    @Test
+    void theGrpcPortTakesTheSameIssuersTokens() {
+        try (TreeCatClient connected = TreeCatClient.connect(server.grpcTarget())) {
+            connected
+                    .withBearerToken(token("grpc-job"))
+                    .commit(WriteSet.of(
+                            new WriteOp.Add(ObjectPath.of("by-grpc-job"), ObjectKind.INNER, BsonDocument.parse("{}"))));
+            assertThatThrownBy(() -> connected
+                            .withBearerToken(idp.issueToken("default", "grpc-job", "another-api", Map.of(), 3600)
+                                    .serialize())
+                            .get(ObjectPath.of("by-grpc-job"), ReadPoint.LATEST))
+                    .isInstanceOfSatisfying(TreeCatClientException.class, e -> {
+                        assertThat(e.statusCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+                        assertThat(e.getMessage()).isEqualTo("The token's audience is not this server");
+                    });
+        }
+        JsonNode log = server.send(
+                        "GET",
+                        "/treecat/v1/commits?limit=1&order=newest",
+                        null,
+                        "Authorization",
+                        "Bearer " + token("auditor"))
+                .json();
+        assertThat(log.get("commits").findValuesAsText("principal")).containsExactly("idp:grpc-job");
     }
 
     @Test

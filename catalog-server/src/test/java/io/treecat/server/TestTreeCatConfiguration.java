@@ -49,11 +49,12 @@ class TestTreeCatConfiguration {
             assertThat(configuration.warehouse().location()).isEqualTo("warehouse");
             assertThat(configuration.warehouse().externalLocations()).isEqualTo(ExternalLocations.ALLOWED);
             assertThat(configuration.lake().names()).isEqualTo(LakeNames.DEFAULT);
-            assertThat(configuration.grpc().host()).isEqualTo("0.0.0.0");
+            // Unset: the server picks loopback or every interface by auth.enabled (ListenerBindings).
+            assertThat(configuration.grpc().host()).isNull();
             assertThat(configuration.grpc().port()).isEqualTo(50051);
             assertThat(configuration.grpc().maxInboundMessageBytes()).isEqualTo(16 << 20);
             assertThat(configuration.grpc().queryBatchSize()).isEqualTo(1000);
-            assertThat(configuration.hms().host()).isEqualTo("0.0.0.0");
+            assertThat(configuration.hms().host()).isNull();
             assertThat(configuration.hms().port()).isEqualTo(9083);
             assertThat(configuration.hms().defaultCatalog()).isEqualTo("warehouse");
             assertThat(configuration.hms().lockTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));

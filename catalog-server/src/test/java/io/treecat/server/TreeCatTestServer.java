@@ -36,28 +36,43 @@ final class TreeCatTestServer implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     TreeCatTestServer(Path directory, ConfigOverride... extra) throws Exception {
-        this(directory, TreeCatConfigurationSource.EMBEDDED, extra);
+        this(directory, Map.of(), extra);
     }
 
     /**
-     * A server from another configuration (a file the test wrote, e.g. with a list that overrides cannot add), with
-     * the same loopback ports and directories.
+     * @param replacing settings that replace the fixture's own (a second override of the same key does not replace
+     *     the first)
      */
+    TreeCatTestServer(Path directory, Map<String, String> replacing, ConfigOverride... extra) throws Exception {
+        this(directory, TreeCatConfigurationSource.EMBEDDED, replacing, extra);
+    }
+
+    /** A server from a configuration file the test wrote (e.g. with a list entry, which overrides cannot add). */
     TreeCatTestServer(Path directory, String configuration, ConfigOverride... extra) throws Exception {
-        List<ConfigOverride> overrides = new ArrayList<>(List.of(
-                ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-                ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
-                ConfigOverride.config("server.adminConnectors[0].port", "0"),
-                ConfigOverride.config("server.adminConnectors[0].bindHost", "127.0.0.1"),
-                ConfigOverride.config("grpc.port", "0"),
-                ConfigOverride.config("grpc.host", "127.0.0.1"),
-                ConfigOverride.config("hms.port", "0"),
-                ConfigOverride.config("hms.host", "127.0.0.1"),
-                ConfigOverride.config(
-                        "storage.data-dir", directory.resolve("data").toString()),
-                ConfigOverride.config(
-                        "warehouse.location", directory.resolve("warehouse").toString()),
-                ConfigOverride.config("logging.level", "WARN")));
+        this(directory, configuration, Map.of(), extra);
+    }
+
+    /** @param configuration the configuration file, or {@link TreeCatConfigurationSource#EMBEDDED} */
+    TreeCatTestServer(Path directory, String configuration, Map<String, String> replacing, ConfigOverride... extra)
+            throws Exception {
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("server.applicationConnectors[0].port", "0");
+        settings.put("server.applicationConnectors[0].bindHost", "127.0.0.1");
+        settings.put("server.adminConnectors[0].port", "0");
+        settings.put("server.adminConnectors[0].bindHost", "127.0.0.1");
+        settings.put("grpc.port", "0");
+        settings.put("grpc.host", "127.0.0.1");
+        settings.put("hms.port", "0");
+        settings.put("hms.host", "127.0.0.1");
+        // Tests that turn auth on keep their HMS listener (unauthenticated until PLAIN SASL);
+        // TestListenerBindings checks that a server refuses this without the setting.
+        settings.put("hms.allow-unauthenticated", "true");
+        settings.put("storage.data-dir", directory.resolve("data").toString());
+        settings.put("warehouse.location", directory.resolve("warehouse").toString());
+        settings.put("logging.level", "WARN");
+        settings.putAll(replacing);
+        List<ConfigOverride> overrides = new ArrayList<>();
+        settings.forEach((key, value) -> overrides.add(ConfigOverride.config(key, value)));
         overrides.addAll(List.of(extra));
         support = new DropwizardTestSupport<>(
                 TreeCatApplication.class,
@@ -105,6 +120,11 @@ final class TreeCatTestServer implements AutoCloseable {
     /** The port the HMS Thrift listener bound. */
     int hmsPort() {
         return ((TreeCatApplication) support.getApplication()).hmsPort();
+    }
+
+    /** The port the gRPC listener bound. */
+    int grpcPort() {
+        return ((TreeCatApplication) support.getApplication()).grpcPort();
     }
 
     /** The gRPC listener's address, for a client. */

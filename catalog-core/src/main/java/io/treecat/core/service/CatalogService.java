@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.history.CommitLog;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.history.CommitPage;
 import io.treecat.core.history.CommitQuery;
 import io.treecat.core.history.CommitRecord;
@@ -400,6 +401,12 @@ public final class CatalogService implements AutoCloseable {
     /** Copies the subtree at {@code source} as of {@code point} to {@code target}, sharing leaves. */
     public CommitResult clone(ObjectPath source, ObjectPath target, ReadPoint point) {
         return commit(WriteSet.of(new WriteOp.Clone(source, target, resolve(point))));
+    }
+
+    /** {@link #clone(ObjectPath, ObjectPath, ReadPoint)}, recorded in the commit log as coming from {@code origin}. */
+    public CommitResult clone(ObjectPath source, ObjectPath target, ReadPoint point, CommitOrigin origin) {
+        return commit(
+                WriteSet.of(new WriteOp.Clone(source, target, resolve(point))).withOrigin(origin));
     }
 
     /** Finishes commits in flight, then closes the store. */

@@ -3,11 +3,13 @@ package io.treecat.grpc.client;
 import static java.util.Objects.requireNonNull;
 
 import com.google.common.collect.ImmutableList;
+import io.grpc.CallCredentials;
 import io.grpc.ChannelCredentials;
 import io.grpc.Context;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
@@ -48,6 +50,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -75,15 +78,18 @@ public final class TreeCatClient implements AutoCloseable {
 
     private final ManagedChannel channel;
     private final Optional<Duration> callTimeout;
+    private final Optional<CallCredentials> credentials;
 
     /** Takes over {@code channel}: closing the client shuts it down. */
     public TreeCatClient(ManagedChannel channel) {
-        this(channel, Optional.empty());
+        this(channel, Optional.empty(), Optional.empty());
     }
 
-    private TreeCatClient(ManagedChannel channel, Optional<Duration> callTimeout) {
+    private TreeCatClient(
+            ManagedChannel channel, Optional<Duration> callTimeout, Optional<CallCredentials> credentials) {
         this.channel = requireNonNull(channel, "channel is null");
         this.callTimeout = requireNonNull(callTimeout, "callTimeout is null");
+        this.credentials = requireNonNull(credentials, "credentials is null");
     }
 
     /** Connects in plaintext to {@code target}, e.g. {@code "localhost:50051"}. */
@@ -114,7 +120,44 @@ public final class TreeCatClient implements AutoCloseable {
      * the whole stream). It shares the channel: close only one of them.
      */
     public TreeCatClient withDeadline(Duration timeout) {
-        return new TreeCatClient(channel, Optional.of(requireNonNull(timeout, "timeout is null")));
+        return new TreeCatClient(channel, Optional.of(requireNonNull(timeout, "timeout is null")), credentials);
+    }
+
+    /**
+     * A view of this client whose calls each carry {@code authorization: Bearer <token>}, for a server with {@code
+     * auth.enabled} (a token from its {@code /v1/oauth/tokens}). It shares the channel: close only one of them. The
+     * token is sent as given and never logged; serve the port over TLS before sending tokens over a network.
+     */
+    public TreeCatClient withBearerToken(String token) {
+        requireNonNull(token, "token is null");
+        if (token.isBlank() || token.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+            throw new IllegalArgumentException("The bearer token must be printable ASCII without spaces");
+        }
+        return new TreeCatClient(channel, callTimeout, Optional.of(new BearerCredentials(token)));
+    }
+
+    /** {@code authorization: Bearer <token>} on every call. */
+    private static final class BearerCredentials extends CallCredentials {
+        private static final Metadata.Key<String> AUTHORIZATION =
+                Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+        private final String token;
+
+        BearerCredentials(String token) {
+            this.token = token;
+        }
+
+        @Override
+        public void applyRequestMetadata(RequestInfo requestInfo, Executor appExecutor, MetadataApplier applier) {
+            Metadata headers = new Metadata();
+            headers.put(AUTHORIZATION, "Bearer " + token);
+            applier.apply(headers);
+        }
+
+        @Override
+        public String toString() {
+            return "BearerCredentials[token=<hidden>]";
+        }
     }
 
     /** The channel, for the standard services the server also offers (health, reflection). */
@@ -123,14 +166,18 @@ public final class TreeCatClient implements AutoCloseable {
     }
 
     private TreeCatGrpc.TreeCatBlockingStub blocking() {
-        TreeCatGrpc.TreeCatBlockingStub stub = TreeCatGrpc.newBlockingStub(channel);
+        TreeCatGrpc.TreeCatBlockingStub stub = credentials
+                .map(TreeCatGrpc.newBlockingStub(channel)::withCallCredentials)
+                .orElseGet(() -> TreeCatGrpc.newBlockingStub(channel));
         return callTimeout
                 .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
                 .orElse(stub);
     }
 
     private TreeCatGrpc.TreeCatStub async() {
-        TreeCatGrpc.TreeCatStub stub = TreeCatGrpc.newStub(channel);
+        TreeCatGrpc.TreeCatStub stub = credentials
+                .map(TreeCatGrpc.newStub(channel)::withCallCredentials)
+                .orElseGet(() -> TreeCatGrpc.newStub(channel));
         return callTimeout
                 .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
                 .orElse(stub);
@@ -339,7 +386,8 @@ public final class TreeCatClient implements AutoCloseable {
      * stops, whose description names the vid to resume after.
      */
     public Iterator<io.treecat.grpc.v1.FeedEvent> subscribe(io.treecat.grpc.v1.SubscribeRequest request) {
-        return TreeCatGrpc.newBlockingStub(channel).subscribe(request);
+        TreeCatGrpc.TreeCatBlockingStub stub = TreeCatGrpc.newBlockingStub(channel);
+        return credentials.map(stub::withCallCredentials).orElse(stub).subscribe(request);
     }
 
     public ListCommitsResponse listCommits(HistoryRequest request) {

@@ -141,9 +141,13 @@ public final class BearerTokens implements TokenVerifier {
         } catch (ParseException | RuntimeException e) {
             throw new InvalidTokenException("The token is not a signed JWT");
         }
-        if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())
-                || jwt.getHeader().getCriticalParams() != null) {
+        // The algorithm is pinned and the key is the server's own: kid, jku, jwk, x5u and x5c name no key here, so a
+        // token carrying its own key is checked against ours and fails. A critical header is one we do not know.
+        if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())) {
             throw new InvalidTokenException("The token's algorithm is not the server's");
+        }
+        if (jwt.getHeader().getCriticalParams() != null) {
+            throw new InvalidTokenException("The token has critical header parameters the server does not know");
         }
         try {
             if (!jwt.verify(verifier)) {
@@ -165,6 +169,14 @@ public final class BearerTokens implements TokenVerifier {
         Date expires = claims.getExpirationTime();
         if (expires == null || !now.isBefore(expires.toInstant().plus(CLOCK_SKEW))) {
             throw new InvalidTokenException("The token has expired");
+        }
+        // Ours always carry iat; one in the future is another server's clock or a forgery, refused like nbf.
+        Date issued = claims.getIssueTime();
+        if (issued == null) {
+            throw new InvalidTokenException("The token has no issue time");
+        }
+        if (now.plus(CLOCK_SKEW).isBefore(issued.toInstant())) {
+            throw new InvalidTokenException("The token is not valid yet");
         }
         Date notBefore = claims.getNotBeforeTime();
         if (notBefore != null && now.plus(CLOCK_SKEW).isBefore(notBefore.toInstant())) {

@@ -23,6 +23,9 @@ public record SecretHasher(int cost) {
 
     private static final int SALT_BYTES = 16;
 
+    /** Checked instead of a secret longer than bcrypt reads; no secret we make is this (ours are Base64). */
+    private static final String LONG_SECRET_STAND_IN = "(a secret too long for bcrypt)";
+
     public SecretHasher {
         if (cost < 4 || cost > 31) {
             throw new IllegalArgumentException("bcrypt cost must be between 4 and 31: " + cost);
@@ -48,13 +51,17 @@ public record SecretHasher(int cost) {
         return OpenBSDBCrypt.generate("2y", secret.toCharArray(), salt, cost);
     }
 
-    /** Whether {@code secret} is the one {@code hash} was made from; false for a malformed hash. */
+    /**
+     * Whether {@code secret} is the one {@code hash} was made from; false for a malformed hash. Every call costs one
+     * bcrypt check, whatever the secret: a refusal that returned at once for some secrets (one too long for bcrypt)
+     * would let a caller tell an existing client id, checked here, from an unknown one, checked against a decoy.
+     */
     public static boolean matches(String hash, String secret) {
-        if (secret.getBytes(StandardCharsets.UTF_8).length > 72) {
-            return false; // bcrypt reads only 72 bytes: a longer secret is none we made
-        }
+        // bcrypt reads only 72 bytes: a longer secret is none we made, but it is refused at bcrypt's pace.
+        boolean tooLong = secret.getBytes(StandardCharsets.UTF_8).length > 72;
         try {
-            return OpenBSDBCrypt.checkPassword(hash, secret.toCharArray());
+            boolean same = OpenBSDBCrypt.checkPassword(hash, (tooLong ? LONG_SECRET_STAND_IN : secret).toCharArray());
+            return same && !tooLong;
         } catch (IllegalArgumentException e) {
             return false;
         }

@@ -109,6 +109,100 @@ class TestBearerTokens {
                 .hasMessage("The token's algorithm is not the server's");
     }
 
+    /** Signs {@code claims} with the server's own key and algorithm, under {@code header}. */
+    private static String signed(JWSHeader header, JWTClaimsSet claims) throws Exception {
+        SignedJWT jwt = new SignedJWT(header, claims);
+        jwt.sign(new MACSigner(KEY));
+        return jwt.serialize();
+    }
+
+    private static JWTClaimsSet.Builder validClaims() {
+        return new JWTClaimsSet.Builder()
+                .issuer("treecat")
+                .audience("treecat-api")
+                .subject("admin")
+                .issueTime(Date.from(NOW))
+                .expirationTime(Date.from(NOW.plusSeconds(60)));
+    }
+
+    @Test
+    void theServersOwnKeyWithValidClaimsIsTheBaseline() throws Exception {
+        assertThat(tokens(NOW)
+                        .verify(signed(
+                                new JWSHeader(JWSAlgorithm.HS256), validClaims().build())))
+                .isEqualTo(new Principal("admin"));
+    }
+
+    @Test
+    void aTokenWithoutExpiryOrIssueTimeOrWithAFutureIssueTimeIsRefused() throws Exception {
+        JWSHeader header = new JWSHeader(JWSAlgorithm.HS256);
+        assertThatThrownBy(() -> tokens(NOW)
+                        .verify(signed(
+                                header, validClaims().expirationTime(null).build())))
+                .hasMessage("The token has expired");
+        assertThatThrownBy(() -> tokens(NOW)
+                        .verify(signed(header, validClaims().issueTime(null).build())))
+                .hasMessage("The token has no issue time");
+        assertThatThrownBy(() -> tokens(NOW)
+                        .verify(signed(
+                                header,
+                                validClaims()
+                                        .issueTime(Date.from(NOW.plusSeconds(31)))
+                                        .build())))
+                .hasMessage("The token is not valid yet");
+        // Within the clock slack, a slightly fast issuer is fine.
+        assertThat(tokens(NOW)
+                        .verify(signed(
+                                header,
+                                validClaims()
+                                        .issueTime(Date.from(NOW.plusSeconds(29)))
+                                        .build())))
+                .isEqualTo(new Principal("admin"));
+    }
+
+    @Test
+    void aCriticalHeaderIsRefused() throws Exception {
+        JWSHeader critical = new JWSHeader.Builder(JWSAlgorithm.HS256)
+                .customParam("exp-policy", "x")
+                .criticalParams(java.util.Set.of("exp-policy"))
+                .build();
+        assertThatThrownBy(
+                        () -> tokens(NOW).verify(signed(critical, validClaims().build())))
+                .hasMessage("The token has critical header parameters the server does not know");
+    }
+
+    @Test
+    void keysNamedOrCarriedInTheHeaderAreIgnored() throws Exception {
+        // An attacker's own key, offered in every way a JOSE header can offer one, signs the token: the server
+        // checks it against its own key only.
+        byte[] attackerKey = "attacker-attacker-attacker-attacker!".getBytes(StandardCharsets.UTF_8);
+        com.nimbusds.jose.jwk.OctetSequenceKey jwk =
+                new com.nimbusds.jose.jwk.OctetSequenceKey.Builder(attackerKey).build();
+        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.HS256)
+                .keyID("server-key")
+                .jwkURL(java.net.URI.create("https://attacker.example/jwks.json"))
+                .x509CertURL(java.net.URI.create("https://attacker.example/cert.pem"))
+                .build();
+        SignedJWT jwt = new SignedJWT(header, validClaims().build());
+        jwt.sign(new MACSigner(jwk));
+        assertThatThrownBy(() -> tokens(NOW).verify(jwt.serialize())).hasMessage("The token's signature is not valid");
+
+        // The same headers on a token the server's key signed change nothing: they are not read.
+        assertThat(tokens(NOW).verify(signed(header, validClaims().build()))).isEqualTo(new Principal("admin"));
+    }
+
+    @Test
+    void anRsaSignedTokenIsRefusedBeforeAnyKeyIsRead() throws Exception {
+        java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        java.security.KeyPair pair = generator.generateKeyPair();
+        SignedJWT rs256 =
+                new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), validClaims().build());
+        rs256.sign(new com.nimbusds.jose.crypto.RSASSASigner(pair.getPrivate()));
+        assertThatThrownBy(() -> tokens(NOW).verify(rs256.serialize()))
+                .hasMessage("The token's algorithm is not the server's");
+    }
+
     @Test
     void malformedEmptyAndHugeTokensAreRefused() {
         BearerTokens tokens = tokens(NOW);

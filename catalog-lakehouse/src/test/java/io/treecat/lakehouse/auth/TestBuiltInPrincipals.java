@@ -68,6 +68,37 @@ class TestBuiltInPrincipals {
     }
 
     @Test
+    void everyRefusalCostsOneBcryptCheckSoTimeDoesNotTellWhichIdsExist() {
+        // A cost where one check takes milliseconds, so a refusal that skips bcrypt stands out.
+        BuiltInPrincipals slow =
+                new BuiltInPrincipals(lake.runner(), new SecretHasher(8), new SecureRandom(), Clock.systemUTC());
+        String known = slow.create(ADMIN, "timed").principal().clientId();
+        String unknown = "AAAAAAAAAAAAAAAAAAAAAA";
+        String tooLong = "x".repeat(100); // longer than bcrypt reads: once refused without a check, for known ids only
+
+        long wrongSecret = fastest(() -> slow.authenticate(known, "wrong"));
+        for (String[] attempt :
+                new String[][] {{known, tooLong}, {known, ""}, {unknown, "wrong"}, {unknown, tooLong}}) {
+            assertThat(fastest(() -> slow.authenticate(attempt[0], attempt[1])))
+                    .as(
+                            "%s with a %d-character secret",
+                            attempt[0].equals(known) ? "known id" : "unknown id", attempt[1].length())
+                    .isGreaterThan(wrongSecret / 3);
+        }
+    }
+
+    /** The fastest of five runs, in nanoseconds: the cost of the work itself, whatever else the machine does. */
+    private static long fastest(Runnable work) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            long start = System.nanoTime();
+            work.run();
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        return best;
+    }
+
+    @Test
     void theTreeHoldsASlowSaltedHashNeverTheSecret() {
         BuiltInPrincipals.WithSecret created = principals.create(ADMIN, "etl");
         CatalogObject stored = lake.service()

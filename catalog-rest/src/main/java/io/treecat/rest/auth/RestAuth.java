@@ -42,17 +42,17 @@ public final class RestAuth {
         List<Object> components = new ArrayList<>();
         components.add(new OAuthTokensResource(principals, tokens, events));
         components.add(new PrincipalsResource(principals));
-        if (enabled) {
-            components.add(new AuthenticationFeature(new BearerAuthFilter(verifier)));
-        }
+        // Exactly one filter binds each request's principal: anonymous exists only when authentication is off.
+        components.add(
+                new AuthenticationFeature(enabled ? new BearerAuthFilter(verifier) : new AnonymousPrincipalFilter()));
         return List.copyOf(components);
     }
 
-    /** Registers the filter at {@code Priorities.AUTHENTICATION}: before the body limits and every other filter. */
+    /** Registers a filter at {@code Priorities.AUTHENTICATION}: before the body limits and every other filter. */
     private static final class AuthenticationFeature implements Feature {
-        private final BearerAuthFilter filter;
+        private final Object filter;
 
-        AuthenticationFeature(BearerAuthFilter filter) {
+        AuthenticationFeature(Object filter) {
             this.filter = filter;
         }
 

@@ -25,7 +25,7 @@ import net.sourceforge.argparse4j.inf.Subparsers;
 /**
  * {@code treecat principals create|list|rotate|delete}: the built-in principals (docs/security.md), over the native
  * HTTP/JSON API ({@code --http}, default {@code $TREECAT_HTTP} or {@code http://localhost:8181}), since the gRPC API
- * is not authenticated yet and so serves no principal calls. With auth on, the command gets a token with a
+ * serves no principal calls. With auth on, the command gets a token with a
  * credential ({@code <client id>:<secret>}) from {@code --credential-file} or {@code $TREECAT_CREDENTIAL}, never
  * from the command line (where {@code ps} would show it). {@code create} and {@code rotate} print the secret: the
  * only time it is shown.
@@ -151,8 +151,8 @@ final class PrincipalsCommand extends Command {
                 : Optional.of(fromEnvironment.strip());
     }
 
-    /** A token for {@code id:secret} from the server's token endpoint. */
-    private static String token(HttpClient http, String base, String credential) {
+    /** A token for {@code id:secret} from the server's token endpoint (the gRPC commands use it too). */
+    static String token(HttpClient http, String base, String credential) {
         int colon = credential.indexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("A credential is <client id>:<secret>");

@@ -52,7 +52,11 @@ abstract class RemoteCommand extends Command {
     @Override
     public final void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
         Output output = new Output(System.out, namespace.getString("format").equals("table"));
-        try (TreeCatClient client = TreeCatClient.connect(namespace.getString("server"))) {
+        try (TreeCatClient connected = TreeCatClient.connect(namespace.getString("server"))) {
+            // A view sharing the channel: closing the connected client closes both.
+            TreeCatClient client = CliTokens.fromEnvironment(System.getenv())
+                    .map(connected::withBearerToken)
+                    .orElse(connected);
             run(client, namespace, output);
         }
         output.flush();

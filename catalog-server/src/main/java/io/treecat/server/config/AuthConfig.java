@@ -62,6 +62,13 @@ public final class AuthConfig {
     @JsonProperty("token-cache-max-entries")
     private long tokenCacheMaxEntries = 10_000;
 
+    /**
+     * Whether listeners may serve other machines with authentication off: without it, an unset host binds loopback
+     * and a configured non-loopback host stops the start (docs/security.md).
+     */
+    @JsonProperty("allow-remote-without-auth")
+    private boolean allowRemoteWithoutAuth = false;
+
     /** Whether every route but the token endpoint needs a bearer token. */
     public boolean enabled() {
         return enabled;
@@ -102,5 +109,10 @@ public final class AuthConfig {
     /** How many verified tokens are kept at most. */
     public long tokenCacheMaxEntries() {
         return tokenCacheMaxEntries;
+    }
+
+    /** {@code auth.allow-remote-without-auth}: whether listeners may serve other machines with authentication off. */
+    public boolean allowRemoteWithoutAuth() {
+        return allowRemoteWithoutAuth;
     }
 }

@@ -5,7 +5,6 @@ import io.dropwizard.util.DataSize;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import java.util.Optional;
 
@@ -15,9 +14,9 @@ import java.util.Optional;
  * shutdown grace is the server's {@code server.shutdownGracePeriod}, so both listeners drain alike.
  */
 public final class GrpcConfig {
-    @NotEmpty
+    /** Unset: loopback with authentication off, every interface with it on (docs/security.md). */
     @JsonProperty("host")
-    private String host = "0.0.0.0";
+    private String host;
 
     @Min(0)
     @Max(65535)
@@ -42,6 +41,7 @@ public final class GrpcConfig {
         return Optional.ofNullable(tls);
     }
 
+    /** The configured host; null or blank when unset (the server then picks it, docs/security.md). */
     public String host() {
         return host;
     }

@@ -24,6 +24,17 @@ import java.util.concurrent.TimeUnit;
  * catalog serves by default, so both see one set of tables.
  */
 public final class HmsConfig {
+    /**
+     * Whether the HMS listener may serve unauthenticated Thrift with {@code auth.enabled}: until PLAIN SASL exists
+     * an auth-on server refuses to start it otherwise.
+     */
+    @JsonProperty("allow-unauthenticated")
+    private boolean allowUnauthenticated = false;
+
+    public boolean allowUnauthenticated() {
+        return allowUnauthenticated;
+    }
+
     /** {@code hms.tls}: absent serves plaintext Thrift. */
     @Valid
     @JsonProperty("tls")
@@ -33,9 +44,9 @@ public final class HmsConfig {
         return Optional.ofNullable(tls);
     }
 
-    @NotEmpty
+    /** Unset: loopback with authentication off, every interface with it on (docs/security.md). */
     @JsonProperty("host")
-    private String host = "0.0.0.0";
+    private String host;
 
     @Min(0)
     @Max(65535)
@@ -105,6 +116,7 @@ public final class HmsConfig {
     @JsonProperty("filter")
     private Filter filter = new Filter();
 
+    /** The configured host; null or blank when unset (the server then picks it, docs/security.md). */
     public String host() {
         return host;
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.server.config.TlsConfig;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.InvalidKeySpecException;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -173,40 +175,66 @@ public final class PemTls {
         }
     }
 
+    /**
+     * The PKCS#8 key of {@code file}. Its bytes are never turned into a {@code String} (which would stay on the heap,
+     * unclearable, until collected): the PEM is matched over a char array and decoded from a byte slice, and every
+     * copy is zeroed once the JDK's key object holds the key.
+     */
     private static PrivateKey privateKey(String listener, Path file) {
-        String text = new String(read(listener, "private key", file), StandardCharsets.US_ASCII);
-        Matcher block = PEM_BLOCK.matcher(text);
-        if (!block.find()) {
-            throw keyError(listener, file, "holds no PEM block");
+        byte[] bytes = read(listener, "private key", file);
+        char[] chars = new char[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            chars[i] = (char) (bytes[i] & 0xff); // one char per byte: match positions are byte positions
         }
-        String type = block.group(1);
-        switch (type) {
-            case "PRIVATE KEY" -> {
-                // Decoded below.
-            }
-            case "ENCRYPTED PRIVATE KEY" ->
-                throw keyError(
-                        listener, file, "is encrypted, which TreeCat does not support (openssl pkcs8 -topk8 -nocrypt)");
-            case "RSA PRIVATE KEY", "EC PRIVATE KEY" ->
-                throw keyError(
-                        listener, file, "is " + type + " (PKCS#1/SEC1), not PKCS#8 (openssl pkcs8 -topk8 -nocrypt)");
-            default -> throw keyError(listener, file, "holds a " + type + " block, not a PKCS#8 PRIVATE KEY");
-        }
-        byte[] der;
         try {
-            der = Base64.getMimeDecoder().decode(block.group(2).strip());
-        } catch (IllegalArgumentException e) {
-            throw keyError(listener, file, "is not valid base64");
-        }
-        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
-        for (String algorithm : KEY_ALGORITHMS) {
-            try {
-                return KeyFactory.getInstance(algorithm).generatePrivate(spec);
-            } catch (InvalidKeySpecException | java.security.NoSuchAlgorithmException e) {
-                // Not this algorithm: the PKCS#8 wrapper names it, the JDK's factories each accept only their own.
+            Matcher block = PEM_BLOCK.matcher(CharBuffer.wrap(chars));
+            if (!block.find()) {
+                throw keyError(listener, file, "holds no PEM block");
             }
+            String type = block.group(1);
+            switch (type) {
+                case "PRIVATE KEY" -> {
+                    // Decoded below.
+                }
+                case "ENCRYPTED PRIVATE KEY" ->
+                    throw keyError(
+                            listener,
+                            file,
+                            "is encrypted, which TreeCat does not support (openssl pkcs8 -topk8 -nocrypt)");
+                case "RSA PRIVATE KEY", "EC PRIVATE KEY" ->
+                    throw keyError(
+                            listener,
+                            file,
+                            "is " + type + " (PKCS#1/SEC1), not PKCS#8 (openssl pkcs8 -topk8 -nocrypt)");
+                default -> throw keyError(listener, file, "holds a " + type + " block, not a PKCS#8 PRIVATE KEY");
+            }
+            byte[] base64 = Arrays.copyOfRange(bytes, block.start(2), block.end(2));
+            byte[] der;
+            try {
+                der = Base64.getMimeDecoder().decode(base64);
+            } catch (IllegalArgumentException e) {
+                throw keyError(listener, file, "is not valid base64");
+            } finally {
+                Arrays.fill(base64, (byte) 0);
+            }
+            try {
+                PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
+                for (String algorithm : KEY_ALGORITHMS) {
+                    try {
+                        return KeyFactory.getInstance(algorithm).generatePrivate(spec);
+                    } catch (InvalidKeySpecException | java.security.NoSuchAlgorithmException e) {
+                        // Not this algorithm: the PKCS#8 wrapper names it, the JDK's factories each accept only
+                        // their own.
+                    }
+                }
+                throw keyError(listener, file, "is not an RSA, EC or EdDSA PKCS#8 key");
+            } finally {
+                Arrays.fill(der, (byte) 0);
+            }
+        } finally {
+            Arrays.fill(chars, '\0');
+            Arrays.fill(bytes, (byte) 0);
         }
-        throw keyError(listener, file, "is not an RSA, EC or EdDSA PKCS#8 key");
     }
 
     /** The key must be the leaf certificate's: it signs a probe that the certificate's public key verifies. */

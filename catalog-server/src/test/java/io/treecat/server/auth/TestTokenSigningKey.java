@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,51 @@ class TestTokenSigningKey {
         Path file = data.resolve(TokenSigningKey.GENERATED_NAME);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                 .isEqualTo("rw-------");
+    }
+
+    @Test
+    void serversStartingTogetherOnOneDataDirectoryReadOneWholeKey() throws Exception {
+        // Each start that finds no key makes one; before the key was linked into place whole, a start could read
+        // another's empty or half-written file (refused, or worse: a different, shorter key).
+        for (int round = 0; round < 20; round++) {
+            Path data = directory.resolve("data-" + round);
+            int starts = 8;
+            java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(starts);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(starts);
+            try {
+                List<java.util.concurrent.Future<byte[]>> keys = new java.util.ArrayList<>();
+                for (int i = 0; i < starts; i++) {
+                    keys.add(pool.submit(() -> {
+                        together.await();
+                        return TokenSigningKey.load(Optional.empty(), data, new SecureRandom());
+                    }));
+                }
+                byte[] first = keys.get(0).get();
+                assertThat(first).hasSize(48);
+                for (java.util.concurrent.Future<byte[]> key : keys) {
+                    assertThat(key.get()).isEqualTo(first);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            try (java.util.stream.Stream<Path> files = Files.list(data)) {
+                assertThat(files.map(path -> path.getFileName().toString()))
+                        .containsExactly(TokenSigningKey.GENERATED_NAME);
+            }
+        }
+    }
+
+    @Test
+    void aGeneratedKeyThatOthersMayReadIsRefused() throws Exception {
+        Path data = directory.resolve("data");
+        TokenSigningKey.load(Optional.empty(), data, new SecureRandom());
+        Path file = data.resolve(TokenSigningKey.GENERATED_NAME);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThatThrownBy(() -> TokenSigningKey.load(Optional.empty(), data, new SecureRandom()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("may be read or changed by users other than its owner (rw-r--r--)")
+                .hasMessageContaining("chmod 600");
     }
 
     @Test
