@@ -25,7 +25,10 @@ import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
 import io.treecat.lakehouse.auth.InvalidTokenException;
+import io.treecat.lakehouse.auth.OidcIssuer;
 import io.treecat.lakehouse.auth.SecretHasher;
+import io.treecat.lakehouse.auth.TokenAuthenticator;
+import io.treecat.lakehouse.auth.TokenVerifier;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
@@ -58,6 +61,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -258,8 +262,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
-        BearerTokens tokens = registerAuthentication(configuration, environment, lake);
-        // The gRPC port checks the same tokens with the same verifier as the REST port.
+        TokenVerifier tokens = registerAuthentication(configuration, environment, lake);
+        // The gRPC port checks the same tokens with the same verifier as the REST port (external issuers included).
         Optional<GrpcAuthentication> grpcAuthentication = configuration.auth().enabled()
                 ? Optional.of(new GrpcAuthentication(token -> {
                     try {
@@ -377,7 +381,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
      * the bearer-token filter on every other route when {@code auth.enabled}. Either way the server says loudly at
      * start what is and is not protected.
      */
-    private static BearerTokens registerAuthentication(
+    private static TokenVerifier registerAuthentication(
             TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
         AuthConfig auth = configuration.auth();
         if (auth.enabled()) {
@@ -401,15 +405,38 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         BuiltInPrincipals principals = new BuiltInPrincipals(
                 lake.forInterface("auth").runner(), SecretHasher.DEFAULT, random, Clock.systemUTC());
         MetricRegistry metrics = environment.metrics();
+        TokenAuthenticator verifier = tokenAuthenticator(auth, tokens, metrics);
         RestAuth.components(
                         auth.enabled(),
                         principals,
                         tokens,
+                        verifier,
                         (grant, issued) -> metrics.meter(MetricRegistry.name(
                                         "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
                                 .mark())
                 .forEach(environment.jersey()::register);
-        return tokens;
+        return verifier;
+    }
+
+    /**
+     * The server's one token check (docs/security.md): its own tokens, and those of each {@code auth.oidc} issuer, whose
+     * discovery is read now; an issuer that does not answer is logged and retried on its first token later, so the
+     * server starts either way. A bad {@code auth.oidc} entry stops the start, naming the entry and the field.
+     */
+    private static TokenAuthenticator tokenAuthenticator(AuthConfig auth, BearerTokens tokens, MetricRegistry metrics) {
+        List<OidcIssuer> issuers = new ArrayList<>();
+        for (int i = 0; i < auth.oidc().size(); i++) {
+            issuers.add(auth.oidc().get(i).toIssuer(i));
+        }
+        TokenAuthenticator verifier = new TokenAuthenticator(
+                tokens, issuers, auth.tokenCacheTtl(), auth.tokenCacheMaxEntries(), Clock.systemUTC());
+        if (auth.enabled()) {
+            verifier.discover();
+        } else if (!issuers.isEmpty()) {
+            LOG.warn("auth.oidc names {} issuer(s), but auth.enabled is false: no token is checked", issuers.size());
+        }
+        metrics.gauge("treecat.auth.token-cache.size", () -> verifier::cachedTokens);
+        return verifier;
     }
 
     /**

@@ -48,6 +48,11 @@ final class TreeCatTestServer implements AutoCloseable {
         this(directory, TreeCatConfigurationSource.EMBEDDED, replacing, extra);
     }
 
+    /** A server from a configuration file the test wrote (e.g. with a list entry, which overrides cannot add). */
+    TreeCatTestServer(Path directory, String configuration, ConfigOverride... extra) throws Exception {
+        this(directory, configuration, Map.of(), extra);
+    }
+
     /** @param configuration the configuration file, or {@link TreeCatConfigurationSource#EMBEDDED} */
     TreeCatTestServer(Path directory, String configuration, Map<String, String> replacing, ConfigOverride... extra)
             throws Exception {

@@ -30,7 +30,7 @@ import java.util.List;
  * {@link #CLOCK_SKEW} of slack); its {@code iss} is this issuer and its {@code aud} holds this audience; it names a
  * subject. Anything else is an {@link InvalidTokenException} saying which rule failed, never the token.
  */
-public final class BearerTokens {
+public final class BearerTokens implements TokenVerifier {
     /** The longest token read: ours are a few hundred characters; anything much longer is refused unparsed. */
     public static final int MAX_TOKEN_CHARS = 4096;
     /** How far apart two servers' clocks may be (a token issued by one and checked by another). */
@@ -92,6 +92,11 @@ public final class BearerTokens {
         return lifetime;
     }
 
+    /** The {@code iss} this server's tokens carry: how {@link TokenAuthenticator} tells them from another issuer's. */
+    public String issuer() {
+        return issuer;
+    }
+
     /** A new token for {@code principal}, valid from now for {@link #lifetime()}. */
     public Issued issue(Principal principal) {
         Instant now = clock.instant();
@@ -122,6 +127,7 @@ public final class BearerTokens {
      *
      * @throws InvalidTokenException saying which rule failed
      */
+    @Override
     public Principal verify(String token) {
         if (token == null || token.isEmpty()) {
             throw new InvalidTokenException("The token is empty");

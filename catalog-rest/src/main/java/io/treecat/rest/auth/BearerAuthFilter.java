@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.auth.TokenVerifier;
 import io.treecat.rest.nativeapi.ApiErrors;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -20,8 +21,9 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
 
 /**
- * Lets a request in only with a valid bearer token ({@code Authorization: Bearer <jwt>}, checked by {@link
- * BearerTokens}), when authentication is on. It runs before routing and before every other filter (the body limits,
+ * Lets a request in only with a valid bearer token ({@code Authorization: Bearer <jwt>}, checked by the server's one
+ * {@link TokenVerifier}: its own {@link BearerTokens} and any configured OpenID Connect issuer), when authentication is
+ * on. It runs before routing and before every other filter (the body limits,
  * the read-only prefix, idempotency replays), so a request without a valid token learns nothing, not even whether its
  * route exists, and no replay is answered from an idempotency record. Only {@value #TOKEN_PATH} is open: it is where
  * a client gets its token.
@@ -43,9 +45,9 @@ public final class BearerAuthFilter implements ContainerRequestFilter, Container
     /** The longest header read at all (Jetty's own limit on the request header is larger). */
     private static final int MAX_HEADER_CHARS = BearerTokens.MAX_TOKEN_CHARS + 64;
 
-    private final BearerTokens tokens;
+    private final TokenVerifier tokens;
 
-    public BearerAuthFilter(BearerTokens tokens) {
+    public BearerAuthFilter(TokenVerifier tokens) {
         this.tokens = requireNonNull(tokens, "tokens is null");
     }
 

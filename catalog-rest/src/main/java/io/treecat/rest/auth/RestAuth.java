@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.TokenVerifier;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
@@ -20,14 +21,30 @@ public final class RestAuth {
      */
     public static List<Object> components(
             boolean enabled, BuiltInPrincipals principals, BearerTokens tokens, OAuthTokensResource.Events events) {
+        return components(enabled, principals, tokens, tokens, events);
+    }
+
+    /**
+     * @param tokens the server's own tokens: the token endpoint issues them, and its token exchange takes only them
+     *     (an external issuer's token is not exchanged for one of ours)
+     * @param verifier what the filter checks every other request's token with (the server's one {@link
+     *     TokenVerifier}: its own tokens and the configured OpenID Connect issuers)
+     */
+    public static List<Object> components(
+            boolean enabled,
+            BuiltInPrincipals principals,
+            BearerTokens tokens,
+            TokenVerifier verifier,
+            OAuthTokensResource.Events events) {
         requireNonNull(principals, "principals is null");
         requireNonNull(tokens, "tokens is null");
+        requireNonNull(verifier, "verifier is null");
         List<Object> components = new ArrayList<>();
         components.add(new OAuthTokensResource(principals, tokens, events));
         components.add(new PrincipalsResource(principals));
         // Exactly one filter binds each request's principal: anonymous exists only when authentication is off.
         components.add(
-                new AuthenticationFeature(enabled ? new BearerAuthFilter(tokens) : new AnonymousPrincipalFilter()));
+                new AuthenticationFeature(enabled ? new BearerAuthFilter(verifier) : new AnonymousPrincipalFilter()));
         return List.copyOf(components);
     }
 

@@ -4,10 +4,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -39,6 +43,24 @@ public final class AuthConfig {
     /** Empty: generated at first start into the data directory (docs/security.md). */
     @JsonProperty("token-signing-key-file")
     private String tokenSigningKeyFile;
+
+    /** External OpenID Connect issuers whose tokens are accepted beside the server's own (docs/security.md). */
+    @Valid
+    @NotNull
+    @JsonProperty("oidc")
+    private List<OidcIssuerConfig> oidc = List.of();
+
+    /** How long a verified token is believed without checking it again (never past its exp); 0 s: no cache. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.HOURS)
+    @JsonProperty("token-cache-ttl")
+    private Duration tokenCacheTtl = Duration.minutes(1);
+
+    @Min(1)
+    @Max(10_000_000)
+    @JsonProperty("token-cache-max-entries")
+    private long tokenCacheMaxEntries = 10_000;
 
     /**
      * Whether listeners may serve other machines with authentication off: without it, an unset host binds loopback
@@ -72,6 +94,21 @@ public final class AuthConfig {
         return tokenSigningKeyFile == null || tokenSigningKeyFile.isBlank()
                 ? Optional.empty()
                 : Optional.of(Path.of(tokenSigningKeyFile));
+    }
+
+    /** The external OpenID Connect issuers, in configuration order. */
+    public List<OidcIssuerConfig> oidc() {
+        return List.copyOf(oidc);
+    }
+
+    /** How long a verified token is believed at most; zero turns the cache off. */
+    public java.time.Duration tokenCacheTtl() {
+        return tokenCacheTtl.toJavaDuration();
+    }
+
+    /** How many verified tokens are kept at most. */
+    public long tokenCacheMaxEntries() {
+        return tokenCacheMaxEntries;
     }
 
     /** {@code auth.allow-remote-without-auth}: whether listeners may serve other machines with authentication off. */
