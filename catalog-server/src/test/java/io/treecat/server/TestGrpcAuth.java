@@ -137,6 +137,49 @@ final class TestGrpcAuth {
         }
     }
 
+    /** The status a server-reflection call ends with (a listing of the services). */
+    private static Status reflectionStatus(TreeCatClient client, String token) throws Exception {
+        java.util.concurrent.CompletableFuture<Status> done = new java.util.concurrent.CompletableFuture<>();
+        io.grpc.reflection.v1.ServerReflectionGrpc.ServerReflectionStub stub =
+                io.grpc.reflection.v1.ServerReflectionGrpc.newStub(client.channel());
+        if (token != null) {
+            io.grpc.Metadata headers = new io.grpc.Metadata();
+            headers.put(
+                    io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+                    "Bearer " + token);
+            stub = stub.withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(headers));
+        }
+        io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionRequest> requests =
+                stub.serverReflectionInfo(new io.grpc.stub.StreamObserver<>() {
+                    @Override
+                    public void onNext(io.grpc.reflection.v1.ServerReflectionResponse response) {}
+
+                    @Override
+                    public void onError(Throwable failure) {
+                        done.complete(Status.fromThrowable(failure));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        done.complete(Status.OK);
+                    }
+                });
+        requests.onNext(io.grpc.reflection.v1.ServerReflectionRequest.newBuilder()
+                .setListServices("")
+                .build());
+        requests.onCompleted();
+        return done.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    @Test
+    void serverReflectionNeedsATokenToo() throws Exception {
+        try (TreeCatClient client = TreeCatClient.connect(server.grpcTarget())) {
+            assertThat(reflectionStatus(client, null).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(reflectionStatus(client, token("etl", Instant.now())).getCode())
+                    .isEqualTo(Status.Code.OK);
+        }
+    }
+
     @Test
     void aGoodTokensPrincipalIsTheCommitsPrincipal() {
         try (TreeCatClient connected = TreeCatClient.connect(server.grpcTarget())) {
