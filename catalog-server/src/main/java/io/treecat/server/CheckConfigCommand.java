@@ -28,6 +28,8 @@ final class CheckConfigCommand extends ConfiguredCommand<TreeCatConfiguration> {
         String file = namespace.getString("file");
         // What the start refuses is refused here too: remote listeners with auth off, unauthenticated HMS with it on.
         TreeCatApplication.checkListeners(configuration);
+        // Each auth.oidc entry and the rules between them, as the start checks them (no issuer is contacted).
+        TreeCatApplication.oidcIssuers(configuration.auth());
         System.out.println("OK: " + (file == null ? "the embedded default configuration" : file) + " is valid");
     }
 

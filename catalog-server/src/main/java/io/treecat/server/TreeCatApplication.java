@@ -419,15 +419,31 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     }
 
     /**
+     * {@code auth.oidc} as the lakehouse layer checks it, each entry and the rules between them (the start and {@code
+     * check-config} alike).
+     *
+     * @throws IllegalArgumentException naming {@code auth.oidc[<i>]} and the field, or the clash between entries
+     */
+    static List<OidcIssuer> oidcIssuers(AuthConfig auth) {
+        List<OidcIssuer> issuers = new ArrayList<>();
+        for (int i = 0; i < auth.oidc().size(); i++) {
+            issuers.add(auth.oidc().get(i).toIssuer(i));
+        }
+        try {
+            TokenAuthenticator.checkIssuers(auth.issuer(), issuers);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("auth.oidc: " + e.getMessage(), e);
+        }
+        return issuers;
+    }
+
+    /**
      * The server's one token check (docs/security.md): its own tokens, and those of each {@code auth.oidc} issuer, whose
      * discovery is read now; an issuer that does not answer is logged and retried on its first token later, so the
      * server starts either way. A bad {@code auth.oidc} entry stops the start, naming the entry and the field.
      */
     private static TokenAuthenticator tokenAuthenticator(AuthConfig auth, BearerTokens tokens, MetricRegistry metrics) {
-        List<OidcIssuer> issuers = new ArrayList<>();
-        for (int i = 0; i < auth.oidc().size(); i++) {
-            issuers.add(auth.oidc().get(i).toIssuer(i));
-        }
+        List<OidcIssuer> issuers = oidcIssuers(auth);
         TokenAuthenticator verifier = new TokenAuthenticator(
                 tokens, issuers, auth.tokenCacheTtl(), auth.tokenCacheMaxEntries(), Clock.systemUTC());
         if (auth.enabled()) {

@@ -56,6 +56,39 @@ class TestCheckConfig {
     }
 
     @Test
+    void checksEachOidcIssuerNamingTheEntry() throws IOException {
+        String entry = "auth:\n  oidc:\n    - name: corp\n      issuer: %s\n      audience: treecat\n%s";
+        assertThat(check(entry.formatted("https://keycloak.example.com/realms/lake", "")))
+                .isEqualTo(0);
+
+        assertThat(check(entry.formatted("http://keycloak.example.com/realms/lake", "")))
+                .isEqualTo(1);
+        assertThat(errors())
+                .contains("auth.oidc[0] (corp): issuer must be https:// (http:// is accepted only on a loopback"
+                        + " address): http://keycloak.example.com/realms/lake");
+
+        err.reset();
+        assertThat(check(entry.formatted("https://idp.example.com", "      algorithms: [HS256]\n")))
+                .isEqualTo(1);
+        assertThat(errors()).contains("auth.oidc[0] (corp): algorithms: HS256 is not accepted for an external issuer");
+
+        err.reset();
+        assertThat(check(entry.formatted("treecat", ""))).isEqualTo(1);
+        assertThat(errors()).contains("auth.oidc[0] (corp): issuer must be an https:// URL with a host: treecat");
+
+        err.reset();
+        assertThat(check("auth:\n  oidc:\n    - name: corp\n      issuer: https://a.example.com\n      audience: x\n"
+                        + "    - name: corp\n      issuer: https://b.example.com\n      audience: x\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("auth.oidc: name corp is given to two issuers");
+
+        err.reset();
+        assertThat(check("auth:\n  oidc:\n    - name: corp\n      issuer: https://a.example.com\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("auth.oidc[0].audience must not be blank");
+    }
+
+    @Test
     void rejectsAMisspeltKeyNamingIt() throws IOException {
         assertThat(check("storage:\n  data-dri: /tmp/x\n")).isEqualTo(1);
         assertThat(errors()).contains("Unrecognized field at: storage.data-dri").contains("data-dir");

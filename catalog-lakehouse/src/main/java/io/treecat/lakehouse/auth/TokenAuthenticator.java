@@ -60,20 +60,9 @@ public final class TokenAuthenticator implements TokenVerifier {
         if (cacheTtl.isNegative() || cacheMaxEntries < 0) {
             throw new IllegalArgumentException("The token cache's time to live and size must not be negative");
         }
+        checkIssuers(builtIn.issuer(), issuers);
         ImmutableMap.Builder<String, OidcIssuerVerifier> byIssuer = ImmutableMap.builder();
-        Set<String> names = new HashSet<>();
-        Set<String> seen = new HashSet<>();
-        for (OidcIssuer issuer : requireNonNull(issuers, "issuers is null")) {
-            if (issuer.issuer().equals(builtIn.issuer())) {
-                throw new IllegalArgumentException("issuer " + issuer.issuer()
-                        + " is the server's own token issuer (auth.issuer): tokens could not be told apart");
-            }
-            if (!names.add(issuer.name())) {
-                throw new IllegalArgumentException("name " + issuer.name() + " is given to two issuers");
-            }
-            if (!seen.add(issuer.issuer())) {
-                throw new IllegalArgumentException("issuer " + issuer.issuer() + " is configured twice");
-            }
+        for (OidcIssuer issuer : issuers) {
             byIssuer.put(issuer.issuer(), new OidcIssuerVerifier(issuer, clock));
         }
         this.issuers = byIssuer.buildOrThrow();
@@ -83,6 +72,30 @@ public final class TokenAuthenticator implements TokenVerifier {
                 .expireAfterWrite(cacheTtl.isZero() ? Duration.ofNanos(1) : cacheTtl)
                 .executor(Runnable::run)
                 .build();
+    }
+
+    /**
+     * The rules between issuers, which no single entry can check: none is the server's own issuer, and no name or
+     * issuer is given twice (the start and {@code check-config} both apply them).
+     *
+     * @throws IllegalArgumentException naming the issuer or name
+     */
+    public static void checkIssuers(String builtInIssuer, List<OidcIssuer> issuers) {
+        requireNonNull(issuers, "issuers is null");
+        Set<String> names = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        for (OidcIssuer issuer : issuers) {
+            if (issuer.issuer().equals(builtInIssuer)) {
+                throw new IllegalArgumentException("issuer " + issuer.issuer()
+                        + " is the server's own token issuer (auth.issuer): tokens could not be told apart");
+            }
+            if (!names.add(issuer.name())) {
+                throw new IllegalArgumentException("name " + issuer.name() + " is given to two issuers");
+            }
+            if (!seen.add(issuer.issuer())) {
+                throw new IllegalArgumentException("issuer " + issuer.issuer() + " is configured twice");
+            }
+        }
     }
 
     /** Reads each issuer's discovery document now, so the first token need not wait; an issuer down is retried later. */
