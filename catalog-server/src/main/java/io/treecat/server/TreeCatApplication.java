@@ -23,6 +23,8 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.Grants;
+import io.treecat.lakehouse.auth.GrantsAuthorizer;
 import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
@@ -179,7 +181,13 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
-        Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);
+        // With auth on, the roles and grants in /.system decide (docs/security.md, "Authorization"); off, everything is
+        // allowed, as the loud warning at start says.
+        GrantsAuthorizer grantsAuthorizer = configuration.auth().enabled()
+                ? new GrantsAuthorizer(catalog, configuration.auth().adminPrincipals())
+                : null;
+        Lakehouse lake = Lakehouse.of(
+                catalog, warehouses, grantsAuthorizer != null ? grantsAuthorizer : Authorizer.allowAll(), names);
         // Dropped tables' files, deleted in the background after their drop committed (purge.*).
         PurgeLifecycle purges = new PurgeLifecycle(lake, configuration.purge(), metrics);
         environment.lifecycle().manage(purges);
@@ -245,7 +253,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
-        registerAuthentication(configuration, environment, lake);
+        registerAuthentication(configuration, environment, lake, grantsAuthorizer);
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
         // makes the Hive default database at start, so no client of any interface sees a tree without it.
@@ -317,13 +325,21 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
      * start what is and is not protected.
      */
     private static void registerAuthentication(
-            TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
+            TreeCatConfiguration configuration,
+            Environment environment,
+            Lakehouse lake,
+            GrantsAuthorizer grantsAuthorizer) {
         AuthConfig auth = configuration.auth();
+        if (auth.enabled() && auth.adminPrincipals().isEmpty()) {
+            LOG.warn("auth.enabled with no auth.admin-principals: no principal may grant anything, so only what "
+                    + "grants already stored allow is allowed (docs/security.md, \"Turning it on\")");
+        }
         if (auth.enabled()) {
             LOG.warn(
                     "auth.enabled: the Iceberg REST API and the native JSON API need a bearer token. The gRPC API "
                             + "(port {}) and the Hive Metastore Thrift API (port {}) are NOT authenticated yet: keep "
-                            + "them unreachable from untrusted networks (docs/security.md)",
+                            + "them unreachable from untrusted networks (docs/security.md). Hive Metastore calls run as "
+                            + "the anonymous principal, which the grants deny everything",
                     configuration.grpc().port(),
                     configuration.hms().port());
         } else {
@@ -344,13 +360,16 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         BuiltInPrincipals principals = new BuiltInPrincipals(
                 lake.forInterface("auth").runner(), SecretHasher.DEFAULT, random, Clock.systemUTC());
         MetricRegistry metrics = environment.metrics();
+        Grants grants = new Grants(lake.forInterface("auth").runner(), Clock.systemUTC());
         RestAuth.components(
                         auth.enabled(),
                         principals,
                         tokens,
                         (grant, issued) -> metrics.meter(MetricRegistry.name(
                                         "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
-                                .mark())
+                                .mark(),
+                        grants,
+                        grantsAuthorizer)
                 .forEach(environment.jersey()::register);
     }
 

@@ -4,11 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.Grants;
+import io.treecat.lakehouse.auth.GrantsAuthorizer;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Everything authentication registers with Jersey; the server registers each component. */
 public final class RestAuth {
@@ -20,15 +23,51 @@ public final class RestAuth {
      */
     public static List<Object> components(
             boolean enabled, BuiltInPrincipals principals, BearerTokens tokens, OAuthTokensResource.Events events) {
+        return components(enabled, principals, tokens, events, null, null);
+    }
+
+    /**
+     * @param grants the roles and grants the management routes change; null: no such routes
+     * @param authorizer the grants' authorizer when they are in force ({@code auth.enabled}); null: none, and the
+     *     native data routes are open to every authenticated caller
+     */
+    public static List<Object> components(
+            boolean enabled,
+            BuiltInPrincipals principals,
+            BearerTokens tokens,
+            OAuthTokensResource.Events events,
+            Grants grants,
+            GrantsAuthorizer authorizer) {
         requireNonNull(principals, "principals is null");
         requireNonNull(tokens, "tokens is null");
         List<Object> components = new ArrayList<>();
         components.add(new OAuthTokensResource(principals, tokens, events));
         components.add(new PrincipalsResource(principals));
+        if (grants != null) {
+            components.add(new GrantsResource(grants, () -> authorizer == null ? Set.of() : authorizer.admins()));
+        }
         if (enabled) {
             components.add(new AuthenticationFeature(new BearerAuthFilter(tokens)));
         }
+        if (authorizer != null) {
+            components.add(new AuthorizationFeature(new NativeAccessFilter(authorizer)));
+        }
         return List.copyOf(components);
+    }
+
+    /** Registers the native routes' check at {@code Priorities.AUTHORIZATION}: after authentication, before the rest. */
+    private static final class AuthorizationFeature implements Feature {
+        private final NativeAccessFilter filter;
+
+        AuthorizationFeature(NativeAccessFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public boolean configure(FeatureContext context) {
+            context.register(filter, Priorities.AUTHORIZATION);
+            return true;
+        }
     }
 
     /** Registers the filter at {@code Priorities.AUTHENTICATION}: before the body limits and every other filter. */
