@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -259,5 +261,74 @@ class TestAuthorization {
                         + "\"role\":\"analysts\"}");
         assertThat(send(token("admin"), "GET", "/treecat/v1/query?q=%2F*", null).status())
                 .isEqualTo(200);
+    }
+
+    @Test
+    void theCliManagesRolesAndGrantsAndSaysWhoCan() throws Exception {
+        Path adminFile = directory.resolve("admin.credential");
+        Files.writeString(adminFile, credentials.get("admin"));
+        Path readerFile = directory.resolve("reader.credential");
+        Files.writeString(readerFile, credentials.get("reader"));
+        String http = "http://127.0.0.1:" + server.port();
+
+        assertThat(cli(0, "roles", "--http", http, "--credential-file", adminFile.toString(), "create", "auditors"))
+                .contains("\"created\": \"auditors\"");
+        cli(0, "roles", "--http", http, "--credential-file", adminFile.toString(), "assign", "auditors", "ghost");
+        assertThat(cli(
+                        0,
+                        "grants",
+                        "--http",
+                        http,
+                        "--credential-file",
+                        adminFile.toString(),
+                        "grant",
+                        "TABLE_READ_METADATA",
+                        "/warehouse/hr",
+                        "--role",
+                        "auditors"))
+                .contains("\"granted\"");
+        assertThat(cli(0, "who-can", "--http", http, "--credential-file", adminFile.toString(), "/warehouse/hr/pay"))
+                .contains("{\"principal\": \"ghost\", \"privilege\": \"TABLE_READ_METADATA\", \"on\": "
+                        + "\"/warehouse/hr\", \"via\": \"role auditors\"}")
+                .contains("\"principal\": \"admin\", \"privilege\": \"ALL\"");
+        assertThat(cli(0, "grants", "--http", http, "--credential-file", adminFile.toString(), "list", "/warehouse/hr"))
+                .contains("\"grantee\": \"role auditors\"");
+        assertThat(cli(
+                        1,
+                        "grants",
+                        "--http",
+                        http,
+                        "--credential-file",
+                        readerFile.toString(),
+                        "grant",
+                        "ALL",
+                        "/warehouse",
+                        "--principal",
+                        "reader"))
+                .contains("treecat: HTTP 403 PERMISSION_DENIED: Permission denied")
+                .contains("MANAGE_GRANTS");
+        assertThat(cli(1, "roles", "--http", http, "--credential-file", adminFile.toString(), "assign", "nope", "x"))
+                .contains("HTTP 404 ROLE_NOT_FOUND: No role with this name");
+        cli(0, "roles", "--http", http, "--credential-file", adminFile.toString(), "drop", "auditors");
+        assertThat(cli(0, "who-can", "--http", http, "--credential-file", adminFile.toString(), "/warehouse/hr/pay"))
+                .doesNotContain("ghost");
+    }
+
+    /** Runs the command line in-process; answers what it printed (standard output, then error). */
+    private static String cli(int expectedExit, String... arguments) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        int exit;
+        // The command prints to System.out, as every remote command does.
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            exit = new TreeCatApplication().runCommandLine(arguments, out, err);
+        } finally {
+            System.setOut(saved);
+        }
+        String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isEqualTo(expectedExit);
+        return text;
     }
 }
