@@ -22,6 +22,14 @@ public interface Authorizer {
         return true;
     }
 
+    /**
+     * Whether {@code who} holds {@code privilege} on {@code path}, for what an adapter hands out beyond the operation
+     * it checked: storage credentials, read-write only for a writer (docs/security.md, "Vended credentials").
+     */
+    default boolean allows(Principal who, Privilege privilege, ObjectPath path) {
+        return true;
+    }
+
     /** Allows everything: what TreeCat does until authorization is configured. */
     static Authorizer allowAll() {
         return access -> {};

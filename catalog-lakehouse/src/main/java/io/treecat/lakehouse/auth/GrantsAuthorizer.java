@@ -120,6 +120,11 @@ public final class GrantsAuthorizer implements Authorizer {
         };
     }
 
+    @Override
+    public boolean allows(Principal who, Privilege privilege, ObjectPath path) {
+        return holds(who, privilege, path);
+    }
+
     /** Whether {@code who} holds {@code privilege} on {@code path} now (admins and the server hold everything). */
     public boolean holds(Principal who, Privilege privilege, ObjectPath path) {
         if (who.equals(Principal.SYSTEM) || admins.contains(who.name())) {
