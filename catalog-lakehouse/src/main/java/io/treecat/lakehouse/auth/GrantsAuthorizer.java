@@ -78,6 +78,18 @@ public final class GrantsAuthorizer implements Authorizer {
             return;
         }
         ObjectPath target = access.target();
+        if (who.equals(Principal.ANONYMOUS)) {
+            // Not even a filtered list: the unauthenticated ports' callers (HMS, gRPC) are not filtered by their
+            // adapters yet, so anonymous gets nothing at all.
+            LOG.info("Denied {} on {} to the anonymous principal", access.action(), target);
+            throw rule.hidden() != AccessRules.Hidden.NONE && target.depth() >= 1
+                    ? notFound(rule.hidden(), target)
+                    : denied(
+                            access,
+                            rule.privilege() == null
+                                    ? Privilege.NAMESPACE_LIST.name()
+                                    : rule.privilege().name());
+        }
         if (rule.filtered() && (target.depth() <= 1 || rule.hidden() == AccessRules.Hidden.NONE)) {
             return;
         }

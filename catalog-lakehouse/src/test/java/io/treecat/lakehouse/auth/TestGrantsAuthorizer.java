@@ -282,6 +282,13 @@ class TestGrantsAuthorizer {
                 .hasMessage("Table does not exist: ns.t");
         assertDenied(() -> check(ADMIN, Action.PURGE_TABLES, ObjectPath.ROOT), "SERVER", ObjectPath.ROOT);
         check(Principal.ANONYMOUS, Action.MANAGE_IDEMPOTENCY_KEYS, ObjectPath.ROOT);
+        // Not even a list that others get filtered: the ports whose callers are anonymous do not filter yet.
+        assertDenied(
+                () -> check(Principal.ANONYMOUS, Action.LIST_CATALOGS, ObjectPath.ROOT),
+                "NAMESPACE_LIST",
+                ObjectPath.ROOT);
+        assertThatThrownBy(() -> check(Principal.ANONYMOUS, Action.LIST_NAMESPACES, CATALOG))
+                .hasMessage("No such catalog");
     }
 
     @Test
