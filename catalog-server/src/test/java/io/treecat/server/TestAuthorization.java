@@ -22,6 +22,11 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.MetaException;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -31,6 +36,9 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -312,6 +320,29 @@ class TestAuthorization {
         cli(0, "roles", "--http", http, "--credential-file", adminFile.toString(), "drop", "auditors");
         assertThat(cli(0, "who-can", "--http", http, "--credential-file", adminFile.toString(), "/warehouse/hr/pay"))
                 .doesNotContain("ghost");
+    }
+
+    @Test
+    void hiveClientsAreAnonymousAndGetNothingWithAuthOn() throws Exception {
+        TSocket socket = new TSocket("127.0.0.1", server.hmsPort());
+        socket.open();
+        try {
+            ThriftHiveMetastore.Client thrift = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+            assertThatThrownBy(thrift::get_all_databases).isInstanceOf(MetaException.class);
+            assertThatThrownBy(() -> thrift.get_table_req(new GetTableRequest("sales", "orders")))
+                    .isInstanceOf(NoSuchObjectException.class)
+                    .hasMessageContaining("sales");
+            Database evil = new Database();
+            evil.setName("evil");
+            assertThatThrownBy(() -> thrift.create_database(evil)).isInstanceOf(TException.class);
+            // The connection and the server are still up, and nothing was written.
+            assertThatThrownBy(thrift::get_all_databases).isInstanceOf(MetaException.class);
+        } finally {
+            socket.close();
+        }
+        try (RESTCatalog admin = client("admin")) {
+            assertThat(admin.listNamespaces()).doesNotContain(Namespace.of("evil"));
+        }
     }
 
     /** Runs the command line in-process; answers what it printed (standard output, then error). */
