@@ -36,6 +36,7 @@ public final class GrpcAuthentication implements ServerInterceptor {
          * The name of the principal {@code token} proves.
          *
          * @throws Refused with a fixed reason (never the token) when it proves nothing
+         * @throws Denied when the principal it proves may not use the API
          */
         String principalName(String token);
     }
@@ -45,6 +46,18 @@ public final class GrpcAuthentication implements ServerInterceptor {
         private static final long serialVersionUID = 1L;
 
         public Refused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /**
+     * A token that proves a principal who may not use this API (with grants in force, the native API needs {@code ALL}
+     * on the root, as its JSON mirror does); its message names the privilege, safe to send back.
+     */
+    public static final class Denied extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Denied(String reason) {
             super(reason, null, false, false);
         }
     }
@@ -68,6 +81,9 @@ public final class GrpcAuthentication implements ServerInterceptor {
             principal = authenticate(headers.get(AUTHORIZATION));
         } catch (Refused e) {
             return refuse(call, e.getMessage());
+        } catch (Denied e) {
+            call.close(Status.PERMISSION_DENIED.withDescription(e.getMessage()), new Metadata());
+            return new ServerCall.Listener<>() {};
         } catch (RuntimeException e) {
             // Whatever else a hostile header makes a parser do is still just a bad token.
             return refuse(call, "The token is not valid");

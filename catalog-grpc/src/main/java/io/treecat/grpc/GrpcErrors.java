@@ -59,6 +59,7 @@ public final class GrpcErrors {
             case INTERNAL -> Status.Code.INTERNAL;
             case RESOURCE_EXHAUSTED -> Status.Code.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.Code.UNAVAILABLE;
+            case PERMISSION_DENIED -> Status.Code.PERMISSION_DENIED;
         };
     }
 

@@ -50,18 +50,33 @@ final class HmsCalls {
     private final Warehouses warehouses;
     private final Warehouse warehouse;
     private final HmsNames names;
+    /** Who the calls run as: the anonymous principal for clients (the Thrift port has no authentication yet). */
+    private final Principal principal;
 
     /** The calls in the catalog {@code names} are in. */
     HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names) {
+        this(runner, warehouses, names, Principal.ANONYMOUS);
+    }
+
+    private HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names, Principal principal) {
         this.runner = requireNonNull(runner, "runner is null");
         this.warehouses = requireNonNull(warehouses, "warehouses is null");
         this.names = requireNonNull(names, "names is null");
+        this.principal = requireNonNull(principal, "principal is null");
         this.warehouse = warehouses.forCatalog(names.catalog());
+    }
+
+    /**
+     * The same calls as the server itself ({@link Principal#SYSTEM}), for work no client asked for: the defaults made
+     * at start and the notification log's checkpoints, which must run whatever the grants say.
+     */
+    HmsCalls asServer() {
+        return new HmsCalls(runner, warehouses, names, Principal.SYSTEM);
     }
 
     /** The same server's calls in the TreeCat catalog {@code treecatCatalog}. */
     HmsCalls in(String treecatCatalog) {
-        return new HmsCalls(runner, warehouses, names.in(treecatCatalog));
+        return new HmsCalls(runner, warehouses, names.in(treecatCatalog), principal);
     }
 
     /** The TreeCat catalog the calls act in: the first id of their paths. */
@@ -79,8 +94,8 @@ final class HmsCalls {
 
     // ---- transactions
 
-    private static Access access(Action action, ObjectPath target) {
-        return Access.of(Principal.ANONYMOUS, action, target);
+    private Access access(Action action, ObjectPath target) {
+        return Access.of(principal, action, target);
     }
 
     /** A read-only call: one transaction at the newest vid. */

@@ -83,7 +83,8 @@ final class HmsCatalogCalls {
      */
     void ensureDefaults() throws TException {
         ObjectPath path = calls.dbPath(DEFAULT_DATABASE);
-        Optional<HmsCalls.Placed> created = calls.write(Action.CREATE_NAMESPACE, path, AT_START, txn -> {
+        // The server's own work at start, before any client: whatever the grants say.
+        Optional<HmsCalls.Placed> created = calls.asServer().write(Action.CREATE_NAMESPACE, path, AT_START, txn -> {
             CatalogEntry catalog = ensureHiveCatalog(txn);
             if (calls.databaseExists(txn, DEFAULT_DATABASE)) {
                 return Optional.empty();

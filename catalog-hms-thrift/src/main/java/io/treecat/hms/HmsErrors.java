@@ -46,7 +46,11 @@ final class HmsErrors {
             ErrorCategory.INTERNAL,
             message -> new MetaException("Internal error: " + message),
             ErrorCategory.UNAVAILABLE,
-            message -> new MetaException("Storage unavailable, retry later: " + message));
+            message -> new MetaException("Storage unavailable, retry later: " + message),
+            // Hive's own authorizers answer a missing privilege with a MetaException (HiveAccessControlException
+            // reaches the client as one).
+            ErrorCategory.PERMISSION_DENIED,
+            MetaException::new);
 
     /** Codes whose Hive answer is not their category's. */
     private static final Map<ErrorCode, Function<CatalogException, TException>> BY_CODE = Map.of(
@@ -59,7 +63,9 @@ final class HmsErrors {
             ErrorCode.NAMESPACE_NOT_EMPTY, e -> new InvalidOperationException(e.getMessage()),
             ErrorCode.NOT_A_CATALOG, e -> new MetaException(e.getMessage()),
             // Hive's metastore answers a location it has no FileSystem for with a MetaException naming the scheme.
-            ErrorCode.UNSUPPORTED_LOCATION_SCHEME, e -> new MetaException(e.getMessage()));
+            ErrorCode.UNSUPPORTED_LOCATION_SCHEME, e -> new MetaException(e.getMessage()),
+            // The privilege and the object, which Hive's client shows only if the message carries them.
+            ErrorCode.PERMISSION_DENIED, e -> new MetaException(e.getMessage() + " " + e.context()));
 
     private static final Map<String, List<Class<?>>> DECLARED = new ConcurrentHashMap<>();
 

@@ -33,8 +33,10 @@ interface HmsEventCheckpointStore {
      * In the tree, under Hive's default catalog ({@link HiveEventCheckpoints}): each save is one commit, read and
      * written in one transaction, so two savers conflict and the one run again finds the other's checkpoint.
      */
-    static HmsEventCheckpointStore inTree(HmsCalls hive) {
-        requireNonNull(hive, "hive is null");
+    static HmsEventCheckpointStore inTree(HmsCalls calls) {
+        requireNonNull(calls, "calls is null");
+        // The log's own bookkeeping, no client's: it runs whatever the grants say.
+        HmsCalls hive = calls.asServer();
         return new HmsEventCheckpointStore() {
             @Override
             public Optional<HiveEventCheckpointEntry> newest() throws TException {

@@ -101,7 +101,11 @@ public final class TreeCatHmsServer {
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // Hive's notification log is the metastore's, every catalog's events in one sequence: one for the server.
         this.eventLog = new HmsEventLog(
-                runner::service, new HmsCommitEvents(hive), HmsEventCheckpointStore.inTree(hive), HmsEventLog.STRIDE);
+                runner::service,
+                // The log is derived from the commits by the server itself, for every client: whatever the grants say.
+                new HmsCommitEvents(hive.asServer()),
+                HmsEventCheckpointStore.inTree(hive),
+                HmsEventLog.STRIDE);
         this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
         HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).

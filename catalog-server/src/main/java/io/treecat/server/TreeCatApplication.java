@@ -17,6 +17,7 @@ import io.grpc.TlsServerCredentials;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.core.json.JsonLimits;
+import io.treecat.core.model.ObjectPath;
 import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsServerConfig;
@@ -24,8 +25,12 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.Grants;
+import io.treecat.lakehouse.auth.GrantsAuthorizer;
 import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.OidcIssuer;
+import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.auth.Privilege;
 import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.auth.TokenAuthenticator;
 import io.treecat.lakehouse.auth.TokenVerifier;
@@ -196,7 +201,13 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
-        Lakehouse lake = Lakehouse.of(catalog, warehouses, Authorizer.allowAll(), names);
+        // With auth on, the roles and grants in /.system decide (docs/security.md, "Authorization"); off, everything is
+        // allowed, as the loud warning at start says.
+        GrantsAuthorizer grantsAuthorizer = configuration.auth().enabled()
+                ? new GrantsAuthorizer(catalog, configuration.auth().adminPrincipals())
+                : null;
+        Lakehouse lake = Lakehouse.of(
+                catalog, warehouses, grantsAuthorizer != null ? grantsAuthorizer : Authorizer.allowAll(), names);
         // Dropped tables' files, deleted in the background after their drop committed (purge.*).
         PurgeLifecycle purges = new PurgeLifecycle(lake, configuration.purge(), metrics);
         environment.lifecycle().manage(purges);
@@ -262,15 +273,23 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                                 responseGzip(configuration)))
                 .forEach(environment.jersey()::register);
 
-        TokenVerifier tokens = registerAuthentication(configuration, environment, lake);
-        // The gRPC port checks the same tokens with the same verifier as the REST port (external issuers included).
+        TokenVerifier tokens = registerAuthentication(configuration, environment, lake, grantsAuthorizer);
+        // The gRPC port checks the same tokens with the same verifier as the REST port (external issuers included);
+        // with grants in force its native API, like the JSON mirror's data routes, needs ALL on the root.
         Optional<GrpcAuthentication> grpcAuthentication = configuration.auth().enabled()
                 ? Optional.of(new GrpcAuthentication(token -> {
+                    Principal principal;
                     try {
-                        return tokens.verify(token).name();
+                        principal = tokens.verify(token);
                     } catch (InvalidTokenException e) {
                         throw new GrpcAuthentication.Refused(e.getMessage());
                     }
+                    if (grantsAuthorizer != null
+                            && !grantsAuthorizer.holds(principal, Privilege.ALL, ObjectPath.ROOT)) {
+                        throw new GrpcAuthentication.Denied(
+                                "Permission denied: the native API needs privilege ALL on / (docs/security.md)");
+                    }
+                    return principal.name();
                 }))
                 : Optional.empty();
 
@@ -382,11 +401,19 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
      * start what is and is not protected.
      */
     private static TokenVerifier registerAuthentication(
-            TreeCatConfiguration configuration, Environment environment, Lakehouse lake) {
+            TreeCatConfiguration configuration,
+            Environment environment,
+            Lakehouse lake,
+            GrantsAuthorizer grantsAuthorizer) {
         AuthConfig auth = configuration.auth();
+        if (auth.enabled() && auth.adminPrincipals().isEmpty()) {
+            LOG.warn("auth.enabled with no auth.admin-principals: no principal may grant anything, so only what "
+                    + "grants already stored allow is allowed (docs/security.md, \"Turning it on\")");
+        }
         if (auth.enabled()) {
             LOG.info("auth.enabled: the Iceberg REST API, the native JSON API and the gRPC API need a bearer token"
-                    + " (docs/security.md)");
+                    + " (docs/security.md); Hive Metastore calls run as the anonymous principal, which the grants deny"
+                    + " everything");
         } else {
             LOG.warn(
                     "\n{}\nAUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can "
@@ -406,6 +433,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 lake.forInterface("auth").runner(), SecretHasher.DEFAULT, random, Clock.systemUTC());
         MetricRegistry metrics = environment.metrics();
         TokenAuthenticator verifier = tokenAuthenticator(auth, tokens, metrics);
+        Grants grants = new Grants(lake.forInterface("auth").runner(), Clock.systemUTC());
         RestAuth.components(
                         auth.enabled(),
                         principals,
@@ -413,7 +441,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         verifier,
                         (grant, issued) -> metrics.meter(MetricRegistry.name(
                                         "treecat.auth.tokens", grant, issued ? "issued" : "refused"))
-                                .mark())
+                                .mark(),
+                        grants,
+                        grantsAuthorizer)
                 .forEach(environment.jersey()::register);
         return verifier;
     }

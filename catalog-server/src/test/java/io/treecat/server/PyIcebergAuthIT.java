@@ -28,8 +28,11 @@ class PyIcebergAuthIT {
             assertThat(created.status()).isEqualTo(201);
             credential = created.json().get("credential").asText();
         }
-        try (TreeCatTestServer server =
-                new TreeCatTestServer(directory.resolve("server"), ConfigOverride.config("auth.enabled", "true"))) {
+        try (TreeCatTestServer server = new TreeCatTestServer(
+                directory.resolve("server"),
+                ConfigOverride.config("auth.enabled", "true"),
+                // Authentication is what this test is about: the principal may do everything.
+                ConfigOverride.config("auth.admin-principals", "pyiceberg"))) {
             Path python = PythonProcesses.python(directory);
             PythonProcesses.Run run = PythonProcesses.run(
                     List.of(

@@ -104,6 +104,8 @@ class TestBearerAuth {
                 configuration.toString(),
                 Map.of("logging.level", "INFO"),
                 ConfigOverride.config("auth.enabled", "true"),
+                // Authentication is what this test is about: etl may do everything (TestAuthorization: grants).
+                ConfigOverride.config("auth.admin-principals", "etl"),
                 ConfigOverride.config("auth.token-lifetime", "3 seconds"),
                 ConfigOverride.config("auth.token-signing-key-file", keyFile.toString()));
         // After the start: Dropwizard resets logging when it starts.

@@ -56,6 +56,8 @@ final class TestGrpcAuth {
         server = new TreeCatTestServer(
                 directory.resolve("server"),
                 ConfigOverride.config("auth.enabled", "true"),
+                // With grants in force the native API is for holders of ALL on the root (TestAuthorization).
+                ConfigOverride.config("auth.admin-principals", "etl,admin,etl-grpc,cli-user"),
                 ConfigOverride.config("auth.token-signing-key-file", keyFile.toString()));
     }
 

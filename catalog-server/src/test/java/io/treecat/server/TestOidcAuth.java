@@ -77,7 +77,9 @@ class TestOidcAuth {
         server = new TreeCatTestServer(
                 directory.resolve("up"),
                 oidc(directory.resolve("up.yml"), issuer, "1 second"),
-                ConfigOverride.config("auth.enabled", "true"));
+                ConfigOverride.config("auth.enabled", "true"),
+                // With grants in force the native API is for holders of ALL on the root (TestAuthorization).
+                ConfigOverride.config("auth.admin-principals", "idp:alice,idp:auditor,idp:grpc-job"));
     }
 
     @AfterAll

@@ -17,5 +17,10 @@ public enum ErrorCategory {
      * A service the operation depends on (an object store holding the catalog's files) failed or could not be
      * reached; nothing was committed, and retrying later may succeed.
      */
-    UNAVAILABLE
+    UNAVAILABLE,
+    /**
+     * The caller is known but holds no privilege for the operation on the object (docs/security.md,
+     * "Authorization"); nothing was read or written.
+     */
+    PERMISSION_DENIED
 }

@@ -95,6 +95,15 @@ public enum ErrorCode {
     /** A catalog's storage settings are wrong (a secret given inline, a missing credential reference); context "key". */
     INVALID_STORAGE_SETTINGS(152, INVALID_ARGUMENT),
 
+    // Authorization (catalog-lakehouse's auth: privileges, roles and grants in /.system)
+    /**
+     * The caller may see the object but lacks the privilege the operation needs; context "privilege" and "object"
+     * (the path it is checked on). An object the caller may not even see is answered as not found instead.
+     */
+    PERMISSION_DENIED(160, ErrorCategory.PERMISSION_DENIED),
+    /** A role name that is not valid or a role that does not exist; context "role". */
+    ROLE_NOT_FOUND(161, NOT_FOUND),
+
     // Storage
     STORAGE_FAILURE(100, INTERNAL),
     STORAGE_CORRUPTION(101, INTERNAL),

@@ -56,6 +56,11 @@ public enum Action {
      * request, on {@code /.idempotency_keys} (the request itself is authorized as what it does).
      */
     MANAGE_IDEMPOTENCY_KEYS,
+    /**
+     * Granting and revoking privileges on the target, listing its grants and who can act on it; and, on the root,
+     * creating and dropping roles and assigning them to principals.
+     */
+    MANAGE_GRANTS,
     /** Creating, listing, deleting built-in principals and rotating their secrets, on {@code /.system/principals}. */
     MANAGE_PRINCIPALS,
     /**

@@ -52,17 +52,17 @@ public final class IcebergNames {
         return Namespace.of(java.util.Arrays.copyOf(namespace.levels(), namespace.length() - 1));
     }
 
-    static CatalogException noSuchNamespace(Namespace namespace) {
+    public static CatalogException noSuchNamespace(Namespace namespace) {
         return new CatalogException(ErrorCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: " + namespace)
                 .with(NAMESPACE, namespace.toString());
     }
 
-    static CatalogException noSuchTable(TableIdentifier identifier) {
+    public static CatalogException noSuchTable(TableIdentifier identifier) {
         return new CatalogException(ErrorCode.TABLE_NOT_FOUND, "Table does not exist: " + identifier)
                 .with(TABLE, identifier.toString());
     }
 
-    static CatalogException noSuchView(TableIdentifier identifier) {
+    public static CatalogException noSuchView(TableIdentifier identifier) {
         return new CatalogException(ErrorCode.VIEW_NOT_FOUND, "View does not exist: " + identifier)
                 .with(VIEW, identifier.toString());
     }

@@ -174,7 +174,12 @@ public final class IcebergNamespaces {
             List<String> names = new ArrayList<>();
             while (true) {
                 QueryPage page = txn.service().query(request);
-                page.rows().forEach(row -> names.add(row.id()));
+                // Only what the caller may see (docs/security.md, "Filtering"): a page can come back shorter than asked
+                // for, its token still leading on.
+                page.rows().stream()
+                        .map(row -> row.id())
+                        .filter(id -> lake.authorizer().maySee(who, parentPath.child(id), Optional.of(type)))
+                        .forEach(names::add);
                 if (pageSize != null || page.continuation().isEmpty()) {
                     return new Page(names, page.continuation().orElse(null));
                 }

@@ -260,7 +260,11 @@ public final class IcebergTables {
         lake.names().check(LakeNames.TABLE, destination.name());
         ObjectPath from = IcebergNames.tablePath(catalog, source);
         ObjectPath to = IcebergNames.tablePath(catalog, destination);
-        lake.runner().write(Access.of(who, Action.RENAME_TABLE, from), RetryPolicy.NONE, txn -> {
+        // The rename is a drop here and a create there: both are checked, each on its own object.
+        List<Access> accesses = List.of(
+                Access.of(who, Action.RENAME_TABLE, from),
+                Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, destination.namespace())));
+        lake.runner().write(accesses, RetryPolicy.NONE, txn -> {
             if (!ObjectType.TABLE.isTypeOf(txn.read(from))) {
                 throw IcebergNames.noSuchTable(source);
             }

@@ -21,6 +21,7 @@ import io.treecat.lakehouse.storage.StoreFailures;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -222,7 +223,11 @@ public final class IcebergViews {
         lake.names().check(LakeNames.VIEW, destination.name());
         ObjectPath from = IcebergNames.tablePath(catalog, source);
         ObjectPath to = IcebergNames.tablePath(catalog, destination);
-        lake.runner().write(Access.of(who, Action.RENAME_VIEW, from), RetryPolicy.NONE, txn -> {
+        // The rename is a drop here and a create there: both are checked, each on its own object.
+        List<Access> accesses = List.of(
+                Access.of(who, Action.RENAME_VIEW, from),
+                Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, destination.namespace())));
+        lake.runner().write(accesses, RetryPolicy.NONE, txn -> {
             ViewEntry view = find(txn, from, source);
             IcebergNamespaces.require(txn, catalog, destination.namespace());
             Optional<CatalogObject> existing = txn.read(to);

@@ -204,6 +204,25 @@ public final class LakeKeys {
     public static final String SECRET_HASH = "secret_hash";
     /** When a built-in principal's secret was last set, ms since the epoch. */
     public static final String SECRET_SET = "secret_set";
+    // ---- roles and grants (docs/security.md, "Authorization")
+    /** The id of the roles' area, {@code /.system/roles}; each role's members are its children. */
+    public static final String ROLES_ID = "roles";
+    /** The id of the grants' area, {@code /.system/grants}; its value counts the changes to roles and grants. */
+    public static final String GRANTS_ID = "grants";
+    /** A role's name, or a role member's principal name. */
+    public static final String ROLE_NAME = "name";
+    /** The principal a role member entry names. */
+    public static final String MEMBER = "principal";
+    /** Whom a grant is to: {@code role} or {@code principal}. */
+    public static final String GRANTEE_KIND = "grantee_kind";
+    /** The role's or principal's name a grant is to. */
+    public static final String GRANTEE = "grantee";
+    /** The privilege a grant gives (a {@code Privilege} name). */
+    public static final String PRIVILEGE = "privilege";
+    /** The path of the object a grant is on, in its text form ({@code /} for everything). */
+    public static final String GRANTED_ON = "on";
+    /** How many times roles and grants changed: authorizers re-read them when it moves. */
+    public static final String GENERATION = "generation";
     // ---- the Iceberg file index (…/<table>/_files and the file leaves)
 
     /** The id of a table's file-index node. */

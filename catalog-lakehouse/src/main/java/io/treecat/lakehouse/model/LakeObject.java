@@ -30,7 +30,11 @@ public sealed interface LakeObject
                 IdempotencyKeysEntry,
                 IdempotencyKeyEntry,
                 SystemAreaEntry,
-                PrincipalEntry {
+                PrincipalEntry,
+                GrantsAreaEntry,
+                RoleEntry,
+                RoleMemberEntry,
+                GrantEntry {
     /** The stored value. */
     BsonDocument encode();
 }

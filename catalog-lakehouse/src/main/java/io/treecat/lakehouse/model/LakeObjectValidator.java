@@ -218,6 +218,10 @@ public final class LakeObjectValidator implements WriteValidator {
             case HIVE_LOCK -> HiveLockEntry.decode(value);
             case IDEMPOTENCY_KEY -> IdempotencyKeyEntry.decode(value);
             case PRINCIPAL -> PrincipalEntry.decode(value);
+            case GRANTS_AREA -> GrantsAreaEntry.decode(value);
+            case ROLE -> RoleEntry.decode(value);
+            case ROLE_MEMBER -> RoleMemberEntry.decode(value);
+            case GRANT -> GrantEntry.decode(value);
             case FILE,
                     FILE_INDEX,
                     FUNCTIONS,

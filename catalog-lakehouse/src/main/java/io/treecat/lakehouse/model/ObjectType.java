@@ -61,7 +61,15 @@ public enum ObjectType {
     /** {@code /.system} and its areas ({@code /.system/principals}): TreeCat's own objects, written by it only. */
     SYSTEM_AREA("system_area"),
     /** One built-in principal under {@code /.system/principals} ({@link PrincipalEntry}). */
-    PRINCIPAL("principal");
+    PRINCIPAL("principal"),
+    /** {@code /.system/grants}: the grants' area and its change counter ({@link GrantsAreaEntry}). */
+    GRANTS_AREA("grants_area"),
+    /** One role under {@code /.system/roles} ({@link RoleEntry}); its children are its members. */
+    ROLE("role"),
+    /** One principal holding a role, under the role ({@link RoleMemberEntry}). */
+    ROLE_MEMBER("role_member"),
+    /** One grant of a privilege on an object to a role or a principal, under {@code /.system/grants} ({@link GrantEntry}). */
+    GRANT("grant");
 
     private final String storedName;
 

@@ -2,8 +2,13 @@ package io.treecat.rest.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
+import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.auth.Privilege;
+import io.treecat.lakehouse.iceberg.IcebergNames;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.storage.AccessDelegation;
 import io.treecat.lakehouse.storage.CredentialVending;
@@ -20,6 +25,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -50,10 +56,20 @@ public final class IcebergCredentialsResource {
     }
 
     /**
-     * What a caller may do with the table's files. Every caller is anonymous until authorization exists, and gets
-     * read and write; this is the one place a caller that only reads would be given {@link SessionPolicies.Access#READ}.
+     * What the caller may do with the table's files (docs/security.md, "Vended credentials"): read and write with
+     * {@code TABLE_WRITE}, read only with {@code TABLE_READ_DATA} (the session policy without Put and Delete), and
+     * nothing (empty: no credentials) with less, such as a caller who may only describe the table.
      */
-    private static final SessionPolicies.Access ACCESS = SessionPolicies.Access.READ_WRITE;
+    private Optional<SessionPolicies.Access> access(String catalog, TableIdentifier identifier) {
+        ObjectPath table = IcebergNames.tablePath(catalog, identifier);
+        if (lake.authorizer().allows(who(), Privilege.TABLE_WRITE, table)) {
+            return Optional.of(SessionPolicies.Access.READ_WRITE);
+        }
+        if (lake.authorizer().allows(who(), Privilege.TABLE_READ_DATA, table)) {
+            return Optional.of(SessionPolicies.Access.READ);
+        }
+        return Optional.empty();
+    }
 
     private final Lakehouse lake;
     private final IcebergTables tables;
@@ -104,9 +120,15 @@ public final class IcebergCredentialsResource {
         TableIdentifier identifier = IcebergResource.identifier(namespace, table);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         String metadataLocation = tables.metadataLocation(who(), at.catalog(), at.point(), identifier);
+        SessionPolicies.Access access = access(at.catalog(), identifier)
+                .orElseThrow(() -> new CatalogException(ErrorCode.PERMISSION_DENIED, "Permission denied")
+                        .with("privilege", Privilege.TABLE_READ_DATA.name())
+                        .with(
+                                "object",
+                                IcebergNames.tablePath(at.catalog(), identifier).toString()));
         Warehouse warehouse = lake.warehouses().forCatalog(at.catalog());
         CredentialVending.Vended vended = vending.vend(
-                warehouse, identifier.toString(), signing.location(at.catalog(), metadataLocation), ACCESS);
+                warehouse, identifier.toString(), signing.location(at.catalog(), metadataLocation), access);
         String json = bodies.json(ImmutableLoadCredentialsResponse.builder()
                 .addCredentials(credential(vended))
                 .build());
@@ -138,8 +160,15 @@ public final class IcebergCredentialsResource {
                 lake.warehouses().forCatalog(CatalogPrefix.parse(prefix).catalog());
         boolean vend = AccessDelegation.asks(header, AccessDelegation.VENDED_CREDENTIALS);
         boolean sign = AccessDelegation.asks(header, AccessDelegation.REMOTE_SIGNING);
+        Optional<SessionPolicies.Access> access =
+                access(CatalogPrefix.parse(prefix).catalog(), identifier);
+        if (vend && access.isEmpty()) {
+            // May describe the table, not read it: no credentials, and no signer either.
+            return Delegated.NONE;
+        }
         if (vend && AccessDelegation.onS3(warehouse) && (!sign || CredentialVending.canVend(warehouse))) {
-            CredentialVending.Vended vended = vending.vend(warehouse, identifier.toString(), location.get(), ACCESS);
+            CredentialVending.Vended vended =
+                    vending.vend(warehouse, identifier.toString(), location.get(), access.get());
             Map<String, String> config = new java.util.LinkedHashMap<>(
                     AccessDelegation.vendedConfig(warehouse, endpoint(prefix, identifier)));
             config.putAll(vended.config());

@@ -114,6 +114,10 @@ public final class IcebergErrors implements ExceptionMapper<Throwable> {
                     response(503, "ServiceUnavailableException", e.getMessage()).build();
                 // The catalog's object store failed: nothing was committed, and the message is the store's error
                 // with every credential removed (the lakehouse's StoreFailures).
+                // Iceberg's client raises 403 as ForbiddenException; the context names the privilege and the object.
+                case PERMISSION_DENIED ->
+                    response(403, "ForbiddenException", e.getMessage() + " " + e.context())
+                            .build();
                 case UNAVAILABLE -> {
                     LOG.warn("Object store failure: {} {}", e.getMessage(), e.context());
                     yield response(503, "ServiceUnavailableException", e.getMessage() + " " + e.context())

@@ -36,6 +36,7 @@ public final class ApiErrors implements ExceptionMapper<Throwable> {
             case UNKNOWN_OUTCOME, INTERNAL -> 500;
             case RESOURCE_EXHAUSTED -> 429;
             case UNAVAILABLE -> 503;
+            case PERMISSION_DENIED -> 403;
         };
     }
 

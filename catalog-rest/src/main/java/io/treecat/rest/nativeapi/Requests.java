@@ -18,7 +18,7 @@ import java.util.Locale;
  * parsed here, so a malformed parameter is a 400 with the parameter's name rather than Jersey's
  * default 404 for an unconvertible {@code @QueryParam}.
  */
-final class Requests {
+public final class Requests {
     private Requests() {}
 
     /** The read point named by {@code vid} or {@code snapshot} (at most one), else the newest. */
@@ -30,7 +30,7 @@ final class Requests {
      * The read point named by {@code vid}, {@code snapshot} or {@code asOfTime} (an RFC 3339 time;
      * at most one of the three), else the newest.
      */
-    static ReadPoint readPoint(String vid, String snapshot, String asOfTime) {
+    public static ReadPoint readPoint(String vid, String snapshot, String asOfTime) {
         int given = (vid != null ? 1 : 0) + (snapshot != null ? 1 : 0) + (asOfTime != null ? 1 : 0);
         if (given > 1) {
             ApiException both = ApiException.invalidRequest("Give at most one of vid, snapshot and asOfTime");

@@ -33,7 +33,7 @@ import net.sourceforge.argparse4j.inf.Subparsers;
 final class PrincipalsCommand extends Command {
     static final String DEFAULT_HTTP = "http://localhost:8181";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     PrincipalsCommand() {
         super("principals", "Creates, lists, rotates or deletes built-in principals (over HTTP)");
@@ -140,7 +140,7 @@ final class PrincipalsCommand extends Command {
         output.record(fields);
     }
 
-    private static Optional<String> credential(String file) throws IOException {
+    static Optional<String> credential(String file) throws IOException {
         if (file != null) {
             return Optional.of(
                     Files.readString(Path.of(file), StandardCharsets.UTF_8).strip());
@@ -169,7 +169,7 @@ final class PrincipalsCommand extends Command {
         return answer.path("access_token").asText();
     }
 
-    private static JsonNode send(HttpClient http, Optional<String> token, String method, String url, String body) {
+    static JsonNode send(HttpClient http, Optional<String> token, String method, String url, String body) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url))
                 .timeout(TIMEOUT)
                 .header("Content-Type", "application/json")
@@ -202,13 +202,17 @@ final class PrincipalsCommand extends Command {
             JsonNode error = json.path("error");
             String message = error.isObject()
                     ? error.path("type").asText() + ": " + error.path("message").asText()
+                            + (error.path("context").isObject()
+                                            && !error.path("context").isEmpty()
+                                    ? " " + error.path("context")
+                                    : "")
                     : error.asText() + ": " + json.path("error_description").asText();
             throw new IllegalArgumentException("HTTP " + response.statusCode() + " " + message);
         }
         return json;
     }
 
-    private static String segment(String name) {
+    static String segment(String name) {
         return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

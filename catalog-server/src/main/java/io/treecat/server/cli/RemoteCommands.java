@@ -19,6 +19,9 @@ public final class RemoteCommands {
                 new ExportCommand(),
                 new LogCommand(),
                 new WatchCommand(),
-                new PrincipalsCommand());
+                new PrincipalsCommand(),
+                new GrantsCommands.Roles(),
+                new GrantsCommands.GrantsCommand(),
+                new GrantsCommands.WhoCan());
     }
 }

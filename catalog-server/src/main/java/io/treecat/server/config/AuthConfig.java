@@ -13,6 +13,7 @@ import jakarta.validation.constraints.Size;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -69,6 +70,15 @@ public final class AuthConfig {
     @JsonProperty("allow-remote-without-auth")
     private boolean allowRemoteWithoutAuth = false;
 
+    /**
+     * The principals that hold every privilege on everything whatever the grants say (docs/security.md,
+     * "Authorization"): who makes the first roles and grants. Names, not client ids.
+     */
+    @NotNull
+    @Size(max = 100)
+    @JsonProperty("admin-principals")
+    private List<@NotBlank String> adminPrincipals = List.of();
+
     /** Whether every route but the token endpoint needs a bearer token. */
     public boolean enabled() {
         return enabled;
@@ -87,6 +97,11 @@ public final class AuthConfig {
     /** The {@code aud} of the server's tokens, which it also requires. */
     public String audience() {
         return audience;
+    }
+
+    /** The principals that hold every privilege ({@code auth.admin-principals}). */
+    public Set<String> adminPrincipals() {
+        return Set.copyOf(adminPrincipals);
     }
 
     /** A file holding the token signing key, if configured (blank counts as absent). */
