@@ -29,7 +29,9 @@ class PyIcebergOidcIT {
                 directory.resolve("server"),
                 TestOidcAuth.oidc(
                         directory.resolve("oidc.yml"), idp.issuerUrl("default").toString(), "1 second"),
-                ConfigOverride.config("auth.enabled", "true"))) {
+                ConfigOverride.config("auth.enabled", "true"),
+                // The job creates a namespace and a table: with grants in force it needs them (here, all of them).
+                ConfigOverride.config("auth.admin-principals", "idp:pyiceberg-job"))) {
             String token = idp.issueToken("default", "pyiceberg-job", TestOidcAuth.AUDIENCE, Map.of(), 3600)
                     .serialize();
             String foreign = idp.issueToken("default", "pyiceberg-job", "another-api", Map.of(), 3600)
