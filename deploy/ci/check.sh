@@ -176,6 +176,8 @@ check_fails "a credential key inline in a catalog's credentials fails the schema
 check "[production] auth is on, with the signing key from a Secret" bash -c \
   'grep -qF "enabled: \"\${TREECAT_AUTH_ENABLED:-true}\"" "$0" && grep -qF "token-signing-key-file: \"/etc/treecat-auth/token-signing.key\"" "$0"' \
   "$work/production.yaml"
+check "[production] its first principal is an admin, who makes the grants" \
+  grep -qF 'admin-principals: ["platform-admin"]' "$work/production.yaml"
 check "[default] auth off serves the pod network only by the explicit setting" \
   grep -qF 'allow-remote-without-auth: "${TREECAT_AUTH_ALLOW_REMOTE_WITHOUT_AUTH:-true}"' "$work/default.yaml"
 noremote() {
