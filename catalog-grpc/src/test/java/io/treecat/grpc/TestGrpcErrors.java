@@ -26,6 +26,7 @@ class TestGrpcErrors {
         expected.put(ErrorCategory.INTERNAL, Status.Code.INTERNAL);
         expected.put(ErrorCategory.RESOURCE_EXHAUSTED, Status.Code.RESOURCE_EXHAUSTED);
         expected.put(ErrorCategory.UNAVAILABLE, Status.Code.UNAVAILABLE);
+        expected.put(ErrorCategory.PERMISSION_DENIED, Status.Code.PERMISSION_DENIED);
         assertThat(expected).hasSize(ErrorCategory.values().length);
         for (ErrorCategory category : ErrorCategory.values()) {
             assertThat(GrpcErrors.statusCode(category)).as(category.name()).isEqualTo(expected.get(category));
