@@ -19,10 +19,15 @@ import java.util.EnumSet;
  * consume the rest: it closes the connection while the client is still sending, the client's write
  * fails ("broken pipe") and Java's HTTP client, among others, reports no answer at all instead of the
  * 4xx (found by the live protocol fuzzer, docs/robustness.md). Drained, the client finishes sending,
- * reads its 4xx, and the connection stays usable. A body larger than the limit, or one that stalls for
- * {@code http.read-timeout}, is left to Jetty, which closes the connection as before.
+ * reads its 4xx, and the connection stays usable. A body that says it is over the limit by at most
+ * {@link #OVER_LIMIT_SLACK} is drained too, so that its client reads the 413 rather than a reset (which
+ * came or not by the timing of the close). A larger body, or one that stalls for {@code
+ * http.read-timeout}, is left to Jetty, which closes the connection as before.
  */
 final class UnreadBodyDrain implements Filter {
+    /** How far past the limit a declared body is still read, to answer it: bounded work per refused request. */
+    static final long OVER_LIMIT_SLACK = 1L << 20;
+
     private final long limitBytes;
 
     private UnreadBodyDrain(long limitBytes) {
@@ -42,13 +47,14 @@ final class UnreadBodyDrain implements Filter {
         try {
             chain.doFilter(request, response);
         } finally {
-            if (request instanceof HttpServletRequest http && http.getContentLengthLong() <= limitBytes) {
-                drain(http);
+            if (request instanceof HttpServletRequest http
+                    && http.getContentLengthLong() <= limitBytes + OVER_LIMIT_SLACK) {
+                drain(http, Math.max(limitBytes, http.getContentLengthLong()));
             }
         }
     }
 
-    private void drain(HttpServletRequest request) {
+    private static void drain(HttpServletRequest request, long maxBytes) {
         try {
             ServletInputStream body = request.getInputStream();
             if (body.isFinished()) {
@@ -57,7 +63,7 @@ final class UnreadBodyDrain implements Filter {
             byte[] discard = new byte[8192];
             long total = 0;
             int n;
-            while (total <= limitBytes && (n = body.read(discard)) >= 0) {
+            while (total <= maxBytes && (n = body.read(discard)) >= 0) {
                 total += n;
             }
         } catch (IOException | IllegalStateException e) {
