@@ -34,24 +34,7 @@ final class GrantsCommands {
 
         @Override
         public final void configure(Subparser subparser) {
-            String http = System.getenv().getOrDefault("TREECAT_HTTP", PrincipalsCommand.DEFAULT_HTTP);
-            subparser
-                    .addArgument("--http")
-                    .dest("http")
-                    .setDefault(http)
-                    .metavar("URL")
-                    .help("the TreeCat HTTP address (default " + http + ")");
-            subparser
-                    .addArgument("--credential-file")
-                    .dest("credentialFile")
-                    .metavar("FILE")
-                    .help("a file holding <client id>:<secret> (default: $TREECAT_CREDENTIAL, else no token)");
-            subparser
-                    .addArgument("--format")
-                    .dest("format")
-                    .choices("json", "table")
-                    .setDefault("json")
-                    .help("JSON lines (default) or a table");
+            PrincipalsCommand.addHttpArguments(subparser);
             arguments(subparser);
         }
 

@@ -41,24 +41,7 @@ final class PrincipalsCommand extends Command {
 
     @Override
     public void configure(Subparser subparser) {
-        String http = System.getenv().getOrDefault("TREECAT_HTTP", DEFAULT_HTTP);
-        subparser
-                .addArgument("--http")
-                .dest("http")
-                .setDefault(http)
-                .metavar("URL")
-                .help("the TreeCat HTTP address (default " + http + ")");
-        subparser
-                .addArgument("--credential-file")
-                .dest("credentialFile")
-                .metavar("FILE")
-                .help("a file holding <client id>:<secret> (default: $TREECAT_CREDENTIAL, else no token)");
-        subparser
-                .addArgument("--format")
-                .dest("format")
-                .choices("json", "table")
-                .setDefault("json")
-                .help("JSON lines (default) or a table");
+        addHttpArguments(subparser);
         Subparsers actions = subparser.addSubparsers().dest("action").metavar("ACTION");
         actions.addParser("create")
                 .help("creates a principal and prints its secret, once")
@@ -138,6 +121,28 @@ final class PrincipalsCommand extends Command {
             fields.put("credential", principal.get("credential").asText());
         }
         output.record(fields);
+    }
+
+    /** {@code --http}, {@code --credential-file} and {@code --format}: what every command over the HTTP API takes. */
+    static void addHttpArguments(Subparser subparser) {
+        String http = System.getenv().getOrDefault("TREECAT_HTTP", DEFAULT_HTTP);
+        subparser
+                .addArgument("--http")
+                .dest("http")
+                .setDefault(http)
+                .metavar("URL")
+                .help("the TreeCat HTTP address (default " + http + ")");
+        subparser
+                .addArgument("--credential-file")
+                .dest("credentialFile")
+                .metavar("FILE")
+                .help("a file holding <client id>:<secret> (default: $TREECAT_CREDENTIAL, else no token)");
+        subparser
+                .addArgument("--format")
+                .dest("format")
+                .choices("json", "table")
+                .setDefault("json")
+                .help("JSON lines (default) or a table");
     }
 
     static Optional<String> credential(String file) throws IOException {
