@@ -50,6 +50,7 @@ import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
+import io.treecat.server.auth.AdminPortToken;
 import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
 import io.treecat.server.config.AuthConfig;
@@ -61,6 +62,7 @@ import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
 import io.treecat.server.tls.PemTls;
+import jakarta.servlet.DispatcherType;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -68,6 +70,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -199,6 +202,14 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
         GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
+        // The admin port's own token, checked before any admin servlet (metrics, tasks) but the probes' paths.
+        configuration
+                .auth()
+                .adminTokenFile()
+                .ifPresent(file -> environment
+                        .admin()
+                        .addFilter("admin-port-token", AdminPortToken.load(file))
+                        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
         // With auth on, the roles and grants in /.system decide (docs/security.md, "Authorization"); off, everything is
@@ -362,7 +373,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
      */
     static ListenerHosts checkListeners(TreeCatConfiguration configuration) {
         ListenerBindings bindings = new ListenerBindings(
-                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
+                configuration.auth().enabled(),
+                configuration.auth().allowRemoteWithoutAuth(),
+                configuration.auth().adminTokenFile().isPresent());
         bindings.applyTo(configuration.getServerFactory());
         String grpc = bindings.host("grpc.host", configuration.grpc().host(), true);
         String hms = bindings.host("hms.host", configuration.hms().host(), true);
