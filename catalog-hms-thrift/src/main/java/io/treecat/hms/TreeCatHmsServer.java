@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Grants;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.TransactionRunner;
@@ -61,7 +62,9 @@ public final class TreeCatHmsServer {
             HmsPartitionEventCalls.class,
             HmsTxnCalls.class,
             HmsCompactionCalls.class,
-            HmsNotificationCalls.class);
+            HmsNotificationCalls.class,
+            HmsRoleCalls.class,
+            HmsPrivilegeCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
@@ -108,6 +111,8 @@ public final class TreeCatHmsServer {
                 HmsEventLog.STRIDE);
         this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
         HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
+        // Hive's privilege and role calls read and write the lakehouse's roles and grants (docs/security.md).
+        Grants grants = new Grants(runner, clock);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
@@ -130,7 +135,9 @@ public final class TreeCatHmsServer {
                     new HmsPartitionEventCalls(calls, clock),
                     new HmsTxnCalls(transactions, new HmsWriteIds(calls, transactions)),
                     new HmsCompactionCalls(calls, hive, clock),
-                    notifications);
+                    notifications,
+                    new HmsRoleCalls(calls, grants),
+                    new HmsPrivilegeCalls(calls, grants));
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.
