@@ -86,7 +86,8 @@ final class HmsPrivilegeCalls {
 
     /**
      * The grants on exactly {@code object} (Hive's answer: a table's list does not hold its database's), of the
-     * principal named or (name null) of everyone; an object without a type: every grant of the principal.
+     * principal named or (name null) of everyone; an object without a type: every grant of the principal that is
+     * global or in the catalog the call acts in.
      */
     public List<HiveObjectPrivilege> list_privileges(
             String principalName, PrincipalType principalType, HiveObjectRef object) throws TException {
@@ -103,7 +104,7 @@ final class HmsPrivilegeCalls {
         List<HiveObjectPrivilege> answer = new ArrayList<>();
         for (Grants.StoredGrant stored : grants.listStored(calls.principal(), on, ReadPoint.LATEST)) {
             Grants.GrantInfo grant = stored.grant();
-            if (object.getObjectType() != null && !grant.on().equals(on)) {
+            if (object.getObjectType() != null ? !grant.on().equals(on) : !inCallsCatalog(grant.on())) {
                 continue;
             }
             if (!HmsPrivileges.matches(grant.grantee(), principalName, principalType)) {
@@ -164,6 +165,14 @@ final class HmsPrivilegeCalls {
     }
 
     // ---- the mapping of requests
+
+    /**
+     * Whether a grant of an object-less listing belongs to this call: global, or in the catalog the call acts in (Hive
+     * clients name one catalog per call, and answers carry its name).
+     */
+    private boolean inCallsCatalog(ObjectPath on) {
+        return on.isRoot() || on.ids().get(0).equals(calls.catalog());
+    }
 
     private static String key(Grants.GrantInfo grant) {
         return grant.grantee().kind() + '\0' + grant.grantee().name() + '\0' + grant.privilege() + '\0' + grant.on();

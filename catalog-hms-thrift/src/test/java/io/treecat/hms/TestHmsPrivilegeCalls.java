@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.Catalog;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.GetPrincipalsInRoleRequest;
@@ -273,6 +274,25 @@ final class TestHmsPrivilegeCalls {
                 .containsExactly("TABLE sales.orders USER dave ALL", "TABLE sales.orders ROLE readers SELECT");
         assertThat(rows(hms.client().list_privileges("dave", PrincipalType.USER, new HiveObjectRef())))
                 .containsExactly("TABLE sales.orders USER dave ALL");
+
+        // A listing without an object is of the catalog the call names (and the global grants).
+        HiveMetaStoreClient client = hms.hiveClient();
+        client.createCatalog(
+                new Catalog("other", hms.directory().resolve("other").toUri().toString()));
+        Database inOther = new Database();
+        inOther.setName("x");
+        inOther.setCatalogName("other");
+        client.createDatabase(inOther);
+        grants.grant(ADMIN, Grants.Grantee.principal("dave"), Privilege.TABLE_READ_DATA, ObjectPath.of("other", "x"));
+        grants.grant(ADMIN, Grants.Grantee.principal("dave"), Privilege.ALL, ObjectPath.ROOT);
+        assertThat(rows(hms.client().list_privileges("dave", PrincipalType.USER, new HiveObjectRef())))
+                .containsExactly("GLOBAL null.null USER dave ALL", "TABLE sales.orders USER dave ALL");
+        HiveObjectRef other = new HiveObjectRef();
+        other.setCatName("other");
+        List<HiveObjectPrivilege> inTheOtherCatalog = hms.client().list_privileges("dave", PrincipalType.USER, other);
+        assertThat(rows(inTheOtherCatalog))
+                .containsExactly("GLOBAL null.null USER dave ALL", "DATABASE x.null USER dave SELECT");
+        assertThat(inTheOtherCatalog.get(1).getHiveObject().getCatName()).isEqualTo("other");
     }
 
     @Test
