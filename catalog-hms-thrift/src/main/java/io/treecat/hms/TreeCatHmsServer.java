@@ -100,6 +100,8 @@ public final class TreeCatHmsServer {
         HmsTransactions transactions = new HmsTransactions(hive, locks, clock, config.lockTimeout());
         HmsLockCalls lockCalls = new HmsLockCalls(locks, transactions);
         this.catalogCalls = new HmsCatalogCalls(hive);
+        // Hive's privilege and role calls read and write the lakehouse's roles and grants (docs/security.md).
+        Grants grants = new Grants(runner, clock);
         HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // Hive's notification log is the metastore's, every catalog's events in one sequence: one for the server.
@@ -111,8 +113,6 @@ public final class TreeCatHmsServer {
                 HmsEventLog.STRIDE);
         this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
         HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
-        // Hive's privilege and role calls read and write the lakehouse's roles and grants (docs/security.md).
-        Grants grants = new Grants(runner, clock);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
