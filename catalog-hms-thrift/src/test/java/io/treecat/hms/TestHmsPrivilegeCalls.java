@@ -177,6 +177,19 @@ final class TestHmsPrivilegeCalls {
                 .hasMessage("Principal carol already has the role admin");
         assertThat(raw.revoke_role("admin", "carol", PrincipalType.USER)).isTrue();
         assertThat(grants().list(ADMIN, ObjectPath.ROOT, ReadPoint.LATEST)).isEmpty();
+
+        // To a role: ALL on / for that TreeCat role.
+        raw.create_role(new Role("ops", 0, null));
+        assertThat(raw.grant_role("admin", "ops", PrincipalType.ROLE, "x", PrincipalType.USER, false))
+                .isTrue();
+        assertThat(grants().list(ADMIN, ObjectPath.ROOT, ReadPoint.LATEST))
+                .containsExactly(new Grants.GrantInfo(Grants.Grantee.role("ops"), Privilege.ALL, ObjectPath.ROOT));
+        assertThat(raw.get_principals_in_role(new GetPrincipalsInRoleRequest("admin"))
+                        .getPrincipalGrants())
+                .extracting(RolePrincipalGrant::getPrincipalName, RolePrincipalGrant::getPrincipalType)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("ops", PrincipalType.ROLE));
+        assertThat(raw.revoke_role("admin", "ops", PrincipalType.ROLE)).isTrue();
+        assertThat(grants().list(ADMIN, ObjectPath.ROOT, ReadPoint.LATEST)).isEmpty();
     }
 
     @Test
