@@ -88,6 +88,11 @@ final class HmsCalls {
         return warehouse;
     }
 
+    /** Who the calls run as: what the connection carries (the anonymous principal until the port authenticates). */
+    Principal principal() {
+        return principal;
+    }
+
     HmsNames names() {
         return names;
     }
