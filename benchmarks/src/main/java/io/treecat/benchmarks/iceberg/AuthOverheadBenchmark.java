@@ -35,10 +35,11 @@ import org.apache.iceberg.types.Types;
  * What authentication and authorization cost an Iceberg client (issue 18's goal: under 5 % on {@code loadTable}, with
  * validated tokens cached): REST {@code loadTable} and one-file {@code FastAppend} commit latency against two TreeCat
  * servers started alike (the same jar, JVM options and embedded configuration), one with {@code auth.enabled: false}
- * and one with {@code auth.enabled: true}, side by side in one run.
+ * and two with {@code auth.enabled: true}, side by side in one run.
  *
- * <p>Three clients, each Iceberg's own {@link RESTCatalog} with its own table (same schema, same spec, seeded with the
- * same 20 commits):
+ * <p>Three clients, each Iceberg's own {@link RESTCatalog} on a server of its own (each server with the same history:
+ * started once with auth off to make the principals, then again), each with its own table (same schema, same spec,
+ * seeded with the same 20 commits):
  *
  * <ul>
  *   <li>{@code off}: no credential, against the server with auth off;
@@ -48,11 +49,12 @@ import org.apache.iceberg.types.Types;
  *       RS256), principal {@code idp:bench} with the same grants.
  * </ul>
  *
- * <p>The clients alternate in rounds ({@code -Drounds}, 5), so that all three see the same machine load; each round is
+ * <p>The clients alternate in rounds ({@code -Drounds}, 5; each round starting with the next client), so that all
+ * three see the same machine load; each round is
  * {@code -Dloads} (200) {@code loadTable} calls then {@code -Dcommits} (20) commits per client. Before measuring, each
  * client runs an untimed warm-up of the same calls ({@code -Dwarmup}, 300 loads and 30 commits). Reported per client:
  * p50, p99 and mean of each call, and the servers' CPU time per call (from {@code /proc}, which waiting for a core does
- * not inflate). The two servers run together; only one is busy at a time.
+ * not inflate). The three servers run together; only one is busy at a time.
  *
  * <pre>
  * java -Xmx1g -cp benchmarks/target/treecat-benchmarks.jar io.treecat.benchmarks.iceberg.AuthOverheadBenchmark
@@ -93,45 +95,37 @@ public final class AuthOverheadBenchmark {
         List<String> jvm = serverJvmOptions();
 
         try (LoopbackIssuer idp = LoopbackIssuer.start()) {
-            Path onConfig = configWithIssuer(work, idp.issuer());
-            // The principal is made with auth off (docs/security.md, "Turning it on"), then the same data directory
-            // serves with auth on.
-            String admin;
-            String bench;
-            try (ServerProcess setup = startTreeCat(jar, work.resolve("on"), jvm, Map.of(), null)) {
-                admin = createPrincipal(setup, "admin");
-                bench = createPrincipal(setup, "bench");
-            }
+            Path config = configWithIssuer(work, idp.issuer());
             Map<String, String> authOn = Map.of(
                     "TREECAT_AUTH_ENABLED", "true",
                     "TREECAT_AUTH_ADMIN_PRINCIPALS", "[admin]",
                     "TREECAT_HMS_ALLOW_UNAUTHENTICATED", "true");
-            try (ServerProcess off = startTreeCat(jar, work.resolve("off"), jvm, Map.of(), onConfig);
-                    ServerProcess on = startTreeCat(jar, work.resolve("on"), jvm, authOn, onConfig)) {
-                String adminToken = token(on, admin);
-                for (String grantee : List.of("bench", "idp:bench")) {
-                    for (String privilege : GRANTS) {
-                        grant(on, adminToken, grantee, privilege);
-                    }
-                }
+            try (Prepared off = prepare(jar, work.resolve("off"), jvm, config, Map.of());
+                    Prepared builtIn = prepare(jar, work.resolve("built-in"), jvm, config, authOn);
+                    Prepared oidc = prepare(jar, work.resolve("oidc"), jvm, config, authOn)) {
+                grantAll(builtIn, "bench");
+                grantAll(oidc, "idp:bench");
                 String idpToken = idp.token("bench", AUDIENCE, Duration.ofDays(1));
-
-                RESTCatalog offCatalog = catalog(off, Map.of());
-                offCatalog.createNamespace(NS);
-                RESTCatalog builtInCatalog = catalog(on, Map.of("credential", bench, "rest.auth.type", "oauth2"));
-                builtInCatalog.createNamespace(NS);
-                RESTCatalog oidcCatalog = catalog(on, Map.of("token", idpToken, "token-refresh-enabled", "false"));
                 List<Client> clients = List.of(
-                        client("off", offCatalog, off),
-                        client("built-in", builtInCatalog, on),
-                        client("oidc", oidcCatalog, on));
+                        client("off", catalog(off.server(), Map.of()), off.server()),
+                        client(
+                                "built-in",
+                                catalog(
+                                        builtIn.server(),
+                                        Map.of("credential", builtIn.bench(), "rest.auth.type", "oauth2")),
+                                builtIn.server()),
+                        client(
+                                "oidc",
+                                catalog(oidc.server(), Map.of("token", idpToken, "token-refresh-enabled", "false")),
+                                oidc.server()));
 
                 for (Client client : clients) {
                     run(client, warmup, warmup / 10, false);
                 }
                 for (int round = 0; round < rounds; round++) {
-                    for (Client client : clients) {
-                        run(client, loads, commits, true);
+                    // Each round starts with the next client, so that none always follows the same one.
+                    for (int i = 0; i < clients.size(); i++) {
+                        run(clients.get((round + i) % clients.size()), loads, commits, true);
                     }
                 }
                 report(clients, loads, commits, rounds);
@@ -142,7 +136,42 @@ public final class AuthOverheadBenchmark {
         }
     }
 
-    /** The same options for both servers: heap, and any extra ones (a profiler) from -Dtreecat.server.jvm-args. */
+    /** A server for one client, and the credentials of the principals made on it. */
+    private record Prepared(ServerProcess server, String admin, String bench) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            server.close();
+        }
+    }
+
+    /**
+     * A server with the same history as the others: started with auth off to make the principals {@code admin} and
+     * {@code bench} (docs/security.md, "Turning it on"), stopped, and started again on the same data directory with
+     * {@code environment} (auth on, or nothing). Each client gets a server of its own, so that no server serves two
+     * clients' calls (a server that does is warmer than one that waits in between).
+     */
+    private static Prepared prepare(
+            Path jar, Path directory, List<String> jvm, Path config, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        String admin;
+        String bench;
+        try (ServerProcess setup = startTreeCat(jar, directory, jvm, Map.of(), config)) {
+            admin = createPrincipal(setup, "admin");
+            bench = createPrincipal(setup, "bench");
+        }
+        ServerProcess server = startTreeCat(jar, directory, jvm, environment, config);
+        return new Prepared(server, admin, bench);
+    }
+
+    /** The measured principal's grants (it is not an admin, so every call passes the grants check). */
+    private static void grantAll(Prepared server, String grantee) throws IOException, InterruptedException {
+        String adminToken = token(server.server(), server.admin());
+        for (String privilege : GRANTS) {
+            grant(server.server(), adminToken, grantee, privilege);
+        }
+    }
+
+    /** The same options for every server: heap, and any extra ones (a profiler) from -Dtreecat.server.jvm-args. */
     private static List<String> serverJvmOptions() {
         List<String> jvm = new ArrayList<>(List.of(System.getProperty("treecat.server.xmx", "-Xmx1g")));
         String extra = System.getProperty("treecat.server.jvm-args", "").trim();
@@ -159,7 +188,7 @@ public final class AuthOverheadBenchmark {
     }
 
     /**
-     * The embedded default with one {@code auth.oidc} issuer, for both servers (the one with auth off ignores it), so
+     * The embedded default with one {@code auth.oidc} issuer, for every server (the one with auth off ignores it), so
      * that their configurations differ only in {@code TREECAT_AUTH_*}.
      */
     private static Path configWithIssuer(Path work, String issuer) throws IOException {
@@ -193,6 +222,7 @@ public final class AuthOverheadBenchmark {
     }
 
     private static Client client(String name, RESTCatalog catalog, ServerProcess server) {
+        catalog.createNamespace(NS);
         Table table = catalog.createTable(TableIdentifier.of(NS, "t_" + name.replace('-', '_')), SCHEMA, SPEC);
         for (int i = 0; i < 20; i++) {
             table.newFastAppend().appendFile(file(table, i)).commit();
