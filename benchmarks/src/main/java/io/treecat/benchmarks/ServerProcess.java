@@ -145,6 +145,22 @@ public final class ServerProcess implements AutoCloseable {
             int restPort,
             int hmsPort)
             throws IOException, InterruptedException {
+        return startTreeCat(jar, directory, jvmOptions, environment, restPort, hmsPort, null);
+    }
+
+    /**
+     * {@link #startTreeCat(Path, Path, List, Map, int, int)} with a configuration file ({@code server <file>}), null
+     * for the embedded default: settings an environment variable cannot give, such as {@code auth.oidc}'s list.
+     */
+    public static ServerProcess startTreeCat(
+            Path jar,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> environment,
+            int restPort,
+            int hmsPort,
+            Path config)
+            throws IOException, InterruptedException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException(
                     "No server jar at " + jar.toAbsolutePath()
@@ -169,6 +185,9 @@ public final class ServerProcess implements AutoCloseable {
                 "-jar",
                 jar.toAbsolutePath().toString(),
                 "server"));
+        if (config != null) {
+            command.add(config.toAbsolutePath().toString());
+        }
         int waitFor = restPort > 0 ? restPort : hmsPort;
         return start("TreeCat", command, environment, home, waitFor, null, home.resolve("server.log"), 60);
     }

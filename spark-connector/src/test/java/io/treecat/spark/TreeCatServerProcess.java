@@ -68,6 +68,21 @@ final class TreeCatServerProcess implements AutoCloseable {
     static TreeCatServerProcess start(
             Path directory, String warehouseCatalogs, Map<String, String> environment, List<String> javaOptions)
             throws IOException, InterruptedException {
+        return start(directory, warehouseCatalogs, "", environment, javaOptions);
+    }
+
+    /**
+     * Starts a server as {@link #start(Path, String, Map, List)} does, with {@code oidcIssuers}: YAML replacing the
+     * embedded default's empty {@code auth.oidc} list (the {@code oidc:} key and its entries, indented by two spaces;
+     * empty for none). A list cannot be set by an environment variable, so it goes into a configuration file.
+     */
+    static TreeCatServerProcess start(
+            Path directory,
+            String warehouseCatalogs,
+            String oidcIssuers,
+            Map<String, String> environment,
+            List<String> javaOptions)
+            throws IOException, InterruptedException {
         Path jar = serverJar();
         Path log = directory.resolve("treecat-server.log");
         int httpPort = freePort();
@@ -78,8 +93,9 @@ final class TreeCatServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC"));
         command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toString(), "server"));
-        if (!warehouseCatalogs.isEmpty()) {
-            command.add(configWithCatalogs(jar, directory, warehouseCatalogs).toString());
+        if (!warehouseCatalogs.isEmpty() || !oidcIssuers.isEmpty()) {
+            command.add(
+                    configWith(jar, directory, warehouseCatalogs, oidcIssuers).toString());
         }
         // The server's own environment overrides (docs/configuration.md); small RocksDB buffers, since
         // the machine is shared and the test writes little.
@@ -207,10 +223,10 @@ final class TreeCatServerProcess implements AutoCloseable {
 
     /**
      * The server's embedded default configuration (every {@code TREECAT_*} override still applies) with
-     * {@code catalogs} added under {@code warehouse:}, written to {@code directory}: a file of its own
-     * would have to repeat every listener's setting.
+     * {@code catalogs} added under {@code warehouse:} and {@code oidcIssuers} in place of {@code auth.oidc}'s empty
+     * list, written to {@code directory}: a file of its own would have to repeat every listener's setting.
      */
-    private static Path configWithCatalogs(Path jar, Path directory, String catalogs) throws IOException {
+    private static Path configWith(Path jar, Path directory, String catalogs, String oidcIssuers) throws IOException {
         String defaults;
         try (JarFile archive = new JarFile(jar.toFile())) {
             JarEntry entry = archive.getJarEntry("treecat-default.yml");
@@ -227,8 +243,16 @@ final class TreeCatServerProcess implements AutoCloseable {
             throw new IllegalStateException("treecat-default.yml has no top-level warehouse: key");
         }
         int insertAt = at + anchor.length();
-        String config =
-                defaults.substring(0, insertAt) + catalogs.stripTrailing() + "\n" + defaults.substring(insertAt);
+        String config = catalogs.isEmpty()
+                ? defaults
+                : defaults.substring(0, insertAt) + catalogs.stripTrailing() + "\n" + defaults.substring(insertAt);
+        if (!oidcIssuers.isEmpty()) {
+            String emptyList = "\n  oidc: []\n";
+            if (!config.contains(emptyList)) {
+                throw new IllegalStateException("treecat-default.yml has no empty auth.oidc list");
+            }
+            config = config.replace(emptyList, "\n" + oidcIssuers.stripTrailing() + "\n");
+        }
         Path file = directory.resolve("treecat.yml");
         Files.writeString(file, config, StandardCharsets.UTF_8);
         return file;

@@ -9,9 +9,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,17 @@ final class TreeCatServer implements AutoCloseable {
 
     /** Starts the server in {@code directory} (its data, warehouse and log) and returns once REST and Thrift answer. */
     static TreeCatServer start(Path directory) throws IOException, InterruptedException {
+        return start(directory, Map.of(), "");
+    }
+
+    /**
+     * Starts the server as {@link #start(Path)} does, with {@code settings} added to its environment (the embedded
+     * default's {@code TREECAT_*} overrides: {@code TREECAT_AUTH_ENABLED}, …) and {@code oidcIssuers}, YAML replacing
+     * the embedded default's empty {@code auth.oidc} list (empty for none), in a configuration file: a list cannot be
+     * set by an environment variable. Starting again on the same directory keeps the data (principals, tables).
+     */
+    static TreeCatServer start(Path directory, Map<String, String> settings, String oidcIssuers)
+            throws IOException, InterruptedException {
         Path root = projectRoot();
         Path jar = root.resolve("catalog-server/target/treecat-server.jar");
         if (!Files.isRegularFile(jar)) {
@@ -76,9 +89,14 @@ final class TreeCatServer implements AutoCloseable {
         environment.put("TREECAT_HMS_PORT", String.valueOf(hmsPort));
         // Nothing is in flight when the tests stop it: don't wait the default 30 s for requests to drain.
         environment.put("TREECAT_SHUTDOWN_GRACE_PERIOD", "2 seconds");
+        environment.putAll(settings);
 
-        ProcessBuilder builder = new ProcessBuilder(
-                        List.of(root.resolve("bin/treecat").toString(), "server"))
+        List<String> command =
+                new ArrayList<>(List.of(root.resolve("bin/treecat").toString(), "server"));
+        if (!oidcIssuers.isEmpty()) {
+            command.add(configWithIssuers(root, directory, oidcIssuers).toString());
+        }
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -135,9 +153,26 @@ final class TreeCatServer implements AutoCloseable {
         }
     }
 
+    /** The embedded default configuration with {@code oidcIssuers} in place of its empty {@code auth.oidc} list. */
+    private static Path configWithIssuers(Path root, Path directory, String oidcIssuers) throws IOException {
+        String defaults = Files.readString(
+                root.resolve("catalog-server/src/main/resources/treecat-default.yml"), StandardCharsets.UTF_8);
+        String emptyList = "\n  oidc: []\n";
+        if (!defaults.contains(emptyList)) {
+            throw new IllegalStateException("treecat-default.yml has no empty auth.oidc list");
+        }
+        Path file = directory.resolve("treecat.yml");
+        Files.writeString(
+                file, defaults.replace(emptyList, "\n" + oidcIssuers.stripTrailing() + "\n"), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** 200, or 401 from a server with auth on: either way its REST port serves. */
     private static boolean answers(HttpClient http, HttpRequest request) throws InterruptedException {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            int status =
+                    http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            return status == 200 || status == 401;
         } catch (IOException e) {
             return false;
         }
