@@ -37,6 +37,12 @@ class TestTokenAuthenticator {
     private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
     private static final String AUDIENCE = "treecat";
 
+    /**
+     * The provider's connect and read timeout: generous, since a loaded CI machine once took over 2 s to answer the
+     * first discovery and the test saw "unavailable"; a provider that is down refuses the connection at once.
+     */
+    private static final Duration PROVIDER_TIMEOUT = Duration.ofSeconds(20);
+
     private final MutableClock clock = new MutableClock(Instant.now());
     private OidcTestIssuer idp;
     private String issuer;
@@ -62,7 +68,7 @@ class TestTokenAuthenticator {
                 rolesClaim,
                 OidcIssuer.DEFAULT_ALGORITHMS,
                 Duration.ofSeconds(30),
-                Duration.ofSeconds(2),
+                PROVIDER_TIMEOUT,
                 Duration.ofSeconds(5));
     }
 
@@ -255,7 +261,7 @@ class TestTokenAuthenticator {
                 Optional.empty(),
                 OidcIssuer.DEFAULT_ALGORITHMS,
                 Duration.ofSeconds(30),
-                Duration.ofSeconds(2),
+                PROVIDER_TIMEOUT,
                 Duration.ofSeconds(5));
 
         assertRefused(
