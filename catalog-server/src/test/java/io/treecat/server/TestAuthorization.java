@@ -1,5 +1,12 @@
 package io.treecat.server;
 
+import java.util.UUID;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -85,7 +92,7 @@ class TestAuthorization {
                 Base64.getEncoder()
                         .encodeToString("treecat-authz-test-signing-key-0123456789".getBytes(StandardCharsets.UTF_8)));
         try (TreeCatTestServer open = new TreeCatTestServer(directory)) {
-            for (String name : List.of("admin", "reader", "stranger")) {
+            for (String name : List.of("admin", "reader", "stranger", "loader")) {
                 TreeCatTestServer.Reply created = open.post("/treecat/v1/principals", "{\"name\": \"" + name + "\"}");
                 assertThat(created.status()).isEqualTo(201);
                 credentials.put(name, created.json().get("credential").asText());
@@ -221,6 +228,61 @@ class TestAuthorization {
         try (RESTCatalog admin = client("admin")) {
             assertThat(admin.loadTable(ORDERS).properties()).doesNotContainKey("owner");
             assertThat(admin.tableExists(ORDERS)).isTrue();
+        }
+    }
+
+    @Test
+    void writingTablesIsNotCreatingThemWhetherTheCreateIsStagedOrCommitted() throws Exception {
+        // The loader may write every table of etl (TABLE_WRITE), not create one (TABLE_CREATE). Trino's CREATE
+        // TABLE, Spark's CTAS and createTransaction() create by staging, then committing a change that asserts the
+        // table does not exist: both steps are creates, checked on the namespace.
+        try (RESTCatalog admin = client("admin")) {
+            admin.createNamespace(Namespace.of("etl"));
+        }
+        TreeCatTestServer.Reply granted = send(
+                token("admin"),
+                "POST",
+                "/treecat/v1/grants",
+                "{\"principal\": \"loader\", \"privilege\": \"TABLE_WRITE\", \"on\": \"/warehouse/etl\"}");
+        assertThat(granted.status()).as(granted.body()).isEqualTo(201);
+        TableIdentifier staged = TableIdentifier.of("etl", "staged");
+        try (RESTCatalog loader = client("loader")) {
+            assertThatThrownBy(() -> loader.buildTable(staged, SCHEMA)
+                            .createTransaction()
+                            .commitTransaction())
+                    .isInstanceOf(ForbiddenException.class)
+                    .hasMessageContaining("privilege=TABLE_CREATE")
+                    .hasMessageContaining("object=/warehouse/etl");
+        }
+        // The commit alone, as a client that skipped the staging would send it.
+        String commit = UpdateTableRequestParser.toJson(UpdateTableRequest.create(
+                staged,
+                List.of(new UpdateRequirement.AssertTableDoesNotExist()),
+                List.of(
+                        new MetadataUpdate.AssignUUID(UUID.randomUUID().toString()),
+                        new MetadataUpdate.UpgradeFormatVersion(2),
+                        new MetadataUpdate.AddSchema(SCHEMA),
+                        new MetadataUpdate.SetCurrentSchema(-1),
+                        new MetadataUpdate.AddPartitionSpec(PartitionSpec.unpartitioned()),
+                        new MetadataUpdate.SetDefaultPartitionSpec(-1),
+                        new MetadataUpdate.AddSortOrder(SortOrder.unsorted()),
+                        new MetadataUpdate.SetDefaultSortOrder(-1))));
+        TreeCatTestServer.Reply committed =
+                send(token("loader"), "POST", "/v1/warehouse/namespaces/etl/tables/staged", commit);
+        assertThat(committed.status()).as(committed.body()).isEqualTo(403);
+        assertThat(committed.body()).contains("TABLE_CREATE").contains("/warehouse/etl");
+        try (RESTCatalog admin = client("admin")) {
+            assertThat(admin.tableExists(staged)).isFalse();
+            // Writing an existing table is the loader's.
+            admin.createTable(TableIdentifier.of("etl", "events"), SCHEMA);
+        }
+        try (RESTCatalog loader = client("loader")) {
+            loader.loadTable(TableIdentifier.of("etl", "events"))
+                    .updateProperties()
+                    .set("owner", "loader")
+                    .commit();
+            assertThat(loader.loadTable(TableIdentifier.of("etl", "events")).properties())
+                    .containsEntry("owner", "loader");
         }
     }
 

@@ -132,10 +132,15 @@ public final class IcebergTables {
 
     // ---- creating
 
-    /** The metadata a create would commit, without writing anything: for a staged create, and as the first step of a create. */
+    /**
+     * The metadata a create would commit, without writing anything: for a staged create, and as the first step of a
+     * create. Checked as the create itself ({@code CREATE_TABLE} on the namespace): a staged create hands out the new
+     * table's location, and its vended credentials, before any commit would check it.
+     */
     public TableMetadata newTable(Principal who, String catalog, Namespace namespace, NewTable table) {
         lake.names().check(LakeNames.CATALOG, catalog);
         lake.names().check(LakeNames.TABLE, table.name());
+        lake.authorizer().check(Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, namespace)));
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         String metadataPath = table.properties().get(TableProperties.WRITE_METADATA_LOCATION);
         if (metadataPath != null) {

@@ -157,9 +157,15 @@ final class TableCommits {
             return StoreFailures.translate(
                     warehouse, () -> List.of(chains.commit(who, warehouse, paths.get(0), changes.get(0))));
         }
-        List<Access> accesses = paths.stream()
-                .map(path -> Access.of(who, Action.COMMIT_TABLE, path))
-                .toList();
+        // A change that creates its table (a staged create's commit: Trino's CREATE TABLE, Spark's CTAS, any
+        // createTransaction) is a create, checked on the namespace; every other change is a write to its table.
+        List<Access> accesses = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            accesses.add(
+                    creates(changes.get(i))
+                            ? Access.of(who, Action.CREATE_TABLE, paths.get(i).parent())
+                            : Access.of(who, Action.COMMIT_TABLE, paths.get(i)));
+        }
         // A store failure (the file write, or a read of the base) abandons the transaction, which deletes every
         // metadata file it wrote: 503, nothing committed (StoreFailures).
         try (TableCommitLocks.Held ignored = locks.lock(paths)) {
