@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.TransactionRunner;
@@ -16,10 +17,11 @@ import java.util.function.Function;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TException;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TTransportException;
-import org.apache.thrift.transport.TTransportFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +72,7 @@ public final class TreeCatHmsServer {
     private final HmsCatalogCalls catalogCalls;
     private final HmsTableCalls tableCalls;
     private final TBaseProcessor<?> processor;
+    private final HmsAuthentication authentication;
     private final HmsEventLog eventLog;
     private final HmsEventIndexer eventIndexer;
     private volatile HmsServerTransport socket;
@@ -81,14 +84,33 @@ public final class TreeCatHmsServer {
      * @param warehouses where each catalog's files live (default database, table and partition locations)
      */
     public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
-        this(runner, warehouses, config, Clock.systemUTC());
+        this(runner, warehouses, config, HmsAuthentication.none(), Clock.systemUTC());
+    }
+
+    /**
+     * @param authentication how clients prove who they are; each call runs as the principal its connection proved
+     */
+    public TreeCatHmsServer(
+            TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, HmsAuthentication authentication) {
+        this(runner, warehouses, config, authentication, Clock.systemUTC());
     }
 
     /** With the clock lock and transaction timeouts are measured on (tests move one by hand). */
     TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, Clock clock) {
+        this(runner, warehouses, config, HmsAuthentication.none(), clock);
+    }
+
+    TreeCatHmsServer(
+            TransactionRunner runner,
+            Warehouses warehouses,
+            HmsServerConfig config,
+            HmsAuthentication authentication,
+            Clock clock) {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
-        HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()));
+        this.authentication = requireNonNull(authentication, "authentication is null");
+        // Each call runs as the principal of the connection the current thread serves.
+        HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()), sessions::principal);
         this.locks = new HmsLocks(hive, clock, config.lockTimeout());
         // What holds state of the whole server is made once and is the same in every catalog's areas. Hive's
         // transactions are the metastore's, not a catalog's: they live in hive's catalog whichever catalog a call
@@ -107,7 +129,7 @@ public final class TreeCatHmsServer {
                 HmsEventCheckpointStore.inTree(hive),
                 HmsEventLog.STRIDE);
         this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
-        HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
+        HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
@@ -196,9 +218,9 @@ public final class TreeCatHmsServer {
         }
         HmsTransportConfig limits = config.transport();
         TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-                .processor(new LegacyCalls(tableCalls, processor))
-                .transportFactory(
-                        limits.framed() ? HmsFramedTransport.factory(limits.maxFrameBytes()) : new TTransportFactory())
+                .processor(calls())
+                // Who each connection is, told before its first call, on its worker thread (SASL PLAIN or none).
+                .transportFactory(new HmsAuthTransport(limits, authentication))
                 .protocolFactory(HmsProtocol.factory(limits))
                 .minWorkerThreads(config.minThreads())
                 .maxWorkerThreads(config.maxThreads());
@@ -222,6 +244,25 @@ public final class TreeCatHmsServer {
                 limits.framed() ? "framed" : "unframed",
                 config.catalog(),
                 servedCalls().size());
+    }
+
+    /** Every served call, behind the gate that serves nothing to a connection that proved nobody. */
+    private TProcessor calls() {
+        return new HmsAuthGate(sessions, new LegacyCalls(tableCalls, processor));
+    }
+
+    /**
+     * Serves one call read from {@code in} as {@code principal}, with no connection of its own: Hive's HTTP transport
+     * (each request one call, its principal from the request's bearer token). Whatever the call fails with is
+     * answered in {@code out} as over the Thrift port.
+     */
+    public void processAs(Principal principal, TProtocol in, TProtocol out) throws TException {
+        requireNonNull(principal, "principal is null");
+        TProcessor calls = calls();
+        sessions.callAs(principal, () -> {
+            calls.process(in, out);
+            return null;
+        });
     }
 
     /** The bound port, or -1 before start. */

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
@@ -40,6 +42,8 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final HmsTransportConfig transport;
     private final ExternalLocations external;
     private final HiveFilterLimits filterLimits;
+    private final HmsAuthentication authentication;
+    private final Function<Supplier<CatalogService>, Authorizer> authorizer;
     private final List<AutoCloseable> clients = new ArrayList<>();
     private Path directory;
     private CatalogService catalog;
@@ -59,6 +63,26 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
             HmsTransportConfig transport,
             ExternalLocations external,
             HiveFilterLimits filterLimits) {
+        this(
+                lockTimeout,
+                clock,
+                transport,
+                external,
+                filterLimits,
+                HmsAuthentication.none(),
+                service -> Authorizer.allowAll());
+    }
+
+    private HmsTestServer(
+            Duration lockTimeout,
+            Clock clock,
+            HmsTransportConfig transport,
+            ExternalLocations external,
+            HiveFilterLimits filterLimits,
+            HmsAuthentication authentication,
+            Function<Supplier<CatalogService>, Authorizer> authorizer) {
+        this.authentication = authentication;
+        this.authorizer = authorizer;
         this.lockTimeout = lockTimeout;
         this.clock = clock;
         this.transport = transport;
@@ -74,6 +98,24 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
                 transport,
                 ExternalLocations.ALLOWED,
                 HiveFilterLimits.DEFAULTS);
+    }
+
+    /**
+     * A server that authenticates its clients with {@code authentication} and authorizes their calls with the
+     * authorizer {@code authorizer} makes over the tree.
+     */
+    static HmsTestServer withAuthentication(
+            HmsTransportConfig transport,
+            HmsAuthentication authentication,
+            Function<Supplier<CatalogService>, Authorizer> authorizer) {
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT,
+                Clock.systemUTC(),
+                transport,
+                ExternalLocations.ALLOWED,
+                HiveFilterLimits.DEFAULTS,
+                authentication,
+                authorizer);
     }
 
     /** A server whose clients may place objects outside the warehouse only if {@code external} allows it. */
@@ -116,12 +158,13 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
         catalog = CatalogService.open(directory.resolve("db"));
         CatalogService opened = catalog;
         server = new TreeCatHmsServer(
-                new TransactionRunner(() -> opened, Authorizer.allowAll()),
+                new TransactionRunner(() -> opened, authorizer.apply(() -> opened)),
                 Warehouses.underRoot(warehouse(), new LocalFileIO(), external),
                 HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
                         .withLockTimeout(lockTimeout)
                         .withTransport(transport)
                         .withFilterLimits(filterLimits),
+                authentication,
                 clock);
         server.start();
     }
@@ -214,8 +257,14 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
 
     /** A new connection with Hive's own HiveMetaStoreClient, closed after the test. */
     HiveMetaStoreClient hiveClient() throws Exception {
+        return hiveClient(java.util.Map.of());
+    }
+
+    /** As {@link #hiveClient()}, with these client settings as well (authentication, framing, retries). */
+    HiveMetaStoreClient hiveClient(java.util.Map<String, String> settings) throws Exception {
         Configuration conf = new Configuration(false);
         conf.set("metastore.thrift.uris", uri());
+        settings.forEach(conf::set);
         HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
         clients.add(client::close);
         return client;
