@@ -62,7 +62,7 @@ final class HmsPlainSaslServer implements SaslServer {
             int second = first < 0 ? -1 : indexOf(response, first + 1);
             if (first < 0 || second < 0 || indexOf(response, second + 1) >= 0) {
                 throw new AuthenticationException(
-                        "Malformed SASL PLAIN message: it must be [authzid] NUL authcid NUL" + " passwd");
+                        "Malformed SASL PLAIN message: it must be [authzid] NUL authcid NUL passwd");
             }
             String authzid = utf8(response, 0, first);
             String authcid = utf8(response, first + 1, second);

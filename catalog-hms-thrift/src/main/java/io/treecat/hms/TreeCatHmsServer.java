@@ -8,6 +8,8 @@ import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.TransactionRunner;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
@@ -21,6 +23,7 @@ import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TIOStreamTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -263,6 +266,17 @@ public final class TreeCatHmsServer {
             calls.process(in, out);
             return null;
         });
+    }
+
+    /**
+     * Serves one request of Hive's HTTP transport ({@code metastore.client.thrift.transport.mode=http}: each POST
+     * body one Thrift binary call, the answer the response body) as {@code principal}, whom the caller authenticated
+     * (a bearer token). The request passes the same protocol limits as the Thrift port's ({@code hms.max-*}).
+     */
+    public void processHttp(Principal principal, InputStream body, OutputStream answer) throws TException {
+        TIOStreamTransport transport = new TIOStreamTransport(body, answer);
+        TProtocol protocol = HmsProtocol.factory(config.transport()).getProtocol(transport);
+        processAs(principal, protocol, protocol);
     }
 
     /** The bound port, or -1 before start. */

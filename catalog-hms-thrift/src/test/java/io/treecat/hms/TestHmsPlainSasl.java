@@ -194,6 +194,27 @@ final class TestHmsPlainSasl {
                 .containsExactly("default");
     }
 
+    @Test
+    void anAuthenticatedConnectionsFramesStayUnderTheFrameLimit() throws Exception {
+        byte[] good = ("\0" + ETL_ID + "\0" + ETL_SECRET).getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", hms.port())) {
+            socket.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.write(message(HmsAuthTransport.START, 5, "PLAIN".getBytes(StandardCharsets.US_ASCII)));
+            out.write(message(HmsAuthTransport.COMPLETE, good.length, good));
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            assertThat(in.readByte()).isEqualTo(HmsAuthTransport.COMPLETE);
+            assertThat(in.readInt()).isZero();
+            // A SASL data frame declaring 1 GiB and sending nothing more: over hms.max-frame-size, closed unread.
+            out.writeInt(1 << 30);
+            out.flush();
+            assertThatThrownBy(in::readByte).isInstanceOf(EOFException.class);
+        }
+        String store = credentialStore(hms.directory().resolve("frames.jceks"), ETL_ID, ETL_SECRET);
+        assertThat(hms.hiveClient(plain(store, ETL_ID)).getAllDatabases()).containsExactly("default");
+    }
+
     private static byte[] message(byte status, int declaredLength, byte[] payload) {
         byte[] message = new byte[5 + payload.length];
         message[0] = status;
