@@ -178,6 +178,9 @@ check "[production] auth is on, with the signing key from a Secret" bash -c \
   "$work/production.yaml"
 check "[production] its first principal is an admin, who makes the grants" \
   grep -qF 'admin-principals: ["platform-admin"]' "$work/production.yaml"
+check "[production] the admin port checks its own token, which the ServiceMonitor sends" bash -c \
+  'grep -qF "admin-token-file: \"/etc/treecat-admin/admin-token\"" "$0" && grep -qA3 "authorization:" "$0" && grep -qF "key: admin-token" "$0"' \
+  "$work/production.yaml"
 check "[default] auth off serves the pod network only by the explicit setting" \
   grep -qF 'allow-remote-without-auth: "${TREECAT_AUTH_ALLOW_REMOTE_WITHOUT_AUTH:-true}"' "$work/default.yaml"
 noremote() {

@@ -9,6 +9,7 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.feed.ChangeFilter;
 import io.treecat.core.history.CommitOrigin;
+import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
@@ -123,7 +124,18 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
                     QueryRequest.DEFAULT_LIMIT,
                     request.getPageToken().isEmpty() ? Optional.empty() : Optional.of(request.getPageToken()));
             Optional<TransactionId> txn = WireFormat.transaction(request.getTransactionId());
-            QueryCursor cursor = txn.isPresent() ? catalog.openQuery(txn.get(), query) : catalog.openQuery(query);
+            QueryCursor opened = txn.isPresent() ? catalog.openQuery(txn.get(), query) : catalog.openQuery(query);
+            QueryCursor cursor;
+            try {
+                // Only the rows the caller may see (docs/security.md, "Native path queries").
+                cursor = GrpcAuthentication.currentRows()
+                        .at(opened.vid())
+                        .map(opened::filtered)
+                        .orElse(opened);
+            } catch (RuntimeException | Error e) {
+                opened.close();
+                throw e;
+            }
             int batchSize = request.getBatchSize() == 0 ? maxBatchSize : Math.min(request.getBatchSize(), maxBatchSize);
             streamer = new QueryStreamer(cursor, call, request.getLimit(), batchSize);
         } catch (RuntimeException | Error e) {
@@ -145,7 +157,13 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
                         throw new InvalidRequestException(
                                 "read_point", "must be unset in a transaction, which reads at its own version");
                     }
-                    return txn.isPresent() ? catalog.get(txn.get(), path) : catalog.get(path, point);
+                    Optional<CatalogObject> found =
+                            txn.isPresent() ? catalog.get(txn.get(), path) : catalog.get(path, point);
+                    // An object the caller may not see is answered as a missing one.
+                    return found.filter(object -> GrpcAuthentication.currentRows()
+                            .at(catalog.lastVid())
+                            .map(rows -> rows.test(object))
+                            .orElse(true));
                 },
                 found -> found.map(object -> GetObjectResponse.newBuilder()
                                 .setObject(WireFormat.object(object))
@@ -219,7 +237,7 @@ public final class TreeCatGrpcService extends TreeCatGrpc.TreeCatImplBase {
                     WireFormat.path(request.getSource(), "source"),
                     WireFormat.path(request.getTarget(), "target"),
                     WireFormat.readPoint(request.getReadPoint(), "read_point"),
-                    origin(CommitOrigin.NATIVE));
+                    origin(CommitOrigin.NATIVE_CLONE));
             return CloneResponse.newBuilder()
                     .setVid(result.vid())
                     .setChangeCount(result.changes().size())

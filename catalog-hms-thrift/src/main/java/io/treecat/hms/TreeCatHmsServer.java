@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.Grants;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -66,7 +67,9 @@ public final class TreeCatHmsServer {
             HmsPartitionEventCalls.class,
             HmsTxnCalls.class,
             HmsCompactionCalls.class,
-            HmsNotificationCalls.class);
+            HmsNotificationCalls.class,
+            HmsRoleCalls.class,
+            HmsPrivilegeCalls.class);
 
     private final TransactionRunner runner;
     private final HmsServerConfig config;
@@ -122,6 +125,8 @@ public final class TreeCatHmsServer {
         HmsTransactions transactions = new HmsTransactions(hive, locks, clock, config.lockTimeout());
         HmsLockCalls lockCalls = new HmsLockCalls(locks, transactions);
         this.catalogCalls = new HmsCatalogCalls(hive);
+        // Hive's privilege and role calls read and write the lakehouse's roles and grants (docs/security.md).
+        Grants grants = new Grants(runner, clock);
         HmsConfigCalls configCalls = new HmsConfigCalls(hive, sessions, config.lockTimeout());
         HmsColumnTypeChanges typeChanges = new HmsColumnTypeChanges(sessions);
         // Hive's notification log is the metastore's, every catalog's events in one sequence: one for the server.
@@ -155,7 +160,9 @@ public final class TreeCatHmsServer {
                     new HmsPartitionEventCalls(calls, clock),
                     new HmsTxnCalls(transactions, new HmsWriteIds(calls, transactions)),
                     new HmsCompactionCalls(calls, hive, clock),
-                    notifications);
+                    notifications,
+                    new HmsRoleCalls(calls, grants),
+                    new HmsPrivilegeCalls(calls, grants));
         };
         ThriftHiveMetastore.Iface iface = HmsDispatch.iface(hive, areas);
         // Spark's Hive 2.3 client sends the legacy table reads without catalogs: hive's table calls answer them.

@@ -2,6 +2,7 @@ package io.treecat.hms;
 
 import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.GrantsAuthorizer;
 import io.treecat.lakehouse.storage.ExternalLocations;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -43,8 +45,10 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final ExternalLocations external;
     private final HiveFilterLimits filterLimits;
     private final HmsAuthentication authentication;
-    private final Function<Supplier<CatalogService>, Authorizer> authorizer;
     private final List<AutoCloseable> clients = new ArrayList<>();
+    /** The server's authorizer, made on the tree (allow-all unless a test asks for grants). */
+    private Function<Supplier<CatalogService>, Authorizer> authorizers = service -> Authorizer.allowAll();
+
     private Path directory;
     private CatalogService catalog;
     private TreeCatHmsServer server;
@@ -82,7 +86,7 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
             HmsAuthentication authentication,
             Function<Supplier<CatalogService>, Authorizer> authorizer) {
         this.authentication = authentication;
-        this.authorizer = authorizer;
+        this.authorizers = authorizer;
         this.lockTimeout = lockTimeout;
         this.clock = clock;
         this.transport = transport;
@@ -138,6 +142,16 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
                 limits);
     }
 
+    /**
+     * A server whose calls are decided by the grants stored in its tree ({@link GrantsAuthorizer}, as with
+     * {@code auth.enabled}), {@code admins} holding ALL on the root; HMS calls run as the anonymous principal.
+     */
+    static HmsTestServer withGrants(Set<String> admins) {
+        HmsTestServer server = new HmsTestServer();
+        server.authorizers = service -> new GrantsAuthorizer(service, admins);
+        return server;
+    }
+
     /** A server whose HMS locks expire after {@code timeout} without a heartbeat. */
     static HmsTestServer withLockTimeout(Duration timeout) {
         return new HmsTestServer(timeout, Clock.systemUTC());
@@ -158,7 +172,7 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
         catalog = CatalogService.open(directory.resolve("db"));
         CatalogService opened = catalog;
         server = new TreeCatHmsServer(
-                new TransactionRunner(() -> opened, authorizer.apply(() -> opened)),
+                new TransactionRunner(() -> opened, authorizers.apply(() -> opened)),
                 Warehouses.underRoot(warehouse(), new LocalFileIO(), external),
                 HmsServerConfig.of("127.0.0.1", 0, "warehouse", warehouse())
                         .withLockTimeout(lockTimeout)

@@ -13,6 +13,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.GzipHandlerFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.util.JarLocation;
+import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
@@ -26,12 +27,14 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.DeniedAttempts;
 import io.treecat.lakehouse.auth.Grants;
 import io.treecat.lakehouse.auth.GrantsAuthorizer;
 import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.OidcIssuer;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.auth.Privilege;
+import io.treecat.lakehouse.auth.QueryVisibility;
 import io.treecat.lakehouse.auth.SecretCheckCache;
 import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.auth.TokenAuthenticator;
@@ -52,6 +55,7 @@ import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
+import io.treecat.server.auth.AdminPortToken;
 import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
 import io.treecat.server.config.AuthConfig;
@@ -63,6 +67,7 @@ import io.treecat.server.config.TreeCatConfigurationSource;
 import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
 import io.treecat.server.tls.PemTls;
+import jakarta.servlet.DispatcherType;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -70,6 +75,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -154,6 +160,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 environment, configuration.http().toBodyLimits().readTimeout());
         // An answer given before its request's body was read still reaches a client that is sending the rest.
         UnreadBodyDrain.install(environment, configuration.http().toBodyLimits().maxRequestBytes());
+        // Each request's API and client address, for the denied-attempts log (docs/security.md, "Denied attempts").
+        DeniedAttemptsCaller.install(environment);
         // Whatever Jersey's own Jackson provider reads is bounded too (the APIs read their bodies themselves).
         JsonLimits json = configuration.http().toJsonLimits();
         environment.getObjectMapper().getFactory().setStreamReadConstraints(json.constraints());
@@ -201,6 +209,14 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
         GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
+        // The admin port's own token, checked before any admin servlet (metrics, tasks) but the probes' paths.
+        configuration
+                .auth()
+                .adminTokenFile()
+                .ifPresent(file -> environment
+                        .admin()
+                        .addFilter("admin-port-token", AdminPortToken.load(file))
+                        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
         // The one lakehouse every adapter's lake operations run on: one transaction runner, the warehouses, one
         // authorizer, the name rule.
         // With auth on, the roles and grants in /.system decide (docs/security.md, "Authorization"); off, everything is
@@ -220,7 +236,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         catalog,
                         environment.getObjectMapper(),
                         configuration.http().toBodyLimits(),
-                        json)
+                        json,
+                        lake.authorizer())
                 .forEach(environment.jersey()::register);
         environment
                 .jersey()
@@ -279,20 +296,31 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // The gRPC port checks the same tokens with the same verifier as the REST port (external issuers included);
         // with grants in force its native API, like the JSON mirror's data routes, needs ALL on the root.
         Optional<GrpcAuthentication> grpcAuthentication = configuration.auth().enabled()
-                ? Optional.of(new GrpcAuthentication(token -> {
-                    Principal principal;
-                    try {
-                        principal = tokens.verify(token);
-                    } catch (InvalidTokenException e) {
-                        throw new GrpcAuthentication.Refused(e.getMessage());
-                    }
-                    if (grantsAuthorizer != null
-                            && !grantsAuthorizer.holds(principal, Privilege.ALL, ObjectPath.ROOT)) {
-                        throw new GrpcAuthentication.Denied(
-                                "Permission denied: the native API needs privilege ALL on / (docs/security.md)");
-                    }
-                    return principal.name();
-                }))
+                ? Optional.of(new GrpcAuthentication(
+                        (token, method) -> {
+                            Principal principal;
+                            try {
+                                principal = tokens.verify(token);
+                            } catch (InvalidTokenException e) {
+                                throw new GrpcAuthentication.Refused(e.getMessage());
+                            }
+                            if (grantsAuthorizer == null
+                                    || grantsAuthorizer.holds(principal, Privilege.ALL, ObjectPath.ROOT)) {
+                                return new GrpcAuthentication.Caller(
+                                        principal.name(), GrpcAuthentication.RowFilter.ALL);
+                            }
+                            // Reads are filtered row by row; everything else of the native API needs ALL on /.
+                            if (GrpcAuthentication.ROW_FILTERED_METHODS.contains(method)) {
+                                return new GrpcAuthentication.Caller(
+                                        principal.name(),
+                                        vid -> QueryVisibility.of(grantsAuthorizer, principal, catalog.get(), vid));
+                            }
+                            throw new GrpcAuthentication.Denied(
+                                    principal.name(),
+                                    "Permission denied: this call of the native API needs privilege ALL on /"
+                                            + " (docs/security.md)");
+                        },
+                        TreeCatApplication::grpcRefused))
                 : Optional.empty();
 
         // Before the gRPC listener (managed objects start in this order, Jetty after them all): the HMS listener
@@ -372,7 +400,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
      */
     static ListenerHosts checkListeners(TreeCatConfiguration configuration) {
         ListenerBindings bindings = new ListenerBindings(
-                configuration.auth().enabled(), configuration.auth().allowRemoteWithoutAuth());
+                configuration.auth().enabled(),
+                configuration.auth().allowRemoteWithoutAuth(),
+                configuration.auth().adminTokenFile().isPresent());
         bindings.applyTo(configuration.getServerFactory());
         String grpc = bindings.host("grpc.host", configuration.grpc().host(), true);
         String hms = bindings.host("hms.host", configuration.hms().host(), true);
@@ -465,6 +495,15 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                         grantsAuthorizer)
                 .forEach(environment.jersey()::register);
         return verifier;
+    }
+
+    /** A call the gRPC port refused, as a denied attempt (docs/security.md, "Denied attempts"). */
+    private static void grpcRefused(Status.Code code, String principal, String reason, String method, String client) {
+        DeniedAttempts.Denial denial = code == Status.Code.UNAUTHENTICATED || principal == null
+                ? DeniedAttempts.Denial.unauthenticated(reason)
+                : DeniedAttempts.Denial.forbidden(
+                        principal, "NATIVE_API", Privilege.ALL.name(), ObjectPath.ROOT.toString());
+        DeniedAttempts.record(denial, new DeniedAttempts.Caller("grpc", client));
     }
 
     /**

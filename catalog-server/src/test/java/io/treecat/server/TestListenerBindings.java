@@ -45,6 +45,26 @@ class TestListenerBindings {
     }
 
     @Test
+    void anAdminPortWithItsOwnTokenIsBoundLikeAnAuthenticatedListenerWhateverAuthSays() {
+        String admin = "server.adminConnectors[0].bindHost";
+        // No token: loopback unless set; a set remote host with auth off needs the explicit setting.
+        assertThat(new ListenerBindings(true, false, false).adminHost(admin, null))
+                .isEqualTo("127.0.0.1");
+        assertThatThrownBy(() -> new ListenerBindings(false, false, false).adminHost(admin, "0.0.0.0"))
+                .hasMessageStartingWith(admin + " is 0.0.0.0, which serves other machines, but auth.enabled is false");
+        // Its own token (auth.admin-token-file): every interface when unset, a remote host allowed with auth off.
+        for (boolean authEnabled : new boolean[] {false, true}) {
+            ListenerBindings bindings = new ListenerBindings(authEnabled, false, true);
+            assertThat(bindings.adminHost(admin, null)).isEqualTo("0.0.0.0");
+            assertThat(bindings.adminHost(admin, "0.0.0.0")).isEqualTo("0.0.0.0");
+            // The application's listeners keep their own rule.
+            if (!authEnabled) {
+                assertThat(bindings.host("grpc.host", null, true)).isEqualTo("127.0.0.1");
+            }
+        }
+    }
+
+    @Test
     void aRemoteHostWithAuthOffNeedsTheExplicitSetting() {
         assertThatThrownBy(() -> new ListenerBindings(false, false).host("hms.host", "0.0.0.0", true))
                 .isInstanceOf(IllegalStateException.class)

@@ -89,7 +89,47 @@ final class TreeCatTestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        support.after();
+        // A graceful stop that hangs (Jetty waits up to server.shutdownGracePeriod for requests and connections)
+        // says why: after STOP_DIAGNOSTICS_AFTER, Jetty's own dump (connectors, endpoints and their idle timeouts,
+        // requests in flight) and every thread's stack go to stderr, into the test's report.
+        Thread watchdog = new Thread(this::dumpWhileStopping, "treecat-test-stop-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        try {
+            support.after();
+        } finally {
+            watchdog.interrupt();
+        }
+    }
+
+    private static final long STOP_DIAGNOSTICS_AFTER_MILLIS = 10_000;
+
+    private void dumpWhileStopping() {
+        try {
+            Thread.sleep(STOP_DIAGNOSTICS_AFTER_MILLIS);
+        } catch (InterruptedException stopped) {
+            return;
+        }
+        StringBuilder dump = new StringBuilder("The server has not stopped after ")
+                .append(STOP_DIAGNOSTICS_AFTER_MILLIS)
+                .append(" ms:\n");
+        try {
+            dump.append(
+                    support.getEnvironment().getApplicationContext().getServer().dump());
+        } catch (RuntimeException e) {
+            dump.append("(no Jetty dump: ").append(e).append(")\n");
+        }
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            dump.append('"')
+                    .append(thread.getName())
+                    .append("\" ")
+                    .append(thread.getState())
+                    .append('\n');
+            for (StackTraceElement frame : stack) {
+                dump.append("    at ").append(frame).append('\n');
+            }
+        });
+        System.err.println(dump);
     }
 
     /** The server's {@code logging.level} (WARN unless a test asks for another): use this, not a plain override. */

@@ -20,6 +20,9 @@ public record CommitOrigin(String principal, String interfaceName, String operat
     /** A commit through the native API, the default when an adapter says nothing. */
     public static final CommitOrigin NATIVE = new CommitOrigin(null, "native", "commit");
 
+    /** A clone of a subtree through the native API (JSON or gRPC). */
+    public static final CommitOrigin NATIVE_CLONE = new CommitOrigin(null, "native", "clone");
+
     /** One chunk of a bulk load. */
     public static final CommitOrigin LOAD_CHUNK = new CommitOrigin(null, "load", "chunk");
 

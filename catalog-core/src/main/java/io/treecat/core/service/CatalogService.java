@@ -386,6 +386,22 @@ public final class CatalogService implements AutoCloseable {
         return new BulkLoader(this::commit, chunkSize, limits).load(input, progress);
     }
 
+    /**
+     * Imports JSON lines in chunks, each chunk's commit recorded in the commit log as by {@code principal} (null:
+     * none, as without authentication).
+     */
+    public BulkLoader.LoadResult bulkLoad(
+            BufferedReader input, int chunkSize, JsonLimits limits, String principal, BulkLoader.Progress progress) {
+        if (principal == null) {
+            return bulkLoad(input, chunkSize, limits, progress);
+        }
+        return new BulkLoader(
+                        writes -> commit(writes.withOrigin(writes.origin().withPrincipal(principal))),
+                        chunkSize,
+                        limits)
+                .load(input, progress);
+    }
+
     public NamedSnapshot createSnapshot(String name, ReadPoint point) {
         return tree.createSnapshot(name, resolve(point));
     }

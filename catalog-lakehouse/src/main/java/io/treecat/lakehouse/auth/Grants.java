@@ -17,11 +17,13 @@ import io.treecat.lakehouse.model.RoleEntry;
 import io.treecat.lakehouse.model.RoleMemberEntry;
 import io.treecat.lakehouse.model.SystemAreaEntry;
 import io.treecat.lakehouse.txn.LakeTransaction;
+import io.treecat.lakehouse.txn.RetryPolicy;
 import io.treecat.lakehouse.txn.TransactionRunner;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +82,9 @@ public final class Grants {
 
     /** One grant as answers show it. */
     public record GrantInfo(Grantee grantee, Privilege privilege, ObjectPath on) {}
+
+    /** One grant as stored, with when it was made (ms since the epoch). */
+    public record StoredGrant(GrantInfo grant, long created) {}
 
     /** One role and its members. */
     public record RoleInfo(String name, long created, List<String> members) {}
@@ -153,16 +158,21 @@ public final class Grants {
         });
     }
 
-    /** Gives {@code principal} the role; assigning it twice is one assignment. */
-    public void assign(Principal who, String role, String principal) {
+    /**
+     * Gives {@code principal} the role; assigning it twice is one assignment.
+     *
+     * @return whether it was assigned now (false: it already held the role, and nothing was written)
+     */
+    public boolean assign(Principal who, String role, String principal) {
         checkName(principal, "principal");
-        runner.write(manage(who, ObjectPath.ROOT), txn -> {
+        return runner.write(manage(who, ObjectPath.ROOT), txn -> {
             ObjectPath member = requireRole(txn, role).child(principal);
-            if (!ObjectType.ROLE_MEMBER.isTypeOf(txn.read(member))) {
-                txn.add(member, RoleMemberEntry.of(principal, clock.millis()));
-                bump(txn);
+            if (ObjectType.ROLE_MEMBER.isTypeOf(txn.read(member))) {
+                return false;
             }
-            return null;
+            txn.add(member, RoleMemberEntry.of(principal, clock.millis()));
+            bump(txn);
+            return true;
         });
     }
 
@@ -208,6 +218,127 @@ public final class Grants {
             }
             return new GrantInfo(grantee, privilege, on);
         });
+    }
+
+    /**
+     * Makes every grant of {@code grants} in one commit, all or none (Hive's {@code grant_privileges} sends a bag of
+     * them): {@link Privilege#MANAGE_GRANTS} is checked on each object before the transaction starts. The same grant
+     * named twice in {@code grants} is made once.
+     *
+     * @param refuseGranted whether a grant already made refuses the whole batch ({@code NAME_ALREADY_EXISTS}, context
+     *     the grant), as Hive's metastore refuses granting twice; else it is kept as it is
+     * @throws CatalogException as {@link #grant}, for the first grant that fails; then nothing was written
+     */
+    public List<GrantInfo> grantAll(Principal who, List<GrantInfo> grants, boolean refuseGranted) {
+        List<GrantInfo> distinct = List.copyOf(new LinkedHashSet<>(grants));
+        if (distinct.isEmpty()) {
+            return List.of();
+        }
+        distinct.forEach(grant -> checkGrantable(grant.on()));
+        return runner.write(accesses(who, distinct), RetryPolicy.DEFAULT, txn -> {
+            boolean changed = false;
+            for (GrantInfo grant : distinct) {
+                if (!grant.on().isRoot() && txn.read(grant.on()).isEmpty()) {
+                    throw new CatalogException(ErrorCode.OBJECT_NOT_FOUND, "No object at this path")
+                            .with("path", grant.on().toString());
+                }
+                if (GrantEntry.ROLE.equals(grant.grantee().kind())) {
+                    requireRole(txn, grant.grantee().name());
+                }
+                ensureAreas(txn);
+                ObjectPath path = GRANTS_AREA.child(grantId(grant.grantee(), grant.privilege(), grant.on()));
+                if (ObjectType.GRANT.isTypeOf(txn.read(path))) {
+                    if (refuseGranted) {
+                        throw new CatalogException(ErrorCode.NAME_ALREADY_EXISTS, "The grant exists")
+                                .with(
+                                        "grantee",
+                                        grant.grantee().kind() + " "
+                                                + grant.grantee().name())
+                                .with("privilege", grant.privilege().name())
+                                .with("on", grant.on().toString());
+                    }
+                    continue;
+                }
+                txn.add(
+                        path,
+                        GrantEntry.of(
+                                grant.grantee().kind(),
+                                grant.grantee().name(),
+                                grant.privilege().name(),
+                                grant.on(),
+                                clock.millis()));
+                changed = true;
+            }
+            if (changed) {
+                bump(txn);
+            }
+            return distinct;
+        });
+    }
+
+    /**
+     * Revokes every grant of {@code grants} in one commit, all or none, checking {@link Privilege#MANAGE_GRANTS} on each
+     * object first. The same grant named twice is revoked once.
+     *
+     * @throws CatalogException {@code OBJECT_NOT_FOUND} for the first grant that does not exist; then nothing changed
+     */
+    public void revokeAll(Principal who, List<GrantInfo> grants) {
+        List<GrantInfo> distinct = List.copyOf(new LinkedHashSet<>(grants));
+        if (distinct.isEmpty()) {
+            return;
+        }
+        runner.write(accesses(who, distinct), RetryPolicy.DEFAULT, txn -> {
+            for (GrantInfo grant : distinct) {
+                ObjectPath path = GRANTS_AREA.child(grantId(grant.grantee(), grant.privilege(), grant.on()));
+                if (!ObjectType.GRANT.isTypeOf(txn.read(path))) {
+                    throw new CatalogException(ErrorCode.OBJECT_NOT_FOUND, "No such grant")
+                            .with(
+                                    "grantee",
+                                    grant.grantee().kind() + " "
+                                            + grant.grantee().name())
+                            .with("privilege", grant.privilege().name())
+                            .with("on", grant.on().toString());
+                }
+                txn.remove(path);
+            }
+            bump(txn);
+            return null;
+        });
+    }
+
+    private static List<Access> accesses(Principal who, List<GrantInfo> grants) {
+        return grants.stream()
+                .map(GrantInfo::on)
+                .distinct()
+                .map(on -> manage(who, on))
+                .toList();
+    }
+
+    /**
+     * The grants at {@code point} as they are stored, with when each was made (for answers that show it, such as
+     * Hive's {@code PrivilegeGrantInfo.createTime}), on {@code on} and below; as {@link #list}.
+     */
+    public List<StoredGrant> listStored(Principal who, ObjectPath on, ReadPoint point) {
+        return runner.read(
+                manage(who, on),
+                point,
+                txn -> grantObjects(txn).stream()
+                        .map(object -> GrantEntry.decode(object.value()))
+                        .filter(entry -> on.isAncestorOrSelf(entry.on()))
+                        .map(entry -> new StoredGrant(
+                                new GrantInfo(
+                                        new Grantee(entry.granteeKind(), entry.grantee()),
+                                        Privilege.parse(entry.privilege()),
+                                        entry.on()),
+                                entry.created()))
+                        .sorted(Comparator.comparing(
+                                        (StoredGrant stored) -> stored.grant().on())
+                                .thenComparing(
+                                        stored -> stored.grant().grantee().kind())
+                                .thenComparing(
+                                        stored -> stored.grant().grantee().name())
+                                .thenComparing(stored -> stored.grant().privilege()))
+                        .toList());
     }
 
     /** Revokes a grant. @throws CatalogException {@code OBJECT_NOT_FOUND} when there is no such grant */

@@ -81,14 +81,14 @@ public final class GrantsAuthorizer implements Authorizer {
         if (who.equals(Principal.ANONYMOUS)) {
             // Not even a filtered list: the unauthenticated ports' callers (HMS, gRPC) are not filtered by their
             // adapters yet, so anonymous gets nothing at all.
-            LOG.info("Denied {} on {} to the anonymous principal", access.action(), target);
-            throw rule.hidden() != AccessRules.Hidden.NONE && target.depth() >= 1
-                    ? notFound(rule.hidden(), target)
-                    : denied(
-                            access,
-                            rule.privilege() == null
-                                    ? Privilege.NAMESPACE_LIST.name()
-                                    : rule.privilege().name());
+            if (rule.hidden() != AccessRules.Hidden.NONE && target.depth() >= 1) {
+                throw hidden(access, "anonymous may not see the object", rule.hidden());
+            }
+            throw denied(
+                    access,
+                    rule.privilege() == null
+                            ? Privilege.NAMESPACE_LIST.name()
+                            : rule.privilege().name());
         }
         if (rule.filtered() && (target.depth() <= 1 || rule.hidden() == AccessRules.Hidden.NONE)) {
             return;
@@ -102,8 +102,7 @@ public final class GrantsAuthorizer implements Authorizer {
             return;
         }
         if (!visible && rule.hidden() != AccessRules.Hidden.NONE && target.depth() >= 1) {
-            LOG.info("Denied {} on {} to {}: it may not see the object", access.action(), target, who.name());
-            throw notFound(rule.hidden(), target);
+            throw hidden(access, "may not see the object", rule.hidden());
         }
         throw denied(
                 access,
@@ -174,15 +173,34 @@ public final class GrantsAuthorizer implements Authorizer {
     }
 
     private static CatalogException denied(Access access, String privilege) {
-        LOG.info(
-                "Denied {} on {} to {}: it lacks {}",
-                access.action(),
-                access.target(),
+        DeniedAttempts.record(DeniedAttempts.Denial.forbidden(
                 access.principal().name(),
-                privilege);
+                access.action().name(),
+                privilege,
+                access.target().toString()));
         return new CatalogException(ErrorCode.PERMISSION_DENIED, "Permission denied")
                 .with("privilege", privilege)
                 .with("object", access.target().toString());
+    }
+
+    /**
+     * A refusal answered as the lake's "not found" ({@link #notFound}), recorded as a denied attempt with the
+     * privilege that would have made the object visible: the log says what the answer hides.
+     */
+    private static CatalogException hidden(Access access, String reason, AccessRules.Hidden hidden) {
+        String privilege = switch (hidden) {
+            case TABLE -> Privilege.TABLE_READ_METADATA.name();
+            case VIEW -> Privilege.VIEW_READ.name();
+            case NAMESPACE, NONE -> Privilege.NAMESPACE_LIST.name();
+        };
+        DeniedAttempts.record(new DeniedAttempts.Denial(
+                404,
+                access.principal().name(),
+                reason,
+                access.action().name(),
+                privilege,
+                access.target().toString()));
+        return notFound(hidden, access.target());
     }
 
     /** The lake's own "not found" for the kind of object the target is (IcebergNames: the same message and context). */

@@ -325,4 +325,50 @@ class TestGrantsAuthorizer {
             assertThat(Privilege.ALL.implies(privilege)).isTrue();
         }
     }
+
+    @Test
+    void aBatchOfGrantsIsOneCommitAllOrNoneEachCheckedOnItsObject() {
+        grants.createRole(ADMIN, "readers");
+        Grants.GrantInfo read = new Grants.GrantInfo(Grants.Grantee.role("readers"), Privilege.TABLE_READ_DATA, NS);
+        Grants.GrantInfo write = new Grants.GrantInfo(Grants.Grantee.principal("alice"), Privilege.TABLE_WRITE, TABLE);
+        long before = lake.service().lastVid();
+        // One good grant beside one on a missing object: neither is made.
+        assertThatThrownBy(() -> grants.grantAll(
+                        ADMIN,
+                        List.of(read, new Grants.GrantInfo(read.grantee(), read.privilege(), NS.child("missing"))),
+                        true))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("No object at this path");
+        assertThat(lake.service().lastVid()).isEqualTo(before);
+        // The same grant twice in a batch is made once.
+        grants.grantAll(ADMIN, List.of(read, write, read), true);
+        long afterBatch = lake.service().lastVid();
+        assertThat(afterBatch).isGreaterThan(before);
+        assertThat(grants.list(ADMIN, ObjectPath.ROOT, ReadPoint.LATEST)).containsExactlyInAnyOrder(read, write);
+        // Granting again: refused when asked to (Hive's metastore refuses), kept as it is otherwise.
+        assertThatThrownBy(() -> grants.grantAll(ADMIN, List.of(write), true))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("The grant exists");
+        grants.grantAll(ADMIN, List.of(write), false);
+        assertThat(lake.service().lastVid()).isEqualTo(afterBatch);
+        // MANAGE_GRANTS is checked on each object: on the namespace alone does not reach a grant on another.
+        grants.grant(ADMIN, Grants.Grantee.principal("alice"), Privilege.MANAGE_GRANTS, NS);
+        assertDenied(
+                () -> grants.grantAll(
+                        ALICE,
+                        List.of(read, new Grants.GrantInfo(read.grantee(), Privilege.TABLE_READ_DATA, OTHER)),
+                        true),
+                "MANAGE_GRANTS",
+                OTHER);
+        // A revoke of one missing grant revokes none.
+        long granted = lake.service().lastVid();
+        assertThatThrownBy(() -> grants.revokeAll(
+                        ADMIN, List.of(read, new Grants.GrantInfo(read.grantee(), Privilege.TABLE_WRITE, NS))))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("No such grant");
+        assertThat(lake.service().lastVid()).isEqualTo(granted);
+        grants.revokeAll(ADMIN, List.of(read, write));
+        assertThat(grants.list(ADMIN, NS, ReadPoint.LATEST))
+                .containsExactly(new Grants.GrantInfo(Grants.Grantee.principal("alice"), Privilege.MANAGE_GRANTS, NS));
+    }
 }

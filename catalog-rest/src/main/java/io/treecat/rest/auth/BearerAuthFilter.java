@@ -3,6 +3,7 @@ package io.treecat.rest.auth;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.lakehouse.auth.BearerTokens;
+import io.treecat.lakehouse.auth.DeniedAttempts;
 import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.auth.TokenVerifier;
@@ -104,6 +105,7 @@ public final class BearerAuthFilter implements ContainerRequestFilter, Container
     }
 
     private static Response refusal(String path, String message, String invalidTokenReason) {
+        DeniedAttempts.record(DeniedAttempts.Denial.unauthenticated(message));
         String challenge = invalidTokenReason == null
                 ? "Bearer realm=\"" + REALM + "\""
                 : "Bearer realm=\"" + REALM + "\", error=\"invalid_token\", error_description=\"" + invalidTokenReason

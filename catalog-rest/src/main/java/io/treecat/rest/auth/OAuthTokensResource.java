@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.lakehouse.auth.BearerTokens;
 import io.treecat.lakehouse.auth.BuiltInPrincipals;
+import io.treecat.lakehouse.auth.DeniedAttempts;
 import io.treecat.lakehouse.auth.InvalidTokenException;
 import io.treecat.lakehouse.auth.Principal;
 import jakarta.ws.rs.POST;
@@ -108,6 +109,8 @@ public final class OAuthTokensResource {
         Optional<Principal> principal = principals.authenticate(clientId, secret);
         if (principal.isEmpty()) {
             events.tokenRequest(CLIENT_CREDENTIALS, false);
+            // The client id is not repeated: a secret pasted into the id field would land in the log.
+            DeniedAttempts.record(DeniedAttempts.Denial.unauthenticated("Unknown client id or wrong secret"));
             return error(401, "invalid_client", "Unknown client id or wrong secret");
         }
         events.tokenRequest(CLIENT_CREDENTIALS, true);

@@ -6,6 +6,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.Lakehouse;
+import io.treecat.lakehouse.auth.DeniedAttempts;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.auth.Privilege;
 import io.treecat.lakehouse.iceberg.IcebergNames;
@@ -71,6 +72,18 @@ public final class IcebergCredentialsResource {
         return Optional.empty();
     }
 
+    /**
+     * The 403 of a caller who may see the table but lacks {@code privilege} on it, recorded as a denied attempt
+     * (docs/security.md, "Denied attempts").
+     */
+    static CatalogException denied(String action, Privilege privilege, ObjectPath object) {
+        DeniedAttempts.record(
+                DeniedAttempts.Denial.forbidden(who().name(), action, privilege.name(), object.toString()));
+        return new CatalogException(ErrorCode.PERMISSION_DENIED, "Permission denied")
+                .with("privilege", privilege.name())
+                .with("object", object.toString());
+    }
+
     private final Lakehouse lake;
     private final IcebergTables tables;
     private final IcebergBodies bodies;
@@ -121,11 +134,10 @@ public final class IcebergCredentialsResource {
         CatalogPrefix at = CatalogPrefix.parse(prefix);
         String metadataLocation = tables.metadataLocation(who(), at.catalog(), at.point(), identifier);
         SessionPolicies.Access access = access(at.catalog(), identifier)
-                .orElseThrow(() -> new CatalogException(ErrorCode.PERMISSION_DENIED, "Permission denied")
-                        .with("privilege", Privilege.TABLE_READ_DATA.name())
-                        .with(
-                                "object",
-                                IcebergNames.tablePath(at.catalog(), identifier).toString()));
+                .orElseThrow(() -> denied(
+                        "LOAD_CREDENTIALS",
+                        Privilege.TABLE_READ_DATA,
+                        IcebergNames.tablePath(at.catalog(), identifier)));
         Warehouse warehouse = lake.warehouses().forCatalog(at.catalog());
         CredentialVending.Vended vended = vending.vend(
                 warehouse, identifier.toString(), signing.location(at.catalog(), metadataLocation), access);

@@ -4,8 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Principal;
+import io.treecat.lakehouse.auth.Privilege;
+import io.treecat.lakehouse.iceberg.IcebergNames;
 import io.treecat.lakehouse.iceberg.IcebergTables;
 import io.treecat.lakehouse.storage.AccessDelegation;
 import io.treecat.lakehouse.storage.RequestSigner;
@@ -66,6 +69,12 @@ public final class IcebergSigningResource {
     private static final String S3_PROVIDER = "s3";
     /** Signatures a client may reuse for 30 s (Iceberg's client caches them only when told {@code private}). */
     private static final Set<String> CACHEABLE = Set.of("GET", "HEAD");
+    /**
+     * The methods that only read a table's files: signed for a holder of {@code TABLE_READ_DATA}; every other method
+     * (PUT, POST, DELETE, and any the store adds) needs {@code TABLE_WRITE}, as the read-only vended credentials'
+     * session policy allows no write (docs/security.md, "Remote signing").
+     */
+    private static final Set<String> READS = Set.of("GET", "HEAD");
 
     private final Lakehouse lake;
     private final IcebergTables tables;
@@ -102,7 +111,16 @@ public final class IcebergSigningResource {
         }
         TableIdentifier identifier = IcebergResource.identifier(namespace, table);
         CatalogPrefix at = CatalogPrefix.parse(prefix);
+        // A caller who may not see the table gets its "not found" here, as a load would.
         String metadataLocation = tables.metadataLocation(who(), at.catalog(), at.point(), identifier);
+        Privilege needed = READS.contains(request.method().toUpperCase(Locale.ROOT))
+                ? Privilege.TABLE_READ_DATA
+                : Privilege.TABLE_WRITE;
+        ObjectPath tablePath = IcebergNames.tablePath(at.catalog(), identifier);
+        if (!lake.authorizer().allows(who(), needed, tablePath)) {
+            throw IcebergCredentialsResource.denied(
+                    "SIGN_" + (needed == Privilege.TABLE_WRITE ? "WRITE" : "READ"), needed, tablePath);
+        }
         Warehouse warehouse = lake.warehouses().forCatalog(at.catalog());
         if (!AccessDelegation.onS3(warehouse)) {
             throw new BadRequestException("Remote signing serves only tables in a catalog on S3: %s", identifier);

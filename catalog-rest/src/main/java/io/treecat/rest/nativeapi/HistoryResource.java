@@ -21,7 +21,10 @@ import java.util.function.Supplier;
 
 /**
  * The JSON mirror of {@code ListCommits}: {@code GET /treecat/v1/commits?path=&since=&until=&limit=
- * &order=&pageToken=}. {@code since} and {@code until} are each a vid (digits) or an RFC 3339 time.
+ * &order=&pageToken=&principal=}. {@code since} and {@code until} are each a vid (digits) or an RFC 3339 time.
+ * {@code principal} keeps only that principal's commits (the audit trail, docs/security.md "Audit"): the page is
+ * filtered after it is read, so it may hold fewer commits than {@code limit}, even none, while its {@code
+ * nextPageToken} still leads on.
  */
 @Path(NativeApi.ROOT + "/commits")
 @Produces(MediaType.APPLICATION_JSON)
@@ -39,7 +42,8 @@ public final class HistoryResource {
             @QueryParam("until") String until,
             @QueryParam("limit") String limit,
             @QueryParam("order") String order,
-            @QueryParam("pageToken") String pageToken) {
+            @QueryParam("pageToken") String pageToken,
+            @QueryParam("principal") String principal) {
         int pageSize = HistoryRequest.DEFAULT_LIMIT;
         if (limit != null) {
             long asked = Requests.longParameter("limit", limit);
@@ -54,7 +58,11 @@ public final class HistoryResource {
                         newestFirst(order),
                         pageToken == null || pageToken.isEmpty() ? null : pageToken));
         return new CommitList(
-                page.commits().stream().map(Commit::of).toList(),
+                page.commits().stream()
+                        .filter(record -> principal == null
+                                || principal.equals(record.origin().principal()))
+                        .map(Commit::of)
+                        .toList(),
                 page.nextPageToken().orElse(null));
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.treecat.core.feed.ChangeFeed;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.service.CatalogService;
+import io.treecat.lakehouse.auth.Authorizer;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -34,9 +35,21 @@ public final class NativeApi {
      */
     public static List<Object> components(
             Supplier<CatalogService> catalog, ObjectMapper mapper, BodyLimits limits, JsonLimits json) {
+        return components(catalog, mapper, limits, json, Authorizer.allowAll());
+    }
+
+    /**
+     * @param authorizer what the reads ({@link ReadResource}) filter their rows with ({@link Authorizer#maySee})
+     */
+    public static List<Object> components(
+            Supplier<CatalogService> catalog,
+            ObjectMapper mapper,
+            BodyLimits limits,
+            JsonLimits json,
+            Authorizer authorizer) {
         JsonBodies bodies = new JsonBodies(json);
         return List.of(
-                new ReadResource(catalog, mapper),
+                new ReadResource(catalog, mapper, authorizer),
                 new TransactionResource(catalog, mapper, bodies),
                 new WriteResource(catalog, bodies),
                 new HistoryResource(catalog),

@@ -11,6 +11,9 @@ import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
+import io.treecat.lakehouse.auth.Authorizer;
+import io.treecat.lakehouse.auth.QueryVisibility;
+import io.treecat.rest.auth.RequestPrincipals;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -18,18 +21,34 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
+import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-/** Reads outside any transaction: path queries, their plans, and single objects, at a vid, a snapshot or a time. */
+/**
+ * Reads outside any transaction: path queries, their plans, and single objects, at a vid, a snapshot or a time. With
+ * grants in force, any authenticated principal may read here, and sees only the rows {@link QueryVisibility} keeps
+ * (docs/security.md, "Native path queries"): an object it may not see is answered as a missing one.
+ */
 @Path(NativeApi.ROOT)
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReadResource {
     private final Supplier<CatalogService> catalog;
     private final ObjectMapper mapper;
+    private final Authorizer authorizer;
 
-    public ReadResource(Supplier<CatalogService> catalog, ObjectMapper mapper) {
+    public ReadResource(Supplier<CatalogService> catalog, ObjectMapper mapper, Authorizer authorizer) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.mapper = requireNonNull(mapper, "mapper is null");
+        this.authorizer = requireNonNull(authorizer, "authorizer is null");
+    }
+
+    /**
+     * The rows the request's principal may see of a read at {@code vid}; empty when it sees everything. Decided here,
+     * in the resource method: the principal is unbound before a streamed answer is written.
+     */
+    private Optional<Predicate<CatalogObject>> visible(CatalogService service, long vid) {
+        return QueryVisibility.of(authorizer, RequestPrincipals.current(), service, vid);
     }
 
     @GET
@@ -45,7 +64,15 @@ public final class ReadResource {
             @QueryParam("pageToken") String pageToken) {
         QueryRequest request =
                 Requests.query(query, Requests.readPoint(vid, snapshot, asOfTime), results, fields, limit, pageToken);
-        QueryCursor cursor = catalog.get().openQuery(request);
+        CatalogService service = catalog.get();
+        QueryCursor opened = service.openQuery(request);
+        QueryCursor cursor;
+        try {
+            cursor = visible(service, opened.vid()).map(opened::filtered).orElse(opened);
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
         return Response.ok(new QueryStream(mapper.getFactory(), cursor, request.limit()))
                 .build();
     }
@@ -66,8 +93,10 @@ public final class ReadResource {
         ObjectPath objectPath = Requests.path("path", path);
         CatalogService service = catalog.get();
         long readVid = service.resolve(Requests.readPoint(vid, snapshot, asOfTime));
-        CatalogObject object =
-                service.get(objectPath, ReadPoint.vid(readVid)).orElseThrow(() -> notFound(objectPath, readVid));
+        Optional<Predicate<CatalogObject>> visible = visible(service, readVid);
+        CatalogObject object = service.get(objectPath, ReadPoint.vid(readVid))
+                .filter(found -> visible.map(rows -> rows.test(found)).orElse(true))
+                .orElseThrow(() -> notFound(objectPath, readVid));
         return Response.ok(objectOutput(mapper, readVid, object)).build();
     }
 

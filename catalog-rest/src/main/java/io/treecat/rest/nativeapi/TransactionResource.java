@@ -93,7 +93,7 @@ public final class TransactionResource {
     public Committed commit(@PathParam("id") String id, InputStream body) {
         TransactionId txn = TransactionId.valueOf(id);
         CatalogService service = catalog.get();
-        CommitResult result = service.commit(txn, bodies.writeSet(body, service.lastVid()));
+        CommitResult result = service.commit(txn, Origins.stamped(bodies.writeSet(body, service.lastVid())));
         return Committed.of(result);
     }
 

@@ -3,6 +3,7 @@ package io.treecat.rest.nativeapi;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
+import io.treecat.core.history.CommitOrigin;
 import io.treecat.core.load.BulkLoader;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.version.NamedSnapshot;
@@ -43,7 +44,8 @@ public final class WriteResource {
     @Path("commit")
     public TransactionResource.Committed commit(InputStream body) {
         CatalogService service = catalog.get();
-        return TransactionResource.Committed.of(service.commit(bodies.writeSet(body, service.lastVid())));
+        return TransactionResource.Committed.of(
+                service.commit(Origins.stamped(bodies.writeSet(body, service.lastVid()))));
     }
 
     @POST
@@ -83,7 +85,8 @@ public final class WriteResource {
                 .clone(
                         Requests.path("source", request.source()),
                         Requests.path("target", request.target()),
-                        Requests.readPoint(request.vid(), request.snapshot())));
+                        Requests.readPoint(request.vid(), request.snapshot()),
+                        Origins.of(CommitOrigin.NATIVE_CLONE)));
     }
 
     /**
@@ -104,7 +107,12 @@ public final class WriteResource {
         BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
         try {
             BulkLoader.LoadResult result = catalog.get()
-                    .bulkLoad(reader, (int) chunk, bodies.limits(), (records, vid) -> committed.set(records));
+                    .bulkLoad(
+                            reader,
+                            (int) chunk,
+                            bodies.limits(),
+                            Origins.principal(),
+                            (records, vid) -> committed.set(records));
             return new Loaded(
                     result.records(),
                     result.commits(),

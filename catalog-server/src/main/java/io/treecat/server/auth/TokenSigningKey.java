@@ -136,7 +136,7 @@ public final class TokenSigningKey {
      * warned about, since how it is mounted (a Kubernetes Secret's {@code defaultMode}, a group for the pod) is the
      * operator's choice.
      */
-    private static void checkMode(Path file, boolean generated, String what) {
+    static void checkMode(Path file, boolean generated, String what) {
         Set<PosixFilePermission> permissions;
         try {
             permissions = Files.getPosixFilePermissions(file);

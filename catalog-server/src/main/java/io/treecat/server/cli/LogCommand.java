@@ -18,9 +18,9 @@ import org.bson.BsonInt64;
 import org.bson.BsonString;
 
 /**
- * {@code treecat log [PATH] [--since VID|TIME] [--until VID|TIME] [--limit N] [-v]}: the commit
- * log, newest first (oldest first with {@code --reverse}), optionally only commits that touched
- * PATH or a path under it.
+ * {@code treecat log [PATH] [--since VID|TIME] [--until VID|TIME] [--limit N] [--principal NAME] [-v]}: the
+ * commit log, newest first (oldest first with {@code --reverse}), optionally only commits that touched PATH or a path
+ * under it, or only those of one principal (filtered here, page by page, as the server sends them).
  */
 final class LogCommand extends RemoteCommand {
     static final int DEFAULT_LIMIT = 20;
@@ -53,6 +53,11 @@ final class LogCommand extends RemoteCommand {
                 .setDefault(DEFAULT_LIMIT)
                 .metavar("N")
                 .help("print at most N commits (default " + DEFAULT_LIMIT + ")");
+        subparser
+                .addArgument("--principal")
+                .dest("principal")
+                .metavar("NAME")
+                .help("only commits by this principal (the audit trail)");
         addFlag(subparser, "--reverse", "reverse", "oldest first");
         subparser
                 .addArgument("-v", "--verbose")
@@ -69,6 +74,7 @@ final class LogCommand extends RemoteCommand {
         }
         String path = namespace.getString("path");
         boolean verbose = namespace.getBoolean("verbose");
+        String principal = namespace.getString("principal");
         HistoryRequest request = new HistoryRequest(
                 path == null ? ObjectPath.ROOT : ObjectPath.parse(path),
                 HistoryRequest.bound(namespace.getString("since"), "--since"),
@@ -82,6 +88,9 @@ final class LogCommand extends RemoteCommand {
             for (CommitEntry entry : page.getCommitsList()) {
                 if (printed == limit) {
                     break;
+                }
+                if (principal != null && !principal.equals(entry.getPrincipal())) {
+                    continue;
                 }
                 print(output, entry, verbose);
                 printed++;

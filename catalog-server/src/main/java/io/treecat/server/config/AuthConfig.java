@@ -45,6 +45,14 @@ public final class AuthConfig {
     @JsonProperty("token-signing-key-file")
     private String tokenSigningKeyFile;
 
+    /**
+     * Empty: the admin port checks no token (it then binds loopback unless its host is set). Set: every admin request
+     * but the probes' {@code /ping} and {@code /healthcheck} needs this file's token (docs/security.md, "The admin
+     * port"), whether or not {@code enabled}.
+     */
+    @JsonProperty("admin-token-file")
+    private String adminTokenFile;
+
     /** External OpenID Connect issuers whose tokens are accepted beside the server's own (docs/security.md). */
     @Valid
     @NotNull
@@ -109,6 +117,13 @@ public final class AuthConfig {
         return tokenSigningKeyFile == null || tokenSigningKeyFile.isBlank()
                 ? Optional.empty()
                 : Optional.of(Path.of(tokenSigningKeyFile));
+    }
+
+    /** The file holding the admin port's token, if configured (blank counts as absent). */
+    public Optional<Path> adminTokenFile() {
+        return adminTokenFile == null || adminTokenFile.isBlank()
+                ? Optional.empty()
+                : Optional.of(Path.of(adminTokenFile));
     }
 
     /** The external OpenID Connect issuers, in configuration order. */

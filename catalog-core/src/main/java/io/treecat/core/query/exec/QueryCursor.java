@@ -4,6 +4,7 @@ import io.treecat.core.model.CatalogObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The streaming result of a query: rows in path order, pulled one at a time from the chain of
@@ -40,6 +41,11 @@ public interface QueryCursor extends AutoCloseable {
             next = Optional.of(new Continuation(vid(), rows.get(rows.size() - 1).path()).encode());
         }
         return new QueryPage(vid(), rows, next);
+    }
+
+    /** This cursor without the rows {@code keep} refuses; closing it closes this one. */
+    default QueryCursor filtered(Predicate<CatalogObject> keep) {
+        return new FilteredQueryCursor(this, keep);
     }
 
     @Override
