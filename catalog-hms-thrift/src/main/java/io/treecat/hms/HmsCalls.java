@@ -11,6 +11,7 @@ import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.catalog.Namespaces;
 import io.treecat.lakehouse.catalog.Tables;
 import io.treecat.lakehouse.model.CatalogEntry;
+import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.Directories;
 import io.treecat.lakehouse.storage.ExternalLocations;
@@ -24,6 +25,7 @@ import io.treecat.lakehouse.txn.Work;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.InvalidObjectException;
 import org.apache.hadoop.hive.metastore.api.MetaException;
@@ -50,15 +52,19 @@ final class HmsCalls {
     private final Warehouses warehouses;
     private final Warehouse warehouse;
     private final HmsNames names;
-    /** Who the calls run as: the anonymous principal for clients (the Thrift port has no authentication yet). */
-    private final Principal principal;
+    /**
+     * Who the calls run as: the principal of the connection whose call the current thread serves ({@link
+     * HmsSessions#principal()}), or the server itself ({@link #asServer()}).
+     */
+    private final Supplier<Principal> principal;
 
-    /** The calls in the catalog {@code names} are in. */
+    /** The calls in the catalog {@code names} are in, as the anonymous principal (tests that run no listener). */
     HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names) {
-        this(runner, warehouses, names, Principal.ANONYMOUS);
+        this(runner, warehouses, names, () -> Principal.ANONYMOUS);
     }
 
-    private HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names, Principal principal) {
+    /** The calls in the catalog {@code names} are in, each as whoever {@code principal} says is calling now. */
+    HmsCalls(TransactionRunner runner, Warehouses warehouses, HmsNames names, Supplier<Principal> principal) {
         this.runner = requireNonNull(runner, "runner is null");
         this.warehouses = requireNonNull(warehouses, "warehouses is null");
         this.names = requireNonNull(names, "names is null");
@@ -71,7 +77,7 @@ final class HmsCalls {
      * at start and the notification log's checkpoints, which must run whatever the grants say.
      */
     HmsCalls asServer() {
-        return new HmsCalls(runner, warehouses, names, Principal.SYSTEM);
+        return new HmsCalls(runner, warehouses, names, () -> Principal.SYSTEM);
     }
 
     /** The same server's calls in the TreeCat catalog {@code treecatCatalog}. */
@@ -88,11 +94,6 @@ final class HmsCalls {
         return warehouse;
     }
 
-    /** Who the calls run as: what the connection carries (the anonymous principal until the port authenticates). */
-    Principal principal() {
-        return principal;
-    }
-
     HmsNames names() {
         return names;
     }
@@ -100,7 +101,25 @@ final class HmsCalls {
     // ---- transactions
 
     private Access access(Action action, ObjectPath target) {
-        return Access.of(principal, action, target);
+        return Access.of(principal.get(), action, target);
+    }
+
+    /** Who is calling now. */
+    Principal principal() {
+        return principal.get();
+    }
+
+    /**
+     * Whether the caller may see the object at {@code path} of {@code type} in a list: the rule Iceberg's lists follow
+     * too ({@code Authorizer.maySee}, docs/security.md "Filtering").
+     */
+    boolean maySee(ObjectPath path, ObjectType type) {
+        return runner.authorizer().maySee(principal.get(), path, Optional.of(type));
+    }
+
+    /** Whether the caller holds {@code privilege} on {@code path} (calls that pass no lake operation's check). */
+    boolean holds(io.treecat.lakehouse.auth.Privilege privilege, ObjectPath path) {
+        return runner.authorizer().allows(principal.get(), privilege, path);
     }
 
     /** A read-only call: one transaction at the newest vid. */

@@ -8,6 +8,7 @@ import io.treecat.lakehouse.auth.Action;
 import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.CatalogEntry;
 import io.treecat.lakehouse.model.NamespaceEntry;
+import io.treecat.lakehouse.model.ObjectType;
 import io.treecat.lakehouse.storage.Locations;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
@@ -144,7 +145,8 @@ final class HmsCatalogCalls {
                 // hive is the configured catalog; a TreeCat catalog named hive (or with upper case) has no HMS name.
                 if (!catalog.equals(calls.catalog())
                         && !catalog.equals(HmsNames.HIVE_CATALOG)
-                        && catalog.equals(HmsNames.normalize(catalog))) {
+                        && catalog.equals(HmsNames.normalize(catalog))
+                        && calls.maySee(ObjectPath.of(catalog), ObjectType.CATALOG)) {
                     found.add(catalog);
                 }
             }

@@ -2,6 +2,7 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.lakehouse.auth.Principal;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -35,6 +36,13 @@ final class HmsConnection extends TIOStreamTransport {
     private final Runnable release;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long messageBytesLeft;
+    /**
+     * Who the connection proved to be ({@link HmsAuthTransport}): anonymous until then and for clients without SASL
+     * where those are allowed; null where they are not, so that {@link HmsAuthGate} serves it nothing.
+     */
+    private volatile Principal principal = Principal.ANONYMOUS;
+    /** The transport its calls are read through, once {@link HmsAuthTransport} chose it (one for both directions). */
+    private TTransport served;
 
     /**
      * @param release called once when the connection closes: frees its slot in the per-address count
@@ -71,6 +79,42 @@ final class HmsConnection extends TIOStreamTransport {
 
     InetAddress address() {
         return socket.getInetAddress();
+    }
+
+    /** Who its calls run as; null: nobody (a client without SASL where SASL is required). */
+    Principal principal() {
+        return principal;
+    }
+
+    void refuseCalls() {
+        this.principal = null;
+    }
+
+    void authenticated(Principal who) {
+        this.principal = requireNonNull(who, "who is null");
+    }
+
+    TTransport served() {
+        return served;
+    }
+
+    void serve(TTransport transport) {
+        this.served = requireNonNull(transport, "transport is null");
+    }
+
+    /**
+     * The next byte the client sends, left unread (the first byte tells a SASL handshake from a Thrift call); -1 when
+     * the client closed first.
+     */
+    int peekByte() throws TTransportException {
+        try {
+            inputStream_.mark(1);
+            int next = inputStream_.read();
+            inputStream_.reset();
+            return next;
+        } catch (IOException e) {
+            throw new TTransportException(TTransportException.END_OF_FILE, e);
+        }
     }
 
     /** A new request starts: it may read {@code maxMessageBytes} from here. */

@@ -111,7 +111,8 @@ final class HmsDatabaseCalls {
         return calls.read(Action.LIST_NAMESPACES, calls.catalogPath(), txn -> {
             List<String> result = new ArrayList<>();
             for (CatalogObject row : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
-                if (matcher.matcher(row.id()).matches()) {
+                // Only what the caller may see, as Iceberg's lists (docs/security.md, "Filtering").
+                if (matcher.matcher(row.id()).matches() && calls.maySee(row.path(), ObjectType.NAMESPACE)) {
                     result.add(row.id());
                 }
             }

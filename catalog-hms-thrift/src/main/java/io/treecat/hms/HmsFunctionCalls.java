@@ -211,6 +211,10 @@ final class HmsFunctionCalls {
         return calls.read(Action.LIST_FUNCTIONS, calls.catalogPath(), txn -> {
             List<Function> functions = new ArrayList<>();
             for (CatalogObject db : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
+                // The functions of the databases the caller may see, as get_functions of one needs.
+                if (!calls.maySee(db.path(), ObjectType.NAMESPACE)) {
+                    continue;
+                }
                 for (CatalogObject row : txn.children(container(db.id()), ObjectType.FUNCTION)) {
                     functions.add(function(db.id(), row.id(), FunctionEntry.decode(row.value())));
                 }

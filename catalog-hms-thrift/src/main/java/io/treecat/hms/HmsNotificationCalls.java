@@ -2,6 +2,8 @@ package io.treecat.hms;
 
 import static java.util.Objects.requireNonNull;
 
+import io.treecat.core.model.ObjectPath;
+import io.treecat.lakehouse.auth.Privilege;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +16,8 @@ import org.apache.hadoop.hive.metastore.api.NotificationEventsCountRequest;
 import org.apache.hadoop.hive.metastore.api.NotificationEventsCountResponse;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hive's notification log ({@code get_current_notificationEventId}, {@code get_next_notification}, {@code
@@ -28,6 +32,7 @@ import org.apache.thrift.TException;
  * ({@code TApplicationException(PROTOCOL_ERROR)} naming it): none of these calls declares an exception.
  */
 final class HmsNotificationCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(HmsNotificationCalls.class);
     /** The most events one {@code get_next_notification} answers. */
     static final int MAX_EVENTS = 1000;
 
@@ -41,20 +46,52 @@ final class HmsNotificationCalls {
     /** {@code get_notification_events_count}'s database name for every database. */
     private static final String ALL_DATABASES = "*";
 
+    /**
+     * What reading the log takes: its events are every catalog's, and carry whole table and partition structs, so a
+     * reader must be allowed to describe every table (docs/security.md, "Hive Metastore clients"). Admins hold it; a
+     * cache or replication principal is granted it on {@code /}.
+     */
+    static final Privilege READ_LOG = Privilege.TABLE_READ_METADATA;
+
     private final HmsEventLog log;
     private final HmsNames names;
+    private final HmsCalls calls;
 
-    /** @param names the names of Hive's default catalog (which TreeCat catalog {@code hive} is) */
-    HmsNotificationCalls(HmsEventLog log, HmsNames names) {
+    /**
+     * @param calls the calls of Hive's default catalog (which TreeCat catalog {@code hive} is): its names, and who is
+     *     calling
+     */
+    HmsNotificationCalls(HmsEventLog log, HmsCalls calls) {
         this.log = requireNonNull(log, "log is null");
-        this.names = requireNonNull(names, "names is null");
+        this.calls = requireNonNull(calls, "calls is null");
+        this.names = calls.names();
+    }
+
+    /**
+     * Refuses a caller who may not read the whole log. None of these calls declares an exception, so the refusal is
+     * Thrift's own {@code TApplicationException}, which the client raises with this message (a MetaException would
+     * reach it as "Internal error processing …").
+     */
+    private void checkMayRead() throws TApplicationException {
+        if (!calls.holds(READ_LOG, ObjectPath.ROOT)) {
+            LOG.info(
+                    "Denied the notification log to {}: it lacks {} on /",
+                    calls.principal().name(),
+                    READ_LOG);
+            throw new TApplicationException(
+                    TApplicationException.UNKNOWN,
+                    "Permission denied {privilege=" + READ_LOG + ", object=/}: the notification log holds every"
+                            + " catalog's events");
+        }
     }
 
     public CurrentNotificationEventId get_current_notificationEventId() throws TException {
+        checkMayRead();
         return new CurrentNotificationEventId(log.currentEventId());
     }
 
     public NotificationEventResponse get_next_notification(NotificationEventRequest request) throws TException {
+        checkMayRead();
         required(request, "get_next_notification", "NotificationEventRequest");
         int max =
                 request.getMaxEvents() > 0 && request.getMaxEvents() < MAX_EVENTS ? request.getMaxEvents() : MAX_EVENTS;
@@ -76,6 +113,7 @@ final class HmsNotificationCalls {
 
     public NotificationEventsCountResponse get_notification_events_count(NotificationEventsCountRequest request)
             throws TException {
+        checkMayRead();
         required(request, "get_notification_events_count", "NotificationEventsCountRequest");
         if (request.getDbName() == null) {
             throw new TApplicationException(

@@ -1,5 +1,6 @@
 package io.treecat.hms;
 
+import io.treecat.lakehouse.auth.Principal;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.thrift.protocol.TProtocol;
@@ -9,7 +10,7 @@ import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TTransport;
 
 /**
- * Per-connection state: the metastore settings a client changed with {@code setMetaConf}, which Hive keeps
+ * Per-connection state: who the connection proved to be ({@link HmsAuthTransport}), and the metastore settings a client changed with {@code setMetaConf}, which Hive keeps
  * for its connection only (its {@code HMSHandlerContext}) and forgets when the connection closes.
  *
  * <p>{@link TThreadPoolServer} serves each connection on one thread and tells this handler when a
@@ -23,6 +24,17 @@ final class HmsSessions implements TServerEventHandler {
     /** One connection's state. Only its own thread touches it. */
     static final class Session implements ServerContext {
         private final Map<String, String> settings = new HashMap<>();
+        private final Principal principal;
+
+        /** @param principal who its calls run as; null: nobody, its calls are refused ({@link HmsAuthGate}) */
+        Session(Principal principal) {
+            this.principal = principal;
+        }
+
+        /** Who its calls run as; null when the connection may make none. */
+        Principal principal() {
+            return principal;
+        }
 
         /** The value this connection set for {@code key} (exactly as it spelled the key); null if none. */
         String setting(String key) {
@@ -54,7 +66,7 @@ final class HmsSessions implements TServerEventHandler {
     Session current() {
         Session session = current.get();
         if (session == null) {
-            session = new Session();
+            session = new Session(Principal.ANONYMOUS);
             current.set(session);
         }
         return session;
@@ -65,7 +77,8 @@ final class HmsSessions implements TServerEventHandler {
 
     @Override
     public ServerContext createContext(TProtocol input, TProtocol output) {
-        Session session = new Session();
+        HmsConnection connection = HmsConnection.of(input.getTransport());
+        Session session = new Session(connection == null ? Principal.ANONYMOUS : connection.principal());
         current.set(session);
         return session;
     }
@@ -73,6 +86,36 @@ final class HmsSessions implements TServerEventHandler {
     @Override
     public void processContext(ServerContext context, TTransport input, TTransport output) {
         current.set((Session) context);
+    }
+
+    /** Who the current connection's calls run as (the anonymous principal outside a served connection). */
+    Principal principal() {
+        Principal principal = current().principal();
+        return principal == null ? Principal.ANONYMOUS : principal;
+    }
+
+    /**
+     * Runs {@code work} on this thread as one call of a connection of its own, made by {@code principal}: how the HTTP
+     * transport serves each request (one request, one call, no settings kept).
+     */
+    <T, E extends Exception> T callAs(Principal principal, Work<T, E> work) throws E {
+        Session saved = current.get();
+        current.set(new Session(principal));
+        try {
+            return work.run();
+        } finally {
+            if (saved == null) {
+                current.remove();
+            } else {
+                current.set(saved);
+            }
+        }
+    }
+
+    /** What {@link #callAs} runs. */
+    @FunctionalInterface
+    interface Work<T, E extends Exception> {
+        T run() throws E;
     }
 
     @Override

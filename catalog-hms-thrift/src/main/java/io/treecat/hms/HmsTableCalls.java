@@ -85,7 +85,9 @@ final class HmsTableCalls {
         return calls.read(Action.LIST_TABLES, calls.dbPath(db), txn -> {
             List<String> result = new ArrayList<>();
             for (CatalogObject row : txn.children(calls.dbPath(db), ObjectType.TABLE)) {
+                // Only the tables the caller may describe, as Iceberg's lists (docs/security.md, "Filtering").
                 if (matcher.matcher(row.id()).matches()
+                        && calls.maySee(row.path(), ObjectType.TABLE)
                         && test.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
                     result.add(row.id());
                 }
@@ -101,11 +103,11 @@ final class HmsTableCalls {
         return calls.read(Action.LIST_TABLES, calls.catalogPath(), txn -> {
             List<TableMeta> result = new ArrayList<>();
             for (CatalogObject dbRow : txn.children(calls.catalogPath(), ObjectType.NAMESPACE)) {
-                if (!dbMatcher.matcher(dbRow.id()).matches()) {
+                if (!dbMatcher.matcher(dbRow.id()).matches() || !calls.maySee(dbRow.path(), ObjectType.NAMESPACE)) {
                     continue;
                 }
                 for (CatalogObject row : txn.children(dbRow.path(), ObjectType.TABLE)) {
-                    if (!tableMatcher.matcher(row.id()).matches()) {
+                    if (!tableMatcher.matcher(row.id()).matches() || !calls.maySee(row.path(), ObjectType.TABLE)) {
                         continue;
                     }
                     Table table = HmsTables.table(dbRow.id(), row.id(), TableEntry.decode(row.value()));
@@ -143,7 +145,8 @@ final class HmsTableCalls {
                 if (max == 0) {
                     break;
                 }
-                if (tableFilter.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
+                if (calls.maySee(row.path(), ObjectType.TABLE)
+                        && tableFilter.test(HmsTables.table(db, row.id(), TableEntry.decode(row.value())))) {
                     result.add(row.id());
                     if (max >= 0 && result.size() >= max) {
                         break;
@@ -190,7 +193,9 @@ final class HmsTableCalls {
         } catch (NoSuchObjectException e) {
             throw new UnknownDBException(e.getMessage());
         }
-        return calls.read(Action.LOAD_TABLE, calls.dbPath(db), txn -> {
+        // Checked as seeing the database, then each table filtered as a list is: a table the caller may not describe is
+        // left out exactly as a missing one is.
+        return calls.read(Action.LOAD_NAMESPACE, calls.dbPath(db), txn -> {
             if (!calls.databaseExists(txn, db)) {
                 throw new UnknownDBException("Could not find database hive." + db);
             }
@@ -201,7 +206,7 @@ final class HmsTableCalls {
                 }
                 String name = HmsNames.normalize(tableName);
                 Optional<TableEntry> entry = calls.findTable(txn, db, name);
-                if (entry.isPresent()) {
+                if (entry.isPresent() && calls.maySee(calls.tablePath(db, name), ObjectType.TABLE)) {
                     tables.add(HmsTables.table(db, name, entry.get()));
                 }
             }

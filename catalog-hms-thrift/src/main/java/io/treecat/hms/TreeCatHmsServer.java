@@ -5,9 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.service.CatalogService;
 import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Grants;
+import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.lakehouse.txn.TransactionRunner;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
@@ -17,10 +20,12 @@ import java.util.function.Function;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TException;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TIOStreamTransport;
 import org.apache.thrift.transport.TTransportException;
-import org.apache.thrift.transport.TTransportFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +78,7 @@ public final class TreeCatHmsServer {
     private final HmsCatalogCalls catalogCalls;
     private final HmsTableCalls tableCalls;
     private final TBaseProcessor<?> processor;
+    private final HmsAuthentication authentication;
     private final HmsEventLog eventLog;
     private final HmsEventIndexer eventIndexer;
     private volatile HmsServerTransport socket;
@@ -84,14 +90,33 @@ public final class TreeCatHmsServer {
      * @param warehouses where each catalog's files live (default database, table and partition locations)
      */
     public TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
-        this(runner, warehouses, config, Clock.systemUTC());
+        this(runner, warehouses, config, HmsAuthentication.none(), Clock.systemUTC());
+    }
+
+    /**
+     * @param authentication how clients prove who they are; each call runs as the principal its connection proved
+     */
+    public TreeCatHmsServer(
+            TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, HmsAuthentication authentication) {
+        this(runner, warehouses, config, authentication, Clock.systemUTC());
     }
 
     /** With the clock lock and transaction timeouts are measured on (tests move one by hand). */
     TreeCatHmsServer(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, Clock clock) {
+        this(runner, warehouses, config, HmsAuthentication.none(), clock);
+    }
+
+    TreeCatHmsServer(
+            TransactionRunner runner,
+            Warehouses warehouses,
+            HmsServerConfig config,
+            HmsAuthentication authentication,
+            Clock clock) {
         this.runner = requireNonNull(runner, "runner is null");
         this.config = requireNonNull(config, "config is null");
-        HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()));
+        this.authentication = requireNonNull(authentication, "authentication is null");
+        // Each call runs as the principal of the connection the current thread serves.
+        HmsCalls hive = new HmsCalls(runner, warehouses, new HmsNames(config.catalog()), sessions::principal);
         this.locks = new HmsLocks(hive, clock, config.lockTimeout());
         // What holds state of the whole server is made once and is the same in every catalog's areas. Hive's
         // transactions are the metastore's, not a catalog's: they live in hive's catalog whichever catalog a call
@@ -112,7 +137,7 @@ public final class TreeCatHmsServer {
                 HmsEventCheckpointStore.inTree(hive),
                 HmsEventLog.STRIDE);
         this.eventIndexer = new HmsEventIndexer(eventLog, runner::service);
-        HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive.names());
+        HmsNotificationCalls notifications = new HmsNotificationCalls(eventLog, hive);
         // The areas of one catalog: hive's are made once; another catalog's for each call in it (HmsDispatch).
         Function<HmsCalls, List<?>> areas = calls -> {
             HmsPartitions partitions = new HmsPartitions(calls.catalog(), calls.warehouse(), config.filterLimits());
@@ -203,9 +228,9 @@ public final class TreeCatHmsServer {
         }
         HmsTransportConfig limits = config.transport();
         TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-                .processor(new LegacyCalls(tableCalls, processor))
-                .transportFactory(
-                        limits.framed() ? HmsFramedTransport.factory(limits.maxFrameBytes()) : new TTransportFactory())
+                .processor(calls())
+                // Who each connection is, told before its first call, on its worker thread (SASL PLAIN or none).
+                .transportFactory(new HmsAuthTransport(limits, authentication))
                 .protocolFactory(HmsProtocol.factory(limits))
                 .minWorkerThreads(config.minThreads())
                 .maxWorkerThreads(config.maxThreads());
@@ -229,6 +254,36 @@ public final class TreeCatHmsServer {
                 limits.framed() ? "framed" : "unframed",
                 config.catalog(),
                 servedCalls().size());
+    }
+
+    /** Every served call, behind the gate that serves nothing to a connection that proved nobody. */
+    private TProcessor calls() {
+        return new HmsAuthGate(sessions, new LegacyCalls(tableCalls, processor));
+    }
+
+    /**
+     * Serves one call read from {@code in} as {@code principal}, with no connection of its own: Hive's HTTP transport
+     * (each request one call, its principal from the request's bearer token). Whatever the call fails with is
+     * answered in {@code out} as over the Thrift port.
+     */
+    public void processAs(Principal principal, TProtocol in, TProtocol out) throws TException {
+        requireNonNull(principal, "principal is null");
+        TProcessor calls = calls();
+        sessions.callAs(principal, () -> {
+            calls.process(in, out);
+            return null;
+        });
+    }
+
+    /**
+     * Serves one request of Hive's HTTP transport ({@code metastore.client.thrift.transport.mode=http}: each POST
+     * body one Thrift binary call, the answer the response body) as {@code principal}, whom the caller authenticated
+     * (a bearer token). The request passes the same protocol limits as the Thrift port's ({@code hms.max-*}).
+     */
+    public void processHttp(Principal principal, InputStream body, OutputStream answer) throws TException {
+        TIOStreamTransport transport = new TIOStreamTransport(body, answer);
+        TProtocol protocol = HmsProtocol.factory(config.transport()).getProtocol(transport);
+        processAs(principal, protocol, protocol);
     }
 
     /** The bound port, or -1 before start. */

@@ -44,6 +44,7 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
     private final HmsTransportConfig transport;
     private final ExternalLocations external;
     private final HiveFilterLimits filterLimits;
+    private final HmsAuthentication authentication;
     private final List<AutoCloseable> clients = new ArrayList<>();
     /** The server's authorizer, made on the tree (allow-all unless a test asks for grants). */
     private Function<Supplier<CatalogService>, Authorizer> authorizers = service -> Authorizer.allowAll();
@@ -66,6 +67,26 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
             HmsTransportConfig transport,
             ExternalLocations external,
             HiveFilterLimits filterLimits) {
+        this(
+                lockTimeout,
+                clock,
+                transport,
+                external,
+                filterLimits,
+                HmsAuthentication.none(),
+                service -> Authorizer.allowAll());
+    }
+
+    private HmsTestServer(
+            Duration lockTimeout,
+            Clock clock,
+            HmsTransportConfig transport,
+            ExternalLocations external,
+            HiveFilterLimits filterLimits,
+            HmsAuthentication authentication,
+            Function<Supplier<CatalogService>, Authorizer> authorizer) {
+        this.authentication = authentication;
+        this.authorizers = authorizer;
         this.lockTimeout = lockTimeout;
         this.clock = clock;
         this.transport = transport;
@@ -81,6 +102,24 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
                 transport,
                 ExternalLocations.ALLOWED,
                 HiveFilterLimits.DEFAULTS);
+    }
+
+    /**
+     * A server that authenticates its clients with {@code authentication} and authorizes their calls with the
+     * authorizer {@code authorizer} makes over the tree.
+     */
+    static HmsTestServer withAuthentication(
+            HmsTransportConfig transport,
+            HmsAuthentication authentication,
+            Function<Supplier<CatalogService>, Authorizer> authorizer) {
+        return new HmsTestServer(
+                HmsServerConfig.DEFAULT_LOCK_TIMEOUT,
+                Clock.systemUTC(),
+                transport,
+                ExternalLocations.ALLOWED,
+                HiveFilterLimits.DEFAULTS,
+                authentication,
+                authorizer);
     }
 
     /** A server whose clients may place objects outside the warehouse only if {@code external} allows it. */
@@ -139,6 +178,7 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
                         .withLockTimeout(lockTimeout)
                         .withTransport(transport)
                         .withFilterLimits(filterLimits),
+                authentication,
                 clock);
         server.start();
     }
@@ -231,8 +271,14 @@ final class HmsTestServer implements BeforeEachCallback, AfterEachCallback {
 
     /** A new connection with Hive's own HiveMetaStoreClient, closed after the test. */
     HiveMetaStoreClient hiveClient() throws Exception {
+        return hiveClient(java.util.Map.of());
+    }
+
+    /** As {@link #hiveClient()}, with these client settings as well (authentication, framing, retries). */
+    HiveMetaStoreClient hiveClient(java.util.Map<String, String> settings) throws Exception {
         Configuration conf = new Configuration(false);
         conf.set("metastore.thrift.uris", uri());
+        settings.forEach(conf::set);
         HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
         clients.add(client::close);
         return client;

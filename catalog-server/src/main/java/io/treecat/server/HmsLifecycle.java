@@ -3,6 +3,7 @@ package io.treecat.server;
 import static java.util.Objects.requireNonNull;
 
 import io.dropwizard.lifecycle.Managed;
+import io.treecat.hms.HmsAuthentication;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.hms.TreeCatHmsServer;
 import io.treecat.lakehouse.storage.Warehouses;
@@ -17,17 +18,25 @@ final class HmsLifecycle implements Managed {
     private final TransactionRunner runner;
     private final Warehouses warehouses;
     private final HmsServerConfig config;
+    private final HmsAuthentication authentication;
     private volatile TreeCatHmsServer server;
 
-    HmsLifecycle(TransactionRunner runner, Warehouses warehouses, HmsServerConfig config) {
+    HmsLifecycle(
+            TransactionRunner runner, Warehouses warehouses, HmsServerConfig config, HmsAuthentication authentication) {
+        this.authentication = requireNonNull(authentication, "authentication is null");
         this.runner = requireNonNull(runner, "runner is null");
         this.warehouses = requireNonNull(warehouses, "warehouses is null");
         this.config = requireNonNull(config, "config is null");
     }
 
+    /** The running server; null before start. */
+    TreeCatHmsServer server() {
+        return server;
+    }
+
     @Override
     public void start() {
-        TreeCatHmsServer started = new TreeCatHmsServer(runner, warehouses, config);
+        TreeCatHmsServer started = new TreeCatHmsServer(runner, warehouses, config, authentication);
         started.start();
         server = started;
     }

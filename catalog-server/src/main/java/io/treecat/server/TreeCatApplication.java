@@ -21,6 +21,7 @@ import io.treecat.core.json.JsonLimits;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
+import io.treecat.hms.HmsAuthentication;
 import io.treecat.hms.HmsServerConfig;
 import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.auth.Authorizer;
@@ -34,6 +35,7 @@ import io.treecat.lakehouse.auth.OidcIssuer;
 import io.treecat.lakehouse.auth.Principal;
 import io.treecat.lakehouse.auth.Privilege;
 import io.treecat.lakehouse.auth.QueryVisibility;
+import io.treecat.lakehouse.auth.SecretCheckCache;
 import io.treecat.lakehouse.auth.SecretHasher;
 import io.treecat.lakehouse.auth.TokenAuthenticator;
 import io.treecat.lakehouse.auth.TokenVerifier;
@@ -335,9 +337,17 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                     PemTls.load("HMS Thrift listener (hms.tls)", hmsConfig.tls().get());
             hmsServer = hmsServer.withSockets(pem.sslContext().getServerSocketFactory());
         }
-        HmsLifecycle hms = new HmsLifecycle(lake.forInterface("hms").runner(), lake.warehouses(), hmsServer);
+        HmsLifecycle hms = new HmsLifecycle(
+                lake.forInterface("hms").runner(),
+                lake.warehouses(),
+                hmsServer,
+                hmsAuthentication(configuration, lake));
         environment.lifecycle().manage(hms);
         this.hms = hms;
+        if (hmsConfig.http().enabled()) {
+            // Hive's HTTP transport on this port, behind its TLS, body limits and bearer-token check.
+            environment.jersey().register(new HmsHttpResource(hms::server));
+        }
         // Retention's passes start once the HMS listener has pinned what its notification log has not counted durably.
         environment.lifecycle().manage(catalog.collection());
 
@@ -401,28 +411,37 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
     }
 
     /**
-     * The HMS listener speaks unauthenticated Thrift (PLAIN SASL is a later slice of issue 18): with {@code
-     * auth.enabled} it would be an open side door around every token check, so the server refuses to start it unless
-     * {@code hms.allow-unauthenticated} says so, and then warns loudly.
+     * With {@code auth.enabled} the HMS listener takes SASL PLAIN clients (a built-in principal's client id and secret)
+     * and, only with {@code hms.allow-unauthenticated}, clients without SASL as the anonymous principal, which the
+     * grants deny everything: said at start, since such clients then get refusals.
      */
     private static void checkHmsAuthentication(TreeCatConfiguration configuration) {
-        if (!configuration.auth().enabled()) {
-            return;
+        if (configuration.auth().enabled() && configuration.hms().allowUnauthenticated()) {
+            LOG.warn(
+                    "hms.allow-unauthenticated: the Hive Metastore Thrift listener (port {}) also serves clients"
+                            + " without SASL, as the anonymous principal, which the grants deny everything"
+                            + " (docs/security.md, \"Hive Metastore clients\")",
+                    configuration.hms().port());
         }
-        if (!configuration.hms().allowUnauthenticated()) {
-            throw new IllegalStateException("auth.enabled is true, but the Hive Metastore Thrift listener (hms.port "
-                    + configuration.hms().port() + ") cannot authenticate its clients yet: it would let anyone who"
-                    + " reaches it read and change everything without a token. Set hms.allow-unauthenticated: true"
-                    + " to serve it anyway (and keep the port unreachable from untrusted networks), or turn auth off"
-                    + " (docs/security.md)");
-        }
-        LOG.warn(
-                "\n{}\nhms.allow-unauthenticated: the Hive Metastore Thrift listener (port {}) serves clients WITHOUT"
-                        + " authentication although auth.enabled is true: anyone who reaches it can read and change"
-                        + " everything. Keep it unreachable from untrusted networks (docs/security.md).\n{}",
-                "*".repeat(100),
-                configuration.hms().port(),
-                "*".repeat(100));
+    }
+
+    /**
+     * How the HMS listener authenticates (docs/security.md, "Hive Metastore clients"): SASL PLAIN against the built-in
+     * principals, each pair that proved one cached as tokens are ({@code auth.token-cache-ttl}), at most half the
+     * cores checking bcrypt at once; clients without SASL served (as anonymous) with auth off or when {@code
+     * hms.allow-unauthenticated}.
+     */
+    private static HmsAuthentication hmsAuthentication(TreeCatConfiguration configuration, Lakehouse lake) {
+        AuthConfig auth = configuration.auth();
+        BuiltInPrincipals principals = new BuiltInPrincipals(
+                lake.forInterface("auth").runner(), SecretHasher.DEFAULT, new SecureRandom(), Clock.systemUTC());
+        SecretCheckCache secrets = new SecretCheckCache(
+                principals,
+                auth.tokenCacheTtl(),
+                auth.tokenCacheMaxEntries(),
+                Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+        return new HmsAuthentication(
+                !auth.enabled() || configuration.hms().allowUnauthenticated(), secrets::authenticate);
     }
 
     /**
@@ -441,9 +460,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                     + "grants already stored allow is allowed (docs/security.md, \"Turning it on\")");
         }
         if (auth.enabled()) {
-            LOG.info("auth.enabled: the Iceberg REST API, the native JSON API and the gRPC API need a bearer token"
-                    + " (docs/security.md); Hive Metastore calls run as the anonymous principal, which the grants deny"
-                    + " everything");
+            LOG.info("auth.enabled: the Iceberg REST API, the native JSON API and the gRPC API need a bearer token,"
+                    + " Hive Metastore clients SASL PLAIN with a built-in principal's client id and secret"
+                    + " (docs/security.md)");
         } else {
             LOG.warn(
                     "\n{}\nAUTHENTICATION IS OFF (auth.enabled: false): anyone who can reach a TreeCat port can "

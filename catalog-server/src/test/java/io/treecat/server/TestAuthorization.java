@@ -37,11 +37,15 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.MetaException;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.hadoop.security.alias.CredentialProvider;
+import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -53,7 +57,9 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.THttpClient;
 import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -443,6 +449,135 @@ class TestAuthorization {
         try (RESTCatalog admin = client("admin")) {
             assertThat(admin.listNamespaces()).doesNotContain(Namespace.of("evil"));
         }
+    }
+
+    /** Hive 4's own client over SASL PLAIN, the secret in a JCEKS store made with Hadoop's own API, as users do. */
+    private HiveMetaStoreClient hive(String principal, String secretSuffix) throws Exception {
+        String[] credential = credentials.get(principal).split(":", 2);
+        Path file = Files.createTempFile(directory, principal, ".jceks");
+        Files.delete(file);
+        String store = "jceks://file" + file.toAbsolutePath();
+        Configuration storeConf = new Configuration(false);
+        storeConf.set(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, store);
+        CredentialProvider provider =
+                CredentialProviderFactory.getProviders(storeConf).get(0);
+        provider.createCredentialEntry(credential[0], (credential[1] + secretSuffix).toCharArray());
+        provider.flush();
+        Configuration conf = new Configuration(false);
+        conf.set("metastore.thrift.uris", "thrift://127.0.0.1:" + server.hmsPort());
+        conf.set("metastore.connect.retries", "1");
+        conf.set("metastore.client.connect.retry.delay", "0s");
+        conf.set("metastore.client.auth.mode", "PLAIN");
+        conf.set("metastore.client.plain.username", credential[0]);
+        conf.set(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH, store);
+        conf.set("hadoop.security.credential.clear-text-fallback", "false");
+        return new HiveMetaStoreClient(conf);
+    }
+
+    @Test
+    void hiveClientsOverPlainSaslGetTheirPrincipalsGrants() throws Exception {
+        try (HiveMetaStoreClient reader = hive("reader", "")) {
+            assertThat(reader.getAllDatabases()).containsExactly("sales");
+            assertThat(reader.getAllTables("sales")).containsExactly("orders");
+            org.apache.hadoop.hive.metastore.api.Table orders = reader.getTable("sales", "orders");
+            assertThat(orders.getTableName()).isEqualTo("orders");
+            assertThat(reader.getTableObjectsByName("sales", List.of("orders", "missing")))
+                    .extracting(org.apache.hadoop.hive.metastore.api.Table::getTableName)
+                    .containsExactly("orders");
+            // hr is not the reader's: the same answer as a table that does not exist.
+            String missing = catchMessage(() -> reader.getTable("hr", "nope"));
+            assertThat(catchMessage(() -> reader.getTable("hr", "pay"))).isEqualTo(missing.replace("nope", "pay"));
+
+            org.apache.hadoop.hive.metastore.api.Table copy = orders.deepCopy();
+            copy.setTableName("copy");
+            assertThatThrownBy(() -> reader.createTable(copy))
+                    .isInstanceOf(MetaException.class)
+                    .hasMessageContaining("privilege=TABLE_CREATE")
+                    .hasMessageContaining("object=/warehouse/sales/copy}");
+            assertThatThrownBy(() -> reader.dropTable("sales", "orders"))
+                    .isInstanceOf(MetaException.class)
+                    .hasMessageContaining("privilege=TABLE_DROP");
+            org.apache.hadoop.hive.metastore.api.Table altered = orders.deepCopy();
+            altered.getParameters().put("owner-note", "x");
+            assertThatThrownBy(() -> reader.alter_table("sales", "orders", altered))
+                    .isInstanceOf(MetaException.class)
+                    .hasMessageContaining("privilege=TABLE_WRITE");
+        }
+        try (HiveMetaStoreClient stranger = hive("stranger", "")) {
+            assertThat(stranger.getAllDatabases()).isEmpty();
+            // A database it may not see answers as a missing one does, whether it exists or not.
+            assertThat(catchMessage(() -> stranger.getTableObjectsByName("sales", List.of("orders"))))
+                    .isEqualTo(catchMessage(() -> stranger.getTableObjectsByName("nodb", List.of("orders")))
+                            .replace("nodb", "sales"));
+        }
+        assertThatThrownBy(() -> hive("reader", "x"))
+                .isInstanceOf(MetaException.class)
+                .hasMessageContaining("Authentication failed: unknown client id or wrong secret")
+                .hasMessageNotContaining(credentials.get("reader").split(":", 2)[1]);
+        try (RESTCatalog admin = client("admin")) {
+            assertThat(admin.listTables(Namespace.of("sales"))).containsExactly(ORDERS);
+            assertThat(admin.loadTable(ORDERS).properties()).doesNotContainKey("owner-note");
+        }
+    }
+
+    @Test
+    void hiveOverHttpTakesTheRestTokenAndRefusesAMissingOrTamperedOne() throws Exception {
+        String url = "http://127.0.0.1:" + server.port() + "/metastore";
+        String token = token("reader");
+        THttpClient http = new THttpClient(url);
+        http.setCustomHeader("Authorization", "Bearer " + token);
+        ThriftHiveMetastore.Client reader = new ThriftHiveMetastore.Client(new TBinaryProtocol(http));
+        assertThat(reader.get_all_databases()).containsExactly("sales");
+        assertThat(reader.get_all_tables("sales")).containsExactly("orders");
+        Database evil = new Database();
+        evil.setName("evil");
+        assertThatThrownBy(() -> reader.create_database(evil)).isInstanceOf(MetaException.class);
+
+        // A token with one claim character changed, and none at all: 401 before any call runs.
+        String[] parts = token.split("\\.");
+        String tampered = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2)
+                + (parts[1].endsWith("A") ? "B" : "A") + parts[1].charAt(parts[1].length() - 1) + "." + parts[2];
+        for (String header : new String[] {"Bearer " + tampered, null}) {
+            THttpClient refused = new THttpClient(url);
+            if (header != null) {
+                refused.setCustomHeader("Authorization", header);
+            }
+            ThriftHiveMetastore.Client client = new ThriftHiveMetastore.Client(new TBinaryProtocol(refused));
+            assertThatThrownBy(() -> client.create_database(evil))
+                    .isInstanceOf(TTransportException.class)
+                    .hasMessageContaining("401");
+        }
+
+        // Hive's own client, which reads the token from HMS_JWT only: in a child JVM.
+        assertThat(hiveJwtClient(token)).contains("databases=[sales]").contains("tables=[orders]");
+        assertThat(hiveJwtClient(tampered)).contains("failed=").doesNotContain("databases=");
+        try (RESTCatalog admin = client("admin")) {
+            assertThat(admin.listNamespaces()).doesNotContain(Namespace.of("evil"));
+        }
+    }
+
+    /** Runs HiveJwtClientMain with {@code HMS_JWT} set to {@code token}; answers what it printed. */
+    private String hiveJwtClient(String token) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                HiveJwtClientMain.class.getName(),
+                String.valueOf(server.port()),
+                "sales");
+        builder.environment().put("HMS_JWT", token);
+        builder.redirectErrorStream(true);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return output;
+    }
+
+    private static String catchMessage(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(call);
+        assertThat(thrown).isNotNull();
+        return thrown.getClass().getSimpleName() + ": " + thrown.getMessage();
     }
 
     /** Runs the command line in-process; answers what it printed (standard output, then error). */

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which address each listener binds (docs/security.md, "Listeners and loopback"): loopback when auth is off unless
- * explicitly allowed, a start refused for a remote host with auth off, and an auth-on server that refuses to serve
- * unauthenticated HMS Thrift without {@code hms.allow-unauthenticated}.
+ * explicitly allowed, a start refused for a remote host with auth off, and an auth-on server serving HMS Thrift with or
+ * without {@code hms.allow-unauthenticated} (SASL PLAIN authenticates its clients; TestAuthorization).
  */
 class TestListenerBindings {
     @TempDir
@@ -117,14 +117,15 @@ class TestListenerBindings {
     }
 
     @Test
-    void anAuthOnServerRefusesUnauthenticatedHmsUnlessAllowed() throws Exception {
-        assertThatThrownBy(() -> new TreeCatTestServer(
-                                directory,
-                                Map.of("hms.allow-unauthenticated", "false"),
-                                ConfigOverride.config("auth.enabled", "true"))
-                        .close())
-                .hasStackTraceContaining("auth.enabled is true, but the Hive Metastore Thrift listener")
-                .hasStackTraceContaining("Set hms.allow-unauthenticated: true to serve it anyway");
+    void anAuthOnServerServesHmsWithOrWithoutUnauthenticatedClients() throws Exception {
+        // SASL PLAIN authenticates Hive's clients: an auth-on server no longer needs hms.allow-unauthenticated.
+        try (TreeCatTestServer server = new TreeCatTestServer(
+                directory,
+                Map.of("hms.allow-unauthenticated", "false"),
+                ConfigOverride.config("auth.enabled", "true"))) {
+            assertThat(reachable(InetAddress.getLoopbackAddress(), server.hmsPort()))
+                    .isTrue();
+        }
         try (TreeCatTestServer server = new TreeCatTestServer(
                 directory,
                 Map.of("hms.allow-unauthenticated", "true"),

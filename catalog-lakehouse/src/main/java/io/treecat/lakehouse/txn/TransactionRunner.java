@@ -161,6 +161,14 @@ public final class TransactionRunner {
         attached.remove();
     }
 
+    /**
+     * The authorizer every operation passes: adapters that filter a list they read (Hive's list calls) ask its {@link
+     * Authorizer#maySee} for each row.
+     */
+    public Authorizer authorizer() {
+        return authorizer;
+    }
+
     /** The service operations run on (the current one: a restore may replace it). */
     public CatalogService service() {
         return service.get();

@@ -35,6 +35,26 @@ public final class HmsConfig {
         return allowUnauthenticated;
     }
 
+    /** {@code hms.http}: Hive's HTTP transport on the application port (docs/security.md, "Hive Metastore clients"). */
+    public static final class HttpConfig {
+        @JsonProperty("enabled")
+        private boolean enabled = true;
+
+        /** Whether {@code POST /metastore} on the application port serves Hive's HTTP transport. */
+        public boolean enabled() {
+            return enabled;
+        }
+    }
+
+    @Valid
+    @NotNull
+    @JsonProperty("http")
+    private HttpConfig http = new HttpConfig();
+
+    public HttpConfig http() {
+        return http;
+    }
+
     /** {@code hms.tls}: absent serves plaintext Thrift. */
     @Valid
     @JsonProperty("tls")
