@@ -167,9 +167,7 @@ class TrinoAuthIT {
         // Trino creates a table by a staged create (stage-create, then a commit asserting the table does not exist):
         // both steps are creates, TABLE_CREATE on the schema, as Spark's plain CREATE TABLE is.
         assertForbidden(
-                "CREATE TABLE " + READER + "." + SCHEMA + ".mine (id BIGINT)",
-                "TABLE_CREATE",
-                "/warehouse/" + SCHEMA);
+                "CREATE TABLE " + READER + "." + SCHEMA + ".mine (id BIGINT)", "TABLE_CREATE", "/warehouse/" + SCHEMA);
 
         // Nothing changed: three rows, the same snapshots, no table "mine".
         assertThat(trino.query("SELECT count(*) FROM " + WRITER + "." + SCHEMA + ".orders"))
