@@ -1,5 +1,6 @@
 package io.treecat.hms;
 
+import io.treecat.lakehouse.auth.DeniedAttempts;
 import io.treecat.lakehouse.auth.Principal;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,6 +26,8 @@ final class HmsSessions implements TServerEventHandler {
     static final class Session implements ServerContext {
         private final Map<String, String> settings = new HashMap<>();
         private final Principal principal;
+        /** The client's address, for the denied-attempts log ("unknown" outside a served connection). */
+        private String client = "unknown";
 
         /** @param principal who its calls run as; null: nobody, its calls are refused ({@link HmsAuthGate}) */
         Session(Principal principal) {
@@ -79,13 +82,19 @@ final class HmsSessions implements TServerEventHandler {
     public ServerContext createContext(TProtocol input, TProtocol output) {
         HmsConnection connection = HmsConnection.of(input.getTransport());
         Session session = new Session(connection == null ? Principal.ANONYMOUS : connection.principal());
+        session.client = connection == null || connection.address() == null
+                ? "unknown"
+                : connection.address().getHostAddress();
         current.set(session);
         return session;
     }
 
     @Override
     public void processContext(ServerContext context, TTransport input, TTransport output) {
-        current.set((Session) context);
+        Session session = (Session) context;
+        current.set(session);
+        // A refusal of this call is recorded as the Thrift port's, from this connection's client.
+        DeniedAttempts.bind("hms", session.client);
     }
 
     /** Who the current connection's calls run as (the anonymous principal outside a served connection). */
@@ -121,5 +130,6 @@ final class HmsSessions implements TServerEventHandler {
     @Override
     public void deleteContext(ServerContext context, TProtocol input, TProtocol output) {
         current.remove();
+        DeniedAttempts.unbind();
     }
 }

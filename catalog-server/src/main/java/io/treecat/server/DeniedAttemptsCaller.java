@@ -39,6 +39,9 @@ final class DeniedAttemptsCaller implements Filter {
         if (path.startsWith("/treecat/")) {
             return "native-json";
         }
+        if (path.equals("/metastore") || path.startsWith("/metastore/")) {
+            return "hms-http";
+        }
         return "http";
     }
 

@@ -32,6 +32,11 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -217,6 +222,30 @@ class TestDeniedAttemptsOverApis {
                 .doesNotContain(clientId)
                 .doesNotContain(reader)
                 .doesNotContain("Bearer");
+    }
+
+    @Test
+    void aRefusedHiveCallIsRecordedAsTheThriftPortsFromItsClient() throws Exception {
+        // A second after any flood of another test: the limiter counts per second, whatever the API.
+        Thread.sleep(1_100);
+        records.lines.clear();
+        // A client without SASL, served as anonymous (the fixture's hms.allow-unauthenticated), whom the grants deny.
+        TSocket socket = new TSocket("127.0.0.1", server.hmsPort());
+        socket.open();
+        try {
+            ThriftHiveMetastore.Client thrift = new ThriftHiveMetastore.Client(new TBinaryProtocol(socket));
+            assertThatThrownBy(() -> thrift.get_table_req(new GetTableRequest("sales", "orders")))
+                    .isInstanceOf(NoSuchObjectException.class);
+        } finally {
+            socket.close();
+        }
+        List<JsonNode> denied = records.denied();
+        assertThat(denied).isNotEmpty().allSatisfy(record -> {
+            assertThat(record.get("api").asText()).isEqualTo("hms");
+            assertThat(record.get("client").asText()).isEqualTo("127.0.0.1");
+            assertThat(record.get("principal").asText()).isEqualTo("anonymous");
+            assertThat(record.get("object").asText()).startsWith("/warehouse/sales");
+        });
     }
 
     @Test
