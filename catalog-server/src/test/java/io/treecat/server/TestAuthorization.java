@@ -429,6 +429,36 @@ class TestAuthorization {
     }
 
     @Test
+    void aHiveChangeOverPlainSaslIsInTheAuditTrailUnderItsPrincipal() throws Exception {
+        // The audit trail is the commit log (docs/security.md, "Audit"): a Hive client's change is recorded with the
+        // principal its SASL login proved, the operation, the paths and the vid, like a REST or native change.
+        HiveMetaStoreClient hive = hive("admin", "");
+        try {
+            Database audited = new Database();
+            audited.setName("audited_by_hive");
+            hive.createDatabase(audited);
+        } finally {
+            hive.close();
+        }
+        TreeCatTestServer.Reply newest =
+                send(token("admin"), "GET", "/treecat/v1/commits?limit=5&order=newest&principal=admin", null);
+        assertThat(newest.status()).as(newest.body()).isEqualTo(200);
+        JsonNode created = null;
+        for (JsonNode commit : newest.json().get("commits")) {
+            if (commit.path("changes").toString().contains("audited_by_hive")) {
+                created = commit;
+                break;
+            }
+        }
+        assertThat(created).as(newest.body()).isNotNull();
+        assertThat(created.get("principal").asText()).isEqualTo("admin");
+        assertThat(created.get("interface").asText()).isEqualTo("hms");
+        assertThat(created.get("operation").asText()).isNotBlank();
+        assertThat(created.get("vid").asLong()).isPositive();
+        assertThat(created.get("changes").toString()).contains("/warehouse/audited_by_hive");
+    }
+
+    @Test
     void hiveClientsAreAnonymousAndGetNothingWithAuthOn() throws Exception {
         TSocket socket = new TSocket("127.0.0.1", server.hmsPort());
         socket.open();
