@@ -106,7 +106,12 @@ public final class AuthOverheadBenchmark {
                 grantAll(builtIn, "bench");
                 grantAll(oidc, "idp:bench");
                 String idpToken = idp.token("bench", AUDIENCE, Duration.ofDays(1));
-                List<Client> clients = List.of(
+                // -Dcross=true adds the issuer's token on the built-in client's server: tells a difference of the
+                // token's kind from one of the server (each server JIT-compiles its own way).
+                if (Boolean.getBoolean("cross")) {
+                    grantAll(builtIn, "idp:bench");
+                }
+                List<Client> clients = new java.util.ArrayList<>(List.of(
                         client("off", catalog(off.server(), Map.of()), off.server()),
                         client(
                                 "built-in",
@@ -117,7 +122,13 @@ public final class AuthOverheadBenchmark {
                         client(
                                 "oidc",
                                 catalog(oidc.server(), Map.of("token", idpToken, "token-refresh-enabled", "false")),
-                                oidc.server()));
+                                oidc.server())));
+                if (Boolean.getBoolean("cross")) {
+                    clients.add(client(
+                            "oidc-on-built-in",
+                            catalog(builtIn.server(), Map.of("token", idpToken, "token-refresh-enabled", "false")),
+                            builtIn.server()));
+                }
 
                 for (Client client : clients) {
                     run(client, warmup, warmup / 10, false);
@@ -222,7 +233,9 @@ public final class AuthOverheadBenchmark {
     }
 
     private static Client client(String name, RESTCatalog catalog, ServerProcess server) {
-        catalog.createNamespace(NS);
+        if (!catalog.namespaceExists(NS)) {
+            catalog.createNamespace(NS);
+        }
         Table table = catalog.createTable(TableIdentifier.of(NS, "t_" + name.replace('-', '_')), SCHEMA, SPEC);
         for (int i = 0; i < 20; i++) {
             table.newFastAppend().appendFile(file(table, i)).commit();
