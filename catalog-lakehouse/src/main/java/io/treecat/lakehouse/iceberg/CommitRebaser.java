@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -16,10 +17,12 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.EnvironmentContext;
+import org.apache.iceberg.IsolationLevel;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SnapshotSummary;
@@ -41,13 +44,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
- *   <li>the table opted in with the property {@value #PROPERTY} = {@code true}, or has no such
- *       property and the server's {@code iceberg.rebase-appends} is on: whoever sets it says the
- *       table's {@code append} snapshots are blind (Iceberg's {@code AppendFiles}). Iceberg's REST
- *       protocol cannot tell a blind append from a {@code RowDelta} that only adds rows but validated
- *       a conflict filter (a MERGE whose rows all turned out to be new, under serializable isolation:
- *       its snapshot is an {@code append} too), and rebasing that one would skip its check and could
- *       insert a key twice. So it is off unless someone who knows the writers turns it on;</li>
+ *   <li>rebase is on for the table ({@link #enabled}): its own property {@value #PROPERTY}, or, without
+ *       one, the server's {@code iceberg.rebase-appends} (on by default) unless the table is one whose
+ *       MERGE may write an {@code append} snapshot that validated a conflict filter. Iceberg's REST
+ *       protocol cannot tell a blind append from a {@code RowDelta} that only added rows (a MERGE whose
+ *       rows all turned out to be new, under serializable isolation: its snapshot is an {@code append}
+ *       too), and rebasing one such MERGE over another could insert a key twice. Spark writes those only
+ *       on tables with {@code write.merge.mode=merge-on-read} and a serializable merge isolation, so the
+ *       server's default leaves such tables out ({@link #mergeMayValidateAppends});</li>
  *   <li>the updates are exactly one {@code add-snapshot} of an {@code append} snapshot and one
  *       {@code set-snapshot-ref} of a branch to it;</li>
  *   <li>the only requirement that fails is {@code assert-ref-snapshot-id} on that branch, naming the
@@ -70,8 +74,12 @@ import org.slf4j.LoggerFactory;
 final class CommitRebaser {
     private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
 
-    /** The table property that turns server-side rebase of appends on. */
+    /** The table property that turns server-side rebase on ({@code true}) or off ({@code false}) for one table. */
     static final String PROPERTY = "treecat.rebase-appends";
+    /** {@code write.merge.mode}'s value for a MERGE that writes delete files (and a {@code RowDelta}). */
+    private static final String MERGE_ON_READ = RowLevelOperationMode.MERGE_ON_READ.modeName();
+    /** {@code write.merge.isolation-level}'s value under which a MERGE checks nothing against concurrent appends. */
+    private static final String SNAPSHOT_ISOLATION = IsolationLevel.SNAPSHOT.name();
     /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
     static final String REBASED_FROM = "treecat.rebased-from";
 
@@ -91,7 +99,7 @@ final class CommitRebaser {
 
     /**
      * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
-     *     server's {@code iceberg.rebase-appends})
+     *     server's {@code iceberg.rebase-appends}), tables whose MERGE may validate appends left out
      */
     CommitRebaser(boolean enabledByDefault) {
         this.enabledByDefault = enabledByDefault;
@@ -103,13 +111,36 @@ final class CommitRebaser {
      */
     record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
 
-    /** The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the server's default. */
+    /**
+     * The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the
+     * server's default, which leaves out tables whose MERGE may validate a conflict filter
+     * ({@link #mergeMayValidateAppends}).
+     */
     boolean enabled(TableMetadata metadata) {
         if (metadata == null) {
             return false;
         }
         String own = metadata.properties().get(PROPERTY);
-        return own == null ? enabledByDefault : Boolean.parseBoolean(own.trim());
+        if (own != null) {
+            return Boolean.parseBoolean(own.trim());
+        }
+        return enabledByDefault && !mergeMayValidateAppends(metadata.properties());
+    }
+
+    /**
+     * Whether a MERGE on the table may commit an {@code append} snapshot after checking a conflict filter
+     * on the client: Spark's merge-on-read MERGE under serializable isolation (the isolation's default)
+     * writes a {@code RowDelta}, whose snapshot is an {@code append} when it only inserted rows, and checks
+     * that no concurrent commit added rows its join would have matched. The request does not carry that
+     * check, so the server cannot run it again; such a commit looks exactly like a blind append. A
+     * copy-on-write MERGE (Spark's default) commits an {@code overwrite}, and under {@code snapshot}
+     * isolation nothing is checked against concurrent appends, so neither is at risk.
+     */
+    static boolean mergeMayValidateAppends(Map<String, String> properties) {
+        String mode = properties.getOrDefault(TableProperties.MERGE_MODE, TableProperties.MERGE_MODE_DEFAULT);
+        String isolation = properties.getOrDefault(
+                TableProperties.MERGE_ISOLATION_LEVEL, TableProperties.MERGE_ISOLATION_LEVEL_DEFAULT);
+        return MERGE_ON_READ.equalsIgnoreCase(mode.trim()) && !SNAPSHOT_ISOLATION.equalsIgnoreCase(isolation.trim());
     }
 
     /**
