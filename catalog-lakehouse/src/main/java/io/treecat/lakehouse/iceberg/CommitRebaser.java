@@ -1,9 +1,12 @@
 package io.treecat.lakehouse.iceberg;
 
+import static java.util.Objects.requireNonNull;
+
 import com.google.common.util.concurrent.MoreExecutors;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,7 +43,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebases a blind append that lost a race onto the table as it is now, on the server, instead of
- * answering 409 and making the client refresh, rewrite its manifest list and send the commit again.
+ * answering 409 and making the client refresh, rewrite its manifest list and send the commit again;
+ * and, over appends only, a row-level delta in other partitions or a compaction's {@code replace}
+ * ({@link ManifestListRebase}, which states its own conditions; the first three below hold for it too).
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
@@ -96,13 +101,20 @@ final class CommitRebaser {
     private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
     private final boolean enabledByDefault;
+    /** The time of a snapshot rebased by listing ({@link ManifestListRebase}), as Iceberg's retry would take it. */
+    private final Clock clock;
 
     /**
      * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
      *     server's {@code iceberg.rebase-appends}), tables whose MERGE may validate appends left out
      */
     CommitRebaser(boolean enabledByDefault) {
+        this(enabledByDefault, Clock.systemUTC());
+    }
+
+    CommitRebaser(boolean enabledByDefault, Clock clock) {
         this.enabledByDefault = enabledByDefault;
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -149,11 +161,22 @@ final class CommitRebaser {
      */
     Optional<Rebased> rebase(FileIO io, TableMetadata current, TableChange change) {
         if (!enabled(current)) {
+            LOG.debug("Not rebasing a change of {}: rebase is off for the table", change.identifier());
             return Optional.empty();
         }
-        Optional<Append> append = appendOf(change.updates());
+        Optional<Append> append = snapshotOf(change.updates());
         if (append.isEmpty()) {
+            LOG.debug(
+                    "Not rebasing a change of {}: its updates are not one snapshot set on a branch",
+                    change.identifier());
             return Optional.empty();
+        }
+        boolean blindAppend =
+                DataOperations.APPEND.equals(append.get().snapshot().operation());
+        if (!blindAppend && !ManifestListRebase.rebases(append.get().snapshot())) {
+            return refuse(
+                    append.get().snapshot(),
+                    "its operation is " + append.get().snapshot().operation());
         }
         Snapshot incoming = append.get().snapshot();
         String branch = append.get().branch();
@@ -185,6 +208,9 @@ final class CommitRebaser {
         }
         if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
             return refuse(incoming, "the schema changed");
+        }
+        if (!blindAppend) {
+            return rebaseByListing(io, current, incoming, branch, head);
         }
         List<ManifestFile> added = new ArrayList<>();
         try {
@@ -247,6 +273,41 @@ final class CommitRebaser {
                 updated,
                 snapshot,
                 Set.copyOf(added.stream().map(ManifestFile::path).toList())));
+    }
+
+    /**
+     * A row-level delta or a compaction rebased by listing its manifests with the ones the appends since
+     * its base added ({@link ManifestListRebase}), or empty. A list that cannot be read or written is a
+     * refusal: the client gets the 409 it would have got, and retries on its own.
+     */
+    private Optional<Rebased> rebaseByListing(
+            FileIO io, TableMetadata current, Snapshot incoming, String branch, SnapshotRef head) {
+        Optional<ManifestListRebase.Rebased> listed;
+        try {
+            listed = ManifestListRebase.rebase(
+                    io,
+                    current,
+                    incoming,
+                    current.snapshot(head.snapshotId()),
+                    fileName -> metadataFileLocation(current, fileName),
+                    clock.millis());
+        } catch (RuntimeException e) {
+            LOG.debug("Cannot rebase snapshot {} by listing", incoming.snapshotId(), e);
+            return refuse(incoming, "its manifests cannot be listed again");
+        }
+        return listed.map(rebased -> new Rebased(
+                TableMetadata.buildFrom(current)
+                        .setBranchSnapshot(rebased.snapshot(), branch)
+                        .build(),
+                rebased.snapshot(),
+                rebased.clientManifests()));
+    }
+
+    /** Where a table's metadata files go: {@code write.metadata.path}, else the table's {@code metadata/}. */
+    private static String metadataFileLocation(TableMetadata current, String fileName) {
+        String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+        String base = directory != null ? directory : current.location() + "/metadata";
+        return (base.endsWith("/") ? base : base + "/") + fileName;
     }
 
     /**
@@ -315,6 +376,12 @@ final class CommitRebaser {
 
     /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
     private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
+        return snapshotOf(updates)
+                .filter(append -> DataOperations.APPEND.equals(append.snapshot().operation()));
+    }
+
+    /** The snapshot the updates add, of any operation, when they are exactly it and a branch set to it. */
+    private static Optional<Append> snapshotOf(List<MetadataUpdate> updates) {
         if (updates.size() != 2) {
             return Optional.empty();
         }
@@ -329,7 +396,6 @@ final class CommitRebaser {
         }
         if (add == null
                 || ref == null
-                || !DataOperations.APPEND.equals(add.snapshot().operation())
                 || ref.snapshotId() != add.snapshot().snapshotId()
                 || !"branch".equalsIgnoreCase(ref.type())) {
             return Optional.empty();
@@ -518,9 +584,7 @@ final class CommitRebaser {
 
         @Override
         public String metadataFileLocation(String fileName) {
-            String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
-            String base = directory != null ? directory : current.location() + "/metadata";
-            return (base.endsWith("/") ? base : base + "/") + fileName;
+            return CommitRebaser.metadataFileLocation(current, fileName);
         }
 
         @Override
