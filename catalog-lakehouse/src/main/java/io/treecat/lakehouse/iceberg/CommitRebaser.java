@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * Rebases a blind append that lost a race onto the table as it is now, on the server, instead of
  * answering 409 and making the client refresh, rewrite its manifest list and send the commit again;
  * and, over appends only, a row-level delta in other partitions or a compaction's {@code replace}
- * ({@link ManifestListRebase}, which states its own conditions; the first three below hold for it too).
+ * ({@link ManifestListRebase}, which states its own further conditions; the ones below hold for those
+ * too, with their {@code overwrite}, {@code delete} or {@code replace} snapshot in place of the append,
+ * except the last, which is the append's own).
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
