@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.encryption.PlaintextEncryptionManager;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFile;
 
 /**
  * The package-private pieces of iceberg-core that TreeCat's server reuses instead of re-implementing
@@ -68,6 +70,62 @@ public final class TreeCatIcebergAccess {
             fields.set(MIN_SEQUENCE_NUMBER_POSITION, sequenceNumber);
         }
         return listed;
+    }
+
+    /**
+     * A manifest a snapshot wrote, as its writer left it before that snapshot's manifest list assigned
+     * it a sequence number: the number {@code listedSequenceNumber} the list gave it (and its minimum,
+     * where the minimum came from the list rather than from an explicit data sequence number of an
+     * entry) back to "assign at commit". Listed again by a snapshot with the same id, the entries that
+     * inherit take the new list's number, and explicit ones (a compaction's preserved data sequence
+     * numbers, existing and deleted entries) keep theirs: what Iceberg's writer produces on a retry.
+     */
+    public static ManifestFile asWritten(ManifestFile listed, long listedSequenceNumber) {
+        ManifestFile written = GenericManifestFile.copyOf(listed).build();
+        StructLike fields = (StructLike) written;
+        if (listed.sequenceNumber() == listedSequenceNumber) {
+            fields.set(SEQUENCE_NUMBER_POSITION, UNASSIGNED_BY_LIST);
+        }
+        if (listed.minSequenceNumber() == listedSequenceNumber) {
+            fields.set(MIN_SEQUENCE_NUMBER_POSITION, UNASSIGNED_BY_LIST);
+        }
+        return written;
+    }
+
+    /**
+     * Writes a format 2 manifest list with Iceberg's own writer ({@code ManifestLists.write}, which
+     * assigns {@code sequenceNumber} to the manifests that leave it to the list and checks they are
+     * {@code snapshotId}'s), and answers the snapshot that lists it. The caller deletes the file if the
+     * snapshot is not committed.
+     */
+    public static Snapshot writeSnapshot(
+            OutputFile listFile,
+            long sequenceNumber,
+            long snapshotId,
+            Long parentId,
+            long timestampMillis,
+            String operation,
+            Map<String, String> summary,
+            Integer schemaId,
+            List<ManifestFile> manifests) {
+        try (ManifestListWriter writer = ManifestLists.write(
+                2, listFile, PlaintextEncryptionManager.instance(), snapshotId, parentId, sequenceNumber, null)) {
+            writer.addAll(manifests);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write manifest list " + listFile.location(), e);
+        }
+        return new BaseSnapshot(
+                sequenceNumber,
+                snapshotId,
+                parentId,
+                timestampMillis,
+                operation,
+                summary,
+                schemaId,
+                listFile.location(),
+                null,
+                null,
+                null);
     }
 
     /** Whether a snapshot holds its manifest list already (read, or {@link #rememberManifests remembered}). */

@@ -320,7 +320,7 @@ class TestIcebergRebase {
                     .isInstanceOf(CommitFailedException.class)
                     .hasMessageContaining("Requirement failed");
 
-            // A table that did not opt in keeps Iceberg's behaviour: the late append gets 409.
+            // A table that opted out keeps Iceberg's behaviour: the late append gets 409.
             TableIdentifier plain = TableIdentifier.of(ns, "plain");
             Table plainTable = one.createTable(plain, SCHEMA, SPEC, tableProperties(false));
             plainTable
@@ -339,25 +339,81 @@ class TestIcebergRebase {
         }
     }
 
+    /**
+     * The server default (this class's server runs with the embedded configuration): tables without the
+     * property are rebased, except merge-on-read tables whose MERGE is serializable (a MERGE there may commit an
+     * {@code append} that validated a conflict filter); a table's own property wins either way.
+     */
     @Test
-    void theServerDefaultRebasesTablesWithoutThePropertyAndTheirPropertyStillWins(@TempDir Path other)
-            throws Exception {
-        try (TreeCatTestServer rebasing =
-                        new TreeCatTestServer(other, ConfigOverride.config("iceberg.rebase-appends", "true"));
-                RESTCatalog one = rebasing.icebergClient();
-                RESTCatalog two = rebasing.icebergClient()) {
-            Namespace ns = Namespace.of("rebase6");
+    void theServerDefaultRebasesExceptSerializableMergeOnReadTablesAndTheTablePropertyWins() throws Exception {
+        Namespace ns = Namespace.of("rebase6");
+        Map<String, Map<String, String>> rebased = Map.of(
+                "defaulted", Map.of(),
+                "copy-on-write-merge", Map.of("write.merge.mode", "copy-on-write"),
+                "merge-on-read-snapshot-isolation",
+                        Map.of("write.merge.mode", "merge-on-read", "write.merge.isolation-level", "snapshot"),
+                "merge-on-read-opted-in", Map.of("write.merge.mode", "merge-on-read", "treecat.rebase-appends", "true"),
+                // Only MERGE can commit a validated append: merge-on-read deletes and updates do not matter here.
+                "merge-on-read-delete-and-update",
+                        Map.of("write.delete.mode", "merge-on-read", "write.update.mode", "merge-on-read"));
+        Map<String, Map<String, String>> refused = Map.of(
+                "opted-out", Map.of("treecat.rebase-appends", "false"),
+                "merge-on-read", Map.of("write.merge.mode", "merge-on-read"),
+                "merge-on-read-serializable",
+                        Map.of("write.merge.mode", "MERGE-ON-READ", "write.merge.isolation-level", "serializable"),
+                "opted-out-despite-snapshot-isolation",
+                        Map.of(
+                                "write.merge.mode", "merge-on-read",
+                                "write.merge.isolation-level", "snapshot",
+                                "treecat.rebase-appends", "false"));
+        try (RESTCatalog one = client();
+                RESTCatalog two = client()) {
             one.createNamespace(ns);
-            Map<String, String> noRebaseProperty = new HashMap<>(Map.of("commit.retry.num-retries", "0"));
-            for (String name : List.of("defaulted", "opted-out")) {
+            for (Map.Entry<String, Map<String, String>> table : rebased.entrySet()) {
+                TableIdentifier id = TableIdentifier.of(ns, table.getKey());
+                Map<String, String> properties = new HashMap<>(table.getValue());
+                properties.put("commit.retry.num-retries", "0");
+                one.createTable(id, SCHEMA, SPEC, properties);
+                Stale late = lostRace(one, two, id, "2025-06");
+                late.commit();
+                assertThat(one.loadTable(id).currentSnapshot().summary())
+                        .as(table.getKey())
+                        .containsEntry(
+                                REBASED_FROM, String.valueOf(late.snapshot().parentId()));
+                assertThat(countFiles(one.loadTable(id))).as(table.getKey()).isEqualTo(3);
+            }
+            for (Map.Entry<String, Map<String, String>> table : refused.entrySet()) {
+                TableIdentifier id = TableIdentifier.of(ns, table.getKey());
+                Map<String, String> properties = new HashMap<>(table.getValue());
+                properties.put("commit.retry.num-retries", "0");
+                one.createTable(id, SCHEMA, SPEC, properties);
+                Stale late = lostRace(one, two, id, "2025-06");
+                assertThatThrownBy(late::commit)
+                        .as(table.getKey())
+                        .isInstanceOf(CommitFailedException.class)
+                        .hasMessageContaining("Requirement failed: branch main has changed");
+                assertThat(countFiles(one.loadTable(id))).as(table.getKey()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aServerWithRebaseOffRebasesOnlyTablesThatOptIn(@TempDir Path other) throws Exception {
+        try (TreeCatTestServer plain =
+                        new TreeCatTestServer(other, ConfigOverride.config("iceberg.rebase-appends", "false"));
+                RESTCatalog one = plain.icebergClient();
+                RESTCatalog two = plain.icebergClient()) {
+            Namespace ns = Namespace.of("rebase7");
+            one.createNamespace(ns);
+            for (String name : List.of("defaulted", "opted-in")) {
                 TableIdentifier id = TableIdentifier.of(ns, name);
-                Map<String, String> properties = new HashMap<>(noRebaseProperty);
-                if (name.equals("opted-out")) {
-                    properties.put("treecat.rebase-appends", "false");
+                Map<String, String> properties = new HashMap<>(Map.of("commit.retry.num-retries", "0"));
+                if (name.equals("opted-in")) {
+                    properties.put("treecat.rebase-appends", "true");
                 }
                 one.createTable(id, SCHEMA, SPEC, properties);
                 Stale late = lostRace(one, two, id, "2025-06");
-                if (name.equals("defaulted")) {
+                if (name.equals("opted-in")) {
                     late.commit();
                     assertThat(one.loadTable(id).currentSnapshot().summary()).containsKey(REBASED_FROM);
                     assertThat(countFiles(one.loadTable(id))).isEqualTo(3);

@@ -66,6 +66,7 @@ class TestTreeCatConfiguration {
             assertThat(configuration.query().toLimits()).isEqualTo(QueryLimits.DEFAULTS);
             assertThat(configuration.feed().maxSubscribers()).isEqualTo(256);
             assertThat(configuration.iceberg().eventsEndpoint()).isFalse();
+            assertThat(configuration.iceberg().rebaseAppends()).isTrue();
             assertThat(configuration.feed().maxWait()).isEqualTo(java.time.Duration.ofSeconds(60));
             assertThat(configuration.hms().filterLimits()).isEqualTo(HiveFilterLimits.DEFAULTS);
             assertThat(configuration.auth().enabled()).isFalse();

@@ -223,8 +223,9 @@ class IcebergRestSparkIT {
 
     /**
      * Two sessions (each its own catalog client, so each commits from its own view of the table) append
-     * to one table at the same time. Conflicting commits get 409 from TreeCat and Iceberg retries them on
-     * the refreshed table; every batch must be there exactly once.
+     * to one table at the same time. A commit that lost the race is rebased by TreeCat (on by default for
+     * appends, docs/iceberg-rest.md) or, where it is not, gets 409 and Iceberg retries it on the refreshed
+     * table; either way every batch must be there exactly once.
      */
     @Test
     void twoConcurrentWritersLoseNoRow() throws Exception {

@@ -1,12 +1,16 @@
 package io.treecat.lakehouse.iceberg;
 
+import static java.util.Objects.requireNonNull;
+
 import com.google.common.util.concurrent.MoreExecutors;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -16,10 +20,12 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.EnvironmentContext;
+import org.apache.iceberg.IsolationLevel;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SnapshotSummary;
@@ -37,17 +43,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebases a blind append that lost a race onto the table as it is now, on the server, instead of
- * answering 409 and making the client refresh, rewrite its manifest list and send the commit again.
+ * answering 409 and making the client refresh, rewrite its manifest list and send the commit again;
+ * and, over appends only, a row-level delta in other partitions or a compaction's {@code replace}
+ * ({@link ManifestListRebase}, which states its own further conditions; the ones below hold for those
+ * too, with their {@code overwrite}, {@code delete} or {@code replace} snapshot in place of the append,
+ * except the last, which is the append's own).
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
- *   <li>the table opted in with the property {@value #PROPERTY} = {@code true}, or has no such
- *       property and the server's {@code iceberg.rebase-appends} is on: whoever sets it says the
- *       table's {@code append} snapshots are blind (Iceberg's {@code AppendFiles}). Iceberg's REST
- *       protocol cannot tell a blind append from a {@code RowDelta} that only adds rows but validated
- *       a conflict filter (a MERGE whose rows all turned out to be new, under serializable isolation:
- *       its snapshot is an {@code append} too), and rebasing that one would skip its check and could
- *       insert a key twice. So it is off unless someone who knows the writers turns it on;</li>
+ *   <li>rebase is on for the table ({@link #enabled}): its own property {@value #PROPERTY}, or, without
+ *       one, the server's {@code iceberg.rebase-appends} (on by default) unless the table is one whose
+ *       MERGE may write an {@code append} snapshot that validated a conflict filter. Iceberg's REST
+ *       protocol cannot tell a blind append from a {@code RowDelta} that only added rows (a MERGE whose
+ *       rows all turned out to be new, under serializable isolation: its snapshot is an {@code append}
+ *       too), and rebasing one such MERGE over another could insert a key twice. Spark writes those only
+ *       on tables with {@code write.merge.mode=merge-on-read} and a serializable merge isolation, so the
+ *       server's default leaves such tables out ({@link #mergeMayValidateAppends});</li>
  *   <li>the updates are exactly one {@code add-snapshot} of an {@code append} snapshot and one
  *       {@code set-snapshot-ref} of a branch to it;</li>
  *   <li>the only requirement that fails is {@code assert-ref-snapshot-id} on that branch, naming the
@@ -70,8 +81,12 @@ import org.slf4j.LoggerFactory;
 final class CommitRebaser {
     private static final Logger LOG = LoggerFactory.getLogger(CommitRebaser.class);
 
-    /** The table property that turns server-side rebase of appends on. */
+    /** The table property that turns server-side rebase on ({@code true}) or off ({@code false}) for one table. */
     static final String PROPERTY = "treecat.rebase-appends";
+    /** {@code write.merge.mode}'s value for a MERGE that writes delete files (and a {@code RowDelta}). */
+    private static final String MERGE_ON_READ = RowLevelOperationMode.MERGE_ON_READ.modeName();
+    /** {@code write.merge.isolation-level}'s value under which a MERGE checks nothing against concurrent appends. */
+    private static final String SNAPSHOT_ISOLATION = IsolationLevel.SNAPSHOT.name();
     /** Snapshot summary key of a rebased snapshot: the parent snapshot id the client wrote it against ("none" for an empty branch). */
     static final String REBASED_FROM = "treecat.rebased-from";
 
@@ -88,13 +103,20 @@ final class CommitRebaser {
     private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
     private final boolean enabledByDefault;
+    /** The time of a snapshot rebased by listing ({@link ManifestListRebase}), as Iceberg's retry would take it. */
+    private final Clock clock;
 
     /**
      * @param enabledByDefault whether tables without the property {@value #PROPERTY} are rebased (the
-     *     server's {@code iceberg.rebase-appends})
+     *     server's {@code iceberg.rebase-appends}), tables whose MERGE may validate appends left out
      */
     CommitRebaser(boolean enabledByDefault) {
+        this(enabledByDefault, Clock.systemUTC());
+    }
+
+    CommitRebaser(boolean enabledByDefault, Clock clock) {
         this.enabledByDefault = enabledByDefault;
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /**
@@ -103,13 +125,36 @@ final class CommitRebaser {
      */
     record Rebased(TableMetadata metadata, Snapshot snapshot, Set<String> clientManifests) {}
 
-    /** The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the server's default. */
+    /**
+     * The table's own {@value #PROPERTY} if it has one (anything but {@code true} is false), else the
+     * server's default, which leaves out tables whose MERGE may validate a conflict filter
+     * ({@link #mergeMayValidateAppends}).
+     */
     boolean enabled(TableMetadata metadata) {
         if (metadata == null) {
             return false;
         }
         String own = metadata.properties().get(PROPERTY);
-        return own == null ? enabledByDefault : Boolean.parseBoolean(own.trim());
+        if (own != null) {
+            return Boolean.parseBoolean(own.trim());
+        }
+        return enabledByDefault && !mergeMayValidateAppends(metadata.properties());
+    }
+
+    /**
+     * Whether a MERGE on the table may commit an {@code append} snapshot after checking a conflict filter
+     * on the client: Spark's merge-on-read MERGE under serializable isolation (the isolation's default)
+     * writes a {@code RowDelta}, whose snapshot is an {@code append} when it only inserted rows, and checks
+     * that no concurrent commit added rows its join would have matched. The request does not carry that
+     * check, so the server cannot run it again; such a commit looks exactly like a blind append. A
+     * copy-on-write MERGE (Spark's default) commits an {@code overwrite}, and under {@code snapshot}
+     * isolation nothing is checked against concurrent appends, so neither is at risk.
+     */
+    static boolean mergeMayValidateAppends(Map<String, String> properties) {
+        String mode = properties.getOrDefault(TableProperties.MERGE_MODE, TableProperties.MERGE_MODE_DEFAULT);
+        String isolation = properties.getOrDefault(
+                TableProperties.MERGE_ISOLATION_LEVEL, TableProperties.MERGE_ISOLATION_LEVEL_DEFAULT);
+        return MERGE_ON_READ.equalsIgnoreCase(mode.trim()) && !SNAPSHOT_ISOLATION.equalsIgnoreCase(isolation.trim());
     }
 
     /**
@@ -118,11 +163,22 @@ final class CommitRebaser {
      */
     Optional<Rebased> rebase(FileIO io, TableMetadata current, TableChange change) {
         if (!enabled(current)) {
+            LOG.debug("Not rebasing a change of {}: rebase is off for the table", change.identifier());
             return Optional.empty();
         }
-        Optional<Append> append = appendOf(change.updates());
+        Optional<Append> append = snapshotOf(change.updates());
         if (append.isEmpty()) {
+            LOG.debug(
+                    "Not rebasing a change of {}: its updates are not one snapshot set on a branch",
+                    change.identifier());
             return Optional.empty();
+        }
+        boolean blindAppend =
+                DataOperations.APPEND.equals(append.get().snapshot().operation());
+        if (!blindAppend && !ManifestListRebase.rebases(append.get().snapshot())) {
+            return refuse(
+                    append.get().snapshot(),
+                    "its operation is " + append.get().snapshot().operation());
         }
         Snapshot incoming = append.get().snapshot();
         String branch = append.get().branch();
@@ -154,6 +210,9 @@ final class CommitRebaser {
         }
         if (incoming.schemaId() != null && incoming.schemaId() != current.currentSchemaId()) {
             return refuse(incoming, "the schema changed");
+        }
+        if (!blindAppend) {
+            return rebaseByListing(io, current, incoming, branch, head);
         }
         List<ManifestFile> added = new ArrayList<>();
         try {
@@ -216,6 +275,41 @@ final class CommitRebaser {
                 updated,
                 snapshot,
                 Set.copyOf(added.stream().map(ManifestFile::path).toList())));
+    }
+
+    /**
+     * A row-level delta or a compaction rebased by listing its manifests with the ones the appends since
+     * its base added ({@link ManifestListRebase}), or empty. A list that cannot be read or written is a
+     * refusal: the client gets the 409 it would have got, and retries on its own.
+     */
+    private Optional<Rebased> rebaseByListing(
+            FileIO io, TableMetadata current, Snapshot incoming, String branch, SnapshotRef head) {
+        Optional<ManifestListRebase.Rebased> listed;
+        try {
+            listed = ManifestListRebase.rebase(
+                    io,
+                    current,
+                    incoming,
+                    current.snapshot(head.snapshotId()),
+                    fileName -> metadataFileLocation(current, fileName),
+                    clock.millis());
+        } catch (RuntimeException e) {
+            LOG.debug("Cannot rebase snapshot {} by listing", incoming.snapshotId(), e);
+            return refuse(incoming, "its manifests cannot be listed again");
+        }
+        return listed.map(rebased -> new Rebased(
+                TableMetadata.buildFrom(current)
+                        .setBranchSnapshot(rebased.snapshot(), branch)
+                        .build(),
+                rebased.snapshot(),
+                rebased.clientManifests()));
+    }
+
+    /** Where a table's metadata files go: {@code write.metadata.path}, else the table's {@code metadata/}. */
+    private static String metadataFileLocation(TableMetadata current, String fileName) {
+        String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+        String base = directory != null ? directory : current.location() + "/metadata";
+        return (base.endsWith("/") ? base : base + "/") + fileName;
     }
 
     /**
@@ -284,6 +378,12 @@ final class CommitRebaser {
 
     /** The append the updates make: exactly an {@code append} snapshot added and a branch set to it. */
     private static Optional<Append> appendOf(List<MetadataUpdate> updates) {
+        return snapshotOf(updates)
+                .filter(append -> DataOperations.APPEND.equals(append.snapshot().operation()));
+    }
+
+    /** The snapshot the updates add, of any operation, when they are exactly it and a branch set to it. */
+    private static Optional<Append> snapshotOf(List<MetadataUpdate> updates) {
         if (updates.size() != 2) {
             return Optional.empty();
         }
@@ -298,7 +398,6 @@ final class CommitRebaser {
         }
         if (add == null
                 || ref == null
-                || !DataOperations.APPEND.equals(add.snapshot().operation())
                 || ref.snapshotId() != add.snapshot().snapshotId()
                 || !"branch".equalsIgnoreCase(ref.type())) {
             return Optional.empty();
@@ -487,9 +586,7 @@ final class CommitRebaser {
 
         @Override
         public String metadataFileLocation(String fileName) {
-            String directory = current.properties().get(TableProperties.WRITE_METADATA_LOCATION);
-            String base = directory != null ? directory : current.location() + "/metadata";
-            return (base.endsWith("/") ? base : base + "/") + fileName;
+            return CommitRebaser.metadataFileLocation(current, fileName);
         }
 
         @Override

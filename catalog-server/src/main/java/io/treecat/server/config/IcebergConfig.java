@@ -7,12 +7,14 @@ import jakarta.validation.constraints.Min;
 /** {@code iceberg.*}: how the Iceberg REST catalog commits (docs/iceberg-rest.md). */
 public final class IcebergConfig {
     /**
-     * Whether an append that lost a race is rebased on the server for tables that do not say
-     * otherwise with their {@code treecat.rebase-appends} property. Off by default: only the writers
-     * know their appends are blind (docs/iceberg-rest.md, "Server-side retry and rebase").
+     * Whether a commit that lost a race and commutes with what won it (an append; a row-level delta or a
+     * compaction over appends) is rebased on the server, for tables that do not say otherwise with their
+     * {@code treecat.rebase-appends} property. On by default, except on tables whose MERGE may write an
+     * {@code append} snapshot that validated a conflict filter (merge-on-read under serializable isolation),
+     * which the server cannot tell from a blind append (docs/iceberg-rest.md, "Server-side retry and rebase").
      */
     @JsonProperty("rebase-appends")
-    private boolean rebaseAppends = false;
+    private boolean rebaseAppends = true;
 
     /**
      * Whether {@code POST /v1/{prefix}/events} is served: the Iceberg REST events endpoint as
