@@ -152,7 +152,7 @@ public final class RestHotPathBenchmark {
         }
         Path work = Files.createTempDirectory("rest-hot-path-bench");
         Path venvPython = python ? pythonVenv() : null;
-        System.out.printf(Locale.ROOT, "Work directory %s%n", work);
+        System.out.printf(Locale.ROOT, "Work directory %s (deleted at the end unless -Dkeep=true)%n", work);
 
         try (ServerProcess treecatServer = ServerProcess.startTreeCat(
                         ServerProcess.treecatJar(),
@@ -194,6 +194,13 @@ public final class RestHotPathBenchmark {
                 side.client().close();
             }
         }
+        if (!Boolean.getBoolean("keep")) {
+            // Both servers are stopped: their directories (the history tables' metadata, every step's manifests) go.
+            try (java.util.stream.Stream<Path> paths = Files.walk(work)) {
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
+            }
+        }
     }
 
     // ---- servers and clients
@@ -231,6 +238,9 @@ public final class RestHotPathBenchmark {
         List<String> command = new ArrayList<>();
         command.add(ServerProcess.javaBinary());
         command.addAll(serverJvmOptions());
+        // Warnings and errors only, as TreeCat's server logs here (logging.level=WARN): slf4j-simple's default, INFO,
+        // would have the reference server write lines for every request.
+        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         command.addAll(List.of(
                 "-cp",
                 ownJar + File.pathSeparator + lib + File.separator + "*",

@@ -25,7 +25,7 @@ import org.eclipse.jetty.servlet.ServletHolder;
  * {@link JdbcCatalog} with schema version V1 unless told otherwise, {@link RESTServerCatalogAdapter} and
  * {@link RESTCatalogServlet} under {@code /*} with gzip, one connector with {@code reusePort}. Two differences: the
  * connector's host is 127.0.0.1, and the Jetty is the one already on this class path (11, {@code
- * org.eclipse.jetty.servlet}, {@link GzipHandler}), where Iceberg 1.11 links Jetty 12's ee10 servlet and its
+ * org.eclipse.jetty.servlet}, its {@link GzipHandler}), where Iceberg 1.11 links Jetty 12's ee10 servlet and its
  * compression handler. The servlet only uses the Servlet 5 API both implement. It lives in Iceberg's package because
  * the adapter and the environment reader are package-private there.
  *
@@ -54,7 +54,7 @@ public final class LoopbackRESTCatalogServer {
 
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
         context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
-        context.setGzipHandler(new GzipHandler());
+        context.insertHandler(new GzipHandler());
 
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
