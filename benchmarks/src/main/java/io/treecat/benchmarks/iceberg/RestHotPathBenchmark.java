@@ -1,6 +1,7 @@
 package io.treecat.benchmarks.iceberg;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.util.concurrent.MoreExecutors;
 import io.treecat.benchmarks.ServerProcess;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import java.io.File;
@@ -75,7 +76,9 @@ import org.apache.iceberg.util.JsonUtil;
  *   <li>After the rounds, open-loop Poisson appends from 8 Java clients (each its own {@link RESTCatalog}, arrivals
  *       dealt to them in turn) to one fresh table per step, at each of {@code -Drates} (25,50,100,150) commits/s for
  *       {@code -Dseconds} (20): each arrival loads the table and commits a one-file {@code FastAppend}, retrying on
- *       409 with Iceberg's default policy. Reported: achieved commits/s (acknowledged commits over the time from the
+ *       409 with Iceberg's default policy. Each client is one writer, one commit at a time: an arrival dealt to a
+ *       busy client waits in its queue, and its latency counts from its arrival; one still waiting {@code
+ *       -Dmax-queue.seconds} (10) after its arrival is dropped and counted as failed, so that an overloaded step ends. Reported: achieved commits/s (acknowledged commits over the time from the
  *       first arrival to the last completion), success %, latency from arrival to acknowledgement, and the 409s the
  *       clients retried. {@code -Drebase=true} adds a third side, TreeCat with the table property {@code
  *       treecat.rebase-appends=true} on its open-loop tables.
@@ -102,6 +105,7 @@ public final class RestHotPathBenchmark {
     private static final String PYICEBERG = "pyiceberg[pyarrow]==0.12.0";
     private static final int OPEN_LOOP_CLIENTS = 8;
     private static final AtomicLong FILES = new AtomicLong();
+    private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
     private RestHotPathBenchmark() {}
 
@@ -111,7 +115,9 @@ public final class RestHotPathBenchmark {
             ServerProcess server,
             RESTCatalog client,
             TimedRestClient.Stopwatch stopwatch,
-            Map<String, List<Long>> samples) {
+            String tablesUri,
+            Map<String, List<Long>> samples,
+            Map<String, Long> responseBytes) {
         String uri() {
             return "http://127.0.0.1:" + server.port();
         }
@@ -258,9 +264,16 @@ public final class RestHotPathBenchmark {
                 "reference", command, environment, home, port, Optional::empty, home.resolve("server.log"), 60);
     }
 
-    private static Side side(String name, ServerProcess server) {
+    private static Side side(String name, ServerProcess server) throws IOException, InterruptedException {
         TimedRestClient.Stopwatch stopwatch = new TimedRestClient.Stopwatch();
-        return new Side(name, server, client(server, stopwatch), stopwatch, new LinkedHashMap<>());
+        return new Side(
+                name,
+                server,
+                client(server, stopwatch),
+                stopwatch,
+                tablesUri("http://127.0.0.1:" + server.port()),
+                new LinkedHashMap<>(),
+                new java.util.concurrent.ConcurrentHashMap<>());
     }
 
     /** Iceberg's REST client with the commit stopwatch, {@link LocalFileIO} for data and manifests on either server. */
@@ -312,8 +325,14 @@ public final class RestHotPathBenchmark {
             Transaction transaction = history.newTransaction();
             int chunk = Math.min(batch, snapshots - made);
             for (int i = 0; i < chunk; i++) {
-                // A merge append keeps the manifest lists short (Iceberg merges past 100 manifests).
-                transaction.newAppend().appendFile(file(history)).commit();
+                // A merge append keeps the manifest lists short (Iceberg merges past 100 manifests). On a direct
+                // executor: with the worker pool, each of an append's parallel steps waits in Iceberg's 10 ms polling
+                // loop (Tasks.waitFor), and 5,000 appends took 4.5 minutes per server, mostly asleep.
+                transaction
+                        .newAppend()
+                        .appendFile(file(history))
+                        .scanManifestsWith(DIRECT)
+                        .commit();
             }
             transaction.commitTransaction();
             made += chunk;
@@ -361,6 +380,61 @@ public final class RestHotPathBenchmark {
                 historySamples.add(took);
             }
         }
+        // The same loads as plain GETs without If-None-Match: the server's full answer and its transfer, without a
+        // client's parse (Iceberg's Java client sends If-None-Match on a repeated load; PyIceberg 0.12 does not).
+        rawLoads(side, HOT, loads / 4, measured ? side.samples("http.load") : null);
+        rawLoads(side, HISTORY, historyLoads, measured ? side.samples("http.history-load") : null);
+    }
+
+    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newBuilder()
+            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+            .build();
+
+    /** {@code count} GETs of a table's REST path, each read to its end; samples to {@code sink} unless it is null. */
+    private static void rawLoads(Side side, TableIdentifier table, int count, List<Long> sink) {
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(side.tablesUri() + table.name()))
+                .GET()
+                .build();
+        for (int i = 0; i < count; i++) {
+            try {
+                long start = System.nanoTime();
+                java.net.http.HttpResponse<byte[]> response =
+                        HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                long took = System.nanoTime() - start;
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException(
+                            side.name() + ": GET " + request.uri() + " answered " + response.statusCode());
+                }
+                side.responseBytes().put(table.name(), (long) response.body().length);
+                if (sink != null) {
+                    sink.add(took);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** The URI under which a server's tables of namespace {@code bench} are, with the prefix its /v1/config names. */
+    private static String tablesUri(String uri) throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> response = HTTP.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri + "/v1/config"))
+                        .GET()
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        JsonNode config = JsonUtil.mapper().readTree(response.body());
+        String prefix = null;
+        for (String section : List.of("defaults", "overrides")) {
+            JsonNode value = config.path(section).path("prefix");
+            if (value.isTextual()) {
+                prefix = value.asText();
+            }
+        }
+        return uri + "/v1/" + (prefix == null ? "" : prefix + "/") + "namespaces/" + NS + "/tables/";
     }
 
     /** The venv's python with the pinned PyIceberg, made (from PyPI, as catalog-server's ITs do) on the first run. */
@@ -463,7 +537,7 @@ public final class RestHotPathBenchmark {
         }
         System.out.printf(
                 Locale.ROOT,
-                "%nd. open loop, %d clients, one table per step, %d s per step%n"
+                "%nd. open loop, %d clients (one commit at a time each), one table per step, %d s per step%n"
                         + "| server | offered /s | arrivals | committed | failed | success %% | achieved /s | p50 ms"
                         + " | p99 ms | 409s retried |%n|---|---|---|---|---|---|---|---|---|---|%n",
                 OPEN_LOOP_CLIENTS,
@@ -517,12 +591,20 @@ public final class RestHotPathBenchmark {
         Table created = clients.get(0).createTable(id, SCHEMA, SPEC, tableProperties);
         created.newFastAppend().appendFile(file(created)).commit();
 
-        ExecutorService pool = Executors.newCachedThreadPool();
+        // Each client is one writer: it makes one commit at a time, and an arrival dealt to it while it is busy waits
+        // in its queue (its latency counts from the arrival). With a thread per arrival instead, hundreds of loads
+        // and commits in flight at once made this driver, not the server, the bottleneck (GC, 2 cores).
+        List<ExecutorService> writers = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            writers.add(Executors.newSingleThreadExecutor());
+        }
         AtomicInteger committed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
         Map<String, Integer> errors = new java.util.concurrent.ConcurrentHashMap<>();
         Random random = new Random(42);
+        int maxQueueSeconds = Integer.getInteger("max-queue.seconds", 10);
+        long maxQueueNanos = TimeUnit.SECONDS.toNanos(maxQueueSeconds);
         long conflictsBefore = stopwatch.conflicts();
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
@@ -538,9 +620,16 @@ public final class RestHotPathBenchmark {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
             RESTCatalog client = clients.get(arrivals % clients.size());
+            ExecutorService writer = writers.get(arrivals % clients.size());
             arrivals++;
             long arrival = next;
-            pool.execute(() -> {
+            writer.execute(() -> {
+                if (System.nanoTime() - arrival > maxQueueNanos) {
+                    // Shed, so that an overloaded step ends: counted as a failure, as a client that gave up would be.
+                    failed.incrementAndGet();
+                    errors.merge("not started within " + maxQueueSeconds + " s of its arrival", 1, Integer::sum);
+                    return;
+                }
                 try {
                     Table table = client.loadTable(id);
                     table.newFastAppend().appendFile(file(table)).commit();
@@ -558,9 +647,13 @@ public final class RestHotPathBenchmark {
                 }
             });
         }
-        pool.shutdown();
-        if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
-            throw new IllegalStateException(name + ": commits still running after 10 minutes");
+        for (ExecutorService writer : writers) {
+            writer.shutdown();
+        }
+        for (ExecutorService writer : writers) {
+            if (!writer.awaitTermination(10, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(name + ": commits still running after 10 minutes");
+            }
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -589,12 +682,17 @@ public final class RestHotPathBenchmark {
             new String[] {"java.load", "a. Java loadTable"},
             new String[] {"python.commit", "b. PyIceberg commit request"},
             new String[] {"python.load", "b. PyIceberg load_table"},
+            new String[] {"http.load", "a. HTTP GET table, no ETag"},
             new String[] {"java.history-load", "c. Java loadTable, history table"},
-            new String[] {"python.history-load", "c. PyIceberg load_table, history table"});
+            new String[] {"python.history-load", "c. PyIceberg load_table, history table"},
+            new String[] {"http.history-load", "c. HTTP GET history table, no ETag"});
 
     private static void report(List<Side> sides) {
         Side treecat = sides.get(0);
         Side reference = sides.get(1);
+        for (Side side : sides) {
+            System.out.printf(Locale.ROOT, "%s: loadTable response bytes %s%n", side.name(), side.responseBytes());
+        }
         System.out.printf(
                 Locale.ROOT,
                 "%n| figure | samples | TreeCat p50 ms | p99 ms | reference p50 ms | p99 ms | ratio p50 | ratio p99"
