@@ -49,8 +49,8 @@ import org.apache.iceberg.util.JsonUtil;
  *   <li><b>TreeCat</b>: the packaged server ({@link ServerProcess#startTreeCat}), its embedded default configuration,
  *       with no table property set: {@code iceberg.rebase-appends} is whatever the server's default is.
  *   <li><b>reference</b>: {@code org.apache.iceberg.rest.RESTCatalogServer}'s server (a {@code JdbcCatalog} on sqlite,
- *       {@code HadoopFileIO} on a {@code file://} warehouse), configured by environment as docs of Iceberg's REST
- *       Compatibility Kit say, and bound to loopback ({@link org.apache.iceberg.rest.LoopbackRESTCatalogServer}: the
+ *       {@code HadoopFileIO} on a {@code file://} warehouse), configured by its {@code CATALOG_*} environment, logging at
+ *       WARN as TreeCat's server does here, and bound to loopback ({@link org.apache.iceberg.rest.LoopbackRESTCatalogServer}: the
  *       same adapter and servlet on the Jetty of this jar, with the jars {@code package} copies to {@code
  *       benchmarks/target/reference-rest-peer/}).
  * </ul>
@@ -60,7 +60,8 @@ import org.apache.iceberg.util.JsonUtil;
  *
  * <ol type="a">
  *   <li>Iceberg's Java {@link RESTCatalog}, one client: {@code -Dloads} (200) {@code loadTable} calls (the whole call:
- *       request and the client's parse), then {@code -Dcommits} (50) one-file {@code FastAppend} appends to the same
+ *       request and the client's parse; Iceberg 1.11's client sends {@code If-None-Match} on a repeated load, and both
+ *       servers answer 304), then {@code -Dcommits} (50) one-file {@code FastAppend} appends to the same
  *       table, each timed as its commit request alone ({@link TimedRestClient}: the {@code POST
  *       .../tables/{table}} from call to parsed response, without the manifest and manifest list the client writes
  *       first).
@@ -72,10 +73,11 @@ import org.apache.iceberg.util.JsonUtil;
  *   <li>{@code loadTable} of a table with {@code -Dhistory.snapshots} (5,000) snapshots, {@code -Dhistory.loads} (30)
  *       per round, with the Java client and with PyIceberg. The table is built through each server alike: one-file
  *       merge appends made in client-side transactions of {@code -Dhistory.batch} (250), each transaction one commit
- *       request, so that every snapshot is a real one with its own manifest list.
+ *       request, so that every snapshot is a real one with its own manifest list. Beside a's and c's client loads, plain GETs
+ *       without {@code If-None-Match} ({@code java.net.http}, read to the end) time each server's full answer.
  *   <li>After the rounds, open-loop Poisson appends from 8 Java clients (each its own {@link RESTCatalog}, arrivals
  *       dealt to them in turn) to one fresh table per step, at each of {@code -Drates} (25,50,100,150) commits/s for
- *       {@code -Dseconds} (20): each arrival loads the table and commits a one-file {@code FastAppend}, retrying on
+ *       {@code -Dseconds} (20), after an untimed 10 s at 10/s ({@code -Dwarmup.seconds}): each arrival loads the table and commits a one-file {@code FastAppend}, retrying on
  *       409 with Iceberg's default policy. Each client is one writer, one commit at a time: an arrival dealt to a
  *       busy client waits in its queue, and its latency counts from its arrival; one still waiting {@code
  *       -Dmax-queue.seconds} (10) after its arrival is dropped and counted as failed, so that an overloaded step ends. Reported: achieved commits/s (acknowledged commits over the time from the
@@ -89,8 +91,11 @@ import org.apache.iceberg.util.JsonUtil;
  * repository root, after {@code ./mvnw -B -q -DskipTests -pl catalog-server,benchmarks -am package}:
  *
  * <pre>
- * java -cp benchmarks/target/treecat-benchmarks.jar io.treecat.benchmarks.iceberg.RestHotPathBenchmark
+ * java -Xmx1g -cp benchmarks/target/treecat-benchmarks.jar io.treecat.benchmarks.iceberg.RestHotPathBenchmark
  * </pre>
+ *
+ * <p>{@code -Dserver.xmx} (-Xmx1g) and {@code -Dserver.jvm-args} (a profiler, a heap dump on OOM) go to both servers'
+ * JVMs; {@code -Dkeep=true} keeps the work directory (the servers' logs and warehouses), which is deleted otherwise.
  */
 public final class RestHotPathBenchmark {
     private static final Schema SCHEMA = new Schema(
