@@ -3,6 +3,7 @@ package io.treecat.lakehouse.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.lakehouse.Lakehouse;
@@ -32,7 +33,6 @@ import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -345,8 +345,13 @@ final class ChainedCommits {
                 current = i == chain.size() - 1
                         ? applied
                         : TableMetadata.buildFrom(applied).discardChanges().build();
-            } catch (CommitFailedException | ValidationException | IllegalArgumentException e) {
-                // The member's own failure, as it would meet it committing right after the members before it.
+            } catch (CatalogException e) {
+                // The tree's or the store's: every member's, as each would have met it alone.
+                throw e;
+            } catch (RuntimeException e) {
+                // The member's own failure, as it would meet it committing right after the members before it: a
+                // requirement (409), updates Iceberg refuses (400), or whatever else its own change provoked, which
+                // must not fail the members around it now that any change to the table may be in a chain.
                 failures[i] = e;
             }
         }
