@@ -140,6 +140,50 @@ public final class TreeCatIcebergAccess {
         }
     }
 
+    /** Every manifest and file list a {@code BaseSnapshot} caches once it has read them. */
+    private static final List<Field> SNAPSHOT_CACHES = snapshotCacheFields();
+
+    private static List<Field> snapshotCacheFields() {
+        List<Field> fields = new java.util.ArrayList<>();
+        for (String name : List.of(
+                "allManifests",
+                "dataManifests",
+                "deleteManifests",
+                "addedDataFiles",
+                "removedDataFiles",
+                "addedDeleteFiles",
+                "removedDeleteFiles")) {
+            try {
+                Field field = BaseSnapshot.class.getDeclaredField(name);
+                field.setAccessible(true);
+                fields.add(field);
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException("iceberg-core's BaseSnapshot has no " + name + " cache any more", e);
+            }
+        }
+        return List.copyOf(fields);
+    }
+
+    /**
+     * Drops what a snapshot cached of its manifest list and files. A snapshot object lives as long as any metadata
+     * that holds it: every later version of its table shares it, so a list cached once by a commit (the file index,
+     * a rebase) stayed in memory for every snapshot ever committed through the server, and a table of thousands of
+     * snapshots filled the heap. Only for a snapshot no other thread may be reading its lists from: one just
+     * committed and not yet handed out, or one that only the table's own commit queue reads.
+     */
+    public static void forgetManifests(Snapshot snapshot) {
+        if (!(snapshot instanceof BaseSnapshot)) {
+            return;
+        }
+        try {
+            for (Field field : SNAPSHOT_CACHES) {
+                field.set(snapshot, null);
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot clear BaseSnapshot's caches", e);
+        }
+    }
+
     /**
      * Gives a snapshot just written the manifest list it was written with, as if it had read its list
      * back (which is what it caches on first read). A commit chain appends each member on top of the

@@ -14,16 +14,22 @@ import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.Warehouse;
 import io.treecat.lakehouse.txn.LakeTransaction;
 import io.treecat.lakehouse.txn.RetryPolicy;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -51,8 +57,11 @@ import org.slf4j.LoggerFactory;
  * is run again whole ({@link io.treecat.lakehouse.txn.TransactionRunner}): every member is checked
  * again against the table as it is then.
  *
- * <p>Only appends are chained ({@link CommitRebaser#isAppend}): they commute with each other. Every
- * other change (schema, properties, a replace, a multi-table commit, a create) runs alone, as before.
+ * <p>Every change to one existing table is chained, not only appends: a schema change, a property update, a
+ * compaction's replace or a row-level delete waiting behind appends would otherwise take the table's lock in turn,
+ * one metadata file each, while the appends queued behind it wait again. In a chain each is checked against the
+ * table as the members before it left it, exactly as if it had committed right after them; a create and a
+ * multi-table commit run alone.
  *
  * <p>Combining, not batching by time: a commit never waits for others to arrive. A drainer per
  * stripe of tables takes the table's lock and commits every append queued on the table at that
@@ -68,7 +77,7 @@ final class ChainedCommits {
     /** Writes a table's new metadata file and stages its swap ({@code TableCommits.writeAndSwap}). */
     interface Swap {
         List<TableMetadata> writeAndSwap(
-                LakeTransaction txn, Warehouse warehouse, FileIO reads, List<TableCommits.Staged> staged);
+                LakeTransaction txn, Warehouse warehouse, Supplier<FileIO> reads, List<TableCommits.Staged> staged);
     }
 
     private final Lakehouse lake;
@@ -111,9 +120,13 @@ final class ChainedCommits {
         return waiting.size();
     }
 
-    /** Whether a change is chained: an append ({@link CommitRebaser#isAppend}). */
+    /**
+     * Whether a change is chained: every change to one existing table is. A create is not (it has no table to queue
+     * on), and neither is a multi-table commit (its tables commit atomically, under all their locks).
+     */
     static boolean chainable(TableChange change) {
-        return CommitRebaser.isAppend(change.updates());
+        return change.requirements().stream()
+                .noneMatch(org.apache.iceberg.UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
     }
 
     /** One queued append, and its answer once its chain has run. */
@@ -122,16 +135,34 @@ final class ChainedCommits {
         private final Access access;
         private final Warehouse warehouse;
         private final TableChange change;
-        private final ReadAhead readAhead;
+        /**
+         * What the caller's request carries into the commit that takes its change (an idempotency key's record): the
+         * chain's transaction runs on another thread, which does not see it.
+         */
+        private final Optional<TransactionRunner.Attached> attachment;
+
+        /** Completed by the caller's thread once it has read the member's manifests, while the chain runs. */
+        private final CompletableFuture<ReadAhead> readAhead = new CompletableFuture<>();
+
         private final AtomicBoolean claimed = new AtomicBoolean();
         private final CompletableFuture<TableMetadata> answer = new CompletableFuture<>();
 
-        Member(ObjectPath path, Access access, Warehouse warehouse, TableChange change, ReadAhead readAhead) {
+        Member(
+                ObjectPath path,
+                Access access,
+                Warehouse warehouse,
+                TableChange change,
+                Optional<TransactionRunner.Attached> attachment) {
             this.path = path;
             this.access = access;
             this.warehouse = warehouse;
             this.change = change;
-            this.readAhead = readAhead;
+            this.attachment = attachment;
+        }
+
+        /** The member's manifests, once its caller has read them. */
+        ReadAhead readAhead() {
+            return readAhead.join();
         }
 
         /** Takes this member into a chain; false if another chain took it. */
@@ -155,9 +186,21 @@ final class ChainedCommits {
         Access access = Access.of(who, Action.COMMIT_TABLE, path);
         // Each member's own access, before it queues: a chain commits for callers each allowed to commit.
         lake.authorizer().check(access);
-        Member member = new Member(path, access, warehouse, change, ReadAhead.of(warehouse.io(), change));
+        Member member =
+                new Member(path, access, warehouse, change, lake.runner().attachment());
         waiting.add(member);
         drain(stripe(path));
+        // The chain needs the member's manifests only for its file index and a rebase, after it has applied the
+        // members and written the metadata file: read them now, on this thread, while the drainer does that.
+        try {
+            member.readAhead.complete(ReadAhead.of(warehouse.io(), change));
+        } catch (RuntimeException e) {
+            // The member is queued: its answer is its chain's. The chain reads what it needs from the store instead.
+            LOG.debug("Manifests of a commit to {} not read ahead", path, e);
+        } finally {
+            // Never leave the chain waiting for a read that will not come.
+            member.readAhead.complete(ReadAhead.NONE);
+        }
         return await(member);
     }
 
@@ -246,6 +289,9 @@ final class ChainedCommits {
                     lake.runner().write(access, RetryPolicy.DEFAULT, txn -> attempt(txn, warehouse, path, chain));
             for (int i = 0; i < chain.size(); i++) {
                 Outcome outcome = outcomes.get(i);
+                if (outcome.failure() == null) {
+                    chain.get(i).attachment.ifPresent(TransactionRunner.Attached::carried);
+                }
                 if (outcome.failure() != null) {
                     chain.get(i).answer.completeExceptionally(outcome.failure());
                 } else {
@@ -279,14 +325,20 @@ final class ChainedCommits {
         String basePointer =
                 IcebergTables.pointer(TableEntry.decode(object.get().value()), first.identifier());
         TableMetadata base = metadataFiles.readTrusted(warehouse.io(), basePointer);
+        List<Snapshot> uncachedHeads = ManifestCaches.uncachedHeads(base);
         StagingFileIO io = new StagingFileIO(warehouse.io());
-        chain.forEach(member -> io.readAhead(member.readAhead));
+        Set<Member> staged = new HashSet<>();
+        Consumer<Member> stage = member -> {
+            if (staged.add(member)) {
+                io.readAhead(member.readAhead());
+            }
+        };
 
         TableMetadata current = base;
         RuntimeException[] failures = new RuntimeException[chain.size()];
         for (int i = 0; i < chain.size(); i++) {
             try {
-                TableMetadata applied = apply(txn, io, current, chain.get(i).change);
+                TableMetadata applied = apply(txn, io, current, chain.get(i), stage);
                 // Each member's changes end with it: Iceberg's builder carries a base's changes on, and would then take
                 // the members before the last for intermediate snapshots of one commit and leave them out of the
                 // snapshot log. Each member is a commit of its own, in the history too.
@@ -302,8 +354,15 @@ final class ChainedCommits {
         if (current != base) {
             CompletableFuture<Void> lists = io.flush(writers);
             try {
+                Supplier<FileIO> reads = () -> {
+                    chain.forEach(stage);
+                    return io;
+                };
                 committed = swap.writeAndSwap(
-                                txn, warehouse, io, List.of(new TableCommits.Staged(path, base, basePointer, current)))
+                                txn,
+                                warehouse,
+                                reads,
+                                List.of(new TableCommits.Staged(path, base, basePointer, current, uncachedHeads)))
                         .get(0);
             } finally {
                 // Never leave the attempt (and its onAbandon deletes) while a list is still being written.
@@ -312,8 +371,14 @@ final class ChainedCommits {
             await(lists);
         }
         List<Outcome> outcomes = new ArrayList<>();
-        for (RuntimeException failure : failures) {
-            outcomes.add(new Outcome(failure == null ? committed : null, failure));
+        for (int i = 0; i < chain.size(); i++) {
+            outcomes.add(new Outcome(failures[i] == null ? committed : null, failures[i]));
+            if (failures[i] == null) {
+                // In the write set of the commit that takes the member's change, as its own commit would have it
+                // (what a single-table commit returns).
+                List<TableMetadata> result = List.of(committed);
+                chain.get(i).attachment.ifPresent(attachment -> attachment.stageIn(txn, result));
+            }
         }
         return outcomes;
     }
@@ -333,10 +398,14 @@ final class ChainedCommits {
      * One member on top of {@code current}: its requirements checked and its updates applied, or,
      * when a requirement fails, rebased ({@link CommitRebaser}); else its requirement's failure.
      */
-    private TableMetadata apply(LakeTransaction txn, StagingFileIO io, TableMetadata current, TableChange change) {
+    private TableMetadata apply(
+            LakeTransaction txn, StagingFileIO io, TableMetadata current, Member member, Consumer<Member> stage) {
+        TableChange change = member.change;
         try {
             change.requirements().forEach(requirement -> requirement.validate(current));
         } catch (CommitFailedException e) {
+            // A rebase reads the member's manifest list (and, for format 1, its manifests).
+            stage.accept(member);
             Optional<CommitRebaser.Rebased> rebased = rebaser.rebase(io, current, change);
             if (rebased.isEmpty()) {
                 throw e;

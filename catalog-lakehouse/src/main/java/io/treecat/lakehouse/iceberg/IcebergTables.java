@@ -125,6 +125,15 @@ public final class IcebergTables {
         return StoreFailures.translate(warehouse, () -> metadataFiles.readTrusted(warehouse.io(), metadataLocation));
     }
 
+    /**
+     * The JSON of a metadata file this server wrote recently, exactly as it is in the file: answers that carry a
+     * table's metadata (a commit's, the loads after it) take it instead of serializing the metadata again. Empty for
+     * any other file, which is read and parsed ({@link #readMetadata}) before it is answered.
+     */
+    public Optional<byte[]> writtenMetadataJson(String metadataLocation) {
+        return metadataFiles.json(metadataLocation);
+    }
+
     public TableMetadata readMetadata(String catalog, String metadataLocation) {
         Warehouse warehouse = lake.warehouses().forCatalog(catalog);
         return StoreFailures.translate(warehouse, () -> metadataFiles.read(warehouse.io(), metadataLocation));

@@ -2,6 +2,7 @@ package io.treecat.lakehouse.iceberg;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
@@ -14,6 +15,17 @@ import org.apache.iceberg.io.FileIO;
  */
 final class MetadataFileCache {
     private static final int CAPACITY = 64;
+
+    /**
+     * The most bytes of written JSON kept: a commit's answer takes it right away, and the loads that follow it are
+     * answered from the REST layer's own bodies; a table with thousands of snapshots writes a few MB.
+     */
+    private static final long MAX_JSON_BYTES = 32L << 20;
+
+    /** The JSON of the files this server wrote most recently, oldest first out. */
+    private final Map<String, byte[]> written = new LinkedHashMap<>(16, 0.75f, true);
+
+    private long writtenBytes;
 
     private final Map<String, TableMetadata> entries = new LinkedHashMap<>(CAPACITY, 0.75f, true) {
         @Override
@@ -57,10 +69,32 @@ final class MetadataFileCache {
         return cached != null ? cached : read(io, location);
     }
 
-    /** Remembers metadata just written to its {@code metadataFileLocation()}. */
-    void written(TableMetadata metadata) {
+    /**
+     * Remembers metadata just written to its {@code metadataFileLocation()}, and the JSON the file holds ({@link
+     * MetadataJson}) for the answers that carry it.
+     */
+    void written(TableMetadata metadata, byte[] json) {
         synchronized (entries) {
             entries.put(metadata.metadataFileLocation(), metadata);
+        }
+        synchronized (written) {
+            byte[] previous = written.put(metadata.metadataFileLocation(), json);
+            writtenBytes += json.length - (previous == null ? 0 : previous.length);
+            var eldest = written.entrySet().iterator();
+            while (writtenBytes > MAX_JSON_BYTES && eldest.hasNext()) {
+                writtenBytes -= eldest.next().getValue().length;
+                eldest.remove();
+            }
+        }
+    }
+
+    /**
+     * The JSON in the metadata file at {@code location} if this server wrote it recently, exactly as written; empty
+     * otherwise (a file written elsewhere is parsed, and so checked, before it is answered).
+     */
+    Optional<byte[]> json(String location) {
+        synchronized (written) {
+            return Optional.ofNullable(written.get(location));
         }
     }
 }

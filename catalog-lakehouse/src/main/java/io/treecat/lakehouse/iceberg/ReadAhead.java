@@ -15,12 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an append reads on its own request thread before it joins its table's chain
- * ({@link ChainedCommits}): the manifests it wrote for its snapshot, and their entries decoded. The
- * chain runs one member after the other on one thread while the table's other commits wait; on an
- * object store each manifest read is a round trip, and decoding each member's manifest for the file
- * index there was a third of that thread's time. Read here, in parallel with the other requests, the
- * chain finds both in memory ({@link StagingFileIO}).
+ * What an append reads on its own request thread once it has joined its table's chain
+ * ({@link ChainedCommits}), while the chain applies its members and writes the metadata file: the
+ * manifests it wrote for its snapshot, and their entries decoded. The chain runs one member after the
+ * other on one thread while the table's other commits wait; on an object store each manifest read is
+ * a round trip, and decoding each member's manifest for the file index there was a third of that
+ * thread's time. Read here, in parallel with the chain and the other requests, the chain finds both
+ * in memory ({@link StagingFileIO}) when it gets to its file index.
  *
  * <p>The entries are decoded before the chain's rebase assigns the manifest its sequence number:
  * the numbers an entry inherits are left open ({@link TreeCatIcebergAccess#readEntriesBeforeAssignment})

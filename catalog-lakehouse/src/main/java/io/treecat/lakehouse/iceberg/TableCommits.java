@@ -29,10 +29,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -84,7 +84,21 @@ final class TableCommits {
     }
 
     /** A table's base (null when created) and its pointer as read, and its metadata after the change (the base itself: no change). */
-    record Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
+    /**
+     * A table's base (null when created) and its pointer as read, its metadata after the change (the base itself: no
+     * change), and the heads of the base's refs that had no manifest list cached before the change was applied
+     * ({@link ManifestCaches#uncachedHeads}).
+     */
+    record Staged(
+            ObjectPath path,
+            TableMetadata base,
+            String basePointer,
+            TableMetadata updated,
+            List<Snapshot> uncachedHeads) {
+        Staged(ObjectPath path, TableMetadata base, String basePointer, TableMetadata updated) {
+            this(path, base, basePointer, updated, List.of());
+        }
+
         boolean changed() {
             return base != updated;
         }
@@ -150,13 +164,14 @@ final class TableCommits {
 
     private List<TableMetadata> commit(
             Principal who, Warehouse warehouse, List<TableChange> changes, List<ObjectPath> paths) {
-        readManifestLists(warehouse.io(), changes);
-        if (changes.size() == 1 && ChainedCommits.chainable(changes.get(0)) && !creates(changes.get(0))) {
-            // An append to one table: committed with the others queued on the table (ChainedCommits).
+        if (changes.size() == 1 && ChainedCommits.chainable(changes.get(0))) {
+            // A change to one table: committed with the others queued on the table (ChainedCommits), its manifests read
+            // while the chain runs.
             // A store failure fails the chain, which deletes what it wrote: 503 to every member (StoreFailures).
             return StoreFailures.translate(
                     warehouse, () -> List.of(chains.commit(who, warehouse, paths.get(0), changes.get(0))));
         }
+        readManifestLists(warehouse.io(), changes);
         // A change that creates its table (a staged create's commit: Trino's CREATE TABLE, Spark's CTAS, any
         // createTransaction) is a create, checked on the namespace; every other change is a write to its table.
         List<Access> accesses = new ArrayList<>();
@@ -252,6 +267,7 @@ final class TableCommits {
             throw IcebergNames.noSuchTable(identifier);
         }
         TableMetadata current = base;
+        List<Snapshot> uncachedHeads = ManifestCaches.uncachedHeads(base);
         try {
             change.requirements().forEach(requirement -> requirement.validate(current));
         } catch (CommitFailedException e) {
@@ -263,7 +279,7 @@ final class TableCommits {
             }
             txn.onAbandon(() -> rebaser.discard(warehouse.io(), rebased.get()));
             txn.afterCommit(() -> rebaser.committed(rebased.get()));
-            return new Staged(path, base, basePointer, rebased.get().metadata());
+            return new Staged(path, base, basePointer, rebased.get().metadata(), uncachedHeads);
         }
         TableMetadata.Builder builder;
         if (create) {
@@ -297,15 +313,16 @@ final class TableCommits {
      * not commit (the runner's {@code onAbandon}), and cached once it has.
      */
     private List<TableMetadata> writeAndSwap(LakeTransaction txn, Warehouse warehouse, List<Staged> stagedTables) {
-        return writeAndSwap(txn, warehouse, warehouse.io(), stagedTables);
+        return writeAndSwap(txn, warehouse, warehouse::io, stagedTables);
     }
 
     /**
      * As {@link #writeAndSwap(LakeTransaction, Warehouse, List)}, the file index reading the new
-     * snapshots' manifest lists and manifests through {@code reads} (a chain's {@link StagingFileIO}).
+     * snapshots' manifest lists and manifests through {@code reads} (a chain's {@link StagingFileIO}), asked for
+     * only once the metadata file is written: a chain's members read their manifests meanwhile.
      */
     List<TableMetadata> writeAndSwap(
-            LakeTransaction txn, Warehouse warehouse, FileIO reads, List<Staged> stagedTables) {
+            LakeTransaction txn, Warehouse warehouse, Supplier<FileIO> reads, List<Staged> stagedTables) {
         FileIO io = warehouse.io();
         List<TableMetadata> results = new ArrayList<>();
         for (Staged staged : stagedTables) {
@@ -324,12 +341,19 @@ final class TableCommits {
             });
             // Overwriting, as Iceberg's own catalogs write metadata files: the name is new (a version and a UUID), and
             // create() would first ask an object store whether it exists, a round trip per commit.
-            TableMetadataParser.overwrite(staged.updated(), io.newOutputFile(location));
+            byte[] json = MetadataJson.of(staged.updated());
+            MetadataJson.write(io.newOutputFile(location), json);
             TableMetadata committed = TableMetadata.buildFrom(staged.updated())
                     .discardChanges()
                     .withMetadataLocation(location)
                     .build();
-            txn.afterCommit(() -> metadataFiles.written(committed));
+            // Before the metadata is handed out: the lists this commit read stay cached in its snapshot objects
+            // otherwise, for as long as the table lives (ManifestCaches).
+            List<Snapshot> heads = staged.uncachedHeads();
+            txn.afterCommit(() -> {
+                ManifestCaches.forget(staged.base(), committed, heads);
+                metadataFiles.written(committed, json);
+            });
             results.add(committed);
             IcebergPointer pointer = pointer(committed);
             if (staged.base() == null) {
@@ -343,7 +367,7 @@ final class TableCommits {
             }
             // The files the new snapshot(s) add and remove, as leaves under the table, in the same write set
             // (FileIndex).
-            txn.writeAll(FileIndex.writes(txn, reads, staged.path(), committed));
+            txn.writeAll(FileIndex.writes(txn, reads.get(), staged.path(), committed));
         }
         return results;
     }

@@ -16,6 +16,7 @@ import io.treecat.lakehouse.auth.Authorizer;
 import io.treecat.lakehouse.auth.Principal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +72,22 @@ public final class TransactionRunner {
         /** Whether a commit carried the attachment (it did at most once). */
         public boolean committed() {
             return committed;
+        }
+
+        /**
+         * Stages the attachment in {@code txn}, a transaction another thread runs on the attached request's behalf
+         * (a commit chain's, which carries several requests' changes), with what the request's own operation
+         * returned; {@link #carried} once that transaction has committed.
+         */
+        public void stageIn(LakeTransaction txn, Object result) {
+            if (!committed) {
+                attachment.stage(txn, result);
+            }
+        }
+
+        /** Records that a transaction run on the request's behalf committed the attachment ({@link #stageIn}). */
+        public void carried() {
+            committed = true;
         }
 
         @Override
@@ -154,6 +171,16 @@ public final class TransactionRunner {
         Attached bound = new Attached(requireNonNull(attachment, "attachment is null"));
         attached.set(bound);
         return bound;
+    }
+
+    /**
+     * The attachment bound to the calling thread, if any, for an operation whose commit another thread runs (a commit
+     * chain's member): that thread's transactions do not see this thread's attachment, so the operation stages it
+     * itself ({@link Attached#stageIn}).
+     */
+    public Optional<Attached> attachment() {
+        Attached attachment = attached.get();
+        return attachment == null || attachment.committed ? Optional.empty() : Optional.of(attachment);
     }
 
     /** Unbinds whatever attachment the calling thread holds (a request thread starting a new request). */

@@ -16,6 +16,7 @@ import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.TableEntry;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.lakehouse.txn.TransactionRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -27,12 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
@@ -88,6 +91,7 @@ class TestChainedCommits {
     Path directory;
 
     private CatalogService service;
+    private Lakehouse lake;
     private GateIO io;
     private IcebergTables tables;
     private TableCommits commits;
@@ -97,7 +101,7 @@ class TestChainedCommits {
     void open() {
         service = LakeTestStores.open(directory.resolve("catalog"));
         io = new GateIO();
-        Lakehouse lake = Lakehouse.of(
+        lake = Lakehouse.of(
                 () -> service,
                 Warehouses.underRoot(LocalFileIO.location(directory.resolve("warehouse")), io),
                 Authorizer.allowAll());
@@ -233,6 +237,11 @@ class TestChainedCommits {
                 .cause()
                 .isInstanceOf(CommitFailedException.class)
                 .hasMessageContaining("Requirement failed: UUID does not match");
+        // Nothing the commits read (their lists for the file index, the head's for a rebase) stays cached in the
+        // snapshot objects they hand out, which every later version of the table shares (ManifestCaches).
+        for (TableMetadata answer : List.of(afterFirst, answerA, answerC)) {
+            assertThat(answer.snapshots()).noneMatch(TreeCatIcebergAccess::hasManifests);
+        }
         // The held commit wrote its file (counted once let go), then the chain of three wrote ONE.
         assertThat(io.metadataWrites - writesBefore).isEqualTo(2);
         assertThat(answerA.metadataFileLocation())
@@ -413,19 +422,13 @@ class TestChainedCommits {
     }
 
     @Test
-    void aChangeThatIsNotAnAppendRunsAloneBetweenChains() throws Exception {
+    void aChangeThatIsNotAnAppendJoinsTheChainInItsTurn() throws Exception {
         TableMetadata base = load();
         Future<TableMetadata> first = holdFirst(append(base, "first").change());
         Append second = append(base, "second");
         Append third = append(base, "third");
         Future<TableMetadata> a = queueAppend(second.change());
-        int lockWaiters = commits.waitingForLock(TABLE_PATH);
-        TableChange property = new TableChange(
-                TABLE,
-                List.of(new UpdateRequirement.AssertTableUUID(base.uuid())),
-                List.of(new MetadataUpdate.SetProperties(Map.of("k", "v"))));
-        Future<TableMetadata> p = send(property);
-        await(() -> commits.waitingForLock(TABLE_PATH) == lockWaiters + 1);
+        Future<TableMetadata> p = queueAppend(setProperty(base.uuid(), "k", "v"));
         Future<TableMetadata> c = queueAppend(third.change());
         int writesBefore = io.metadataWrites;
 
@@ -433,18 +436,78 @@ class TestChainedCommits {
 
         first.get(30, TimeUnit.SECONDS);
         TableMetadata answerA = a.get(30, TimeUnit.SECONDS);
-        TableMetadata answerC = c.get(30, TimeUnit.SECONDS);
         TableMetadata answerP = p.get(30, TimeUnit.SECONDS);
-        // The two appends are one chain; the property change is a commit of its own.
-        assertThat(answerA.metadataFileLocation()).isEqualTo(answerC.metadataFileLocation());
-        assertThat(answerP.metadataFileLocation()).isNotEqualTo(answerA.metadataFileLocation());
-        // The held commit's file, the chain's, the property change's.
-        assertThat(io.metadataWrites - writesBefore).isEqualTo(3);
+        TableMetadata answerC = c.get(30, TimeUnit.SECONDS);
+        // One chain: the property change does not take the table's lock between the appends.
+        assertThat(answerP.metadataFileLocation())
+                .isEqualTo(answerA.metadataFileLocation())
+                .isEqualTo(answerC.metadataFileLocation());
+        // The held commit's file and the chain's.
+        assertThat(io.metadataWrites - writesBefore).isEqualTo(2);
         TableMetadata loaded = load();
         assertThat(loaded.properties()).containsEntry("k", "v");
         assertThat(mainHistory(loaded))
                 .hasSize(3)
                 .endsWith(second.snapshot().snapshotId(), third.snapshot().snapshotId());
+        // Each member a commit of its own in the metadata log's sense: the chain's one file, after the held one's.
+        assertThat(loaded.previousFiles()).hasSize(2);
+    }
+
+    /**
+     * What a request carries into its commit (an idempotency key's record) is staged by the chain that takes its
+     * change, on the drainer's thread, which does not see the request thread's attachment; a member that failed
+     * carries nothing.
+     */
+    @Test
+    void aMembersAttachmentIsCommittedByTheChainThatTakesItsChangeAndOnlyThen() throws Exception {
+        TableMetadata base = load();
+        Future<TableMetadata> first = holdFirst(append(base, "first").change());
+        List<Object> stagedByCommitted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Object> stagedByRefused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicReference<TransactionRunner.Attached> committedAttachment = new AtomicReference<>();
+        AtomicReference<TransactionRunner.Attached> refusedAttachment = new AtomicReference<>();
+        int before = commits.waitingAppends();
+        Future<TableMetadata> committed = sendAttached(
+                setProperty(base.uuid(), "k", "v"),
+                (txn, result) -> stagedByCommitted.add(result),
+                committedAttachment);
+        await(() -> commits.waitingAppends() == before + 1);
+        Future<TableMetadata> refused = sendAttached(
+                setProperty(UUID.randomUUID().toString(), "k", "w"),
+                (txn, result) -> stagedByRefused.add(result),
+                refusedAttachment);
+        await(() -> commits.waitingAppends() == before + 2);
+
+        io.release();
+
+        first.get(30, TimeUnit.SECONDS);
+        TableMetadata answer = committed.get(30, TimeUnit.SECONDS);
+        assertThat(org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, refused::get))
+                .cause()
+                .isInstanceOf(CommitFailedException.class);
+        assertThat(stagedByCommitted).containsExactly(List.of(answer));
+        assertThat(committedAttachment.get().committed()).isTrue();
+        assertThat(stagedByRefused).isEmpty();
+        assertThat(refusedAttachment.get().committed()).isFalse();
+    }
+
+    private static TableChange setProperty(String uuid, String key, String value) {
+        return new TableChange(
+                TABLE,
+                List.of(new UpdateRequirement.AssertTableUUID(uuid)),
+                List.of(new MetadataUpdate.SetProperties(Map.of(key, value))));
+    }
+
+    private Future<TableMetadata> sendAttached(
+            TableChange change,
+            TransactionRunner.CommitAttachment attachment,
+            AtomicReference<TransactionRunner.Attached> bound) {
+        return pool.submit(() -> {
+            try (TransactionRunner.Attached attached = lake.runner().attach(attachment)) {
+                bound.set(attached);
+                return commits.commit(WHO, CATALOG, List.of(change)).get(0);
+            }
+        });
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -372,6 +373,12 @@ public final class IcebergResource {
             }
         }
         EncodedBody body = loadBodies.get(etag, () -> {
+            if (mode.equals(ALL_SNAPSHOTS)) {
+                Optional<byte[]> written = tables.writtenMetadataJson(location);
+                if (written.isPresent()) {
+                    return EncodedBody.loadTable(location, written.get());
+                }
+            }
             // Checked just above: the parsed copy is good without asking the store again.
             TableMetadata metadata = tables.readCheckedMetadata(at.catalog(), location);
             if (mode.equals(REF_SNAPSHOTS)) {
@@ -380,7 +387,7 @@ public final class IcebergResource {
                         .suppressHistoricalSnapshots()
                         .build();
             }
-            return loadTableJson(metadata);
+            return EncodedBody.of(loadTableJson(metadata));
         });
         return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
@@ -534,7 +541,13 @@ public final class IcebergResource {
         String etag = IcebergETags.of(metadata.metadataFileLocation(), mode);
         // Kept for the loads that follow a commit or create (Iceberg's client refreshes right after one), and made
         // once for the members of a chain, which are all answered this metadata file.
-        EncodedBody body = loadBodies.get(etag, () -> loadTableJson(metadata));
+        EncodedBody body = loadBodies.get(
+                etag,
+                () -> mode.equals(ALL_SNAPSHOTS)
+                        ? tables.writtenMetadataJson(metadata.metadataFileLocation())
+                                .map(json -> EncodedBody.loadTable(metadata.metadataFileLocation(), json))
+                                .orElseGet(() -> EncodedBody.of(loadTableJson(metadata)))
+                        : EncodedBody.of(loadTableJson(metadata)));
         return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
 

@@ -30,7 +30,7 @@ final class LoadTableBodies {
      * at the same moment, and each serializing it again would cost a whole-metadata serialization
      * per member.
      */
-    EncodedBody get(String etag, Supplier<String> body) {
+    EncodedBody get(String etag, Supplier<EncodedBody> body) {
         synchronized (this) {
             EncodedBody cached = entries.get(etag);
             if (cached != null) {
@@ -44,11 +44,11 @@ final class LoadTableBodies {
                 return running.join();
             } catch (CompletionException e) {
                 // The maker's own failure is its own to answer; this caller makes the body itself.
-                return EncodedBody.of(body.get());
+                return body.get();
             }
         }
         try {
-            EncodedBody made = put(etag, EncodedBody.of(body.get()));
+            EncodedBody made = put(etag, body.get());
             mine.complete(made);
             return made;
         } catch (RuntimeException | Error e) {

@@ -9,7 +9,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponseParser;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;
@@ -63,5 +71,35 @@ class TestEncodedBody {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ((EncodedBody.Entity) response.getEntity()).write(out);
         return out.toByteArray();
+    }
+
+    /**
+     * A commit's answer wraps the metadata file's JSON as written instead of serializing the metadata again: it must
+     * be the answer Iceberg's own serializer gives, for any location (quotes, backslashes, non-ASCII escaped right).
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "file:/w/db/t/metadata/00001-a.metadata.json",
+                "s3://b/we\"ird\\path/ünï/00002-b.metadata.json",
+                "gs://b/t\tab/\u0001/00003-c.metadata.json"
+            })
+    void aLoadTableBodyAroundWrittenJsonIsWhatIcebergsSerializerGives(String location) {
+        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+        TableMetadata metadata = TableMetadata.buildFrom(TableMetadata.newTableMetadata(
+                        schema, PartitionSpec.unpartitioned(), "file:/w/db/t", Map.of("k", "v\"q")))
+                .discardChanges()
+                .withMetadataLocation(location)
+                .build();
+        byte[] written = TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8);
+
+        String body = EncodedBody.loadTable(location, written).json();
+
+        LoadTableResponse parsed = LoadTableResponseParser.fromJson(body);
+        assertThat(parsed.metadataLocation()).isEqualTo(location);
+        assertThat(TableMetadataParser.toJson(parsed.tableMetadata())).isEqualTo(TableMetadataParser.toJson(metadata));
+        assertThat(body)
+                .isEqualTo(LoadTableResponseParser.toJson(
+                        LoadTableResponse.builder().withTableMetadata(metadata).build()));
     }
 }
