@@ -146,9 +146,11 @@ final class CommitRebaser {
      * on the client: Spark's merge-on-read MERGE under serializable isolation (the isolation's default)
      * writes a {@code RowDelta}, whose snapshot is an {@code append} when it only inserted rows, and checks
      * that no concurrent commit added rows its join would have matched. The request does not carry that
-     * check, so the server cannot run it again; such a commit looks exactly like a blind append. A
-     * copy-on-write MERGE (Spark's default) commits an {@code overwrite}, and under {@code snapshot}
-     * isolation nothing is checked against concurrent appends, so neither is at risk.
+     * check, so the server cannot run it again; such a commit looks exactly like a blind append. Under
+     * {@code snapshot} isolation nothing is checked against concurrent appends. Not covered (a table's
+     * opt-out is the remedy, docs/iceberg-rest.md): another engine's merge-on-read MERGE (Trino's), and a
+     * copy-on-write MERGE that rewrote no file, which Iceberg's {@code OverwriteFiles} also names an
+     * {@code append}.
      */
     static boolean mergeMayValidateAppends(Map<String, String> properties) {
         String mode = properties.getOrDefault(TableProperties.MERGE_MODE, TableProperties.MERGE_MODE_DEFAULT);

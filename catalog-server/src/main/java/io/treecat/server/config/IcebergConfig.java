@@ -9,9 +9,10 @@ public final class IcebergConfig {
     /**
      * Whether a commit that lost a race and commutes with what won it (an append; a row-level delta or a
      * compaction over appends) is rebased on the server, for tables that do not say otherwise with their
-     * {@code treecat.rebase-appends} property. On by default, except on tables whose MERGE may write an
-     * {@code append} snapshot that validated a conflict filter (merge-on-read under serializable isolation),
-     * which the server cannot tell from a blind append (docs/iceberg-rest.md, "Server-side retry and rebase").
+     * {@code treecat.rebase-appends} property. On by default, except on merge-on-read tables whose MERGE is
+     * serializable: there a MERGE that only inserted rows commits an {@code append} that validated a conflict
+     * filter, which the server cannot tell from a blind append (docs/iceberg-rest.md, "Server-side retry and
+     * rebase", also for the cases this guard does not see).
      */
     @JsonProperty("rebase-appends")
     private boolean rebaseAppends = true;
