@@ -80,7 +80,8 @@ import org.apache.iceberg.util.JsonUtil;
  *       {@code -Dseconds} (20), after an untimed 10 s at 10/s ({@code -Dwarmup.seconds}): each arrival loads the table and commits a one-file {@code FastAppend}, retrying on
  *       409 with Iceberg's default policy. Each client is one writer, one commit at a time: an arrival dealt to a
  *       busy client waits in its queue, and its latency counts from its arrival; one still waiting {@code
- *       -Dmax-queue.seconds} (10) after its arrival is dropped and counted as failed, so that an overloaded step ends. Reported: achieved commits/s (acknowledged commits over the time from the
+ *       -Dmax-queue.seconds} (10) after its arrival is dropped and counted as failed, so that an overloaded step ends. Reported: the CPU time the server and this driver's clients used per acknowledged commit (from /proc: where a
+ *       step's time went when the machine is shared), achieved commits/s (acknowledged commits over the time from the
  *       first arrival to the last completion), success %, latency from arrival to acknowledgement, and the 409s the
  *       clients retried. {@code -Drebase=true} adds a third side, TreeCat with the table property {@code
  *       treecat.rebase-appends=true} on its open-loop tables.
@@ -134,7 +135,16 @@ public final class RestHotPathBenchmark {
 
     /** One open-loop step's outcome. */
     private record OpenLoop(
-            int offered, int committed, int failed, double achieved, long p50, long p99, long conflicts, String error) {
+            int offered,
+            int committed,
+            int failed,
+            double achieved,
+            long p50,
+            long p99,
+            long conflicts,
+            double serverCpuMillisPerCommit,
+            double driverCpuMillisPerCommit,
+            String error) {
         double successPercent() {
             return 100.0 * committed / Math.max(1, committed + failed);
         }
@@ -537,14 +547,21 @@ public final class RestHotPathBenchmark {
             int warmup = Integer.getInteger("warmup.seconds", 10);
             if (warmup > 0) {
                 openLoopStep(
-                        name, list, stopwatch, properties.get(name), "warmup_open_" + names.indexOf(name), 10, warmup);
+                        name,
+                        servers.get(name).server(),
+                        list,
+                        stopwatch,
+                        properties.get(name),
+                        "warmup_open_" + names.indexOf(name),
+                        10,
+                        warmup);
             }
         }
         System.out.printf(
                 Locale.ROOT,
                 "%nd. open loop, %d clients (one commit at a time each), one table per step, %d s per step%n"
                         + "| server | offered /s | arrivals | committed | failed | success %% | achieved /s | p50 ms"
-                        + " | p99 ms | 409s retried |%n|---|---|---|---|---|---|---|---|---|---|%n",
+                        + " | p99 ms | 409s retried | CPU ms / commit: server, clients |%n|---|---|---|---|---|---|---|---|---|---|---|%n",
                 OPEN_LOOP_CLIENTS,
                 seconds);
         int step = 0;
@@ -554,11 +571,18 @@ public final class RestHotPathBenchmark {
                 String name = names.get((step + i) % names.size());
                 String table = String.format(Locale.ROOT, "open_%d_%d", (int) rate, i);
                 OpenLoop result = openLoopStep(
-                        name, clients.get(name), stopwatches.get(name), properties.get(name), table, rate, seconds);
+                        name,
+                        servers.get(name).server(),
+                        clients.get(name),
+                        stopwatches.get(name),
+                        properties.get(name),
+                        table,
+                        rate,
+                        seconds);
                 results.get(name).put(rate, result);
                 System.out.printf(
                         Locale.ROOT,
-                        "| %s | %.0f | %d | %d | %d | %.1f | %.1f | %.0f | %.0f | %d |%n",
+                        "| %s | %.0f | %d | %d | %d | %.1f | %.1f | %.0f | %.0f | %d | %.1f, %.1f |%n",
                         name,
                         rate,
                         result.offered(),
@@ -568,7 +592,9 @@ public final class RestHotPathBenchmark {
                         result.achieved(),
                         ms(result.p50()),
                         ms(result.p99()),
-                        result.conflicts());
+                        result.conflicts(),
+                        result.serverCpuMillisPerCommit(),
+                        result.driverCpuMillisPerCommit());
                 if (result.error() != null) {
                     System.out.printf(Locale.ROOT, "  %s at %.0f/s: %s%n", name, rate, result.error());
                 }
@@ -585,6 +611,7 @@ public final class RestHotPathBenchmark {
 
     private static OpenLoop openLoopStep(
             String name,
+            ServerProcess server,
             List<RESTCatalog> clients,
             TimedRestClient.Stopwatch stopwatch,
             Map<String, String> tableProperties,
@@ -611,6 +638,8 @@ public final class RestHotPathBenchmark {
         int maxQueueSeconds = Integer.getInteger("max-queue.seconds", 10);
         long maxQueueNanos = TimeUnit.SECONDS.toNanos(maxQueueSeconds);
         long conflictsBefore = stopwatch.conflicts();
+        long serverCpuBefore = server.cpuNanos();
+        long driverCpuBefore = driverCpuNanos();
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         long next = start;
@@ -661,6 +690,9 @@ public final class RestHotPathBenchmark {
             }
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double perCommit = Math.max(1, committed.get()) * 1e6;
+        double serverCpu = (server.cpuNanos() - serverCpuBefore) / perCommit;
+        double driverCpu = (driverCpuNanos() - driverCpuBefore) / perCommit;
         long[] nanos = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         String error = errors.isEmpty() ? null : "failures: " + new TreeMap<>(errors);
         long total = Long.parseLong(
@@ -677,7 +709,18 @@ public final class RestHotPathBenchmark {
                 percentile(nanos, 0.50),
                 percentile(nanos, 0.99),
                 stopwatch.conflicts() - conflictsBefore,
+                serverCpu,
+                driverCpu,
                 error);
+    }
+
+    /** CPU time this JVM (the clients) has used so far, from /proc; waiting for a core does not count. */
+    private static long driverCpuNanos() {
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(java.time.Duration::toNanos)
+                .orElse(-1L);
     }
 
     // ---- reports
