@@ -273,14 +273,17 @@ public final class TreeCatIcebergAccess {
      * Visits every entry of a data or delete manifest as {@link #readEntries} does, but before its
      * manifest list has given the manifest its sequence number: an entry that would inherit it gets
      * {@link #UNASSIGNED_SEQUENCE} instead. A commit chain decodes a member's manifests while the
-     * member waits, before its rebase assigns the number (ChainedCommits).
+     * member waits, before its rebase assigns the number (ChainedCommits). {@code specsById} are the table's
+     * partition specs if known (null: each manifest's own, parsed from its file, which Iceberg warns about on every
+     * read).
      */
-    public static void readEntriesBeforeAssignment(ManifestFile manifest, FileIO io, EntryVisitor visitor) {
+    public static void readEntriesBeforeAssignment(
+            ManifestFile manifest, FileIO io, Map<Integer, PartitionSpec> specsById, EntryVisitor visitor) {
         ManifestFile unassigned = GenericManifestFile.copyOf(manifest).build();
         StructLike fields = (StructLike) unassigned;
         fields.set(SEQUENCE_NUMBER_POSITION, UNASSIGNED_SEQUENCE);
         fields.set(MIN_SEQUENCE_NUMBER_POSITION, UNASSIGNED_SEQUENCE);
-        readEntries(unassigned, io, null, false, visitor);
+        readEntries(unassigned, io, specsById, false, visitor);
     }
 
     /**

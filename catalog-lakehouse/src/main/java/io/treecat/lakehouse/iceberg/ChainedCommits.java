@@ -2,6 +2,8 @@ package io.treecat.lakehouse.iceberg;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -30,8 +33,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
@@ -88,6 +93,14 @@ final class ChainedCommits {
     /** As {@link TableCommitLocks}' stripes: one drainer per stripe. */
     private static final int STRIPES = 64;
 
+    /**
+     * The partition specs of each table's last chain base, with the table's UUID, for its members' read-ahead:
+     * without them Iceberg parses each manifest's spec from its file, and logs a deprecation warning per manifest
+     * read. Bounded: a table that fell out is read with its manifests' own specs.
+     */
+    private final Cache<ObjectPath, TableSpecs> specs =
+            CacheBuilder.newBuilder().maximumSize(4096).build();
+
     /** Appends waiting for their chain, of every table, in arrival order. */
     private final ConcurrentLinkedQueue<Member> waiting = new ConcurrentLinkedQueue<>();
     /** Whether a stripe's drainer is running. */
@@ -125,8 +138,7 @@ final class ChainedCommits {
      * on), and neither is a multi-table commit (its tables commit atomically, under all their locks).
      */
     static boolean chainable(TableChange change) {
-        return change.requirements().stream()
-                .noneMatch(org.apache.iceberg.UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+        return change.requirements().stream().noneMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
     }
 
     /** One queued append, and its answer once its chain has run. */
@@ -193,7 +205,7 @@ final class ChainedCommits {
         // The chain needs the member's manifests only for its file index and a rebase, after it has applied the
         // members and written the metadata file: read them now, on this thread, while the drainer does that.
         try {
-            member.readAhead.complete(ReadAhead.of(warehouse.io(), change));
+            member.readAhead.complete(ReadAhead.of(warehouse.io(), change, knownSpecs(path, change)));
         } catch (RuntimeException e) {
             // The member is queued: its answer is its chain's. The chain reads what it needs from the store instead.
             LOG.debug("Manifests of a commit to {} not read ahead", path, e);
@@ -202,6 +214,27 @@ final class ChainedCommits {
             member.readAhead.complete(ReadAhead.NONE);
         }
         return await(member);
+    }
+
+    /** A table's partition specs as of a base, and the UUID of the table they belong to. */
+    private record TableSpecs(String uuid, Map<Integer, PartitionSpec> specsById) {}
+
+    /**
+     * The specs known for the table a change is to, if the change asserts that very table's UUID (as Iceberg's
+     * clients do): a table dropped and created again under the same name numbers its specs from 0 again.
+     */
+    private Map<Integer, PartitionSpec> knownSpecs(ObjectPath path, TableChange change) {
+        TableSpecs known = specs.getIfPresent(path);
+        if (known == null) {
+            return null;
+        }
+        for (UpdateRequirement requirement : change.requirements()) {
+            if (requirement instanceof UpdateRequirement.AssertTableUUID assertion
+                    && known.uuid().equals(assertion.uuid())) {
+                return known.specsById();
+            }
+        }
+        return null;
     }
 
     private static int stripe(ObjectPath path) {
@@ -326,6 +359,7 @@ final class ChainedCommits {
                 IcebergTables.pointer(TableEntry.decode(object.get().value()), first.identifier());
         TableMetadata base = metadataFiles.readTrusted(warehouse.io(), basePointer);
         List<Snapshot> uncachedHeads = ManifestCaches.uncachedHeads(base);
+        specs.put(path, new TableSpecs(base.uuid(), base.specsById()));
         StagingFileIO io = new StagingFileIO(warehouse.io());
         Set<Member> staged = new HashSet<>();
         Consumer<Member> stage = member -> {

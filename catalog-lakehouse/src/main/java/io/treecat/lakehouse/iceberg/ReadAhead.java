@@ -8,6 +8,7 @@ import java.util.Objects;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.TreeCatIcebergAccess;
 import org.apache.iceberg.TreeCatIcebergAccess.EntryStatus;
 import org.apache.iceberg.io.FileIO;
@@ -49,7 +50,7 @@ record ReadAhead(Map<String, byte[]> files, Map<String, List<Entry>> entries) {
     }
 
     /** Reads the manifests {@code change}'s snapshot wrote, within the byte budget; what cannot be read is left to the chain. */
-    static ReadAhead of(FileIO io, TableChange change) {
+    static ReadAhead of(FileIO io, TableChange change, Map<Integer, PartitionSpec> knownSpecs) {
         Map<String, byte[]> files = new HashMap<>();
         Map<String, List<Entry>> entries = new HashMap<>();
         long budget = MAX_BYTES;
@@ -69,9 +70,16 @@ record ReadAhead(Map<String, byte[]> files, Map<String, List<Entry>> entries) {
                         if (add.snapshot().firstRowId() == null) {
                             memory.readAhead(new ReadAhead(Map.of(manifest.path(), bytes), Map.of()));
                             List<Entry> decoded = new ArrayList<>();
+                            // A spec id names one spec for the table's whole life: the specs of a base read
+                            // before are right for every id they hold.
+                            Map<Integer, PartitionSpec> specs =
+                                    knownSpecs != null && knownSpecs.containsKey(manifest.partitionSpecId())
+                                            ? knownSpecs
+                                            : null;
                             TreeCatIcebergAccess.readEntriesBeforeAssignment(
                                     manifest,
                                     memory,
+                                    specs,
                                     (status, file, snapshotId) -> decoded.add(new Entry(status, file, snapshotId)));
                             entries.put(manifest.path(), List.copyOf(decoded));
                         }
