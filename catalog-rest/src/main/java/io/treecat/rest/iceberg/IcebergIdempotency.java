@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
 final class IcebergIdempotency implements ContainerRequestFilter, ContainerResponseFilter {
     static final Duration LIFETIME = Duration.ofMinutes(30);
     static final int DEFAULT_MAX_ENTRIES = 10_000;
+    /** The most bytes of answers kept in memory; past it the oldest finished keys are answered from their records. */
+    static final long DEFAULT_MAX_ANSWER_BYTES = 64L << 20;
     /**
      * At most this many durable records ({@link IdempotencyRecords}): a few hundred bytes each, and room for 50 keyed
      * commits a second over the whole lifetime before the oldest go early.

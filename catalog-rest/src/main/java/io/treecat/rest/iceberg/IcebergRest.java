@@ -134,7 +134,11 @@ public final class IcebergRest {
         IcebergViews views = new IcebergViews(lake);
         Clock clock = Clock.systemUTC();
         IcebergIdempotency idempotency = new IcebergIdempotency(
-                new IdempotencyKeys(clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.DEFAULT_MAX_ENTRIES),
+                new IdempotencyKeys(
+                        clock,
+                        IcebergIdempotency.LIFETIME,
+                        IcebergIdempotency.DEFAULT_MAX_ENTRIES,
+                        IcebergIdempotency.DEFAULT_MAX_ANSWER_BYTES),
                 new IdempotencyRecords(
                         lake.runner(), clock, IcebergIdempotency.LIFETIME, IcebergIdempotency.MAX_RECORDS),
                 new IdempotentReplays(tables, views, bodies));

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TestIdempotencyKeys {
@@ -86,6 +87,28 @@ class TestIdempotencyKeys {
         // All in flight and over the bound: none is dropped.
         keys.claim("more", "r");
         assertThat(keys.size()).isEqualTo(4);
+        assertThat(running.entry().response).isNotDone();
+    }
+
+    /**
+     * A table commit's answer is the table's whole metadata: the keys keep at most so many bytes of answers, the oldest
+     * finished dropped first (their repeats are answered from the durable record), never one in flight.
+     */
+    @Test
+    void theByteBoundDropsTheOldestFinishedAnswers() {
+        IdempotencyKeys keys = new IdempotencyKeys(new ManualClock(), LIFETIME, 100, 2_500);
+        IdempotencyKeys.Stored kilobyte = new IdempotencyKeys.Stored(200, "application/json", null, "x".repeat(1_000));
+        IdempotencyKeys.Claim running = keys.claim("running", "r");
+        for (String key : List.of("a", "b", "c")) {
+            keys.finish(keys.claim(key, "r").entry(), kilobyte);
+        }
+        assertThat(keys.bodyBytes()).isEqualTo(2_000);
+        assertThat(keys.claim("a", "r").first())
+                .as("the oldest answer was dropped")
+                .isTrue();
+        assertThat(keys.claim("b", "r").first()).isFalse();
+        assertThat(keys.claim("c", "r").first()).isFalse();
+        assertThat(keys.claim("running", "r").first()).isFalse();
         assertThat(running.entry().response).isNotDone();
     }
 }
