@@ -168,8 +168,9 @@ public final class TreeCatIcebergAccess {
      * Drops what a snapshot cached of its manifest list and files. A snapshot object lives as long as any metadata
      * that holds it: every later version of its table shares it, so a list cached once by a commit (the file index,
      * a rebase) stayed in memory for every snapshot ever committed through the server, and a table of thousands of
-     * snapshots filled the heap. Only for a snapshot no other thread may be reading its lists from: one just
-     * committed and not yet handed out, or one that only the table's own commit queue reads.
+     * snapshots filled the heap. For a snapshot no other thread should be reading its lists from: one just committed
+     * and not yet handed out, or a branch head whose list the commit itself cached (ManifestCaches says what a reader
+     * of that head may meet).
      */
     public static void forgetManifests(Snapshot snapshot) {
         if (!(snapshot instanceof BaseSnapshot)) {

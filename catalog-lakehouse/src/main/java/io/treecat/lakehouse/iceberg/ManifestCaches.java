@@ -34,8 +34,10 @@ final class ManifestCaches {
 
     /**
      * After the commit, before its metadata is handed out: drops the caches of the snapshots it added (no other
-     * thread has them yet) and of the {@code heads} its rebase read. Those are shared with the base's readers; one
-     * that cached a head's list itself between this commit's start and its end reads it again.
+     * thread has them yet) and of the {@code heads} its rebase read. Those are shared with the base's readers: one
+     * that cached a head's list itself between this commit's start and its end reads it again, and one inside
+     * Iceberg's {@code allManifests} of that head at the very instant could find the list dropped under it (a scan
+     * planned on the base version while the table commits); not seen, not tested.
      */
     static void forget(TableMetadata base, TableMetadata committed, List<Snapshot> heads) {
         for (Snapshot snapshot : committed.snapshots()) {

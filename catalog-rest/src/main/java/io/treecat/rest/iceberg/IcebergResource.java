@@ -30,7 +30,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -373,13 +372,10 @@ public final class IcebergResource {
             }
         }
         EncodedBody body = loadBodies.get(etag, () -> {
-            if (mode.equals(ALL_SNAPSHOTS)) {
-                Optional<byte[]> written = tables.writtenMetadataJson(location);
-                if (written.isPresent()) {
-                    return EncodedBody.loadTable(location, written.get());
-                }
-            }
             // Checked just above: the parsed copy is good without asking the store again.
+            if (mode.equals(ALL_SNAPSHOTS)) {
+                return allSnapshotsBody(location, () -> tables.readCheckedMetadata(at.catalog(), location));
+            }
             TableMetadata metadata = tables.readCheckedMetadata(at.catalog(), location);
             if (mode.equals(REF_SNAPSHOTS)) {
                 metadata = TableMetadata.buildFrom(metadata)
@@ -544,9 +540,7 @@ public final class IcebergResource {
         EncodedBody body = loadBodies.get(
                 etag,
                 () -> mode.equals(ALL_SNAPSHOTS)
-                        ? tables.writtenMetadataJson(metadata.metadataFileLocation())
-                                .map(json -> EncodedBody.loadTable(metadata.metadataFileLocation(), json))
-                                .orElseGet(() -> EncodedBody.of(loadTableJson(metadata)))
+                        ? allSnapshotsBody(metadata.metadataFileLocation(), () -> metadata)
                         : EncodedBody.of(loadTableJson(metadata)));
         return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
@@ -578,6 +572,16 @@ public final class IcebergResource {
     private static String baseUri(UriInfo uri) {
         String base = uri.getBaseUri().toString();
         return base.endsWith("/") ? base : base + "/";
+    }
+
+    /**
+     * The load-table body of the metadata file at {@code location}, every snapshot in it: the file's JSON as this
+     * server wrote it, without serializing the metadata again, or else {@code metadata}'s, serialized.
+     */
+    private EncodedBody allSnapshotsBody(String location, Supplier<TableMetadata> metadata) {
+        return tables.writtenMetadataJson(location)
+                .map(json -> EncodedBody.loadTable(location, json))
+                .orElseGet(() -> EncodedBody.of(loadTableJson(metadata.get())));
     }
 
     private String loadTableJson(TableMetadata metadata) {
