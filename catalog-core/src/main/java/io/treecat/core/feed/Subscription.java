@@ -85,8 +85,9 @@ public final class Subscription implements AutoCloseable {
         }
         FeedPins.Pin old = pin;
         pin = moved;
-        pinnedVid = wanted;
         old.release();
+        // Published last: whoever sees the new vid also sees the old pin gone (retention, tests).
+        pinnedVid = wanted;
     }
 
     public ChangeFilter filter() {
