@@ -331,7 +331,9 @@ final class HttpFuzzer {
             HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
             judge(request, sent(bytes), response.statusCode(), response.body(), describe);
         } catch (IOException e) {
-            int headBytes = uri.getRawPath().length() + Objects.toString(uri.getRawQuery(), "").length() + fuzzHeader;
+            int headBytes = uri.getRawPath().length()
+                    + Objects.toString(uri.getRawQuery(), "").length()
+                    + fuzzHeader;
             if (headBytes > MAX_HEADER_BYTES - 1024) {
                 // Jetty refuses a request head (request line and headers) over its limit with 414/431 and closes
                 // the connection at once; a client still sending a body may get a broken pipe instead of the
