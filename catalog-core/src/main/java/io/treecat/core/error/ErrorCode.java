@@ -104,6 +104,15 @@ public enum ErrorCode {
     /** A role name that is not valid or a role that does not exist; context "role". */
     ROLE_NOT_FOUND(161, NOT_FOUND),
 
+    // Replication (catalog-replication: a Raft group of nodes)
+    /**
+     * The group has no leader this node can reach, or this node stopped leading before the commit was
+     * agreed; nothing was committed and retrying (on any node) may succeed. Context "leader" when one is known.
+     */
+    NO_LEADER(170, UNAVAILABLE),
+    /** An operation a replicated group does not offer yet; context "operation". */
+    NOT_REPLICATED(171, INVALID_ARGUMENT),
+
     // Storage
     STORAGE_FAILURE(100, INTERNAL),
     STORAGE_CORRUPTION(101, INTERNAL),

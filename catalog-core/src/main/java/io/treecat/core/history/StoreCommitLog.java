@@ -44,6 +44,14 @@ public final class StoreCommitLog implements CommitLog {
         newest().ifPresent(record -> lastTime.set(record.commitTimeMillis()));
     }
 
+    /**
+     * Notes a record another node appended (a replicated commit this node installed), so that a
+     * record this node appends later, as leader, is never earlier than it.
+     */
+    public void observed(CommitRecord record) {
+        lastTime.accumulateAndGet(record.commitTimeMillis(), Math::max);
+    }
+
     @Override
     public CommitRecord append(CommitEntry entry, KvBatch batch) {
         long time = lastTime.accumulateAndGet(clock.millis(), Math::max);

@@ -2,6 +2,8 @@ package io.treecat.core.txn;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.PreparedCommit;
 import io.treecat.core.version.VersionedTree;
@@ -10,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +42,11 @@ import org.slf4j.LoggerFactory;
  * it is reopened. A commit written but failing afterwards is published (it is in the store) and its
  * caller told {@code COMMIT_STATE_UNKNOWN}. Neither thread ever dies of a commit: every caller is
  * answered.
+ *
+ * <p><b>Replicated</b> ({@link #replicateThrough}): the sequencer validates and prepares as above, then
+ * hands the commit to the group as an entry and waits until this node has installed it (the group's
+ * log, not this node's WAL, makes it durable), before it prepares the next commit, which must see it.
+ * So a replicated node commits one entry per round of the group; the syncer has nothing to do.
  */
 final class CommitPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
@@ -103,6 +113,17 @@ final class CommitPipeline implements AutoCloseable {
     private volatile CatalogException failure;
 
     private volatile boolean closed;
+    /** The group this node belongs to, or null for a single node. */
+    private volatile CommitReplicator replicator;
+    /** How long a replicated commit waits for the group before its outcome is unknown. */
+    private volatile long replicationTimeoutMillis;
+    /**
+     * Replicated: the newest vid whose changes the validation log holds, or knows it lacks. A vid the
+     * node installed without the sequencer recording it (an earlier leader's, or a commit whose outcome
+     * was unknown and that the group agreed on later) makes every older read unvalidatable. Sequencer
+     * thread only.
+     */
+    private long recordedThrough;
 
     CommitPipeline(VersionedTree tree, ChangeLog log, Validator validator, LongConsumer afterCommit) {
         this.tree = tree;
@@ -115,6 +136,19 @@ final class CommitPipeline implements AutoCloseable {
         syncer.setDaemon(true);
         sequencer.start();
         syncer.start();
+    }
+
+    /**
+     * Sends every later commit through {@code group} instead of this node's store. Set before the
+     * first commit; the tree must already be replicating.
+     */
+    void replicateThrough(CommitReplicator group, long timeoutMillis) {
+        if (!tree.replicated()) {
+            throw new IllegalStateException("the tree is not replicating");
+        }
+        this.replicationTimeoutMillis = timeoutMillis;
+        this.recordedThrough = tree.appliedVid();
+        this.replicator = group;
     }
 
     CompletableFuture<CommitResult> submit(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate) {
@@ -165,6 +199,11 @@ final class CommitPipeline implements AutoCloseable {
 
     /** Validates, prepares and writes one commit, and hands it to the syncer; never throws for the commit's sake. */
     private void sequence(Request request) {
+        CommitReplicator group = replicator;
+        if (group != null) {
+            sequenceReplicated(request, group);
+            return;
+        }
         PreparedCommit prepared;
         try {
             if (request.validate()) {
@@ -217,6 +256,115 @@ final class CommitPipeline implements AutoCloseable {
                 return;
             }
             unsynced.add(Written.commit(prepared.result(), request.done()));
+        }
+    }
+
+    /**
+     * Validates, prepares and replicates one commit, and answers its caller once this node has installed
+     * it; never throws for the commit's sake. Every commit before it is installed and published already,
+     * so a refusal is answered at once.
+     */
+    private void sequenceReplicated(Request request, CommitReplicator group) {
+        if (!group.leading()) {
+            request.done()
+                    .completeExceptionally(new CatalogException(
+                            ErrorCode.NO_LEADER, "This node does not lead the group; nothing was committed"));
+            return;
+        }
+        PreparedCommit prepared;
+        ReplicatedCommit entry;
+        try {
+            noteUnrecorded(tree.appliedVid());
+            if (request.validate()) {
+                validator.validate(request.scanSet(), request.readVid());
+            }
+            prepared = tree.prepare(request.writes());
+            if (noteUnrecorded(prepared.vid() - 1) && request.validate()) {
+                // Something was installed between validating and preparing: validate again against it.
+                try {
+                    validator.validate(request.scanSet(), request.readVid());
+                } catch (RuntimeException | Error e) {
+                    prepared.close();
+                    throw e;
+                }
+            }
+        } catch (CatalogException e) {
+            request.done().completeExceptionally(e);
+            return;
+        } catch (RuntimeException | Error e) {
+            LOG.error("Commit failed unexpectedly before anything was replicated", e);
+            request.done()
+                    .completeExceptionally(new CatalogException(
+                            ErrorCode.STORAGE_FAILURE, "Commit failed; nothing was written: " + e, e));
+            return;
+        }
+        try (prepared) {
+            entry = tree.stage(prepared);
+            CommitReplicator.Outcome outcome;
+            try {
+                outcome = group.replicate(entry).get(replicationTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof CatalogException refused && refused.code() == ErrorCode.NO_LEADER) {
+                    request.done().completeExceptionally(refused);
+                } else {
+                    request.done().completeExceptionally(unknownOutcome(prepared.vid(), cause));
+                }
+                return;
+            } catch (TimeoutException e) {
+                request.done()
+                        .completeExceptionally(
+                                unknownOutcome(prepared.vid(), e).with("timeoutMillis", replicationTimeoutMillis));
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                request.done().completeExceptionally(unknownOutcome(prepared.vid(), e));
+                return;
+            }
+            if (outcome == CommitReplicator.Outcome.SKIPPED) {
+                request.done()
+                        .completeExceptionally(new CatalogException(
+                                        ErrorCode.NO_LEADER,
+                                        "The group's leader changed while the commit was replicated, and another "
+                                                + "commit took its version; nothing was committed")
+                                .with("vid", prepared.vid()));
+                return;
+            }
+            // Installed and published by the group's apply: validation must see it before the next commit.
+            noteUnrecorded(prepared.vid() - 1);
+            log.record(prepared.vid(), prepared.result().changes());
+            recordedThrough = prepared.vid();
+            afterCommit(prepared.vid());
+            request.done().complete(prepared.result());
+        } catch (RuntimeException | Error e) {
+            LOG.error("Replicated commit failed unexpectedly", e);
+            request.done().completeExceptionally(unknownOutcome(-1, e));
+        }
+    }
+
+    /** Marks the validation log incomplete through {@code installed} if it has vids the sequencer did not record. */
+    private boolean noteUnrecorded(long installed) {
+        if (installed <= recordedThrough) {
+            return false;
+        }
+        log.untrackedThrough(installed);
+        recordedThrough = installed;
+        return true;
+    }
+
+    private static CatalogException unknownOutcome(long vid, Throwable cause) {
+        return new CatalogException(
+                        ErrorCode.COMMIT_STATE_UNKNOWN,
+                        "The group did not confirm the commit in time; it may or may not be committed: " + cause,
+                        cause)
+                .with("vid", vid);
+    }
+
+    private void afterCommit(long vid) {
+        try {
+            afterCommit.accept(vid);
+        } catch (RuntimeException | Error e) {
+            LOG.error("After-commit housekeeping failed", e);
         }
     }
 

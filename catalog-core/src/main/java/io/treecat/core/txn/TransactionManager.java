@@ -14,6 +14,7 @@ import io.treecat.core.query.tree.ComparisonOperator;
 import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Operand;
 import io.treecat.core.query.tree.Step;
+import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
@@ -91,6 +92,18 @@ public final class TransactionManager implements AutoCloseable {
         this.sweeper = Executors.newSingleThreadScheduledExecutor(daemon("treecat-session-sweeper"));
         long period = Math.max(100, Math.min(config.idleTimeout().toMillis() / 2, 10_000));
         sweeper.scheduleWithFixedDelay(this::expireIdleSessions, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Makes this node's commits go through a replicated group (catalog-replication): the sequencer
+     * validates and prepares each commit as on a single node and the group installs it on every node.
+     * Call once, before the first commit, on a tree that {@link VersionedTree#startReplicating
+     * replicates}.
+     *
+     * @param timeout how long a commit waits for the group before its outcome is reported unknown
+     */
+    public void replicateThrough(CommitReplicator group, Duration timeout) {
+        pipeline.replicateThrough(requireNonNull(group, "group is null"), timeout.toMillis());
     }
 
     private static ThreadFactory daemon(String name) {

@@ -80,7 +80,7 @@ final class CommitBuilder {
                     throw e.with("writeIndex", i).with("writePath", op.path());
                 }
             }
-            KvBatch batch = tree.kv().newBatch();
+            KvBatch batch = tree.newCommitBatch();
             try {
                 List<ObjectChange> changes = new ArrayList<>(pending.size());
                 for (Map.Entry<ObjectPath, Pending> entry : pending.entrySet()) {

@@ -9,15 +9,19 @@ import io.treecat.core.history.ChangeKind;
 import io.treecat.core.history.CommitEntry;
 import io.treecat.core.history.CommitLog;
 import io.treecat.core.history.CommitRecord;
+import io.treecat.core.history.CommitRecordCodec;
 import io.treecat.core.history.PathChange;
 import io.treecat.core.history.StoreCommitLog;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvBatch;
 import io.treecat.core.storage.KvIterator;
+import io.treecat.core.storage.KvOp;
 import io.treecat.core.storage.KvStore;
+import io.treecat.core.storage.OpsBatch;
 import io.treecat.core.storage.PathKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -25,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.bson.BsonDocument;
 
@@ -57,7 +62,13 @@ public final class VersionedTree implements AutoCloseable {
     private final AtomicLong appliedVid;
 
     private final Object writeLock = new Object();
-    private final CommitLog log;
+    private final StoreCommitLog log;
+    /**
+     * Set once this tree is one node of a replicated group: commits are then prepared as data ({@link
+     * OpsBatch}), shipped by the leader and installed on every node by {@link #applyReplicated}.
+     */
+    private volatile boolean replicated;
+
     private final PublishListeners publishListeners = new PublishListeners();
     /** Active reads and the horizon below which versions may have been collected. */
     private final ReadPins pins;
@@ -365,6 +376,85 @@ public final class VersionedTree implements AutoCloseable {
     }
 
     /**
+     * Makes this tree one node of a replicated group: from now on {@link #prepare} builds commits as
+     * data for {@link #stage}, and the store changes only through {@link #applyReplicated}. One way:
+     * a node leaves a group only by restarting.
+     */
+    public void startReplicating() {
+        replicated = true;
+    }
+
+    public boolean replicated() {
+        return replicated;
+    }
+
+    /** The batch a commit is prepared into: the store's own, or plain data for a replicated commit. */
+    KvBatch newCommitBatch() {
+        return replicated ? new OpsBatch() : store.newBatch();
+    }
+
+    /**
+     * The leader's half of a replicated commit: completes the prepared batch exactly as {@link #apply}
+     * would (the vid counter and the commit record, stamped with this node's clock) and returns it as the
+     * entry to replicate. Nothing is written here: the store changes when the group has agreed on the
+     * entry and {@link #applyReplicated} installs it, on this node as on every other. Until then no
+     * later commit may be prepared, since it would not see this one.
+     */
+    public ReplicatedCommit stage(PreparedCommit prepared) {
+        if (!(prepared.batch() instanceof OpsBatch ops)) {
+            throw new IllegalStateException("stage() needs a commit prepared after startReplicating()");
+        }
+        long expected = appliedVid.get() + 1;
+        if (prepared.vid() != expected) {
+            throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
+        }
+        ops.put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
+        log.append(entry(prepared), ops);
+        return new ReplicatedCommit(prepared.vid(), ops.ops());
+    }
+
+    /**
+     * Installs a replicated commit at the next vid, on every node of the group (the leader included),
+     * in vid order: the same writes the leader prepared, so every node holds the same bytes at every
+     * vid. Not yet readable: {@link #publish} makes it so. The write is not synced: the group's log is
+     * what makes it durable, and a node replays the log past what its store holds after a crash.
+     *
+     * @param extra writes of the replication layer that must be atomic with the commit (its position
+     *     in the group's log)
+     * @throws CatalogException {@code STORAGE_FAILURE} if the store's write failed: the node must stop
+     *     applying, since whether the batch is in the store is known only after a restart
+     */
+    public void applyReplicated(ReplicatedCommit commit, Consumer<KvBatch> extra) {
+        long expected = appliedVid.get() + 1;
+        if (commit.vid() != expected) {
+            throw new IllegalStateException(
+                    "replicated commit of vid " + commit.vid() + " out of order; expected " + expected);
+        }
+        CommitRecord record = null;
+        try (KvBatch batch = store.newBatch()) {
+            for (KvOp op : commit.ops()) {
+                op.addTo(batch);
+                if (op.space() == KeySpace.COMMIT_LOG && op.kind() == KvOp.Kind.PUT) {
+                    record = CommitRecordCodec.decode(op.value());
+                }
+            }
+            extra.accept(batch);
+            store.write(batch, false);
+        } catch (CatalogException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CatalogException(
+                    ErrorCode.STORAGE_FAILURE,
+                    "The store failed while installing the replicated commit of version " + commit.vid(),
+                    e);
+        }
+        appliedVid.set(commit.vid());
+        if (record != null) {
+            log.observed(record);
+        }
+    }
+
+    /**
      * Writes a prepared commit as one atomic batch. The commit is not yet readable: {@link #publish}
      * makes it so, once it is durable.
      *
@@ -374,6 +464,9 @@ public final class VersionedTree implements AutoCloseable {
      *     or may not be in it, and no further commit may be applied before the store is reopened
      */
     public void apply(PreparedCommit prepared, boolean sync) {
+        if (replicated) {
+            throw new IllegalStateException("a replicated tree changes only through applyReplicated()");
+        }
         long expected = appliedVid.get() + 1;
         if (prepared.vid() != expected) {
             throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
@@ -440,6 +533,7 @@ public final class VersionedTree implements AutoCloseable {
 
     /** Names {@code vid}; the name must be new. Durable when this returns. */
     public NamedSnapshot createSnapshot(String name, long vid) {
+        checkNotReplicated("named snapshots");
         checkSnapshotName(name);
         // Pinned until the snapshot is written: the collector lists snapshots under the pin lock, so it
         // sees either this pin or the snapshot, and never passes the vid in between.
@@ -487,6 +581,7 @@ public final class VersionedTree implements AutoCloseable {
     }
 
     public void dropSnapshot(String name) {
+        checkNotReplicated("named snapshots");
         checkSnapshotName(name);
         synchronized (writeLock) {
             byte[] key = snapshotKey(name);
@@ -498,6 +593,14 @@ public final class VersionedTree implements AutoCloseable {
                 batch.delete(KeySpace.META, key);
                 store.write(batch, true);
             }
+        }
+    }
+
+    private void checkNotReplicated(String operation) {
+        if (replicated) {
+            throw new CatalogException(
+                            ErrorCode.NOT_REPLICATED, "A replicated catalog does not support " + operation + " yet")
+                    .with("operation", operation);
         }
     }
 

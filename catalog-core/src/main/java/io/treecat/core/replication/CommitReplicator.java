@@ -1,0 +1,32 @@
+package io.treecat.core.replication;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The group a replicated node belongs to, as the commit path sees it. The leader's commit sequencer
+ * validates and prepares each commit as today, then hands its entry here instead of writing it; every
+ * node, the leader included, installs agreed entries in log order with {@link
+ * io.treecat.core.version.VersionedTree#applyReplicated}.
+ *
+ * <p>An entry is installed only if its vid is the next one when its turn comes in the log; otherwise
+ * every node skips it alike. So an entry that a deposed leader appended, and that the group agreed on
+ * later than a newer leader's, changes nothing, and no two nodes ever differ at a vid.
+ */
+public interface CommitReplicator {
+    /** Whether this node leads the group now, and so may sequence commits. */
+    boolean leading();
+
+    /**
+     * Replicates one commit. Completes once the group has agreed on the entry and this node has
+     * installed and published it ({@link Outcome#INSTALLED}), or skipped it because another commit took
+     * its vid first ({@link Outcome#SKIPPED}). Completes exceptionally with {@code NO_LEADER} if the
+     * entry was refused before it entered the log (nothing committed), with anything else if the
+     * outcome is unknown.
+     */
+    CompletableFuture<Outcome> replicate(ReplicatedCommit commit);
+
+    enum Outcome {
+        INSTALLED,
+        SKIPPED
+    }
+}

@@ -1,0 +1,126 @@
+package io.treecat.replication;
+
+import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ReplicatedCommit;
+import io.treecat.core.storage.KeySpace;
+import io.treecat.core.storage.PathKeys;
+import io.treecat.core.version.VersionedTree;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tree as Ratis's state machine, on every node of the group: installs agreed commits in log order
+ * ({@link VersionedTree#applyReplicated}) and publishes them.
+ *
+ * <p>An entry is installed only when its vid is the node's next one; any other is skipped, alike on
+ * every node since all apply the same log in the same order (see {@link CommitReplicator}). The log
+ * position of each installed entry is written in the entry's own batch, so after a crash the node
+ * knows exactly which entries its store holds and skips them when Ratis replays its log.
+ *
+ * <p>The store is the state: a snapshot is only a marker file naming the log position the store
+ * holds durably (its WAL synced first), as in Apache Ozone. Ratis may then drop the log before it.
+ */
+final class TreeCatStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCatStateMachine.class);
+    /** The log position (term, index) of the newest entry whose writes the store holds. */
+    static final byte[] APPLIED_KEY = "raft_applied".getBytes(StandardCharsets.UTF_8);
+
+    static final Message INSTALLED = Message.valueOf(ByteString.copyFrom(new byte[] {'I'}));
+    static final Message SKIPPED = Message.valueOf(ByteString.copyFrom(new byte[] {'S'}));
+
+    private final VersionedTree tree;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    /** The newest log position the store holds, as read at start; entries up to it are replays. */
+    private volatile TermIndex stored;
+
+    TreeCatStateMachine(VersionedTree tree) {
+        this.tree = tree;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        byte[] applied = tree.store().get(KeySpace.META, APPLIED_KEY);
+        stored = applied == null
+                ? TermIndex.INITIAL_VALUE
+                : TermIndex.valueOf(PathKeys.readLong(applied, 0), PathKeys.readLong(applied, 8));
+        setLastAppliedTermIndex(stored);
+        LOG.info("Replicated tree at vid {} holds the group's log through {}", tree.appliedVid(), stored);
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public SingleFileSnapshotInfo getLatestSnapshot() {
+        return storage.getLatestSnapshot();
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        TermIndex position = TermIndex.valueOf(entry);
+        if (position.getIndex() <= stored.getIndex()) {
+            // A replay after a restart: the store already holds it (or skipped it alike before).
+            updateLastAppliedTermIndex(position);
+            return CompletableFuture.completedFuture(SKIPPED);
+        }
+        ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
+        ReplicatedCommit commit = ReplicatedCommit.decode(data);
+        if (commit.vid() != tree.appliedVid() + 1) {
+            LOG.info(
+                    "Skipping the entry at {} for vid {}: the node is at vid {} (a leader change raced it)",
+                    position,
+                    commit.vid(),
+                    tree.appliedVid());
+            updateLastAppliedTermIndex(position);
+            return CompletableFuture.completedFuture(SKIPPED);
+        }
+        byte[] positionBytes = new byte[16];
+        ByteBuffer.wrap(positionBytes).putLong(position.getTerm()).putLong(position.getIndex());
+        // A failure here throws out of the updater: Ratis stops this node rather than let it go on with a
+        // store that may or may not hold the entry.
+        tree.applyReplicated(commit, batch -> batch.put(KeySpace.META, APPLIED_KEY, positionBytes));
+        tree.publish(commit.vid());
+        updateLastAppliedTermIndex(position);
+        return CompletableFuture.completedFuture(INSTALLED);
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || last.getIndex() <= 0) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        // Everything through `last` is in the store's WAL; sync it, then the log before it may go.
+        tree.syncWal();
+        File marker = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Files.writeString(marker.toPath(), "vid " + tree.appliedVid() + "\n");
+        storage.updateLatestSnapshot(
+                new SingleFileSnapshotInfo(new FileInfo(marker.toPath(), null), last.getTerm(), last.getIndex()));
+        return last.getIndex();
+    }
+}
