@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.replication.ReplicatedCommit;
+import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +19,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
@@ -27,6 +32,11 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.retry.ExceptionDependentRetry;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -53,27 +63,52 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      * @param electionTimeoutMin a follower that hears nothing from a leader for a random time between
      *     min and max stands for election
      * @param snapshotEvery entries between snapshots (the store's WAL synced and the log before dropped)
+     * @param commitTimeout how long a commit waits for the group (and a forwarded one for the leader)
+     *     before its outcome is reported unknown
      */
     public record Settings(
             String group,
             java.time.Duration electionTimeoutMin,
             java.time.Duration electionTimeoutMax,
-            long snapshotEvery) {
+            long snapshotEvery,
+            java.time.Duration commitTimeout) {
         public static Settings defaults() {
-            return new Settings("treecat", java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(2), 100_000);
+            return new Settings(
+                    "treecat",
+                    java.time.Duration.ofSeconds(1),
+                    java.time.Duration.ofSeconds(2),
+                    100_000,
+                    java.time.Duration.ofSeconds(30));
         }
     }
 
     private final RaftServer server;
+    private final TreeCatStateMachine stateMachine;
+    private final VersionedTree tree;
+    /** Carries this node's commits to the leader while it is a replica. */
+    private final RaftClient client;
+
+    private final java.time.Duration commitTimeout;
     private final RaftGroupId groupId;
     private final RaftPeerId self;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
 
-    private ReplicaNode(RaftServer server, RaftGroupId groupId, RaftPeerId self) {
+    private ReplicaNode(
+            RaftServer server,
+            TreeCatStateMachine stateMachine,
+            VersionedTree tree,
+            RaftClient client,
+            RaftGroupId groupId,
+            RaftPeerId self,
+            java.time.Duration commitTimeout) {
         this.server = server;
+        this.stateMachine = stateMachine;
+        this.tree = tree;
+        this.client = client;
         this.groupId = groupId;
         this.self = self;
+        this.commitTimeout = commitTimeout;
     }
 
     /**
@@ -113,19 +148,51 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEvery());
         tree.startReplicating();
+        TreeCatStateMachine stateMachine = new TreeCatStateMachine(tree);
         try {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(RaftPeerId.valueOf(selfId))
                     .setGroup(group)
                     .setProperties(properties)
-                    .setStateMachine(new TreeCatStateMachine(tree))
+                    .setStateMachine(stateMachine)
                     .setOption(RaftStorage.StartupOption.RECOVER)
                     .build();
             server.start();
-            return new ReplicaNode(server, groupId, RaftPeerId.valueOf(selfId));
+            return new ReplicaNode(
+                    server,
+                    stateMachine,
+                    tree,
+                    forwardingClient(group, settings),
+                    groupId,
+                    RaftPeerId.valueOf(selfId),
+                    settings.commitTimeout());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start replica " + selfId, e);
         }
+    }
+
+    /**
+     * The client that carries this node's commits to the leader. It follows a leader change only where
+     * the request surely did not run (the node it reached did not lead, or was not ready); after any
+     * other failure the request may have run on the leader, so it is not sent again and the commit's
+     * outcome is unknown.
+     */
+    private static RaftClient forwardingClient(RaftGroup group, Settings settings) {
+        RetryPolicy untilALeaderTakesIt = RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                (int) Math.max(1, settings.commitTimeout().toMillis() / 100),
+                TimeDuration.valueOf(100, java.util.concurrent.TimeUnit.MILLISECONDS));
+        RetryPolicy policy = ExceptionDependentRetry.newBuilder()
+                .setExceptionToPolicy(NotLeaderException.class, untilALeaderTakesIt)
+                .setExceptionToPolicy(LeaderNotReadyException.class, untilALeaderTakesIt)
+                .setDefaultPolicy(RetryPolicies.noRetry())
+                .build();
+        RaftProperties properties = new RaftProperties();
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, duration(settings.commitTimeout()));
+        return RaftClient.newBuilder()
+                .setRaftGroup(group)
+                .setProperties(properties)
+                .setRetryPolicy(policy)
+                .build();
     }
 
     private static TimeDuration duration(java.time.Duration duration) {
@@ -182,6 +249,43 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         }
     }
 
+    @Override
+    public CompletableFuture<CommitResult> forward(ForwardedCommit commit) {
+        Message request = Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeCommit(commit)));
+        return client.async()
+                .sendReadOnlyNonLinearizable(request)
+                .handle((reply, failure) -> {
+                    if (failure != null || !reply.isSuccess()) {
+                        throw forwardFailed(failure != null ? failure : reply.getException());
+                    }
+                    return ForwardingCodec.decodeAnswer(
+                            reply.getMessage().getContent().asReadOnlyByteBuffer());
+                })
+                // Answered once this node can read it too, so the caller reads its own write here.
+                .thenCompose(result -> tree.awaitPublished(result.vid())
+                        .completeOnTimeout(null, commitTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .thenApply(installed -> result));
+    }
+
+    private CatalogException forwardFailed(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        if (cause instanceof NotLeaderException || cause instanceof LeaderNotReadyException) {
+            return noLeader(cause);
+        }
+        return new CatalogException(
+                ErrorCode.COMMIT_STATE_UNKNOWN,
+                "The commit was sent to the group's leader but no answer came back; it may or may not be committed: "
+                        + cause,
+                cause);
+    }
+
+    @Override
+    public void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer) {
+        stateMachine.serveForwarded(sequencer);
+    }
+
     private Outcome outcome(RaftClientReply reply, ReplicatedCommit commit) {
         if (reply.getNotLeaderException() != null || reply.getLeaderNotReadyException() != null) {
             throw noLeader(reply.getException());
@@ -207,6 +311,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     @Override
     public void close() {
         try {
+            client.close();
             server.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

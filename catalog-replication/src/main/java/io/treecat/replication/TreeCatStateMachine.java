@@ -1,9 +1,13 @@
 package io.treecat.replication;
 
+import io.treecat.core.error.CatalogException;
+import io.treecat.core.error.ErrorCode;
 import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.PathKeys;
+import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import java.io.File;
 import java.io.IOException;
@@ -11,6 +15,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -50,6 +56,8 @@ final class TreeCatStateMachine extends BaseStateMachine {
 
     private final VersionedTree tree;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    /** Where forwarded commits go while this node leads: its transaction manager. */
+    private volatile Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer;
     /** The newest log position the store holds, as read at start; entries up to it are replays. */
     private volatile TermIndex stored;
 
@@ -107,6 +115,43 @@ final class TreeCatStateMachine extends BaseStateMachine {
         tree.publish(commit.vid());
         updateLastAppliedTermIndex(position);
         return CompletableFuture.completedFuture(INSTALLED);
+    }
+
+    /**
+     * A replica's forwarded commit, on the leader (Ratis sends it here only while this node leads: it
+     * travels as a leader-only read, which Ratis never retries on another node by itself). Answered with
+     * the commit or the refusal, encoded; never fails the Ratis call.
+     */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer = this.sequencer;
+        CompletableFuture<CommitResult> committed;
+        try {
+            ForwardedCommit commit =
+                    ForwardingCodec.decodeCommit(request.getContent().asReadOnlyByteBuffer());
+            committed = sequencer == null
+                    ? CompletableFuture.failedFuture(new CatalogException(
+                            ErrorCode.NO_LEADER, "The leader is not serving commits yet; nothing was committed"))
+                    : sequencer.apply(commit);
+        } catch (RuntimeException e) {
+            committed = CompletableFuture.failedFuture(e);
+        }
+        return committed.handle((result, failure) -> {
+            if (failure == null) {
+                return Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeResult(result)));
+            }
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            CatalogException refusal = cause instanceof CatalogException catalog
+                    ? catalog
+                    : new CatalogException(
+                            ErrorCode.COMMIT_STATE_UNKNOWN, "The leader failed the forwarded commit: " + cause);
+            return Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal)));
+        });
+    }
+
+    void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer) {
+        this.sequencer = sequencer;
     }
 
     @Override

@@ -7,9 +7,13 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.QueryRequest;
+import io.treecat.core.service.ReadPoint;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
+import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionConfig;
-import io.treecat.core.txn.TransactionManager;
+import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
@@ -30,13 +34,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three nodes of a group in one JVM, each with its own RocksDB and Raft log on loopback: commits made on
- * the leader are installed on every node at the same vid with the same content; a new leader takes over
- * when the old one stops; a node that was away catches up when it comes back.
+ * Three nodes of a group in one JVM, each with its own RocksDB and Raft log on loopback: commits are
+ * installed on every node at the same vid with the same content; a replica's commits and transactions
+ * go to the leader, which validates them against what they read; a new leader takes over when the old
+ * one stops; a node that was away catches up when it comes back.
  */
 class TestReplicatedGroup {
-    private static final ReplicaNode.Settings FAST =
-            new ReplicaNode.Settings("test", Duration.ofMillis(300), Duration.ofMillis(600), 100_000);
+    private static final ReplicaNode.Settings FAST = new ReplicaNode.Settings(
+            "test", Duration.ofMillis(300), Duration.ofMillis(600), 100_000, Duration.ofSeconds(10));
 
     @TempDir
     Path directory;
@@ -44,14 +49,16 @@ class TestReplicatedGroup {
     private final List<ReplicaNode.Peer> peers = new ArrayList<>();
     private final Map<String, Node> nodes = new HashMap<>();
 
-    /** One running node: its store, tree, transaction manager and Raft server. */
-    private record Node(VersionedTree tree, TransactionManager transactions, ReplicaNode replica)
-            implements AutoCloseable {
+    /** One running node: its catalog (store, tree, transactions) and its Raft server. */
+    private record Node(CatalogService catalog, ReplicaNode replica) implements AutoCloseable {
+        VersionedTree tree() {
+            return catalog.tree();
+        }
+
         @Override
         public void close() {
             replica.close();
-            transactions.close();
-            tree.close();
+            catalog.close();
         }
     }
 
@@ -72,11 +79,11 @@ class TestReplicatedGroup {
     private Node start(String id) {
         VersionedTree tree =
                 VersionedTree.open(RocksKvStore.open(directory.resolve(id).resolve("store")));
-        TransactionManager transactions = new TransactionManager(tree, TransactionConfig.defaults(), Clock.systemUTC());
+        CatalogService catalog = new CatalogService(tree, TransactionConfig.defaults(), Clock.systemUTC());
         ReplicaNode replica =
                 ReplicaNode.start(tree, id, peers, directory.resolve(id).resolve("raft"), FAST);
-        transactions.replicateThrough(replica, Duration.ofSeconds(10));
-        Node node = new Node(tree, transactions, replica);
+        catalog.transactions().replicateThrough(replica, Duration.ofSeconds(10));
+        Node node = new Node(catalog, replica);
         nodes.put(id, node);
         return node;
     }
@@ -93,10 +100,22 @@ class TestReplicatedGroup {
                 .orElseThrow();
     }
 
+    private Node aReplica(Node leader) {
+        return nodes.values().stream().filter(n -> n != leader).findFirst().orElseThrow();
+    }
+
     private static CommitResult add(Node node, String path) {
-        return node.transactions()
+        return node.catalog()
                 .commit(WriteSet.of(new WriteOp.Add(
                         ObjectPath.parse(path), ObjectKind.INNER, BsonDocument.parse("{obj_type: 'database'}"))));
+    }
+
+    private static CommitResult addFile(Node node, String path, int size) {
+        return node.catalog()
+                .commit(WriteSet.of(new WriteOp.Add(
+                        ObjectPath.parse(path),
+                        ObjectKind.LEAF,
+                        new BsonDocument("size", new org.bson.BsonInt32(size)))));
     }
 
     @Test
@@ -120,15 +139,68 @@ class TestReplicatedGroup {
                         .isEmpty();
             }
         }
-        // A follower's sequencer refuses: it does not lead, and nothing is written.
-        Node follower =
-                nodes.values().stream().filter(n -> n != leader).findFirst().orElseThrow();
-        assertThatThrownBy(() -> add(follower, "/elsewhere"))
+    }
+
+    @Test
+    void aReplicaForwardsItsCommitsToTheLeaderAndReadsThemAtOnce() throws IOException {
+        startGroup();
+        Node leader = awaitLeader();
+        Node replica = aReplica(leader);
+        CommitResult forwarded = add(replica, "/from_replica");
+        // Acknowledged on the replica only once it can read it there.
+        assertThat(replica.tree().lastVid()).isGreaterThanOrEqualTo(forwarded.vid());
+        assertThat(replica.tree().read(ObjectPath.parse("/from_replica"), forwarded.vid()))
+                .isPresent();
+        assertThat(leader.tree().read(ObjectPath.parse("/from_replica"), forwarded.vid()))
+                .isPresent();
+        assertThat(forwarded.changes()).singleElement().satisfies(change -> {
+            assertThat(change.path()).isEqualTo(ObjectPath.parse("/from_replica"));
+            assertThat(change.after().getString("obj_type").getValue()).isEqualTo("database");
+        });
+        // A precondition the leader checks comes back as the same error.
+        assertThatThrownBy(() -> add(replica, "/from_replica"))
                 .isInstanceOfSatisfying(
-                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_LEADER));
-        assertThat(leader.tree()
-                        .read(ObjectPath.parse("/elsewhere"), leader.tree().lastVid()))
-                .isEmpty();
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_ALREADY_EXISTS));
+    }
+
+    @Test
+    void aReplicasTransactionIsValidatedOnTheLeaderAgainstWhatItRead() throws IOException {
+        startGroup();
+        Node leader = awaitLeader();
+        Node replica = aReplica(leader);
+        add(leader, "/t");
+        long seeded = addFile(leader, "/t/f1", 20).vid();
+        until(() -> replica.tree().lastVid() >= seeded, "the replica caught up");
+
+        // The replica's transaction reads the big files of /t, then writes elsewhere; meanwhile a big
+        // file is added through the leader: a phantom in what it read.
+        Transaction reader = replica.catalog().begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
+        assertThat(replica.catalog()
+                        .query(reader.id(), QueryRequest.of("/[obj_id='t']/[size > 10]"))
+                        .rows())
+                .hasSize(1);
+        addFile(leader, "/t/f2", 30);
+        assertThatThrownBy(() -> replica.catalog().commit(reader.id(), WriteSet.of(summary(1))))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_CONFLICT));
+
+        // A small file is outside the predicate: no conflict.
+        Transaction second = replica.catalog().begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
+        assertThat(replica.catalog()
+                        .query(second.id(), QueryRequest.of("/[obj_id='t']/[size > 10]"))
+                        .rows())
+                .hasSize(2);
+        addFile(leader, "/t/f3", 1);
+        long committed =
+                replica.catalog().commit(second.id(), WriteSet.of(summary(2))).vid();
+        assertThat(leader.tree().read(ObjectPath.parse("/summary"), committed)).isPresent();
+    }
+
+    private static WriteOp summary(int files) {
+        return new WriteOp.Add(
+                ObjectPath.parse("/summary"),
+                ObjectKind.INNER,
+                new BsonDocument("files", new org.bson.BsonInt32(files)));
     }
 
     @Test
@@ -150,6 +222,9 @@ class TestReplicatedGroup {
         until(() -> back.tree().lastVid() >= after, "the returning node at vid " + after);
         assertThat(back.tree().read(ObjectPath.parse("/after"), after)).isPresent();
         assertThat(back.tree().read(ObjectPath.parse("/before"), before)).isPresent();
+        // And it forwards its own commits to the new leader.
+        long third = add(back, "/back").vid();
+        assertThat(second.tree().read(ObjectPath.parse("/back"), third)).isPresent();
     }
 
     private static int freePort() throws IOException {

@@ -1,6 +1,8 @@
 package io.treecat.core.replication;
 
+import io.treecat.core.version.CommitResult;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The group a replicated node belongs to, as the commit path sees it. The leader's commit sequencer
@@ -24,6 +26,17 @@ public interface CommitReplicator {
      * outcome is unknown.
      */
     CompletableFuture<Outcome> replicate(ReplicatedCommit commit);
+
+    /**
+     * A replica's commit, sent to the leader to validate and sequence there. Completes with the commit
+     * once this node has installed it too, so the caller reads its own write here; exceptionally with
+     * the leader's refusal, with {@code NO_LEADER} if no leader took it (nothing committed), or with
+     * {@code COMMIT_STATE_UNKNOWN}.
+     */
+    CompletableFuture<CommitResult> forward(ForwardedCommit commit);
+
+    /** Where commits forwarded to this node are sequenced while it leads: its transaction manager. */
+    void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer);
 
     enum Outcome {
         INSTALLED,

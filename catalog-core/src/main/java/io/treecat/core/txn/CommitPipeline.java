@@ -3,6 +3,7 @@ package io.treecat.core.txn;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.PreparedCommit;
@@ -57,6 +58,7 @@ final class CommitPipeline implements AutoCloseable {
             long readVid,
             WriteSet writes,
             boolean validate,
+            boolean forwarded,
             CompletableFuture<CommitResult> done) {}
 
     /**
@@ -99,7 +101,7 @@ final class CommitPipeline implements AutoCloseable {
 
     private static final Written STOP_SYNCER = new Written(null, null, null);
 
-    private static final Request STOP = new Request(List.of(), 0, null, false, null);
+    private static final Request STOP = new Request(List.of(), 0, null, false, false, null);
 
     private final VersionedTree tree;
     private final ChangeLog log;
@@ -152,13 +154,26 @@ final class CommitPipeline implements AutoCloseable {
     }
 
     CompletableFuture<CommitResult> submit(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate) {
+        return submit(scanSet, readVid, writes, validate, false);
+    }
+
+    /**
+     * @param forwarded a replica's commit this node was sent as the leader: refused with {@code NO_LEADER}
+     *     if this node no longer leads, never forwarded again
+     */
+    CompletableFuture<CommitResult> submit(
+            List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate, boolean forwarded) {
         CompletableFuture<CommitResult> done = new CompletableFuture<>();
         if (closed) {
             done.completeExceptionally(new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down"));
         } else if (failure != null) {
             done.completeExceptionally(failure);
+        } else if (replicator != null && !forwarded && !replicator.leading()) {
+            // A replica: the leader sequences it. Not through this node's queue, so forwarded commits
+            // wait on the group, never on each other here.
+            forward(new Request(scanSet, readVid, writes, validate, false, done), replicator);
         } else {
-            pending.add(new Request(scanSet, readVid, writes, validate, done));
+            pending.add(new Request(scanSet, readVid, writes, validate, forwarded, done));
         }
         return done;
     }
@@ -266,9 +281,13 @@ final class CommitPipeline implements AutoCloseable {
      */
     private void sequenceReplicated(Request request, CommitReplicator group) {
         if (!group.leading()) {
-            request.done()
-                    .completeExceptionally(new CatalogException(
-                            ErrorCode.NO_LEADER, "This node does not lead the group; nothing was committed"));
+            if (request.forwarded()) {
+                request.done()
+                        .completeExceptionally(new CatalogException(
+                                ErrorCode.NO_LEADER, "This node no longer leads the group; nothing was committed"));
+            } else {
+                forward(request, group);
+            }
             return;
         }
         PreparedCommit prepared;
@@ -340,6 +359,28 @@ final class CommitPipeline implements AutoCloseable {
             LOG.error("Replicated commit failed unexpectedly", e);
             request.done().completeExceptionally(unknownOutcome(-1, e));
         }
+    }
+
+    /** Sends a commit to the leader; the caller hears when this node has installed it. Never blocks. */
+    private static void forward(Request request, CommitReplicator group) {
+        CompletableFuture<CommitResult> forwarded;
+        try {
+            forwarded = group.forward(
+                    new ForwardedCommit(request.scanSet(), request.readVid(), request.writes(), request.validate()));
+        } catch (RuntimeException e) {
+            forwarded = CompletableFuture.failedFuture(e);
+        }
+        forwarded.whenComplete((result, failure) -> {
+            if (failure == null) {
+                request.done().complete(result);
+            } else {
+                Throwable cause =
+                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure;
+                request.done().completeExceptionally(cause);
+            }
+        });
     }
 
     /** Marks the validation log incomplete through {@code installed} if it has vids the sequencer did not record. */

@@ -15,6 +15,7 @@ import io.treecat.core.query.tree.Expr;
 import io.treecat.core.query.tree.Operand;
 import io.treecat.core.query.tree.Step;
 import io.treecat.core.replication.CommitReplicator;
+import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
@@ -103,7 +104,21 @@ public final class TransactionManager implements AutoCloseable {
      * @param timeout how long a commit waits for the group before its outcome is reported unknown
      */
     public void replicateThrough(CommitReplicator group, Duration timeout) {
-        pipeline.replicateThrough(requireNonNull(group, "group is null"), timeout.toMillis());
+        requireNonNull(group, "group is null");
+        if (config.protocol() == ConcurrencyProtocol.MGL) {
+            // MGL's locks live in one node's memory: a replica's transaction would lock nothing the leader sees.
+            throw new CatalogException(
+                            ErrorCode.NOT_REPLICATED,
+                            "A replicated catalog validates optimistically; configure OSPL or OSL, not MGL")
+                    .with("operation", "MGL");
+        }
+        pipeline.replicateThrough(group, timeout.toMillis());
+        group.serveForwarded(this::sequenceForwarded);
+    }
+
+    /** A replica's commit, while this node leads: validated and sequenced like one of its own. */
+    private CompletableFuture<CommitResult> sequenceForwarded(ForwardedCommit commit) {
+        return pipeline.submit(commit.scanSet(), commit.readVid(), commit.writes(), commit.validate(), true);
     }
 
     private static ThreadFactory daemon(String name) {

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -70,6 +71,7 @@ public final class VersionedTree implements AutoCloseable {
     private volatile boolean replicated;
 
     private final PublishListeners publishListeners = new PublishListeners();
+    private final VidWaiters vidWaiters;
     /** Active reads and the horizon below which versions may have been collected. */
     private final ReadPins pins;
 
@@ -77,6 +79,7 @@ public final class VersionedTree implements AutoCloseable {
         this.store = store;
         this.lastVid = new AtomicLong(lastVid);
         this.appliedVid = new AtomicLong(lastVid);
+        this.vidWaiters = new VidWaiters(this.lastVid::get);
         this.log = new StoreCommitLog(store, clock, this.lastVid::get);
         byte[] horizon = store.get(KeySpace.META, HORIZON_KEY);
         this.pins = new ReadPins(horizon == null ? 0 : PathKeys.readLong(horizon, 0));
@@ -511,7 +514,16 @@ public final class VersionedTree implements AutoCloseable {
         long before = lastVid.getAndAccumulate(vid, Math::max);
         if (vid > before) {
             publishListeners.published(vid);
+            vidWaiters.published(vid);
         }
+    }
+
+    /**
+     * Completes once {@code vid} is published on this node (at once if it is): a replica waits here for
+     * the commits it forwarded and for reads at a {@code min_vid}. The caller bounds the wait.
+     */
+    public CompletableFuture<Void> awaitPublished(long vid) {
+        return vidWaiters.await(vid);
     }
 
     /** Who is told when a vid is published (the change feed); see {@link PublishListeners}. */
