@@ -32,11 +32,10 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.retry.ExceptionDependentRetry;
 import org.apache.ratis.retry.RetryPolicies;
-import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -85,8 +84,14 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     private final RaftServer server;
     private final TreeCatStateMachine stateMachine;
     private final VersionedTree tree;
-    /** Carries this node's commits to the leader while it is a replica. */
-    private final RaftClient client;
+    /**
+     * Carries this node's commits to the leader while it is a replica; replaced after a transport
+     * failure, since Ratis keeps a failed peer's connection closed for a client that does not retry.
+     */
+    private volatile RaftClient client;
+
+    private final RaftGroup group;
+    private final java.util.concurrent.ScheduledExecutorService forwardRetries;
 
     private final java.time.Duration commitTimeout;
     private final RaftGroupId groupId;
@@ -98,14 +103,20 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             RaftServer server,
             TreeCatStateMachine stateMachine,
             VersionedTree tree,
-            RaftClient client,
+            RaftGroup group,
             RaftGroupId groupId,
             RaftPeerId self,
             java.time.Duration commitTimeout) {
         this.server = server;
         this.stateMachine = stateMachine;
         this.tree = tree;
-        this.client = client;
+        this.group = group;
+        this.client = forwardingClient(group, commitTimeout);
+        this.forwardRetries = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "treecat-forward-retries");
+            thread.setDaemon(true);
+            return thread;
+        });
         this.groupId = groupId;
         this.self = self;
         this.commitTimeout = commitTimeout;
@@ -159,39 +170,23 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                     .build();
             server.start();
             return new ReplicaNode(
-                    server,
-                    stateMachine,
-                    tree,
-                    forwardingClient(group, settings),
-                    groupId,
-                    RaftPeerId.valueOf(selfId),
-                    settings.commitTimeout());
+                    server, stateMachine, tree, group, groupId, RaftPeerId.valueOf(selfId), settings.commitTimeout());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start replica " + selfId, e);
         }
     }
 
     /**
-     * The client that carries this node's commits to the leader. It follows a leader change only where
-     * the request surely did not run (the node it reached did not lead, or was not ready); after any
-     * other failure the request may have run on the leader, so it is not sent again and the commit's
-     * outcome is unknown.
+     * A client for forwarded commits, sent to the leader this node knows of. It never re-sends by
+     * itself: {@link #forward} decides, since only it knows whether a failed request may have run.
      */
-    private static RaftClient forwardingClient(RaftGroup group, Settings settings) {
-        RetryPolicy untilALeaderTakesIt = RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                (int) Math.max(1, settings.commitTimeout().toMillis() / 100),
-                TimeDuration.valueOf(100, java.util.concurrent.TimeUnit.MILLISECONDS));
-        RetryPolicy policy = ExceptionDependentRetry.newBuilder()
-                .setExceptionToPolicy(NotLeaderException.class, untilALeaderTakesIt)
-                .setExceptionToPolicy(LeaderNotReadyException.class, untilALeaderTakesIt)
-                .setDefaultPolicy(RetryPolicies.noRetry())
-                .build();
+    private static RaftClient forwardingClient(RaftGroup group, java.time.Duration commitTimeout) {
         RaftProperties properties = new RaftProperties();
-        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, duration(settings.commitTimeout()));
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, duration(commitTimeout));
         return RaftClient.newBuilder()
                 .setRaftGroup(group)
                 .setProperties(properties)
-                .setRetryPolicy(policy)
+                .setRetryPolicy(RetryPolicies.noRetry())
                 .build();
     }
 
@@ -222,9 +217,57 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         return Optional.ofNullable(division().getInfo().getLeaderId()).map(RaftPeerId::toString);
     }
 
+    /**
+     * Waits until the group has a leader this node knows of (itself, ready to commit, or another), so
+     * that what the server commits as it starts has somewhere to go. A group has a leader once a
+     * majority of its nodes run: start them together, not one after another.
+     *
+     * @throws CatalogException {@code NO_LEADER} if none appeared within {@code timeout}
+     */
+    public void awaitLeader(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            var info = division().getInfo();
+            boolean known = info.isLeader() ? info.isLeaderReady() : info.getLeaderId() != null;
+            if (known) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new CatalogException(
+                                ErrorCode.NO_LEADER,
+                                "The replicated group elected no leader within " + timeout.toSeconds()
+                                        + " s: is a majority of its peers running and reachable?")
+                        .with("node", self.toString());
+            }
+            Thread.sleep(50);
+        }
+    }
+
     /** The current term, for metrics. */
     public long term() {
         return division().getInfo().getCurrentTerm();
+    }
+
+    /** The newest log index this node knows the group has agreed on. */
+    public long commitIndex() {
+        return division().getRaftLog().getLastCommittedIndex();
+    }
+
+    /**
+     * On the leader, how many entries the furthest-behind follower lacks of the leader's log; 0 on a
+     * follower (only the leader knows) and in a group of one.
+     */
+    public long maxFollowerLag() {
+        var info = division().getInfo();
+        if (!info.isLeader()) {
+            return 0;
+        }
+        long next = division().getRaftLog().getNextIndex();
+        long lag = 0;
+        for (long match : info.getFollowerMatchIndices()) {
+            lag = Math.max(lag, next - 1 - match);
+        }
+        return lag;
     }
 
     /** The newest log index this node has applied. */
@@ -252,33 +295,102 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     @Override
     public CompletableFuture<CommitResult> forward(ForwardedCommit commit) {
         Message request = Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeCommit(commit)));
-        return client.async()
-                .sendReadOnlyNonLinearizable(request)
-                .handle((reply, failure) -> {
-                    if (failure != null || !reply.isSuccess()) {
-                        throw forwardFailed(failure != null ? failure : reply.getException());
-                    }
-                    return ForwardingCodec.decodeAnswer(
-                            reply.getMessage().getContent().asReadOnlyByteBuffer());
-                })
-                // Answered once this node can read it too, so the caller reads its own write here.
-                .thenCompose(result -> tree.awaitPublished(result.vid())
-                        .completeOnTimeout(null, commitTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                        .thenApply(installed -> result));
+        CompletableFuture<CommitResult> answered = new CompletableFuture<>();
+        send(request, System.nanoTime() + commitTimeout.toNanos(), answered);
+        // Answered once this node can read it too, so the caller reads its own write here.
+        return answered.thenCompose(result -> tree.awaitPublished(result.vid())
+                .completeOnTimeout(null, commitTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                .thenApply(installed -> result));
     }
 
-    private CatalogException forwardFailed(Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
-        if (cause instanceof NotLeaderException || cause instanceof LeaderNotReadyException) {
-            return noLeader(cause);
+    /**
+     * Sends a forwarded commit to the leader this node knows of, and again to the next leader as long as
+     * the failure says the request never ran (the node did not lead, was not ready, or could not be
+     * reached at all), until {@code deadline}. After any other failure it may have run: the outcome is
+     * unknown and it is not sent again.
+     */
+    private void send(Message request, long deadline, CompletableFuture<CommitResult> answered) {
+        RaftPeerId leader = division().getInfo().getLeaderId();
+        if (leader == null) {
+            retryOrGiveUp(request, deadline, answered, null);
+            return;
         }
-        return new CatalogException(
-                ErrorCode.COMMIT_STATE_UNKNOWN,
-                "The commit was sent to the group's leader but no answer came back; it may or may not be committed: "
-                        + cause,
-                cause);
+        RaftClient current = client;
+        // Unordered: forwarded commits are independent, and Ratis's ordered stream closes for good after
+        // one failure.
+        current.async().sendReadOnlyUnordered(request, leader).whenComplete((reply, failure) -> {
+            Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
+            if (cause == null) {
+                try {
+                    answered.complete(ForwardingCodec.decodeAnswer(
+                            reply.getMessage().getContent().asReadOnlyByteBuffer()));
+                } catch (RuntimeException refusal) {
+                    answered.completeExceptionally(refusal);
+                }
+            } else if (neverRan(cause)) {
+                if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
+                    renewClient(current);
+                }
+                retryOrGiveUp(request, deadline, answered, cause);
+            } else {
+                renewClient(current);
+                answered.completeExceptionally(new CatalogException(
+                                ErrorCode.COMMIT_STATE_UNKNOWN,
+                                "The commit was sent to the group's leader but no answer came back; it may or may "
+                                        + "not be committed: " + cause,
+                                cause)
+                        .with("leader", leader.toString()));
+            }
+        });
+    }
+
+    private void retryOrGiveUp(
+            Message request, long deadline, CompletableFuture<CommitResult> answered, Throwable cause) {
+        if (System.nanoTime() > deadline) {
+            answered.completeExceptionally(noLeader(cause));
+            return;
+        }
+        try {
+            forwardRetries.schedule(
+                    () -> send(request, deadline, answered), 50, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            answered.completeExceptionally(noLeader(cause));
+        }
+    }
+
+    /** Whether a failure proves the request never reached a leader that could have run it. */
+    private static boolean neverRan(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof NotLeaderException
+                    || t instanceof LeaderNotReadyException
+                    || t instanceof AlreadyClosedException
+                    || t instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private synchronized void renewClient(RaftClient failed) {
+        if (client != failed) {
+            return; // another failure renewed it already
+        }
+        client = forwardingClient(group, commitTimeout);
+        try {
+            failed.close();
+        } catch (IOException | RuntimeException e) {
+            // A failed client's close may fail as well: it is dropped either way.
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof java.util.concurrent.CompletionException
+                        || cause instanceof java.util.concurrent.ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     @Override
@@ -311,6 +423,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     @Override
     public void close() {
         try {
+            forwardRetries.shutdownNow();
             client.close();
             server.close();
         } catch (IOException e) {

@@ -73,7 +73,8 @@ final class TreeCatStateMachine extends BaseStateMachine {
         stored = applied == null
                 ? TermIndex.INITIAL_VALUE
                 : TermIndex.valueOf(PathKeys.readLong(applied, 0), PathKeys.readLong(applied, 8));
-        setLastAppliedTermIndex(stored);
+        // The applied position stays Ratis's own (it replays the log from its last snapshot, conf entries
+        // included); entries up to `stored` are recognised as replays in applyTransaction.
         LOG.info("Replicated tree at vid {} holds the group's log through {}", tree.appliedVid(), stored);
     }
 

@@ -17,6 +17,8 @@ import io.treecat.core.version.GarbageCollector;
 import io.treecat.core.version.RetentionConfig;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.lakehouse.model.LakeObjectValidator;
+import io.treecat.replication.ReplicaNode;
+import io.treecat.server.config.ReplicationConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -42,7 +44,11 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     private final QueryLimits queryLimits;
     private final int maxSubscribers;
     private final RetentionConfig retention;
+    private final ReplicationConfig replication;
     private volatile CatalogService catalog;
+    /** This node of the group, when the server is replicated; null on a single node. */
+    private volatile ReplicaNode replica;
+
     private volatile ChangeFeed feed;
     private volatile GarbageCollector collector;
 
@@ -55,7 +61,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             LakeObjectValidator validator,
             QueryLimits queryLimits,
             int maxSubscribers,
-            RetentionConfig retention) {
+            RetentionConfig retention,
+            ReplicationConfig replication) {
         this.maxSubscribers = maxSubscribers;
         this.dataDir = requireNonNull(dataDir, "dataDir is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
@@ -65,6 +72,7 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
         this.validator = requireNonNull(validator, "validator is null");
         this.queryLimits = requireNonNull(queryLimits, "queryLimits is null");
         this.retention = requireNonNull(retention, "retention is null");
+        this.replication = requireNonNull(replication, "replication is null");
     }
 
     @Override
@@ -80,6 +88,20 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
                 metrics,
                 validator,
                 queryLimits);
+        if (replication.enabled()) {
+            // From here on the tree changes only through the group: the leader sequences, every node installs.
+            Path logDir = replication.logDir(dataDir);
+            replica = ReplicaNode.start(
+                    catalog.tree(), replication.nodeId(), replication.peers(), logDir, replication.toSettings());
+            catalog.transactions().replicateThrough(replica, replication.commitTimeout());
+            // What the server writes as it starts (the HMS default database) needs a leader to take it.
+            replica.awaitLeader(replication.startupTimeout());
+            LOG.info(
+                    "Node {} of a replicated group of {} (log at {})",
+                    replication.nodeId(),
+                    replication.peers().size(),
+                    logDir);
+        }
         // Each subscriber pins the oldest commit-log record it still needs, so retention keeps it.
         feed = new ChangeFeed(catalog.tree(), maxSubscribers, FeedPins.of(catalog.tree()));
         // Its passes start later (collection()), once every listener that pins what it still needs has opened.
@@ -105,12 +127,23 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
             // Before the store closes: a pass in progress stops at its next batch.
             running.close();
         }
+        ReplicaNode member = replica;
+        replica = null;
+        if (member != null) {
+            // Before the store closes: no entry is installed into a closed store.
+            member.close();
+        }
         CatalogService open = catalog;
         catalog = null;
         if (open != null) {
             open.close();
             LOG.info("Closed the catalog at {}", dataDir.toAbsolutePath());
         }
+    }
+
+    /** This node of the group, if the server is replicated and open. */
+    java.util.Optional<ReplicaNode> replica() {
+        return java.util.Optional.ofNullable(replica);
     }
 
     /** The change feed over the open catalog; {@code STORE_CLOSED} before start and after stop. */

@@ -47,6 +47,7 @@ import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.rest.auth.RestAuth;
+import io.treecat.rest.consistency.MinVidFilter;
 import io.treecat.rest.iceberg.IcebergRest;
 import io.treecat.rest.iceberg.ResponseGzip;
 import io.treecat.rest.nativeapi.NativeApi;
@@ -55,6 +56,7 @@ import io.treecat.server.admin.GarbageCollectionAdmin;
 import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
+import io.treecat.server.admin.ReplicationGauges;
 import io.treecat.server.auth.AdminPortToken;
 import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
@@ -203,11 +205,13 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 new LakeObjectValidator(names, warehouses),
                 configuration.query().toLimits(),
                 configuration.feed().maxSubscribers(),
-                configuration.retention().toRetentionConfig());
+                configuration.retention().toRetentionConfig(),
+                configuration.replication());
         environment.lifecycle().manage(catalog);
         opened.set(catalog);
         // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
         GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
+        ReplicationGauges.register(metrics, catalog::replica);
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The admin port's own token, checked before any admin servlet (metrics, tasks) but the probes' paths.
         configuration
@@ -242,6 +246,11 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .jersey()
                 .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        // X-TreeCat-Min-Vid on any route: read-your-writes across the nodes of a group (docs/replication.md).
+        environment
+                .jersey()
+                .register(MinVidFilter.feature(
+                        catalog, configuration.replication().minVidWait()));
         // Open change-feed followers (streams and waiting polls): what feed.max-subscribers limits.
         metrics.register("treecat.feed.subscribers", (Gauge<Integer>) () -> {
             try {

@@ -31,12 +31,24 @@ class TestLayering {
     private static final String HMS = "io.treecat.hms..";
     private static final String GRPC = "io.treecat.grpc..";
     private static final String SERVER = "io.treecat.server..";
+    private static final String REPLICATION = "io.treecat.replication..";
 
     @Test
     void theCoreImportsNothingAboveIt() {
         noClasses()
                 .that()
                 .resideInAPackage(CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(LAKEHOUSE, ICEBERG_REST, NATIVE_HTTP, HMS, GRPC, SERVER, REPLICATION)
+                .check(TREECAT);
+    }
+
+    @Test
+    void replicationKnowsOnlyTheCore() {
+        noClasses()
+                .that()
+                .resideInAPackage(REPLICATION)
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(LAKEHOUSE, ICEBERG_REST, NATIVE_HTTP, HMS, GRPC, SERVER)

@@ -146,4 +146,33 @@ class TestTreeCatConfiguration {
             System.clearProperty("dw.http.json.max-depth");
         }
     }
+
+    @Test
+    void replicationIsOffByDefaultAndItsPeersAreChecked() throws Exception {
+        assertThat(factory.build().replication().enabled()).isFalse();
+        System.setProperty("dw.replication.node-id", "n2");
+        System.setProperty("dw.replication.peers", "n1=127.0.0.1:9190,n2=127.0.0.1:9191,n3=host-3:9192");
+        try {
+            var replication = factory.build().replication();
+            assertThat(replication.enabled()).isTrue();
+            assertThat(replication.peers())
+                    .extracting(peer -> peer.id() + "@" + peer.address())
+                    .containsExactly("n1@127.0.0.1:9190", "n2@127.0.0.1:9191", "n3@host-3:9192");
+            assertThat(replication.logDir(Path.of("data")))
+                    .isEqualTo(Path.of("raft").toAbsolutePath());
+
+            System.setProperty("dw.replication.node-id", "n4");
+            assertThatThrownBy(factory::build)
+                    .isInstanceOf(io.dropwizard.configuration.ConfigurationValidationException.class)
+                    .hasMessageContaining("node-id must name one of the peers");
+            System.setProperty("dw.replication.node-id", "n1");
+            System.setProperty("dw.replication.peers", "n1=127.0.0.1:9190,n1=127.0.0.1:9191");
+            assertThatThrownBy(factory::build).hasMessageContaining("peer ids must be unique");
+            System.setProperty("dw.replication.peers", "n1=127.0.0.1,n2=127.0.0.1:9191");
+            assertThatThrownBy(factory::build).hasMessageContaining("must be id=host:port");
+        } finally {
+            System.clearProperty("dw.replication.node-id");
+            System.clearProperty("dw.replication.peers");
+        }
+    }
 }

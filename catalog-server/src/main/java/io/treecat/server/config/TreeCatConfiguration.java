@@ -76,6 +76,11 @@ public final class TreeCatConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    @JsonProperty("replication")
+    private ReplicationConfig replication = new ReplicationConfig();
+
+    @Valid
+    @NotNull
     @JsonProperty("purge")
     private PurgeConfig purge = new PurgeConfig();
 
@@ -137,6 +142,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public FeedConfig feed() {
         return feed;
+    }
+
+    public ReplicationConfig replication() {
+        return replication;
     }
 
     public AuthConfig auth() {

@@ -1,0 +1,43 @@
+package io.treecat.server.admin;
+
+import static java.util.Objects.requireNonNull;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import io.treecat.replication.ReplicaNode;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+
+/**
+ * The replicated group as this node sees it, on the admin port's metrics (and Prometheus): whether it
+ * leads, the term, the log indexes agreed and applied, and on the leader how far the slowest follower
+ * lags. A single node reports -1 for each.
+ */
+public final class ReplicationGauges {
+    private ReplicationGauges() {}
+
+    public static void register(MetricRegistry registry, Supplier<Optional<ReplicaNode>> node) {
+        requireNonNull(registry, "registry is null");
+        requireNonNull(node, "node is null");
+        gauge(registry, "treecat.replication.leader", node, replica -> replica.leading() ? 1 : 0);
+        gauge(registry, "treecat.replication.term", node, ReplicaNode::term);
+        gauge(registry, "treecat.replication.commit-index", node, ReplicaNode::commitIndex);
+        gauge(registry, "treecat.replication.applied-index", node, ReplicaNode::appliedIndex);
+        gauge(registry, "treecat.replication.max-follower-lag", node, ReplicaNode::maxFollowerLag);
+    }
+
+    private static void gauge(
+            MetricRegistry registry,
+            String name,
+            Supplier<Optional<ReplicaNode>> node,
+            ToLongFunction<ReplicaNode> value) {
+        registry.gauge(name, () -> (Gauge<Long>) () -> {
+            try {
+                return node.get().map(value::applyAsLong).orElse(-1L);
+            } catch (RuntimeException stopping) {
+                return -1L;
+            }
+        });
+    }
+}
