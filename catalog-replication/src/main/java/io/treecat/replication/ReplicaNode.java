@@ -318,7 +318,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftClient current = client;
         // Unordered: forwarded commits are independent, and Ratis's ordered stream closes for good after
         // one failure.
-        current.async().sendReadOnlyUnordered(request, leader).whenComplete((reply, failure) -> {
+        // `answered` is completed in every branch below; the chained stage carries nothing more.
+        var unused = current.async().sendReadOnlyUnordered(request, leader).whenComplete((reply, failure) -> {
             Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
             if (cause == null) {
                 try {
@@ -351,7 +352,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             return;
         }
         try {
-            forwardRetries.schedule(
+            var unused = forwardRetries.schedule(
                     () -> send(request, deadline, answered), 50, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException closing) {
             answered.completeExceptionally(noLeader(cause));

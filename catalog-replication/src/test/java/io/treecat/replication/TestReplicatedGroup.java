@@ -101,7 +101,10 @@ class TestReplicatedGroup {
     }
 
     private Node aReplica(Node leader) {
-        return nodes.values().stream().filter(n -> n != leader).findFirst().orElseThrow();
+        return nodes.values().stream()
+                .filter(n -> !n.replica().id().equals(leader.replica().id()))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static CommitResult add(Node node, String path) {

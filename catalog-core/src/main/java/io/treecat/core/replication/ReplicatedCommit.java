@@ -35,6 +35,7 @@ public record ReplicatedCommit(long vid, List<KvOp> ops) {
         ops = List.copyOf(ops);
     }
 
+    @SuppressWarnings("EnumOrdinal") // the ordinals are the format, documented above
     public byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 64 * ops.size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {

@@ -370,7 +370,8 @@ final class CommitPipeline implements AutoCloseable {
         } catch (RuntimeException e) {
             forwarded = CompletableFuture.failedFuture(e);
         }
-        forwarded.whenComplete((result, failure) -> {
+        // The caller's future is answered here; the chained stage itself carries nothing more.
+        var unused = forwarded.whenComplete((result, failure) -> {
             if (failure == null) {
                 request.done().complete(result);
             } else {
