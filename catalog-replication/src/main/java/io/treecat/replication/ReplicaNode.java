@@ -11,13 +11,21 @@ import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.ratis.client.RaftClient;
@@ -67,17 +75,13 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      */
     public record Settings(
             String group,
-            java.time.Duration electionTimeoutMin,
-            java.time.Duration electionTimeoutMax,
+            Duration electionTimeoutMin,
+            Duration electionTimeoutMax,
             long snapshotEvery,
-            java.time.Duration commitTimeout) {
+            Duration commitTimeout) {
         public static Settings defaults() {
             return new Settings(
-                    "treecat",
-                    java.time.Duration.ofSeconds(1),
-                    java.time.Duration.ofSeconds(2),
-                    100_000,
-                    java.time.Duration.ofSeconds(30));
+                    "treecat", Duration.ofSeconds(1), Duration.ofSeconds(2), 100_000, Duration.ofSeconds(30));
         }
     }
 
@@ -91,9 +95,9 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     private volatile RaftClient client;
 
     private final RaftGroup group;
-    private final java.util.concurrent.ScheduledExecutorService forwardRetries;
+    private final ScheduledExecutorService forwardRetries;
 
-    private final java.time.Duration commitTimeout;
+    private final Duration commitTimeout;
     private final RaftGroupId groupId;
     private final RaftPeerId self;
     private final ClientId clientId = ClientId.randomId();
@@ -106,13 +110,13 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             RaftGroup group,
             RaftGroupId groupId,
             RaftPeerId self,
-            java.time.Duration commitTimeout) {
+            Duration commitTimeout) {
         this.server = server;
         this.stateMachine = stateMachine;
         this.tree = tree;
         this.group = group;
         this.client = forwardingClient(group, commitTimeout);
-        this.forwardRetries = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.forwardRetries = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "treecat-forward-retries");
             thread.setDaemon(true);
             return thread;
@@ -180,7 +184,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      * A client for forwarded commits, sent to the leader this node knows of. It never re-sends by
      * itself: {@link #forward} decides, since only it knows whether a failed request may have run.
      */
-    private static RaftClient forwardingClient(RaftGroup group, java.time.Duration commitTimeout) {
+    private static RaftClient forwardingClient(RaftGroup group, Duration commitTimeout) {
         RaftProperties properties = new RaftProperties();
         RaftClientConfigKeys.Rpc.setRequestTimeout(properties, duration(commitTimeout));
         return RaftClient.newBuilder()
@@ -190,8 +194,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 .build();
     }
 
-    private static TimeDuration duration(java.time.Duration duration) {
-        return TimeDuration.valueOf(duration.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    private static TimeDuration duration(Duration duration) {
+        return TimeDuration.valueOf(duration.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private RaftServer.Division division() {
@@ -224,7 +228,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      *
      * @throws CatalogException {@code NO_LEADER} if none appeared within {@code timeout}
      */
-    public void awaitLeader(java.time.Duration timeout) throws InterruptedException {
+    public void awaitLeader(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             var info = division().getInfo();
@@ -299,7 +303,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         send(request, System.nanoTime() + commitTimeout.toNanos(), answered);
         // Answered once this node can read it too, so the caller reads its own write here.
         return answered.thenCompose(result -> tree.awaitPublished(result.vid())
-                .completeOnTimeout(null, commitTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(installed -> result));
     }
 
@@ -352,9 +356,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             return;
         }
         try {
-            var unused = forwardRetries.schedule(
-                    () -> send(request, deadline, answered), 50, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            var unused = forwardRetries.schedule(() -> send(request, deadline, answered), 50, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
             answered.completeExceptionally(noLeader(cause));
         }
     }
@@ -365,7 +368,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             if (t instanceof NotLeaderException
                     || t instanceof LeaderNotReadyException
                     || t instanceof AlreadyClosedException
-                    || t instanceof java.net.ConnectException) {
+                    || t instanceof ConnectException) {
                 return true;
             }
         }
@@ -386,8 +389,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
 
     private static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof java.util.concurrent.CompletionException
-                        || cause instanceof java.util.concurrent.ExecutionException)
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
