@@ -292,7 +292,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         try {
             return server.submitClientRequestAsync(request).thenApply(reply -> outcome(reply, commit));
         } catch (IOException e) {
-            return CompletableFuture.failedFuture(noLeader(e));
+            return CompletableFuture.failedFuture(
+                    noLeader("This node could not hand the commit to the group; nothing was committed", e));
         }
     }
 
@@ -352,13 +353,17 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     private void retryOrGiveUp(
             Message request, long deadline, CompletableFuture<CommitResult> answered, Throwable cause) {
         if (System.nanoTime() > deadline) {
-            answered.completeExceptionally(noLeader(cause));
+            answered.completeExceptionally(noLeader(
+                    "No leader of the group took the commit within " + commitTimeout.toSeconds()
+                            + " s (replication.commit-timeout); nothing was committed",
+                    cause));
             return;
         }
         try {
             var unused = forwardRetries.schedule(() -> send(request, deadline, answered), 50, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
-            answered.completeExceptionally(noLeader(cause));
+            answered.completeExceptionally(
+                    noLeader("This node is stopping; the commit was not sent, nothing was committed", cause));
         }
     }
 
@@ -387,7 +392,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         }
     }
 
-    private static Throwable unwrap(Throwable failure) {
+    /** The failure a future's wrappers carry. */
+    static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException)
                 && cause.getCause() != null) {
@@ -403,7 +409,9 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
 
     private Outcome outcome(RaftClientReply reply, ReplicatedCommit commit) {
         if (reply.getNotLeaderException() != null || reply.getLeaderNotReadyException() != null) {
-            throw noLeader(reply.getException());
+            throw noLeader(
+                    "This node stopped leading before the commit entered the group's log; nothing was " + "committed",
+                    reply.getException());
         }
         if (!reply.isSuccess()) {
             throw new CatalogException(
@@ -416,9 +424,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         return answer.equals(TreeCatStateMachine.INSTALLED.getContent()) ? Outcome.INSTALLED : Outcome.SKIPPED;
     }
 
-    private CatalogException noLeader(Throwable cause) {
-        CatalogException e = new CatalogException(
-                ErrorCode.NO_LEADER, "This node does not lead the group; nothing was committed", cause);
+    private CatalogException noLeader(String message, Throwable cause) {
+        CatalogException e = new CatalogException(ErrorCode.NO_LEADER, message, cause);
         leader().ifPresent(id -> e.with("leader", id));
         return e;
     }

@@ -15,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
@@ -127,9 +126,19 @@ final class TreeCatStateMachine extends BaseStateMachine {
     public CompletableFuture<Message> query(Message request) {
         Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer = this.sequencer;
         CompletableFuture<CommitResult> committed;
+        ForwardedCommit commit;
         try {
-            ForwardedCommit commit =
-                    ForwardingCodec.decodeCommit(request.getContent().asReadOnlyByteBuffer());
+            commit = ForwardingCodec.decodeCommit(request.getContent().asReadOnlyByteBuffer());
+        } catch (RuntimeException unreadable) {
+            // Only nodes of the group send these: a node of another version, or a corrupt message.
+            CatalogException refusal = new CatalogException(
+                    ErrorCode.INVALID_REQUEST,
+                    "The leader could not read a forwarded commit (are the nodes of one version?): " + unreadable
+                            + "; nothing was committed");
+            return CompletableFuture.completedFuture(
+                    Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal))));
+        }
+        try {
             committed = sequencer == null
                     ? CompletableFuture.failedFuture(new CatalogException(
                             ErrorCode.NO_LEADER, "The leader is not serving commits yet; nothing was committed"))
@@ -141,8 +150,7 @@ final class TreeCatStateMachine extends BaseStateMachine {
             if (failure == null) {
                 return Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeResult(result)));
             }
-            Throwable cause =
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = ReplicaNode.unwrap(failure);
             CatalogException refusal = cause instanceof CatalogException catalog
                     ? catalog
                     : new CatalogException(

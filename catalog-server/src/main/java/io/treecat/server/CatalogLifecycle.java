@@ -22,6 +22,7 @@ import io.treecat.server.config.ReplicationConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -142,8 +143,8 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
     }
 
     /** This node of the group, if the server is replicated and open. */
-    java.util.Optional<ReplicaNode> replica() {
-        return java.util.Optional.ofNullable(replica);
+    Optional<ReplicaNode> replica() {
+        return Optional.ofNullable(replica);
     }
 
     /** The change feed over the open catalog; {@code STORE_CLOSED} before start and after stop. */

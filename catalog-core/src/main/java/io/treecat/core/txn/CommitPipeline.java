@@ -291,7 +291,6 @@ final class CommitPipeline implements AutoCloseable {
             return;
         }
         PreparedCommit prepared;
-        ReplicatedCommit entry;
         try {
             noteUnrecorded(tree.appliedVid());
             if (request.validate()) {
@@ -318,7 +317,7 @@ final class CommitPipeline implements AutoCloseable {
             return;
         }
         try (prepared) {
-            entry = tree.stage(prepared);
+            ReplicatedCommit entry = tree.stage(prepared);
             CommitReplicator.Outcome outcome;
             try {
                 outcome = group.replicate(entry).get(replicationTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -357,7 +356,7 @@ final class CommitPipeline implements AutoCloseable {
             request.done().complete(prepared.result());
         } catch (RuntimeException | Error e) {
             LOG.error("Replicated commit failed unexpectedly", e);
-            request.done().completeExceptionally(unknownOutcome(-1, e));
+            request.done().completeExceptionally(unknownOutcome(prepared.vid(), e));
         }
     }
 
@@ -397,11 +396,15 @@ final class CommitPipeline implements AutoCloseable {
     private static CatalogException unknownOutcome(long vid, Throwable cause) {
         return new CatalogException(
                         ErrorCode.COMMIT_STATE_UNKNOWN,
-                        "The group did not confirm the commit in time; it may or may not be committed: " + cause,
+                        "The group did not confirm the commit; it may or may not be committed: " + cause,
                         cause)
                 .with("vid", vid);
     }
 
+    /**
+     * Housekeeping after a commit (collecting the validation log). The commits are durable and published
+     * whatever happens here, so they are answered as such.
+     */
     private void afterCommit(long vid) {
         try {
             afterCommit.accept(vid);
@@ -471,13 +474,7 @@ final class CommitPipeline implements AutoCloseable {
                 return;
             }
             tree.publish(newest);
-            try {
-                afterCommit.accept(newest);
-            } catch (RuntimeException | Error e) {
-                // Housekeeping after the commit (collecting the validation log): the commits are durable
-                // and published, so they are answered as such.
-                LOG.error("After-commit housekeeping failed", e);
-            }
+            afterCommit(newest);
         }
         group.forEach(Written::answer);
     }

@@ -13,6 +13,7 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.Feature;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -70,9 +71,11 @@ public final class MinVidFilter implements ContainerRequestFilter, ContainerResp
                     Map.of("header", MIN_VID, "value", header.length() > 32 ? header.substring(0, 32) + "…" : header)));
             return;
         }
+        CompletableFuture<Void> reached = catalog.get().tree().awaitPublished(minVid);
         try {
-            catalog.get().tree().awaitPublished(minVid).get(maxWait.toMillis(), TimeUnit.MILLISECONDS);
+            reached.get(maxWait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
+            reached.cancel(false); // nothing left waiting for a vid that may never come
             long published = catalog.get().lastVid();
             request.abortWith(ApiErrors.errorResponse(
                     ApiErrors.status(ErrorCategory.UNAVAILABLE),
