@@ -57,6 +57,7 @@ import io.treecat.server.admin.ListenerHealthCheck;
 import io.treecat.server.admin.PrometheusServlet;
 import io.treecat.server.admin.RegistryCatalogMetrics;
 import io.treecat.server.admin.ReplicationGauges;
+import io.treecat.server.admin.ReplicationHealthCheck;
 import io.treecat.server.auth.AdminPortToken;
 import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
@@ -390,6 +391,15 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .healthChecks()
                 .register("listener-hms", new ListenerHealthCheck("HMS Thrift", hms::isServing, hms::port));
+        // Readiness in a group: this node knows a leader and has applied what was agreed (docs/replication.md).
+        environment
+                .healthChecks()
+                .register(
+                        "replication",
+                        configuration.replication().enabled()
+                                ? ReplicationHealthCheck.ofReplica(
+                                        catalog::replica, ReplicationHealthCheck.DEFAULT_MAX_APPLY_LAG)
+                                : ReplicationHealthCheck.singleNode());
 
         CollectorRegistry prometheus = new CollectorRegistry();
         prometheus.register(new DropwizardExports(metrics));
