@@ -76,7 +76,10 @@ final class ForwardingCodec {
     }
 
     static ForwardedCommit decodeCommit(ByteBuffer bytes) {
-        BsonDocument document = document(bytes);
+        return decodeCommit(document(bytes));
+    }
+
+    static ForwardedCommit decodeCommit(BsonDocument document) {
         List<ScanEntry> scans = new ArrayList<>();
         for (BsonValue value : document.getArray("scans")) {
             BsonDocument scan = value.asDocument();
@@ -241,7 +244,7 @@ final class ForwardingCodec {
         return value == null || value.isNull() ? null : value.asString().getValue();
     }
 
-    private static byte[] bytes(BsonDocument document) {
+    static byte[] bytes(BsonDocument document) {
         RawBsonDocument raw = new RawBsonDocument(document, new BsonDocumentCodec());
         ByteBuffer buffer = raw.getByteBuffer().asNIO();
         byte[] bytes = new byte[buffer.remaining()];
@@ -249,7 +252,7 @@ final class ForwardingCodec {
         return bytes;
     }
 
-    private static BsonDocument document(ByteBuffer bytes) {
+    static BsonDocument document(ByteBuffer bytes) {
         try (BsonBinaryReader reader = new BsonBinaryReader(bytes.duplicate())) {
             return new BsonDocumentCodec()
                     .decode(reader, DecoderContext.builder().build());

@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.ratis.client.RaftClient;
@@ -48,7 +49,9 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
+import org.bson.BsonDocument;
 
 /**
  * One node of a replicated TreeCat group: a Ratis server whose state machine is this node's tree, and
@@ -69,19 +72,28 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      * @param group the group's name: the same on every node; its Raft group id is derived from it
      * @param electionTimeoutMin a follower that hears nothing from a leader for a random time between
      *     min and max stands for election
-     * @param snapshotEvery entries between snapshots (the store's WAL synced and the log before dropped)
+     * @param snapshotEvery entries between snapshots (the store's WAL synced and the log before dropped);
+     *     a node that needs entries from before the leader's last snapshot is sent a checkpoint instead
      * @param commitTimeout how long a commit waits for the group (and a forwarded one for the leader)
      *     before its outcome is reported unknown
+     * @param logSegmentBytes the size of one file of the Raft log; the log is dropped a whole file at a
+     *     time
      */
     public record Settings(
             String group,
             Duration electionTimeoutMin,
             Duration electionTimeoutMax,
             long snapshotEvery,
-            Duration commitTimeout) {
+            Duration commitTimeout,
+            long logSegmentBytes) {
         public static Settings defaults() {
             return new Settings(
-                    "treecat", Duration.ofSeconds(1), Duration.ofSeconds(2), 100_000, Duration.ofSeconds(30));
+                    "treecat",
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(2),
+                    100_000,
+                    Duration.ofSeconds(30),
+                    32L << 20);
         }
     }
 
@@ -162,8 +174,17 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMax(properties, duration(settings.electionTimeoutMax()));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEvery());
+        // The log is kept only back to the newest snapshot (Ozone does the same): a node that needs older
+        // entries, a new one or one away for long, is told to install a snapshot, and receives a RocksDB
+        // checkpoint of the leader's store (CheckpointShipping) rather than Ratis's own file transfer,
+        // since a snapshot here is only a marker.
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(1024, settings.snapshotEvery()));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytes()));
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
         tree.startReplicating();
-        TreeCatStateMachine stateMachine = new TreeCatStateMachine(tree);
+        TreeCatStateMachine stateMachine =
+                new TreeCatStateMachine(tree, new CheckpointShipping(tree.store(), raftDirectory));
         try {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(RaftPeerId.valueOf(selfId))
@@ -173,8 +194,10 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                     .setOption(RaftStorage.StartupOption.RECOVER)
                     .build();
             server.start();
-            return new ReplicaNode(
+            ReplicaNode node = new ReplicaNode(
                     server, stateMachine, tree, group, groupId, RaftPeerId.valueOf(selfId), settings.commitTimeout());
+            stateMachine.receiveCheckpointsThrough(node::askForCheckpoint);
+            return node;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start replica " + selfId, e);
         }
@@ -272,6 +295,14 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             lag = Math.max(lag, next - 1 - match);
         }
         return lag;
+    }
+
+    /**
+     * The first index this node's log still holds: entries before it were dropped after a snapshot, and a
+     * node that needs them is sent a checkpoint.
+     */
+    public long logStartIndex() {
+        return division().getRaftLog().getStartIndex();
     }
 
     /** The newest log index this node has applied. */
@@ -400,6 +431,36 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             cause = cause.getCause();
         }
         return cause;
+    }
+
+    /**
+     * Sends one step of a checkpoint transfer to {@code peer} and waits for its answer (each step is a
+     * file chunk at most): on the thread that installs checkpoints, never on Ratis's own.
+     */
+    private BsonDocument askForCheckpoint(RaftPeerId peer, BsonDocument request) {
+        Message message = Message.valueOf(ByteString.copyFrom(ForwardingCodec.bytes(request)));
+        RaftClient current = client;
+        try {
+            RaftClientReply reply = current.async()
+                    .sendReadOnlyUnordered(message, peer)
+                    .get(commitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!reply.isSuccess()) {
+                throw new IllegalStateException(
+                        "node " + peer + " refused the checkpoint step: " + reply.getException());
+            }
+            return ForwardingCodec.document(reply.getMessage().getContent().asReadOnlyByteBuffer());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while receiving a checkpoint", e);
+        } catch (ExecutionException | TimeoutException e) {
+            renewClient(current);
+            throw new IllegalStateException("node " + peer + " did not answer a checkpoint step: " + unwrap(e), e);
+        }
+    }
+
+    /** How many checkpoints of another node's store this node installed since it started. */
+    public long checkpointsInstalled() {
+        return stateMachine.checkpointsInstalled();
     }
 
     @Override

@@ -7,18 +7,28 @@ import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.PathKeys;
+import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -30,6 +40,8 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
+import org.bson.BsonDocument;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +56,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The store is the state: a snapshot is only a marker file naming the log position the store
  * holds durably (its WAL synced first), as in Apache Ozone. Ratis may then drop the log before it.
+ *
+ * <p>A node that needs entries the leader's log no longer has (a new node, or one away for long) is
+ * told so by Ratis ({@link #notifyInstallSnapshotFromLeader}: Ratis's own file transfer is off). It
+ * receives a RocksDB checkpoint of the leader's store ({@link CheckpointShipping}), installs it into
+ * its own, which stays open and readable ({@link VersionedTree#installCheckpoint}), and goes on from the
+ * log position the checkpoint holds.
  */
 final class TreeCatStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(TreeCatStateMachine.class);
@@ -54,14 +72,37 @@ final class TreeCatStateMachine extends BaseStateMachine {
     static final Message SKIPPED = Message.valueOf(ByteString.copyFrom(new byte[] {'S'}));
 
     private final VersionedTree tree;
+    private final CheckpointShipping shipping;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    /** Installing an entry and installing a checkpoint exclude each other. */
+    private final Object installLock = new Object();
+    /** Makes checkpoints for other nodes, and receives and installs one for this node: slow, off Ratis's threads. */
+    private final ExecutorService checkpoints = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "treecat-checkpoints");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Sends one step of a checkpoint transfer to the named node and returns its answer. */
+    private volatile BiFunction<RaftPeerId, BsonDocument, BsonDocument> checkpointChannel;
+
+    private final AtomicLong checkpointsInstalled = new AtomicLong();
     /** Where forwarded commits go while this node leads: its transaction manager. */
     private volatile Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer;
     /** The newest log position the store holds, as read at start; entries up to it are replays. */
     private volatile TermIndex stored;
 
-    TreeCatStateMachine(VersionedTree tree) {
+    TreeCatStateMachine(VersionedTree tree, CheckpointShipping shipping) {
         this.tree = tree;
+        this.shipping = shipping;
+    }
+
+    void receiveCheckpointsThrough(BiFunction<RaftPeerId, BsonDocument, BsonDocument> channel) {
+        this.checkpointChannel = channel;
+    }
+
+    /** How many checkpoints this node installed since it started, for metrics. */
+    long checkpointsInstalled() {
+        return checkpointsInstalled.get();
     }
 
     @Override
@@ -75,6 +116,8 @@ final class TreeCatStateMachine extends BaseStateMachine {
         // The applied position stays Ratis's own (it replays the log from its last snapshot, conf entries
         // included); entries up to `stored` are recognised as replays in applyTransaction.
         LOG.info("Replicated tree at vid {} holds the group's log through {}", tree.appliedVid(), stored);
+        // Running, so that Ratis can pause it (and reinitialize it) around a checkpoint's installation.
+        getLifeCycle().startAndTransition(() -> {});
     }
 
     @Override
@@ -89,7 +132,12 @@ final class TreeCatStateMachine extends BaseStateMachine {
 
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
-        LogEntryProto entry = trx.getLogEntry();
+        synchronized (installLock) {
+            return install(trx.getLogEntry());
+        }
+    }
+
+    private CompletableFuture<Message> install(LogEntryProto entry) {
         TermIndex position = TermIndex.valueOf(entry);
         if (position.getIndex() <= stored.getIndex()) {
             // A replay after a restart: the store already holds it (or skipped it alike before).
@@ -128,7 +176,15 @@ final class TreeCatStateMachine extends BaseStateMachine {
         CompletableFuture<CommitResult> committed;
         ForwardedCommit commit;
         try {
-            commit = ForwardingCodec.decodeCommit(request.getContent().asReadOnlyByteBuffer());
+            BsonDocument document =
+                    ForwardingCodec.document(request.getContent().asReadOnlyByteBuffer());
+            if (CheckpointShipping.isCheckpointRequest(document)) {
+                // A failure fails the Ratis call: the receiving node gives up this transfer and Ratis asks again.
+                return CompletableFuture.supplyAsync(
+                        () -> Message.valueOf(ByteString.copyFrom(ForwardingCodec.bytes(shipping.serve(document)))),
+                        checkpoints);
+            }
+            commit = ForwardingCodec.decodeCommit(document);
         } catch (RuntimeException unreadable) {
             // Only nodes of the group send these: a node of another version, or a corrupt message.
             CatalogException refusal = new CatalogException(
@@ -161,6 +217,113 @@ final class TreeCatStateMachine extends BaseStateMachine {
 
     void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer) {
         this.sequencer = sequencer;
+    }
+
+    /**
+     * The leader no longer has the log entries this node needs next: receive a checkpoint of its store
+     * and install it. Ratis asks again (of whoever leads then) if this fails; the store is left at a
+     * consistent vid either way (see {@link VersionedTree#installCheckpoint}).
+     *
+     * @return the log position the installed checkpoint holds; Ratis goes on with the entries after it
+     */
+    @Override
+    public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(
+            RoleInfoProto role, TermIndex firstInLeaderLog) {
+        RaftPeerId leader = RaftPeerId.valueOf(
+                role.getFollowerInfo().getLeaderInfo().getId().getId());
+        return CompletableFuture.supplyAsync(() -> installCheckpointFrom(leader, firstInLeaderLog), checkpoints);
+    }
+
+    private TermIndex installCheckpointFrom(RaftPeerId leader, TermIndex firstInLeaderLog) {
+        TermIndex held = stored;
+        if (held.getIndex() >= firstInLeaderLog.getIndex() - 1) {
+            // The store already holds what the log lacks (the node kept its store but lost its log).
+            LOG.info(
+                    "The store holds the group's log through {}; the leader's log starts at {}",
+                    held,
+                    firstInLeaderLog);
+            return markSnapshot(held);
+        }
+        BiFunction<RaftPeerId, BsonDocument, BsonDocument> channel = checkpointChannel;
+        if (channel == null) {
+            throw new IllegalStateException("the node is not ready to receive a checkpoint yet");
+        }
+        LOG.info(
+                "The leader {} no longer has the log after {} (its log starts at {}): receiving a checkpoint of its store",
+                leader,
+                held,
+                firstInLeaderLog);
+        long started = System.nanoTime();
+        Path received;
+        try {
+            received = shipping.receive(request -> channel.apply(leader, request));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not receive a checkpoint from " + leader, e);
+        }
+        try (RocksKvStore checkpoint = RocksKvStore.open(received)) {
+            byte[] applied = checkpoint.get(KeySpace.META, APPLIED_KEY);
+            if (applied == null) {
+                throw new IllegalStateException("the checkpoint from " + leader + " holds no log position");
+            }
+            TermIndex position = TermIndex.valueOf(PathKeys.readLong(applied, 0), PathKeys.readLong(applied, 8));
+            if (position.getIndex() < firstInLeaderLog.getIndex() - 1) {
+                throw new IllegalStateException("the checkpoint from " + leader + " holds the log through " + position
+                        + ", short of the leader's log, which starts at " + firstInLeaderLog);
+            }
+            long vid;
+            synchronized (installLock) {
+                vid = tree.installCheckpoint(checkpoint, batch -> batch.put(KeySpace.META, APPLIED_KEY, applied));
+                stored = position;
+            }
+            checkpointsInstalled.incrementAndGet();
+            LOG.info(
+                    "Installed the checkpoint from {} in {} ms: vid {}, the group's log through {}",
+                    leader,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    vid,
+                    position);
+            return markSnapshot(position);
+        } finally {
+            CheckpointShipping.deleteRecursively(received);
+        }
+    }
+
+    /** Records {@code position} as this node's newest snapshot: Ratis goes on from it after a reload. */
+    private TermIndex markSnapshot(TermIndex position) {
+        try {
+            File marker = storage.getSnapshotFile(position.getTerm(), position.getIndex());
+            Files.writeString(marker.toPath(), "vid " + tree.appliedVid() + "\n");
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
+                    new FileInfo(marker.toPath(), null), position.getTerm(), position.getIndex()));
+            return position;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Before Ratis reloads this state machine after a checkpoint was installed. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /**
+     * After a checkpoint was installed: the store already holds it, so only the position Ratis goes on
+     * from changes.
+     */
+    @Override
+    public void reinitialize() {
+        getLifeCycle().startAndTransition(() -> updateLastAppliedTermIndex(stored));
+    }
+
+    @Override
+    public void close() throws IOException {
+        checkpoints.shutdownNow();
+        shipping.clear();
+        super.close();
     }
 
     @Override

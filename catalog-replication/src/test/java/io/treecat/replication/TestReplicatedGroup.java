@@ -15,6 +15,8 @@ import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionConfig;
 import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.CommitResult;
+import io.treecat.core.version.GarbageCollector;
+import io.treecat.core.version.RetentionConfig;
 import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
@@ -27,6 +29,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
@@ -41,10 +45,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestReplicatedGroup {
     private static final ReplicaNode.Settings FAST = new ReplicaNode.Settings(
-            "test", Duration.ofMillis(300), Duration.ofMillis(600), 100_000, Duration.ofSeconds(10));
+            "test", Duration.ofMillis(300), Duration.ofMillis(600), 100_000, Duration.ofSeconds(10), 32L << 20);
 
     @TempDir
     Path directory;
+
+    private ReplicaNode.Settings settings = FAST;
 
     private final List<ReplicaNode.Peer> peers = new ArrayList<>();
     private final Map<String, Node> nodes = new HashMap<>();
@@ -81,7 +87,7 @@ class TestReplicatedGroup {
                 VersionedTree.open(RocksKvStore.open(directory.resolve(id).resolve("store")));
         CatalogService catalog = new CatalogService(tree, TransactionConfig.defaults(), Clock.systemUTC());
         ReplicaNode replica =
-                ReplicaNode.start(tree, id, peers, directory.resolve(id).resolve("raft"), FAST);
+                ReplicaNode.start(tree, id, peers, directory.resolve(id).resolve("raft"), settings);
         catalog.transactions().replicateThrough(replica, Duration.ofSeconds(10));
         Node node = new Node(catalog, replica);
         nodes.put(id, node);
@@ -228,6 +234,87 @@ class TestReplicatedGroup {
         // And it forwards its own commits to the new leader.
         long third = add(back, "/back").vid();
         assertThat(second.tree().read(ObjectPath.parse("/back"), third)).isPresent();
+    }
+
+    /** Snapshots every 20 entries and small log files, so that the leader drops its log early. */
+    private static final ReplicaNode.Settings SHORT_LOG = new ReplicaNode.Settings(
+            "test", Duration.ofMillis(300), Duration.ofMillis(600), 20, Duration.ofSeconds(10), 64 << 10);
+
+    /** Commits through {@code leader} until its log no longer holds the entries {@code away} would need. */
+    private static long commitPastTheLog(Node leader, String prefix, long awayAppliedIndex) {
+        long last = 0;
+        for (int i = 0; leader.replica().logStartIndex() <= awayAppliedIndex + 1 || i < 50; i++) {
+            last = add(leader, "/" + prefix + i).vid();
+            assertThat(i).as("commits before the leader dropped its log").isLessThan(5_000);
+        }
+        return last;
+    }
+
+    @Test
+    void aWipedNodeCatchesUpFromACheckpointOfTheLeadersStore() throws IOException {
+        settings = SHORT_LOG;
+        startGroup();
+        Node leader = awaitLeader();
+        long early = add(leader, "/early").vid();
+        Node away = aReplica(leader);
+        String awayId = away.replica().id();
+        until(() -> away.tree().lastVid() >= early, "the replica has the first commit");
+        stop(awayId);
+        CheckpointShipping.deleteRecursively(directory.resolve(awayId));
+
+        long last = commitPastTheLog(leader, "while_away_", 0);
+
+        Node back = start(awayId);
+        until(() -> back.tree().lastVid() >= last, "the wiped node at vid " + last);
+        assertThat(back.replica().checkpointsInstalled()).isEqualTo(1);
+        assertThat(back.tree().read(ObjectPath.parse("/early"), last)).isPresent();
+        assertThat(back.tree().read(ObjectPath.parse("/while_away_0"), last)).isPresent();
+        assertThat(back.tree().log().find(last)).isEqualTo(leader.tree().log().find(last));
+        // It goes on from the log after the checkpoint, and forwards its own commits.
+        long after = add(leader, "/after").vid();
+        until(() -> back.tree().lastVid() >= after, "the node installs entries after the checkpoint");
+        long own = add(back, "/from_the_wiped_node").vid();
+        assertThat(leader.tree().read(ObjectPath.parse("/from_the_wiped_node"), own))
+                .isPresent();
+    }
+
+    @Test
+    void aNodeAwayForLongGetsWhatTheLeaderRemovedAndCollectedMeanwhile() throws IOException {
+        settings = SHORT_LOG;
+        startGroup();
+        Node leader = awaitLeader();
+        add(leader, "/t");
+        long seeded = addFile(leader, "/t/dropped", 1).vid();
+        add(leader, "/gone");
+        Node away = aReplica(leader);
+        String awayId = away.replica().id();
+        until(() -> away.tree().lastVid() >= seeded + 1, "the replica has the seed");
+        long awayApplied = away.replica().appliedIndex();
+        stop(awayId);
+
+        leader.catalog().commit(WriteSet.of(new WriteOp.Remove(ObjectPath.parse("/t/dropped"))));
+        leader.catalog().commit(WriteSet.of(new WriteOp.Remove(ObjectPath.parse("/gone"))));
+        long last = commitPastTheLog(leader, "meanwhile_", awayApplied);
+        // The leader collects every version but the newest: the removed objects leave no row behind.
+        try (GarbageCollector collector = new GarbageCollector(
+                leader.tree(),
+                new RetentionConfig(
+                        true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
+                Clock.systemUTC())) {
+            assertThat(collector.collect().horizon()).isEqualTo(last);
+        }
+
+        Node back = start(awayId);
+        until(() -> back.tree().lastVid() >= last, "the returning node at vid " + last);
+        assertThat(back.replica().checkpointsInstalled()).isEqualTo(1);
+        assertThat(back.tree().read(ObjectPath.parse("/t/dropped"), last)).isEmpty();
+        assertThat(back.tree().read(ObjectPath.parse("/gone"), last)).isEmpty();
+        assertThat(back.tree().read(ObjectPath.parse("/t"), last)).isPresent();
+        assertThat(back.tree().horizon()).isEqualTo(last);
+        // What it held before is gone group-wide: a read there is refused, not answered without it.
+        assertThatThrownBy(() -> back.tree().read(ObjectPath.parse("/t/dropped"), seeded))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_EXPIRED));
     }
 
     private static int freePort() throws IOException {

@@ -1,5 +1,6 @@
 package io.treecat.core.storage;
 
+import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
@@ -37,6 +38,17 @@ public interface KvStore extends AutoCloseable {
      */
     default OptionalLong longProperty(String name) {
         return OptionalLong.empty();
+    }
+
+    /**
+     * Writes a consistent copy of the whole store, every key space, into {@code directory}, which must
+     * not exist yet; it can be opened as a store of its own. Holds every batch written before the call.
+     * A new node of a replicated group is sent one (docs/replication.md).
+     *
+     * @throws UnsupportedOperationException if the store cannot make one
+     */
+    default void checkpoint(Path directory) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot write a checkpoint");
     }
 
     @Override

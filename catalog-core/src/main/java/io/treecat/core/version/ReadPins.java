@@ -85,6 +85,21 @@ public final class ReadPins {
         }
     }
 
+    /**
+     * Moves the horizon forward to {@code target} whatever is pinned: for a node whose store is replaced by
+     * a newer one that no longer holds the versions below it. A pinned read below it fails on its next
+     * check ({@code VERSION_EXPIRED}) instead of reading what is gone.
+     */
+    long raiseTo(long target, LongConsumer persist) {
+        synchronized (lock) {
+            if (target > horizon) {
+                persist.accept(target);
+                horizon = target;
+            }
+            return horizon;
+        }
+    }
+
     private void release(long vid) {
         synchronized (lock) {
             pinned.computeIfPresent(vid, (key, count) -> count == 1 ? null : count - 1);

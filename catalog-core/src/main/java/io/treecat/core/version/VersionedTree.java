@@ -26,6 +26,7 @@ import io.treecat.core.storage.PathKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -207,12 +208,14 @@ public final class VersionedTree implements AutoCloseable {
      * effect: nothing below it is deleted, and no read refused, unless a restart refuses it too.
      */
     long advanceHorizon(LongSupplier candidate) {
-        return pins.advance(() -> Math.min(candidate.getAsLong(), lastVid.get()), horizon -> {
-            try (KvBatch batch = store.newBatch()) {
-                batch.put(KeySpace.META, HORIZON_KEY, longBytes(horizon));
-                store.write(batch, true);
-            }
-        });
+        return pins.advance(() -> Math.min(candidate.getAsLong(), lastVid.get()), this::persistHorizon);
+    }
+
+    private void persistHorizon(long horizon) {
+        try (KvBatch batch = store.newBatch()) {
+            batch.put(KeySpace.META, HORIZON_KEY, longBytes(horizon));
+            store.write(batch, true);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -454,6 +457,115 @@ public final class VersionedTree implements AutoCloseable {
         appliedVid.set(commit.vid());
         if (record != null) {
             log.observed(record);
+        }
+    }
+
+    /**
+     * Brings a node of a replicated group up to a checkpoint of another node's store ({@link
+     * KvStore#checkpoint}), for a node that starts empty or fell behind what the group's log still
+     * holds: afterwards this store holds what the checkpoint holds, at its vid, and the node goes on
+     * installing the log entries after it.
+     *
+     * <p>The store stays open and readable meanwhile, at the vids it had published: the rows are written
+     * in an order that never hides a version from such a read. Past versions and leaves go first, then
+     * the current versions of inner objects (a read at an older vid finds the version it needs among the
+     * past ones by then). Then the horizon rises to the checkpoint's, since the other node may have
+     * collected versions below it; only then are the rows the checkpoint no longer has deleted (a
+     * read that needed one is refused as expired, not answered without it). The checkpoint's vid, and
+     * {@code extra}, are written last, synced: after a crash half-way the node still is at its old vid,
+     * and installs again.
+     *
+     * @param extra writes of the replication layer that must be durable with the new vid (the log position
+     *     the checkpoint holds)
+     * @return the vid the tree is at now: the checkpoint's
+     * @throws IllegalStateException if the tree is not replicated or the checkpoint is older than the tree
+     * @throws CatalogException {@code UNSUPPORTED_STORAGE_FORMAT} for a checkpoint of another format
+     */
+    public long installCheckpoint(KvStore checkpoint, Consumer<KvBatch> extra) {
+        if (!replicated) {
+            throw new IllegalStateException("only a node of a replicated group installs a checkpoint");
+        }
+        byte[] format = checkpoint.get(KeySpace.META, FORMAT_KEY);
+        long version = format == null ? -1 : PathKeys.readLong(format, 0);
+        if (version != FORMAT_VERSION) {
+            throw new CatalogException(ErrorCode.UNSUPPORTED_STORAGE_FORMAT, "Unsupported storage format version")
+                    .with("found", version)
+                    .with("supported", FORMAT_VERSION);
+        }
+        long vid = PathKeys.readLong(checkpoint.get(KeySpace.META, LAST_VID_KEY), 0);
+        if (vid < appliedVid.get()) {
+            throw new IllegalStateException(
+                    "the checkpoint is at vid " + vid + ", older than this node's " + appliedVid.get());
+        }
+        for (KeySpace space :
+                List.of(KeySpace.INNER_HISTORY, KeySpace.LEAF, KeySpace.COMMIT_LOG, KeySpace.INNER_CURRENT)) {
+            copyKeySpace(checkpoint, space, true);
+        }
+        byte[] horizon = checkpoint.get(KeySpace.META, HORIZON_KEY);
+        if (horizon != null) {
+            pins.raiseTo(PathKeys.readLong(horizon, 0), this::persistHorizon);
+        }
+        // Commit-log records the checkpoint lacks are older than its retention kept; this node's own
+        // retention drops them in time, and its feed subscribers may still read them until then.
+        for (KeySpace space : List.of(KeySpace.INNER_HISTORY, KeySpace.LEAF, KeySpace.INNER_CURRENT)) {
+            copyKeySpace(checkpoint, space, false);
+        }
+        try (KvBatch batch = store.newBatch()) {
+            batch.put(KeySpace.META, LAST_VID_KEY, longBytes(vid));
+            extra.accept(batch);
+            store.write(batch, true);
+        }
+        appliedVid.set(vid);
+        byte[] newest = checkpoint.get(KeySpace.COMMIT_LOG, CommitRecordCodec.key(vid));
+        if (newest != null) {
+            log.observed(CommitRecordCodec.decode(newest));
+        }
+        publish(vid);
+        return vid;
+    }
+
+    /**
+     * Makes one key space of this store match the checkpoint's, walking both in key order: with {@code
+     * puts}, adds and replaces the rows that differ; without, deletes the rows the checkpoint lacks.
+     */
+    private void copyKeySpace(KvStore checkpoint, KeySpace space, boolean puts) {
+        KvBatch batch = store.newBatch();
+        try (KvIterator theirs = checkpoint.iterator(space, null, null);
+                KvIterator ours = store.iterator(space, null, null)) {
+            theirs.seek(new byte[0]);
+            ours.seek(new byte[0]);
+            while (theirs.isValid() || ours.isValid()) {
+                int order =
+                        !theirs.isValid() ? 1 : !ours.isValid() ? -1 : Arrays.compareUnsigned(theirs.key(), ours.key());
+                if (order < 0) {
+                    if (puts) {
+                        batch.put(space, theirs.key(), theirs.value());
+                    }
+                    theirs.next();
+                } else if (order > 0) {
+                    if (!puts) {
+                        batch.delete(space, ours.key());
+                    }
+                    ours.next();
+                } else {
+                    if (puts) {
+                        byte[] value = theirs.value();
+                        if (!Arrays.equals(value, ours.value())) {
+                            batch.put(space, theirs.key(), value);
+                        }
+                    }
+                    theirs.next();
+                    ours.next();
+                }
+                if (batch.count() >= 10_000 || batch.sizeInBytes() >= 8 << 20) {
+                    store.write(batch, false);
+                    batch.close();
+                    batch = store.newBatch();
+                }
+            }
+            store.write(batch, false);
+        } finally {
+            batch.close();
         }
     }
 

@@ -1,8 +1,12 @@
 package io.treecat.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.DataSize;
+import io.dropwizard.util.DataSizeUnit;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDataSize;
 import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
 import io.treecat.replication.ReplicaNode;
@@ -91,6 +95,13 @@ public final class ReplicationConfig {
     @JsonProperty("snapshot-every")
     private long snapshotEvery = 100_000;
 
+    /** One file of the Raft log; the log before a snapshot is dropped a whole file at a time. */
+    @NotNull
+    @MinDataSize(value = 64, unit = DataSizeUnit.KIBIBYTES)
+    @MaxDataSize(value = 1, unit = DataSizeUnit.GIBIBYTES)
+    @JsonProperty("log-segment-size")
+    private DataSize logSegmentSize = DataSize.mebibytes(32);
+
     public boolean enabled() {
         return !peers.isEmpty();
     }
@@ -128,7 +139,8 @@ public final class ReplicationConfig {
                 electionTimeoutMin.toJavaDuration(),
                 electionTimeoutMax.toJavaDuration(),
                 snapshotEvery,
-                commitTimeout.toJavaDuration());
+                commitTimeout.toJavaDuration(),
+                logSegmentSize.toBytes());
     }
 
     @ValidationMethod(
