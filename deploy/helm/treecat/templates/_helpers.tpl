@@ -84,3 +84,20 @@ The admin port's scheme: HTTPS when it serves TLS (the kubelet's HTTPS probes do
 {{- define "treecat.adminScheme" -}}
 {{- if and .Values.tls.secretName .Values.tls.admin }}HTTPS{{ else }}HTTP{{ end }}
 {{- end }}
+
+{{/* The headless Service: the StatefulSet's serviceName, which gives each pod its DNS name. */}}
+{{- define "treecat.headless" -}}
+{{- printf "%s-headless" (include "treecat.fullname" .) }}
+{{- end }}
+
+{{/*
+replication.peers: every pod of the StatefulSet as <pod>=<pod>.<headless>.<namespace>.svc.<domain>:<port>, the
+pod's name being its node id. One YAML list item per line.
+*/}}
+{{- define "treecat.peers" -}}
+{{- $fullname := include "treecat.fullname" . }}
+{{- $headless := include "treecat.headless" . }}
+{{- range $i := until (int .Values.replicaCount) }}
+- {{ printf "%s-%d=%s-%d.%s.%s.svc.%s:%d" $fullname $i $fullname $i $headless $.Release.Namespace $.Values.replication.clusterDomain (int $.Values.replication.port) | quote }}
+{{- end }}
+{{- end }}
