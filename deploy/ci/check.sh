@@ -6,8 +6,10 @@
 #     `helm lint --strict`, `helm template`, the rendered manifests decoded strictly into their
 #     Kubernetes types (deploy/validate), the rendered treecat.yml accepted by the server's own
 #     `treecat check-config` and holding every key of the server's embedded default;
+#   - the replicated mode (examples/replicated.yaml): a StatefulSet of 3 started in parallel, the
+#     headless Service with the Raft port, the PDB, the peers and each pod's node id, the probes;
 #   - negative cases: a misspelt value key fails the chart's schema, and a bad config value the
-#     schema lets through is caught by check-config.
+#     schema lets through is caught by check-config; so does a group of 1 or of an even count.
 # Installs what it needs: helm with `go install` (pinned), hadolint into a virtualenv. Prints
 # "deploy: N passed, M failed" last and exits non-zero if any check failed.
 set -uo pipefail
@@ -48,6 +50,14 @@ check_fails() {
   fi
 }
 die() { echo "deploy: $*" >&2; echo "deploy: $passed passed, $((failed + 1)) failed"; exit 1; }
+# doc FILE KIND NAME: the rendered document of that kind and metadata.name, from a multi-document FILE.
+doc() {
+  awk -v kind="kind: $2" -v name="  name: $3" 'BEGIN { RS = "\n---\n" }
+    index("\n" $0 "\n", "\n" kind "\n") && index("\n" $0 "\n", "\n" name "\n")' "$1"
+}
+# after FILE LINE: the line that follows the first line equal to LINE (leading spaces ignored).
+after() { awk -v line="$2" 'found { sub(/^ +/, ""); print; exit } { l = $0; sub(/^ +/, "", l) } l == line { found = 1 }' "$1"; }
+export -f after
 
 # ---- tools ----
 command -v go >/dev/null || die "go is required (to install helm and build deploy/validate)"
@@ -108,10 +118,12 @@ for case in "${cases[@]}"; do
     "$work/validate" -config-keys-of catalog-server/src/main/resources/treecat-default.yml "$out.yaml"
   # A clean environment: the ${TREECAT_…:-default} entries must stand on their own defaults. The
   # variables an example's credentials name come from a Secret in the pod: placeholders here, since
-  # check-config refuses a credential variable that is not set.
+  # check-config refuses a credential variable that is not set. POD_NAME is what the downward API gives
+  # the StatefulSet's first pod (a replicated group's node id).
+  sts="$(grep -A3 '^kind: StatefulSet$' "$out.yaml" | sed -n 's/^  name: //p' | head -n 1)"
   check "[$name] treecat check-config on the rendered treecat.yml" \
     env -i PATH="$PATH" HOME="$HOME" LAKE_S3_ACCESS_KEY_ID=ci-placeholder LAKE_S3_SECRET_ACCESS_KEY=ci-placeholder \
-    java -jar "$jar" check-config "$out.treecat.yml"
+    POD_NAME="$sts-0" java -jar "$jar" check-config "$out.treecat.yml"
   check "[$name] NOTES.txt names the Spark, Trino and Hive settings" bash -c \
     '"$@" > "'"$out.notes"'" && for s in spark.sql.catalog.treecat.uri=http:// iceberg.rest-catalog.uri=http:// \
        hive.metastore.uri=thrift:// hive.metastore.uris=thrift:// "query --server"; do grep -qF -- "$s" "'"$out.notes"'" || { echo "missing: $s"; exit 1; }; done' _ \
@@ -143,6 +155,7 @@ smoke() {
     && grep -q '"rocksdb":{"healthy":true' "$work/smoke.health" \
     && grep -q '"listener-grpc":{"healthy":true' "$work/smoke.health" \
     && grep -q '"listener-hms":{"healthy":true' "$work/smoke.health" \
+    && grep -q '"replication":{"healthy":true,"message":"Not replicated: a single node"' "$work/smoke.health" \
     && curl -fsS "http://127.0.0.1:$((base + 1))/metrics/prometheus" -o "$work/smoke.metrics" \
     && grep -q '^jvm_' "$work/smoke.metrics" \
     && curl -fsS "http://127.0.0.1:$base/treecat/v1/query" -G --data-urlencode 'q=/*' >/dev/null \
@@ -158,6 +171,48 @@ if command -v curl >/dev/null; then
 else
   echo "skip the server smoke test: no curl"
 fi
+
+# ---- the replicated mode (examples/replicated.yaml, release treecat in namespace catalog) ----
+# A Raft group of 3 (docs/deploy.md, "A replicated group"): started together, each pod reachable
+# by name before it is ready, its node id its pod name, the peers every pod of the StatefulSet.
+rep="$work/replicated"
+doc "$rep.yaml" StatefulSet treecat > "$rep.sts.yaml"
+doc "$rep.yaml" Service treecat-headless > "$rep.headless.yaml"
+doc "$rep.yaml" PodDisruptionBudget treecat > "$rep.pdb.yaml"
+check "[replicated] a StatefulSet of 3 pods, started in parallel, named by the headless Service" bash -c \
+  'grep -qx "  replicas: 3" "$0" && grep -qx "  podManagementPolicy: Parallel" "$0" && grep -qx "  serviceName: treecat-headless" "$0"' \
+  "$rep.sts.yaml"
+check "[replicated] the headless Service publishes pods before they are ready, with the raft port 9190" bash -c \
+  'grep -qx "  clusterIP: None" "$0" && grep -qx "  publishNotReadyAddresses: true" "$0" \
+   && [ "$(after "$0" "- name: raft")" = "port: 9190" ] && grep -qx "      targetPort: raft" "$0"' \
+  "$rep.headless.yaml"
+check "[replicated] each pod declares the raft container port and POD_NAME from its own name" bash -c \
+  '[ "$(after "$0" "- name: raft")" = "containerPort: 9190" ] && grep -A3 -x " *- name: POD_NAME" "$0" | grep -qx " *fieldPath: metadata.name"' \
+  "$rep.sts.yaml"
+check "[replicated] the PodDisruptionBudget lets one pod go at a time (maxUnavailable: 1)" \
+  grep -qx "  maxUnavailable: 1" "$rep.pdb.yaml"
+check "[replicated] pod anti-affinity across nodes, preferred" bash -c \
+  'grep -A8 -x " *podAntiAffinity:" "$0" | grep -q "preferredDuringSchedulingIgnoredDuringExecution:" \
+   && grep -A8 -x " *podAntiAffinity:" "$0" | grep -qx " *topologyKey: kubernetes.io/hostname"' \
+  "$rep.sts.yaml"
+check "[replicated] readiness is /healthcheck (with its replication check), liveness /ping" bash -c \
+  'grep -A2 -x " *readinessProbe:" "$0" | grep -qx " *path: /healthcheck" && grep -A2 -x " *livenessProbe:" "$0" | grep -qx " *path: /ping"' \
+  "$rep.sts.yaml"
+check "[replicated] treecat.yml: node-id the pod's name, peers the 3 pods on the headless Service, the log on the volume" bash -c \
+  'grep -qF "node-id: \"\${POD_NAME:-}\"" "$0" && grep -qF "log-dir: \"/var/lib/treecat/raft\"" "$0" \
+   && [ "$(grep -c "treecat-[0-9]=treecat-[0-9].treecat-headless.catalog.svc.cluster.local:9190" "$0")" -eq 3 ] \
+   && for i in 0 1 2; do grep -qF "\"treecat-$i=treecat-$i.treecat-headless.catalog.svc.cluster.local:9190\"" "$0" || exit 1; done' \
+  "$rep.treecat.yml"
+# The server takes each pod's name as a node id of that peer list, and refuses a name outside it.
+for pod in treecat-1 treecat-2; do
+  check "[replicated] check-config accepts the rendered treecat.yml as pod $pod" \
+    env -i PATH="$PATH" HOME="$HOME" POD_NAME="$pod" java -jar "$jar" check-config "$rep.treecat.yml"
+done
+check_fails "[replicated] check-config refuses a node id that is no pod of the StatefulSet" "node-id must name one of the peers" \
+  env -i PATH="$PATH" HOME="$HOME" POD_NAME=treecat-3 java -jar "$jar" check-config "$rep.treecat.yml"
+check "[default] a single node: no peers, no raft port, pods started in order" bash -c \
+  'grep -qx "      peers: \[\]" "$0" && ! grep -qE "name: raft|containerPort: 9190" "$0" && grep -qx "  podManagementPolicy: OrderedReady" "$0"' \
+  "$work/default.yaml"
 
 # ---- what must fail ----
 check_fails "a misspelt value key fails the schema (persistence.sise)" "additional properties|not allowed" \
@@ -195,6 +250,10 @@ check_fails "a pod with auth off and without auth.allow-remote-without-auth fail
   "auth.allow-remote-without-auth: true to serve other machines" noremote
 check_fails "two replicas of one RocksDB fail the schema" "replicaCount" \
   "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set replicaCount=2
+for count in 1 2 4; do
+  check_fails "a replicated group of $count fails the schema (3, 5, 7 or 9)" "replicaCount.*one of 3, 5, 7, 9" \
+    "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" --set replication.enabled=true --set replicaCount=$count
+done
 "$helm" template treecat "$chart" --kube-version "$KUBE_VERSION" \
   --set config.storage.rocksdb.block-cache-size=12parsecs > "$work/bad-size.yaml" 2>&1
 "$work/validate" -config-out "$work/bad-size.treecat.yml" "$work/bad-size.yaml" >/dev/null 2>&1
