@@ -88,8 +88,8 @@ public final class GrpcErrors {
         return status(Status.Code.INTERNAL, UNEXPECTED, "Internal error: " + failure, Map.of());
     }
 
-    private static StatusRuntimeException status(
-            Status.Code code, String reason, String message, Map<String, ?> context) {
+    /** An error of the rich model for a failure that is no {@link CatalogException}, e.g. an interceptor's refusal. */
+    static StatusRuntimeException status(Status.Code code, String reason, String message, Map<String, ?> context) {
         ErrorInfo.Builder info = ErrorInfo.newBuilder().setReason(reason).setDomain(DOMAIN);
         context.forEach((key, value) -> info.putMetadata(key, truncate(String.valueOf(value), MAX_VALUE_CHARS)));
         com.google.rpc.Status status = com.google.rpc.Status.newBuilder()

@@ -16,6 +16,9 @@ import java.time.Duration;
  * @param queryBatchSize the most objects in one streamed {@code QueryBatch}
  * @param shutdownGrace how long {@link TreeCatGrpcServer#shutdown()} lets calls in flight finish
  *     before cancelling them
+ * @param credentials plaintext or TLS
+ * @param minVidWait how long a call with {@code x-treecat-min-vid} waits for this node to publish that vid
+ *     ({@link MinVidInterceptor})
  */
 public record GrpcServerConfig(
         String host,
@@ -23,13 +26,17 @@ public record GrpcServerConfig(
         int maxInboundMessageBytes,
         int queryBatchSize,
         Duration shutdownGrace,
-        ServerCredentials credentials) {
+        ServerCredentials credentials,
+        Duration minVidWait) {
     public static final int DEFAULT_PORT = 50051;
+    /** What {@code replication.min-vid-wait} defaults to. */
+    public static final Duration DEFAULT_MIN_VID_WAIT = Duration.ofSeconds(10);
 
     public GrpcServerConfig {
         requireNonNull(host, "host is null");
         requireNonNull(shutdownGrace, "shutdownGrace is null");
         requireNonNull(credentials, "credentials is null");
+        requireNonNull(minVidWait, "minVidWait is null");
         if (host.isBlank()) {
             throw new IllegalArgumentException("host is blank");
         }
@@ -45,6 +52,20 @@ public record GrpcServerConfig(
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdownGrace must not be negative: " + shutdownGrace);
         }
+        if (minVidWait.isNegative()) {
+            throw new IllegalArgumentException("minVidWait must not be negative: " + minVidWait);
+        }
+    }
+
+    /** With these credentials and the default min-vid wait. */
+    public GrpcServerConfig(
+            String host,
+            int port,
+            int maxInboundMessageBytes,
+            int queryBatchSize,
+            Duration shutdownGrace,
+            ServerCredentials credentials) {
+        this(host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials, DEFAULT_MIN_VID_WAIT);
     }
 
     /** Plaintext: what every listener served before TLS, and still the default. */
@@ -58,31 +79,40 @@ public record GrpcServerConfig(
      * chain; the adapter takes them built, so it reads no files and knows no configuration.
      */
     public GrpcServerConfig withCredentials(ServerCredentials newCredentials) {
-        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, newCredentials);
+        return new GrpcServerConfig(
+                host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, newCredentials, minVidWait);
     }
 
-    /** All interfaces on 50051, 16 MiB requests, batches of 1000 objects, 30 s to drain. */
+    /** All interfaces on 50051, 16 MiB requests, batches of 1000 objects, 30 s to drain, 10 s for a min vid. */
     public static GrpcServerConfig defaults() {
         return new GrpcServerConfig("0.0.0.0", DEFAULT_PORT, 16 << 20, 1000, Duration.ofSeconds(30));
     }
 
     public GrpcServerConfig withHost(String newHost) {
-        return new GrpcServerConfig(newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials);
+        return new GrpcServerConfig(
+                newHost, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials, minVidWait);
     }
 
     public GrpcServerConfig withPort(int newPort) {
-        return new GrpcServerConfig(host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials);
+        return new GrpcServerConfig(
+                host, newPort, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials, minVidWait);
     }
 
     public GrpcServerConfig withMaxInboundMessageBytes(int bytes) {
-        return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace, credentials);
+        return new GrpcServerConfig(host, port, bytes, queryBatchSize, shutdownGrace, credentials, minVidWait);
     }
 
     public GrpcServerConfig withQueryBatchSize(int objects) {
-        return new GrpcServerConfig(host, port, maxInboundMessageBytes, objects, shutdownGrace, credentials);
+        return new GrpcServerConfig(
+                host, port, maxInboundMessageBytes, objects, shutdownGrace, credentials, minVidWait);
     }
 
     public GrpcServerConfig withShutdownGrace(Duration grace) {
-        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace, credentials);
+        return new GrpcServerConfig(host, port, maxInboundMessageBytes, queryBatchSize, grace, credentials, minVidWait);
+    }
+
+    public GrpcServerConfig withMinVidWait(Duration wait) {
+        return new GrpcServerConfig(
+                host, port, maxInboundMessageBytes, queryBatchSize, shutdownGrace, credentials, wait);
     }
 }

@@ -35,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * <p>Calls run on a fixed pool of threads, so a burst of requests queues instead of starting
  * threads without bound. A commit blocks its thread until it is durable, and group commit needs
  * several commits in flight to batch their syncs, hence more threads than cores.
+ *
+ * <p>The TreeCat service's calls pass the bearer-token check first (when authentication is on), then {@link
+ * MinVidInterceptor} (read-your-writes across nodes), then the service: in grpc-java the interceptor applied last
+ * runs first.
  */
 public final class TreeCatGrpcServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TreeCatGrpcServer.class);
@@ -110,7 +114,9 @@ public final class TreeCatGrpcServer implements AutoCloseable {
                         new InetSocketAddress(config.host(), config.port()), config.credentials())
                 .executor(pool)
                 .maxInboundMessageSize(config.maxInboundMessageBytes())
-                .addService(authenticated(MalformedRequests.refused(treecat.bindService())))
+                .addService(authenticated(ServerInterceptors.intercept(
+                        MalformedRequests.refused(treecat.bindService()),
+                        new MinVidInterceptor(catalog, config.minVidWait()))))
                 .addService(authenticated(ProtoReflectionServiceV1.newInstance().bindService()))
                 .addService(authenticated(legacyReflection().bindService()))
                 .addService(health.getHealthService())

@@ -366,7 +366,13 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 ? server.getShutdownGracePeriod().toJavaDuration()
                 : Duration.ofSeconds(30);
         GrpcServerConfig grpcServer = new GrpcServerConfig(
-                grpcHost, grpcConfig.port(), grpcConfig.maxInboundMessageBytes(), grpcConfig.queryBatchSize(), grace);
+                        grpcHost,
+                        grpcConfig.port(),
+                        grpcConfig.maxInboundMessageBytes(),
+                        grpcConfig.queryBatchSize(),
+                        grace)
+                // x-treecat-min-vid waits as long as X-TreeCat-Min-Vid does (docs/replication.md).
+                .withMinVidWait(configuration.replication().minVidWait());
         if (grpcConfig.tls().isPresent()) {
             // Read and checked here, so a bad PEM stops the start before any listener binds.
             PemTls pem =

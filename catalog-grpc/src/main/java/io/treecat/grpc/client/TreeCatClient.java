@@ -4,12 +4,20 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.collect.ImmutableList;
 import io.grpc.CallCredentials;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
 import io.grpc.Context;
+import io.grpc.ForwardingClientCall;
+import io.grpc.ForwardingClientCallListener;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectPath;
@@ -20,6 +28,7 @@ import io.treecat.core.txn.TransactionId;
 import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.NamedSnapshot;
 import io.treecat.core.version.WriteSet;
+import io.treecat.grpc.MinVidInterceptor;
 import io.treecat.grpc.WireFormat;
 import io.treecat.grpc.v1.AbortRequest;
 import io.treecat.grpc.v1.BulkLoadChunk;
@@ -49,9 +58,11 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
@@ -79,17 +90,29 @@ public final class TreeCatClient implements AutoCloseable {
     private final ManagedChannel channel;
     private final Optional<Duration> callTimeout;
     private final Optional<CallCredentials> credentials;
+    /** The {@code x-treecat-min-vid} every call of this view carries, if any. */
+    private final OptionalLong minVid;
+    /** The newest {@code x-treecat-vid} any answer named, shared by the views of one channel; -1 before any. */
+    private final AtomicLong newestVid;
+
+    private final ClientInterceptor vids = new VidMetadata();
 
     /** Takes over {@code channel}: closing the client shuts it down. */
     public TreeCatClient(ManagedChannel channel) {
-        this(channel, Optional.empty(), Optional.empty());
+        this(channel, Optional.empty(), Optional.empty(), OptionalLong.empty(), new AtomicLong(-1));
     }
 
     private TreeCatClient(
-            ManagedChannel channel, Optional<Duration> callTimeout, Optional<CallCredentials> credentials) {
+            ManagedChannel channel,
+            Optional<Duration> callTimeout,
+            Optional<CallCredentials> credentials,
+            OptionalLong minVid,
+            AtomicLong newestVid) {
         this.channel = requireNonNull(channel, "channel is null");
         this.callTimeout = requireNonNull(callTimeout, "callTimeout is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
+        this.minVid = requireNonNull(minVid, "minVid is null");
+        this.newestVid = requireNonNull(newestVid, "newestVid is null");
     }
 
     /** Connects in plaintext to {@code target}, e.g. {@code "localhost:50051"}. */
@@ -120,7 +143,8 @@ public final class TreeCatClient implements AutoCloseable {
      * the whole stream). It shares the channel: close only one of them.
      */
     public TreeCatClient withDeadline(Duration timeout) {
-        return new TreeCatClient(channel, Optional.of(requireNonNull(timeout, "timeout is null")), credentials);
+        return new TreeCatClient(
+                channel, Optional.of(requireNonNull(timeout, "timeout is null")), credentials, minVid, newestVid);
     }
 
     /**
@@ -133,7 +157,73 @@ public final class TreeCatClient implements AutoCloseable {
         if (token.isBlank() || token.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
             throw new IllegalArgumentException("The bearer token must be printable ASCII without spaces");
         }
-        return new TreeCatClient(channel, callTimeout, Optional.of(new BearerCredentials(token)));
+        return new TreeCatClient(channel, callTimeout, Optional.of(new BearerCredentials(token)), minVid, newestVid);
+    }
+
+    /**
+     * A view of this client whose calls each carry {@code x-treecat-min-vid: vid}: the server starts a call only once
+     * it has published {@code vid}, e.g. a commit's {@link CommitSummary#vid()} made through another node of a
+     * replicated group (read-your-writes, docs/replication.md). A node that does not publish it within its {@code
+     * replication.min-vid-wait} fails the call UNAVAILABLE, error code {@code VID_NOT_REACHED}. It shares the channel:
+     * close only one of them.
+     */
+    public TreeCatClient withMinVid(long vid) {
+        if (vid < 0) {
+            throw new IllegalArgumentException("vid must not be negative: " + vid);
+        }
+        return new TreeCatClient(channel, callTimeout, credentials, OptionalLong.of(vid), newestVid);
+    }
+
+    /**
+     * The newest vid a server named in {@code x-treecat-vid} on any answer to this client or a view of it (each
+     * answer names the newest vid its node had published), or empty before the first answer. Pass it to {@link
+     * #withMinVid(long)} of a client of another node to read there nothing older than what was read here.
+     */
+    public OptionalLong newestVidSeen() {
+        long vid = newestVid.get();
+        return vid < 0 ? OptionalLong.empty() : OptionalLong.of(vid);
+    }
+
+    /** Sends this view's min vid, and keeps the newest vid the answers name. */
+    private final class VidMetadata implements ClientInterceptor {
+        @Override
+        public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+                MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+                @Override
+                public void start(Listener<RespT> listener, Metadata headers) {
+                    minVid.ifPresent(vid -> headers.put(MinVidInterceptor.MIN_VID, Long.toString(vid)));
+                    super.start(
+                            new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+                                @Override
+                                public void onHeaders(Metadata answer) {
+                                    seen(answer);
+                                    super.onHeaders(answer);
+                                }
+
+                                @Override
+                                public void onClose(Status status, Metadata trailers) {
+                                    seen(trailers);
+                                    super.onClose(status, trailers);
+                                }
+                            },
+                            headers);
+                }
+            };
+        }
+
+        private void seen(Metadata metadata) {
+            String vid = metadata.get(MinVidInterceptor.VID);
+            if (vid == null) {
+                return;
+            }
+            try {
+                long named = Long.parseLong(vid);
+                newestVid.accumulateAndGet(named, Math::max);
+            } catch (NumberFormatException e) {
+                // Not a TreeCat server's answer: nothing to keep.
+            }
+        }
     }
 
     /** {@code authorization: Bearer <token>} on every call. */
@@ -166,18 +256,19 @@ public final class TreeCatClient implements AutoCloseable {
     }
 
     private TreeCatGrpc.TreeCatBlockingStub blocking() {
-        TreeCatGrpc.TreeCatBlockingStub stub = credentials
-                .map(TreeCatGrpc.newBlockingStub(channel)::withCallCredentials)
-                .orElseGet(() -> TreeCatGrpc.newBlockingStub(channel));
+        TreeCatGrpc.TreeCatBlockingStub plain =
+                TreeCatGrpc.newBlockingStub(channel).withInterceptors(vids);
+        TreeCatGrpc.TreeCatBlockingStub stub =
+                credentials.map(plain::withCallCredentials).orElse(plain);
         return callTimeout
                 .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
                 .orElse(stub);
     }
 
     private TreeCatGrpc.TreeCatStub async() {
-        TreeCatGrpc.TreeCatStub stub = credentials
-                .map(TreeCatGrpc.newStub(channel)::withCallCredentials)
-                .orElseGet(() -> TreeCatGrpc.newStub(channel));
+        TreeCatGrpc.TreeCatStub plain = TreeCatGrpc.newStub(channel).withInterceptors(vids);
+        TreeCatGrpc.TreeCatStub stub =
+                credentials.map(plain::withCallCredentials).orElse(plain);
         return callTimeout
                 .map(timeout -> stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS))
                 .orElse(stub);
@@ -386,7 +477,8 @@ public final class TreeCatClient implements AutoCloseable {
      * stops, whose description names the vid to resume after.
      */
     public Iterator<io.treecat.grpc.v1.FeedEvent> subscribe(io.treecat.grpc.v1.SubscribeRequest request) {
-        TreeCatGrpc.TreeCatBlockingStub stub = TreeCatGrpc.newBlockingStub(channel);
+        TreeCatGrpc.TreeCatBlockingStub stub =
+                TreeCatGrpc.newBlockingStub(channel).withInterceptors(vids);
         return credentials.map(stub::withCallCredentials).orElse(stub).subscribe(request);
     }
 

@@ -17,7 +17,7 @@ import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * A command that talks gRPC to a running server ({@code --server host:port}, default {@code
- * $TREECAT_SERVER} or {@code localhost:50051}). It prints JSON lines or a readable table, and on
+ * $TREECAT_SERVER} or {@code localhost:50051}; {@code --min-vid N} to read no older than vid N). It prints JSON lines or a readable table, and on
  * failure one line naming the error, then exits non-zero.
  */
 abstract class RemoteCommand extends Command {
@@ -42,6 +42,13 @@ abstract class RemoteCommand extends Command {
                 .choices("json", "table")
                 .setDefault("json")
                 .help("JSON lines (default) or a table");
+        subparser
+                .addArgument("--min-vid")
+                .dest("minVid")
+                .type(Long.class)
+                .metavar("N")
+                .help("wait until the server has published vid N before it serves the call, e.g. a commit's vid made"
+                        + " through another node of a replicated group (docs/replication.md)");
         configureArguments(subparser);
     }
 
@@ -54,10 +61,11 @@ abstract class RemoteCommand extends Command {
         Output output = new Output(System.out, namespace.getString("format").equals("table"));
         try (TreeCatClient connected = TreeCatClient.connect(namespace.getString("server"))) {
             // A view sharing the channel: closing the connected client closes both.
-            TreeCatClient client = CliTokens.fromEnvironment(System.getenv())
+            TreeCatClient authenticated = CliTokens.fromEnvironment(System.getenv())
                     .map(connected::withBearerToken)
                     .orElse(connected);
-            run(client, namespace, output);
+            Long minVid = namespace.getLong("minVid");
+            run(minVid == null ? authenticated : authenticated.withMinVid(minVid), namespace, output);
         }
         output.flush();
     }
