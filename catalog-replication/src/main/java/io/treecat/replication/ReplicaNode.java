@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -51,6 +53,7 @@ import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
+import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
 
 /**
@@ -182,6 +185,11 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(1024, settings.snapshotEvery()));
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytes()));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
+        // Read-only requests go through Ratis's read index (linearizableVid); the leader answers its part
+        // from its lease while it holds one, without a round of heartbeats.
+        RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, true);
+        RaftServerConfigKeys.Read.setTimeout(properties, duration(settings.commitTimeout()));
         tree.startReplicating();
         TreeCatStateMachine stateMachine =
                 new TreeCatStateMachine(tree, new CheckpointShipping(tree.store(), raftDirectory));
@@ -328,6 +336,37 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         }
     }
 
+    /** The field that marks a read-point request to the state machine. */
+    static final String BARRIER = "barrier";
+
+    @Override
+    public CompletableFuture<Long> linearizableVid() {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(self)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(Message.valueOf(
+                        ByteString.copyFrom(ForwardingCodec.bytes(new BsonDocument(BARRIER, BsonBoolean.TRUE)))))
+                .setType(RaftClientRequest.readRequestType())
+                .build();
+        try {
+            return server.submitClientRequestAsync(request).thenApply(reply -> {
+                if (!reply.isSuccess()) {
+                    throw noLeader(
+                            "No leader confirmed the group's newest version for a linearizable read",
+                            reply.getException());
+                }
+                return ForwardingCodec.document(reply.getMessage().getContent().asReadOnlyByteBuffer())
+                        .getInt64("vid")
+                        .getValue();
+            });
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(
+                    noLeader("No leader confirmed the group's newest version for a linearizable read", e));
+        }
+    }
+
     @Override
     public CompletableFuture<CommitResult> forward(ForwardedCommit commit) {
         Message request = Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeCommit(commit)));
@@ -361,8 +400,15 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 try {
                     answered.complete(ForwardingCodec.decodeAnswer(
                             reply.getMessage().getContent().asReadOnlyByteBuffer()));
-                } catch (RuntimeException refusal) {
-                    answered.completeExceptionally(refusal);
+                } catch (CatalogException refusal) {
+                    if (refusal.code() == ErrorCode.NO_LEADER) {
+                        // The node had stopped leading: it committed nothing, so the next leader may take it.
+                        retryOrGiveUp(request, deadline, answered, refusal);
+                    } else {
+                        answered.completeExceptionally(refusal);
+                    }
+                } catch (RuntimeException unreadable) {
+                    answered.completeExceptionally(unreadable);
                 }
             } else if (neverRan(cause)) {
                 if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
@@ -456,6 +502,88 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             renewClient(current);
             throw new IllegalStateException("node " + peer + " did not answer a checkpoint step: " + unwrap(e), e);
         }
+    }
+
+    /** The group's members as this node knows them (its newest configuration). */
+    public List<Peer> members() {
+        return division().getGroup().getPeers().stream()
+                .map(peer -> new Peer(peer.getId().toString(), peer.getAddress()))
+                .sorted(Comparator.comparing(Peer::id))
+                .toList();
+    }
+
+    /**
+     * Adds a node to the group. The node must be running (started with the new member list): the leader
+     * first brings it up to date, from a checkpoint of its store if its log no longer covers what the
+     * node lacks, and only then makes it a member. Adding a member that is already one, at the same
+     * address, changes nothing.
+     *
+     * @return the members afterwards
+     * @throws CatalogException {@code INVALID_REQUEST} for an id that is a member at another address;
+     *     {@code NO_LEADER} if the group did not take the change (nothing changed then, or it may still
+     *     complete: list the members)
+     */
+    public List<Peer> addMember(Peer peer, Duration timeout) {
+        List<Peer> now = members();
+        for (Peer member : now) {
+            if (member.id().equals(peer.id())) {
+                if (member.address().equals(peer.address())) {
+                    return now;
+                }
+                throw new CatalogException(
+                                ErrorCode.INVALID_REQUEST, "The node is a member already, at another address")
+                        .with("node", peer.id())
+                        .with("address", member.address());
+            }
+        }
+        List<Peer> next = new ArrayList<>(now);
+        next.add(peer);
+        return reconfigure(next, timeout, "add " + peer.id());
+    }
+
+    /**
+     * Removes a node from the group (the leader too: it hands over first). Stop the removed node's server
+     * afterwards. Removing a node that is no member changes nothing.
+     *
+     * @return the members afterwards
+     * @throws CatalogException {@code INVALID_REQUEST} when it would leave no member
+     */
+    public List<Peer> removeMember(String id, Duration timeout) {
+        List<Peer> now = members();
+        List<Peer> next = now.stream().filter(member -> !member.id().equals(id)).toList();
+        if (next.size() == now.size()) {
+            return now;
+        }
+        if (next.isEmpty()) {
+            throw new CatalogException(ErrorCode.INVALID_REQUEST, "A group keeps at least one member").with("node", id);
+        }
+        return reconfigure(next, timeout, "remove " + id);
+    }
+
+    private List<Peer> reconfigure(List<Peer> members, Duration timeout, String change) {
+        List<RaftPeer> peers = members.stream()
+                .map(member -> RaftPeer.newBuilder()
+                        .setId(member.id())
+                        .setAddress(member.address())
+                        .build())
+                .toList();
+        RaftProperties properties = new RaftProperties();
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, duration(timeout));
+        // Ratis's client finds the leader itself (redirects and retries) for this one call.
+        try (RaftClient admin = RaftClient.newBuilder()
+                .setRaftGroup(division().getGroup())
+                .setProperties(properties)
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                        20, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS)))
+                .build()) {
+            RaftClientReply reply = admin.admin().setConfiguration(peers);
+            if (!reply.isSuccess()) {
+                throw noLeader("The group did not take the membership change (" + change + ")", reply.getException());
+            }
+        } catch (IOException e) {
+            throw noLeader("The group did not take the membership change (" + change + ")", e);
+        }
+        return members();
     }
 
     /** How many checkpoints of another node's store this node installed since it started. */

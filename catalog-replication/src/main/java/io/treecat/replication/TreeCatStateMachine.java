@@ -42,6 +42,7 @@ import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.LifeCycle;
 import org.bson.BsonDocument;
+import org.bson.BsonInt64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,6 +179,11 @@ final class TreeCatStateMachine extends BaseStateMachine {
         try {
             BsonDocument document =
                     ForwardingCodec.document(request.getContent().asReadOnlyByteBuffer());
+            if (document.containsKey(ReplicaNode.BARRIER)) {
+                // A linearizable read point: Ratis calls this once the node applied the leader's read index.
+                return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(
+                        ForwardingCodec.bytes(new BsonDocument("vid", new BsonInt64(tree.lastVid()))))));
+            }
             if (CheckpointShipping.isCheckpointRequest(document)) {
                 // A failure fails the Ratis call: the receiving node gives up this transfer and Ratis asks again.
                 return CompletableFuture.supplyAsync(

@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
@@ -236,6 +238,33 @@ class TestReplicatedGroup {
         assertThat(second.tree().read(ObjectPath.parse("/back"), third)).isPresent();
     }
 
+    @Test
+    void aLinearizableReadPointOnAReplicaCoversEveryCommitAcknowledgedBeforeIt() throws Exception {
+        startGroup();
+        Node leader = awaitLeader();
+        Node replica = aReplica(leader);
+        for (int i = 0; i < 50; i++) {
+            long committed = add(leader, "/linearizable" + i).vid();
+            long point = replica.replica().linearizableVid().get(10, TimeUnit.SECONDS);
+            assertThat(point).isGreaterThanOrEqualTo(committed);
+            assertThat(replica.tree().lastVid()).isGreaterThanOrEqualTo(point);
+            assertThat(replica.tree().read(ObjectPath.parse("/linearizable" + i), point))
+                    .isPresent();
+        }
+        // Without a majority no leader can confirm a read point.
+        String alone = replica.replica().id();
+        for (String id : List.copyOf(nodes.keySet())) {
+            if (!id.equals(alone)) {
+                stop(id);
+            }
+        }
+        assertThatThrownBy(() -> replica.replica().linearizableVid().get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_LEADER));
+    }
+
     /** Snapshots every 20 entries and small log files, so that the leader drops its log early. */
     private static final ReplicaNode.Settings SHORT_LOG = new ReplicaNode.Settings(
             "test", Duration.ofMillis(300), Duration.ofMillis(600), 20, Duration.ofSeconds(10), 64 << 10);
@@ -315,6 +344,43 @@ class TestReplicatedGroup {
         assertThatThrownBy(() -> back.tree().read(ObjectPath.parse("/t/dropped"), seeded))
                 .isInstanceOfSatisfying(
                         CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_EXPIRED));
+    }
+
+    @Test
+    void aNodeIsAddedAtRunTimeCatchesUpAndIsRemovedAgain() throws IOException {
+        settings = SHORT_LOG;
+        startGroup();
+        Node leader = awaitLeader();
+        long last = commitPastTheLog(leader, "before_n4_", 0);
+
+        ReplicaNode.Peer fourth = new ReplicaNode.Peer("n4", "127.0.0.1:" + freePort());
+        peers.add(fourth);
+        Node added = start("n4");
+        assertThat(leader.replica().addMember(fourth, Duration.ofSeconds(30)))
+                .extracting(ReplicaNode.Peer::id)
+                .containsExactly("n1", "n2", "n3", "n4");
+        until(() -> added.tree().lastVid() >= last, "the new node at vid " + last);
+        assertThat(added.replica().checkpointsInstalled()).isEqualTo(1);
+        assertThat(added.tree().read(ObjectPath.parse("/before_n4_0"), last)).isPresent();
+        // A member now: it takes part in commits, and forwards its own.
+        long own = add(added, "/from_n4").vid();
+        for (Node node : nodes.values()) {
+            until(() -> node.tree().lastVid() >= own, "every node has the new node's commit");
+        }
+        // Adding it again changes nothing; the same id at another address is refused.
+        assertThat(leader.replica().addMember(fourth, Duration.ofSeconds(30))).hasSize(4);
+        assertThatThrownBy(() ->
+                        leader.replica().addMember(new ReplicaNode.Peer("n4", "127.0.0.1:1"), Duration.ofSeconds(30)))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
+
+        Node through = aReplica(leader).replica().id().equals("n4") ? leader : aReplica(leader);
+        assertThat(through.replica().removeMember("n4", Duration.ofSeconds(30)))
+                .extracting(ReplicaNode.Peer::id)
+                .containsExactly("n1", "n2", "n3");
+        stop("n4");
+        long after = add(awaitLeader(), "/after_n4").vid();
+        assertThat(after).isGreaterThan(own);
     }
 
     private static int freePort() throws IOException {

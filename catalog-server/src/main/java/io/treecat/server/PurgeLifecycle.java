@@ -9,6 +9,7 @@ import io.treecat.lakehouse.Lakehouse;
 import io.treecat.lakehouse.maintenance.TablePurger;
 import io.treecat.server.config.PurgeConfig;
 import java.time.Clock;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -20,10 +21,11 @@ final class PurgeLifecycle implements Managed {
     private final TablePurger purger;
     private final boolean enabled;
 
-    PurgeLifecycle(Lakehouse lake, PurgeConfig config, MetricRegistry metrics) {
+    /** @param active whether this server runs the passes now: in a replicated group, only while it leads */
+    PurgeLifecycle(Lakehouse lake, PurgeConfig config, MetricRegistry metrics, BooleanSupplier active) {
         requireNonNull(config, "config is null");
-        this.purger =
-                new TablePurger(lake.forInterface("purge"), Clock.systemUTC(), config.interval(), config.maxBackoff());
+        this.purger = new TablePurger(
+                lake.forInterface("purge"), Clock.systemUTC(), config.interval(), config.maxBackoff(), active);
         this.enabled = config.enabled();
         gauge(metrics, "treecat.purge.queued", TablePurger.Stats::queued);
         gauge(metrics, "treecat.purge.completed", TablePurger.Stats::completed);

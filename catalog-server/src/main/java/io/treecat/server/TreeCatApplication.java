@@ -19,6 +19,7 @@ import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.treecat.core.json.JsonLimits;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.replication.CommitReplicator;
 import io.treecat.grpc.GrpcAuthentication;
 import io.treecat.grpc.GrpcServerConfig;
 import io.treecat.hms.HmsAuthentication;
@@ -46,6 +47,7 @@ import io.treecat.lakehouse.storage.CatalogWarehouses;
 import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
+import io.treecat.replication.ReplicaNode;
 import io.treecat.rest.auth.RestAuth;
 import io.treecat.rest.consistency.MinVidFilter;
 import io.treecat.rest.iceberg.IcebergRest;
@@ -232,7 +234,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         Lakehouse lake = Lakehouse.of(
                 catalog, warehouses, grantsAuthorizer != null ? grantsAuthorizer : Authorizer.allowAll(), names);
         // Dropped tables' files, deleted in the background after their drop committed (purge.*).
-        PurgeLifecycle purges = new PurgeLifecycle(lake, configuration.purge(), metrics);
+        // In a replicated group only the leader purges.
+        PurgeLifecycle purges = new PurgeLifecycle(
+                lake,
+                configuration.purge(),
+                metrics,
+                () -> catalog.replica().map(ReplicaNode::leading).orElse(true));
         environment.lifecycle().manage(purges);
 
         // Jersey takes one ExceptionMapper<Throwable>: the Iceberg one answers under /v1 and hands every
@@ -251,7 +258,14 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .jersey()
                 .register(MinVidFilter.feature(
-                        catalog, configuration.replication().minVidWait()));
+                        catalog,
+                        configuration.replication().minVidWait(),
+                        () -> catalog.replica().map(CommitReplicator.class::cast),
+                        configuration.replication().linearizableIcebergReads()));
+        // A group's members, read and changed through any node (treecat replication; docs/replication.md).
+        environment
+                .jersey()
+                .register(new ReplicationResource(catalog::replica, lake.authorizer(), Duration.ofMinutes(10)));
         // Open change-feed followers (streams and waiting polls): what feed.max-subscribers limits.
         metrics.register("treecat.feed.subscribers", (Gauge<Integer>) () -> {
             try {

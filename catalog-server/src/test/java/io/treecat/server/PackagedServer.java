@@ -120,6 +120,16 @@ final class PackagedServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** Sends a signal by name ({@code STOP} freezes the process, {@code CONT} resumes it). */
+    void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** SIGKILL ({@code kill -9}): no shutdown hook runs, nothing is flushed or closed. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -35,6 +35,15 @@ public interface CommitReplicator {
      */
     CompletableFuture<CommitResult> forward(ForwardedCommit commit);
 
+    /**
+     * A linearizable read point: completes with a vid this node has published and that is at least every
+     * vid the group had committed when this was called (Ratis's read index: the leader confirms it still
+     * leads and names its commit index, and this node waits until it has applied that far). A read at it
+     * sees every commit acknowledged before the call, through any node. Exceptionally with {@code
+     * NO_LEADER} when no leader could confirm it.
+     */
+    CompletableFuture<Long> linearizableVid();
+
     /** Where commits forwarded to this node are sequenced while it leads: its transaction manager. */
     void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer);
 

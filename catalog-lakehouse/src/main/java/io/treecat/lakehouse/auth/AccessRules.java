@@ -85,6 +85,7 @@ public final class AccessRules {
         RULES.put(Action.MANAGE_IDEMPOTENCY_KEYS, new Rule(Kind.ANYONE, null, Hidden.NONE, false));
         grant(Action.MANAGE_GRANTS, Privilege.MANAGE_GRANTS, Hidden.NONE);
         grant(Action.MANAGE_PRINCIPALS, Privilege.MANAGE_GRANTS, Hidden.NONE);
+        grant(Action.MANAGE_REPLICATION, Privilege.ALL, Hidden.NONE);
         RULES.put(Action.AUTHENTICATE, new Rule(Kind.SERVER, null, Hidden.NONE, false));
         for (Action action : Action.values()) {
             if (!RULES.containsKey(action)) {

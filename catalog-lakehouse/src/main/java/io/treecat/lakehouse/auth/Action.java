@@ -64,6 +64,11 @@ public enum Action {
     /** Creating, listing, deleting built-in principals and rotating their secrets, on {@code /.system/principals}. */
     MANAGE_PRINCIPALS,
     /**
+     * Reading and changing the members of a replicated group (docs/replication.md, "Membership"), on the root:
+     * who runs the catalog's servers holds everything.
+     */
+    MANAGE_REPLICATION,
+    /**
      * Checking a client's credential against the built-in principals ({@code /v1/oauth/tokens}), as {@link
      * Principal#SYSTEM}: the caller is not known yet.
      */

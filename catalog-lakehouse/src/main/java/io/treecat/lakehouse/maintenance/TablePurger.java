@@ -31,6 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -79,9 +80,20 @@ public final class TablePurger implements AutoCloseable {
     private volatile boolean started;
 
     /** What the purger did since start, and what waits. */
+    private final BooleanSupplier active;
+
     public record Stats(long queued, long completed, long deferred, long failedAttempts, long filesDeleted) {}
 
     public TablePurger(Lakehouse lake, Clock clock, Duration interval, Duration maxBackoff) {
+        this(lake, clock, interval, maxBackoff, () -> true);
+    }
+
+    /**
+     * @param active whether this server runs the passes now: in a replicated group only the leader does
+     *     (the others' passes would forward every claim to it and race it for the same files)
+     */
+    public TablePurger(Lakehouse lake, Clock clock, Duration interval, Duration maxBackoff, BooleanSupplier active) {
+        this.active = requireNonNull(active, "active is null");
         this.lake = requireNonNull(lake, "lake is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.interval = requireNonNull(interval, "interval is null");
@@ -121,6 +133,9 @@ public final class TablePurger implements AutoCloseable {
     /** One pass over every catalog's queue: each purge that is due is attempted once. */
     void pass() {
         passQueued.set(false);
+        if (!active.getAsBoolean()) {
+            return;
+        }
         try {
             List<Purge> purges = lake.runner()
                     .read(Access.of(Principal.SYSTEM, Action.PURGE_TABLES, ObjectPath.ROOT), txn -> {

@@ -25,6 +25,8 @@ public final class ReplicationGauges {
         gauge(registry, "treecat.replication.commit-index", node, ReplicaNode::commitIndex);
         gauge(registry, "treecat.replication.applied-index", node, ReplicaNode::appliedIndex);
         gauge(registry, "treecat.replication.max-follower-lag", node, ReplicaNode::maxFollowerLag);
+        gauge(registry, "treecat.replication.log-start-index", node, ReplicaNode::logStartIndex);
+        gauge(registry, "treecat.replication.checkpoints-installed", node, ReplicaNode::checkpointsInstalled);
     }
 
     private static void gauge(

@@ -175,8 +175,13 @@ final class PrincipalsCommand extends Command {
     }
 
     static JsonNode send(HttpClient http, Optional<String> token, String method, String url, String body) {
+        return send(http, token, method, url, body, TIMEOUT);
+    }
+
+    static JsonNode send(
+            HttpClient http, Optional<String> token, String method, String url, String body, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url))
-                .timeout(TIMEOUT)
+                .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .method(
                         method,

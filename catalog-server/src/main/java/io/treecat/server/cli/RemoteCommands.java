@@ -22,6 +22,7 @@ public final class RemoteCommands {
                 new PrincipalsCommand(),
                 new GrantsCommands.Roles(),
                 new GrantsCommands.GrantsCommand(),
-                new GrantsCommands.WhoCan());
+                new GrantsCommands.WhoCan(),
+                new ReplicationCommand());
     }
 }

@@ -95,6 +95,14 @@ public final class ReplicationConfig {
     @JsonProperty("snapshot-every")
     private long snapshotEvery = 100_000;
 
+    /**
+     * Whether Iceberg REST reads on a node of a group wait for a linearizable read point (Ratis's read
+     * index), so that an Iceberg client never reads older metadata through one node than it committed
+     * through another.
+     */
+    @JsonProperty("linearizable-iceberg-reads")
+    private boolean linearizableIcebergReads = true;
+
     /** One file of the Raft log; the log before a snapshot is dropped a whole file at a time. */
     @NotNull
     @MinDataSize(value = 64, unit = DataSizeUnit.KIBIBYTES)
@@ -119,6 +127,10 @@ public final class ReplicationConfig {
 
     public Path logDir(Path dataDir) {
         return logDir != null ? Path.of(logDir) : dataDir.toAbsolutePath().resolveSibling("raft");
+    }
+
+    public boolean linearizableIcebergReads() {
+        return linearizableIcebergReads;
     }
 
     public java.time.Duration commitTimeout() {
