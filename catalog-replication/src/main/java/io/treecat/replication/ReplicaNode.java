@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
+import io.treecat.core.history.CommitRecordCodec;
 import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.replication.ReplicatedCommit;
+import io.treecat.core.storage.KeySpace;
+import io.treecat.core.storage.KvOp;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
 import java.io.IOException;
@@ -17,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -329,7 +333,12 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         try {
-            return server.submitClientRequestAsync(request).thenApply(reply -> outcome(reply, commit));
+            return server.submitClientRequestAsync(request).thenCompose(reply -> {
+                if (reply.getNotLeaderException() != null) {
+                    return settle(commit, reply.getNotLeaderException());
+                }
+                return CompletableFuture.completedFuture(outcome(reply, commit));
+            });
         } catch (IOException e) {
             return CompletableFuture.failedFuture(
                     noLeader("This node could not hand the commit to the group; nothing was committed", e));
@@ -351,11 +360,12 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 .setType(RaftClientRequest.readRequestType())
                 .build();
         try {
-            return server.submitClientRequestAsync(request).thenApply(reply -> {
-                if (!reply.isSuccess()) {
+            return server.submitClientRequestAsync(request).handle((reply, failure) -> {
+                if (failure != null || !reply.isSuccess()) {
+                    // No leader known, or it could not be reached (the read index travels to it).
                     throw noLeader(
                             "No leader confirmed the group's newest version for a linearizable read",
-                            reply.getException());
+                            failure != null ? unwrap(failure) : reply.getException());
                 }
                 return ForwardingCodec.document(reply.getMessage().getContent().asReadOnlyByteBuffer())
                         .getInt64("vid")
@@ -596,10 +606,47 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         stateMachine.serveForwarded(sequencer);
     }
 
+    /**
+     * The outcome of an entry whose leader stepped down before the group confirmed it. Ratis answers it "not
+     * leader" whether or not the entry made it into the log, and an entry in the log may still be committed by
+     * the next leader. The entry's vid settles it: once this node has installed that vid, either this entry is
+     * the one installed there, or another one is and this one is skipped wherever it turns up. Unknown if the vid
+     * is not installed within the commit timeout.
+     */
+    private CompletableFuture<Outcome> settle(ReplicatedCommit commit, Throwable notLeader) {
+        byte[] ours = commit.ops().stream()
+                .filter(op -> op.space() == KeySpace.COMMIT_LOG && op.kind() == KvOp.Kind.PUT)
+                .map(KvOp::value)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("a replicated commit without its commit record"));
+        CompletableFuture<Void> decided = tree.awaitPublished(commit.vid());
+        return decided.orTimeout(commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .handle((installed, failure) -> {
+                    if (failure != null) {
+                        throw new CatalogException(
+                                        ErrorCode.COMMIT_STATE_UNKNOWN,
+                                        "This node stopped leading before the group confirmed the commit of version "
+                                                + commit.vid() + ", and the group has not settled that version within "
+                                                + commitTimeout.toSeconds() + " s; it may or may not be committed",
+                                        notLeader)
+                                .with("vid", commit.vid());
+                    }
+                    byte[] record = tree.store().get(KeySpace.COMMIT_LOG, CommitRecordCodec.key(commit.vid()));
+                    if (Arrays.equals(record, ours)) {
+                        return Outcome.INSTALLED;
+                    }
+                    throw noLeader(
+                            "This node stopped leading before the group confirmed the commit, and another commit took "
+                                    + "its version " + commit.vid() + "; nothing was committed",
+                            notLeader);
+                });
+    }
+
     private Outcome outcome(RaftClientReply reply, ReplicatedCommit commit) {
-        if (reply.getNotLeaderException() != null || reply.getLeaderNotReadyException() != null) {
+        if (reply.getLeaderNotReadyException() != null) {
+            // Refused before it entered the log.
             throw noLeader(
-                    "This node stopped leading before the commit entered the group's log; nothing was " + "committed",
+                    "This node was not ready to lead when the commit came; nothing was committed",
                     reply.getException());
         }
         if (!reply.isSuccess()) {

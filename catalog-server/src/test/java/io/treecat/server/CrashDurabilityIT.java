@@ -21,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,8 +46,6 @@ class CrashDurabilityIT {
     private static final int KILLS = Integer.getInteger("treecat.crash.kills", 3);
     private static final int PYICEBERG_WRITERS = 2;
     private static final int NATIVE_WRITERS = 2;
-    /** Rows per PyIceberg batch (crash_appender.py's ROWS). */
-    private static final int ROWS = 5;
     /** Leaves each native commit adds below its own inner object. */
     private static final List<String> LEAVES = List.of("a", "b", "c");
 
@@ -61,44 +57,28 @@ class CrashDurabilityIT {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** What one writer sent and what the server acknowledged, over all rounds. */
-    private static final class Ledger {
-        final Set<Long> attempted = ConcurrentHashMap.newKeySet();
-        /** Seq to what the acknowledgement named: the snapshot id of an append, the vid of a commit. */
-        final Map<Long, Long> acknowledged = new ConcurrentHashMap<>();
-
-        long nextSeq() {
-            return attempted.stream().mapToLong(Long::longValue).max().orElse(-1) + 1;
-        }
-
-        Set<Long> unknown() {
-            Set<Long> unknown = new HashSet<>(attempted);
-            unknown.removeAll(acknowledged.keySet());
-            return unknown;
-        }
-    }
-
     @Test
     void everyAcknowledgedWriteSurvivesSigkillExactlyOnceAndNothingIsHalfThere() throws Exception {
         Random random = new Random(24);
         Path python = PythonProcesses.python(directory);
+        PyIcebergAppends pyiceberg = new PyIcebergAppends(python, directory);
         Path home = directory.resolve("server");
-        List<Ledger> appends = new ArrayList<>();
-        List<Ledger> commits = new ArrayList<>();
+        List<PyIcebergAppends.Ledger> appends = new ArrayList<>();
+        List<PyIcebergAppends.Ledger> commits = new ArrayList<>();
         for (int writer = 0; writer < PYICEBERG_WRITERS; writer++) {
-            appends.add(new Ledger());
+            appends.add(new PyIcebergAppends.Ledger());
         }
         for (int writer = 0; writer < NATIVE_WRITERS; writer++) {
-            commits.add(new Ledger());
+            commits.add(new PyIcebergAppends.Ledger());
         }
         int presentUnknown = 0;
         long started = System.nanoTime();
 
         PackagedServer server = PackagedServer.start(home, "server-0.log");
         try {
-            setUp(python, server);
+            setUp(pyiceberg, server);
             for (int round = 1; round <= KILLS; round++) {
-                Round writing = new Round(round, python, server, appends, commits);
+                Round writing = new Round(round, pyiceberg, server, appends, commits);
                 writing.start();
                 writing.awaitAcknowledgements();
                 Thread.sleep(300 + random.nextInt(2500));
@@ -107,7 +87,7 @@ class CrashDurabilityIT {
 
                 server = PackagedServer.start(home, "server-" + round + ".log");
                 // Writes cut off in earlier rounds are still there or still absent: the last check counts them all.
-                presentUnknown = checkAppends(python, server, appends) + checkCommits(server, commits);
+                presentUnknown = pyiceberg.check(server.uri(), appends) + checkCommits(server, commits);
             }
         } finally {
             server.close();
@@ -130,7 +110,7 @@ class CrashDurabilityIT {
         assertThat(acknowledgedCommits).isGreaterThanOrEqualTo(KILLS);
     }
 
-    private static long count(List<Ledger> ledgers, boolean acknowledged) {
+    private static long count(List<PyIcebergAppends.Ledger> ledgers, boolean acknowledged) {
         return ledgers.stream()
                 .mapToLong(ledger -> acknowledged
                         ? ledger.acknowledged.size()
@@ -138,12 +118,8 @@ class CrashDurabilityIT {
                 .sum();
     }
 
-    private void setUp(Path python, PackagedServer server) throws Exception {
-        PythonProcesses.Run run = PythonProcesses.run(
-                List.of(python.toString(), script(), "setup", server.uri().toString()), directory, 180);
-        assertThat(run.exitCode())
-                .as("setup failed:%n%s%n%s", run.out(), run.err())
-                .isZero();
+    private void setUp(PyIcebergAppends pyiceberg, PackagedServer server) throws Exception {
+        pyiceberg.setUp(server.uri());
         StringBuilder writes =
                 new StringBuilder("{\"writes\": [{\"op\": \"add\", \"path\": \"/crash\", \"value\": {}}");
         for (int writer = 0; writer < NATIVE_WRITERS; writer++) {
@@ -158,17 +134,22 @@ class CrashDurabilityIT {
     /** One round of writing: the PyIceberg processes and the native threads, until the server dies. */
     private final class Round {
         private final int round;
-        private final Path python;
+        private final PyIcebergAppends pyiceberg;
         private final PackagedServer server;
-        private final List<Ledger> appends;
-        private final List<Ledger> commits;
+        private final List<PyIcebergAppends.Ledger> appends;
+        private final List<PyIcebergAppends.Ledger> commits;
         private final List<Process> appenders = new ArrayList<>();
         private final List<Path> ackFiles = new ArrayList<>();
         private final List<Thread> committers = new ArrayList<>();
 
-        Round(int round, Path python, PackagedServer server, List<Ledger> appends, List<Ledger> commits) {
+        Round(
+                int round,
+                PyIcebergAppends pyiceberg,
+                PackagedServer server,
+                List<PyIcebergAppends.Ledger> appends,
+                List<PyIcebergAppends.Ledger> commits) {
             this.round = round;
-            this.python = python;
+            this.pyiceberg = pyiceberg;
             this.server = server;
             this.appends = appends;
             this.commits = commits;
@@ -179,21 +160,13 @@ class CrashDurabilityIT {
                 Path acks = directory.resolve("acks-" + round + "-" + writer + ".txt");
                 Files.createFile(acks);
                 ackFiles.add(acks);
-                appenders.add(new ProcessBuilder(
-                                python.toString(),
-                                script(),
-                                "append",
-                                server.uri().toString(),
-                                String.valueOf(writer),
-                                String.valueOf(appends.get(writer).nextSeq()),
-                                acks.toString(),
-                                "180")
-                        .directory(directory.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(directory
-                                .resolve("appender-" + round + "-" + writer + ".log")
-                                .toFile())
-                        .start());
+                appenders.add(pyiceberg.start(
+                        server.uri(),
+                        writer,
+                        appends.get(writer),
+                        acks,
+                        directory.resolve("appender-" + round + "-" + writer + ".log"),
+                        180));
             }
             for (int writer = 0; writer < commits.size(); writer++) {
                 int id = writer;
@@ -245,15 +218,7 @@ class CrashDurabilityIT {
                     appender.destroyForcibly();
                     throw new AssertionError("appender " + writer + " did not stop:\n" + appenderLog(writer));
                 }
-                Ledger ledger = appends.get(writer);
-                for (String line : Files.readAllLines(ackFiles.get(writer))) {
-                    String[] fields = line.split(" ");
-                    if (fields[0].equals("attempt")) {
-                        ledger.attempted.add(Long.parseLong(fields[1]));
-                    } else if (fields[0].equals("ack")) {
-                        ledger.acknowledged.put(Long.parseLong(fields[1]), Long.parseLong(fields[2]));
-                    }
-                }
+                PyIcebergAppends.collect(ackFiles.get(writer), appends.get(writer));
             }
         }
 
@@ -263,7 +228,7 @@ class CrashDurabilityIT {
 
         /** Commits until the server stops answering: each commit adds one inner object and its leaves. */
         private void commitUntilStopped(int writer) {
-            Ledger ledger = commits.get(writer);
+            PyIcebergAppends.Ledger ledger = commits.get(writer);
             long seq = ledger.nextSeq();
             while (true) {
                 ledger.attempted.add(seq);
@@ -319,53 +284,8 @@ class CrashDurabilityIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Checks the table against the appenders' ledgers; answers how many unknown-outcome batches are there. */
-    private int checkAppends(Path python, PackagedServer server, List<Ledger> appends) throws Exception {
-        PythonProcesses.Run run = PythonProcesses.run(
-                List.of(python.toString(), script(), "verify", server.uri().toString()), directory, 300);
-        assertThat(run.exitCode())
-                .as("verify failed:%n%s%n%s", run.out(), run.err())
-                .isZero();
-        JsonNode table = JSON.readTree(run.out());
-        assertThat(table.get("duplicateIds").asInt())
-                .as("rows that are there twice")
-                .isZero();
-        Map<String, Integer> batches = new TreeMap<>();
-        table.get("batches")
-                .fields()
-                .forEachRemaining(
-                        entry -> batches.put(entry.getKey(), entry.getValue().asInt()));
-        Set<Long> snapshots = new HashSet<>();
-        table.get("snapshots").forEach(snapshot -> snapshots.add(snapshot.asLong()));
-        int presentUnknown = 0;
-        for (int writer = 0; writer < appends.size(); writer++) {
-            Ledger ledger = appends.get(writer);
-            for (Map.Entry<Long, Long> ack : ledger.acknowledged.entrySet()) {
-                assertThat(batches.get(writer + ":" + ack.getKey()))
-                        .as("rows of acknowledged append %d:%d", writer, ack.getKey())
-                        .isEqualTo(ROWS);
-                assertThat(snapshots)
-                        .as("snapshot of acknowledged append %d:%d", writer, ack.getKey())
-                        .contains(ack.getValue());
-            }
-            for (long seq : ledger.unknown()) {
-                presentUnknown += batches.containsKey(writer + ":" + seq) ? 1 : 0;
-            }
-        }
-        for (Map.Entry<String, Integer> batch : batches.entrySet()) {
-            String[] key = batch.getKey().split(":");
-            assertThat(batch.getValue())
-                    .as("rows of batch %s (whole or absent)", batch.getKey())
-                    .isEqualTo(ROWS);
-            assertThat(appends.get(Integer.parseInt(key[0])).attempted)
-                    .as("batch %s was sent", batch.getKey())
-                    .contains(Long.parseLong(key[1]));
-        }
-        return presentUnknown;
-    }
-
     /** Checks the tree against the native writers' ledgers; answers how many unknown-outcome commits are there. */
-    private int checkCommits(PackagedServer server, List<Ledger> commits) throws Exception {
+    private int checkCommits(PackagedServer server, List<PyIcebergAppends.Ledger> commits) throws Exception {
         Map<String, Set<String>> leaves = new HashMap<>();
         for (String path : query(server.uri(), "/[obj_id='crash']/*/*", "inner")) {
             leaves.put(path, new HashSet<>());
@@ -377,7 +297,7 @@ class CrashDurabilityIT {
         }
         int presentUnknown = 0;
         for (int writer = 0; writer < commits.size(); writer++) {
-            Ledger ledger = commits.get(writer);
+            PyIcebergAppends.Ledger ledger = commits.get(writer);
             for (long seq : ledger.acknowledged.keySet()) {
                 assertThat(leaves.get("/crash/w" + writer + "/c" + seq))
                         .as("objects of acknowledged commit %d:%d", writer, seq)
@@ -418,9 +338,5 @@ class CrashDurabilityIT {
             token = page.hasNonNull("nextPageToken") ? page.get("nextPageToken").asText() : null;
         } while (token != null);
         return paths;
-    }
-
-    private static String script() {
-        return PythonProcesses.script("crash_appender.py").toString();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -36,6 +37,7 @@ import java.util.function.LongPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * Three packaged servers on loopback as one replicated group (docs/replication.md), with writers on
@@ -50,25 +52,35 @@ class ReplicationIT {
     private static final int KILLS = Integer.getInteger("treecat.replication.kills", 3);
     private static final List<String> IDS = List.of("n1", "n2", "n3");
 
-    /** Under target/, not a temporary directory: the three servers' logs outlive a failed run. */
-    private final Path directory = Path.of("target", "replication-it").toAbsolutePath();
+    /** Under target/replication-it/, one per test, not a temporary directory: the servers' logs outlive a failed run. */
+    private Path directory;
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Map<String, PackagedServer> servers = new ConcurrentHashMap<>();
     private final Map<String, Integer> raftPorts = new ConcurrentHashMap<>();
+    /** The PyIceberg appenders a test started; stopped after it, whatever its outcome. */
+    private final List<Appenders> appenders = new ArrayList<>();
     /** Refused commits by status and error code, for the report. */
     private final Map<String, Integer> refusals = new ConcurrentHashMap<>();
 
     @AfterEach
-    void stopAll() throws InterruptedException {
+    void stopAll() throws Exception {
+        for (Appenders running : appenders) {
+            running.close();
+        }
         for (PackagedServer server : servers.values()) {
             server.kill();
         }
     }
 
     @BeforeEach
-    void cleanDirectory() throws IOException {
+    void cleanDirectory(TestInfo test) throws IOException {
+        directory = Path.of(
+                        "target",
+                        "replication-it",
+                        test.getTestMethod().orElseThrow().getName())
+                .toAbsolutePath();
         if (Files.exists(directory)) {
             deleteRecursively(directory);
         }
@@ -123,6 +135,7 @@ class ReplicationIT {
         startGroup();
         assertThat(commit(servers.get("n1").uri(), "/w")).isPositive();
 
+        Appenders pyiceberg = new Appenders();
         Map<String, Long> acknowledged = new ConcurrentHashMap<>();
         AtomicInteger refused = new AtomicInteger();
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -159,6 +172,7 @@ class ReplicationIT {
             writer.join(60_000);
         }
 
+        String appends = pyiceberg.stopAndCheck();
         long target = assertEveryNodeHoldsEveryAcknowledgedCommit(acknowledged);
         // Read-your-writes across nodes: a commit through one node, read through another with its vid.
         long written = commit(servers.get("n1").uri(), "/w/read-your-writes");
@@ -207,7 +221,7 @@ class ReplicationIT {
                 "ReplicationIT: %d leaders killed, %d commits acknowledged (0 lost), %d refused or unanswered, "
                         + "newest vid %d; fail-over (kill to the first acknowledged commit sent after it) p50 %d ms, "
                         + "max %d ms: %s; "
-                        + "refusals %s%n",
+                        + "refusals %s; %s%n",
                 KILLS,
                 acknowledged.size(),
                 refused.get(),
@@ -215,7 +229,8 @@ class ReplicationIT {
                 failoverMillis.get(failoverMillis.size() / 2),
                 failoverMillis.get(failoverMillis.size() - 1),
                 failoverMillis,
-                refusals);
+                refusals,
+                appends);
         assertThat(acknowledged).hasSizeGreaterThan(KILLS * 10);
     }
 
@@ -230,6 +245,7 @@ class ReplicationIT {
         AtomicInteger refused = new AtomicInteger();
         AtomicBoolean writing = new AtomicBoolean(true);
         List<Thread> writers = startWriters(acknowledged, refused, writing, sentAt -> {});
+        Appenders pyiceberg = new Appenders();
         List<String> faults = new ArrayList<>();
 
         // A follower frozen for 5 s (a pause stands in for a partition), then resumed.
@@ -294,12 +310,13 @@ class ReplicationIT {
         for (Thread writer : writers) {
             writer.join(90_000);
         }
+        String appends = pyiceberg.stopAndCheck();
         long target = assertEveryNodeHoldsEveryAcknowledgedCommit(acknowledged);
         assertThat(names(servers.get("n1").uri())).contains("through-n4");
         System.out.printf(
                 "ReplicationIT: faults %s; %d commits acknowledged (0 lost), %d refused or unanswered, newest vid %d; "
-                        + "refusals %s%n",
-                faults, acknowledged.size(), refused.get(), target, refusals);
+                        + "refusals %s; %s%n",
+                faults, acknowledged.size(), refused.get(), target, refusals, appends);
         assertThat(acknowledged).hasSizeGreaterThan(100);
     }
 
@@ -346,6 +363,111 @@ class ReplicationIT {
             try (var paths = Files.walk(path)) {
                 paths.sorted(Comparator.reverseOrder())
                         .forEach(each -> each.toFile().delete());
+            }
+        }
+    }
+
+    /**
+     * One PyIceberg appender per node, appending to one table through it; an appender whose node died or froze
+     * under it stops (its last batch's outcome unknown) and is started again, from its next seq, through the node
+     * as it runs now. The table is checked against their ledgers through every node at the end.
+     */
+    private final class Appenders implements AutoCloseable {
+        private final PyIcebergAppends pyiceberg;
+        private final Path runs;
+        private final List<PyIcebergAppends.Ledger> ledgers = new ArrayList<>();
+        private final Process[] running = new Process[IDS.size()];
+        private final Path[] acks = new Path[IDS.size()];
+        private final AtomicBoolean appending = new AtomicBoolean(true);
+        private final Thread supervisor;
+        private int started;
+
+        Appenders() throws Exception {
+            runs = directory.resolve("pyiceberg");
+            Files.createDirectories(runs);
+            pyiceberg = new PyIcebergAppends(PythonProcesses.python(runs), runs);
+            pyiceberg.setUp(servers.get(IDS.get(0)).uri());
+            for (int writer = 0; writer < IDS.size(); writer++) {
+                ledgers.add(new PyIcebergAppends.Ledger());
+            }
+            supervisor = new Thread(this::supervise, "pyiceberg-appenders");
+            supervisor.start();
+            appenders.add(this);
+        }
+
+        private void supervise() {
+            try {
+                while (appending.get()) {
+                    for (int writer = 0; writer < IDS.size(); writer++) {
+                        PackagedServer server = servers.get(IDS.get(writer));
+                        if ((running[writer] == null || !running[writer].isAlive())
+                                && server != null
+                                && server.isAlive()) {
+                            restart(writer, server);
+                        }
+                    }
+                    Thread.sleep(500);
+                }
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private synchronized void restart(int writer, PackagedServer server) throws IOException {
+            if (!appending.get()) {
+                return;
+            }
+            if (acks[writer] != null) {
+                PyIcebergAppends.collect(acks[writer], ledgers.get(writer));
+            }
+            int run = started++;
+            acks[writer] = runs.resolve("acks-" + writer + "-" + run + ".txt");
+            Files.createFile(acks[writer]);
+            running[writer] = pyiceberg.start(
+                    server.uri(),
+                    writer,
+                    ledgers.get(writer),
+                    acks[writer],
+                    runs.resolve("appender-" + run + ".log"),
+                    600);
+        }
+
+        /** Stops the appenders (a batch in flight has an unknown outcome) and checks the table through each node. */
+        String stopAndCheck() throws Exception {
+            close();
+            long acknowledged = 0;
+            long unknown = 0;
+            for (PyIcebergAppends.Ledger ledger : ledgers) {
+                acknowledged += ledger.acknowledged.size();
+                unknown += ledger.unknown().size();
+            }
+            int present = 0;
+            for (String id : IDS) {
+                present = pyiceberg.check(servers.get(id).uri(), ledgers);
+            }
+            assertThat(acknowledged).as("PyIceberg appends acknowledged").isPositive();
+            return String.format(
+                    "PyIceberg: %d appenders started, %d appends acknowledged (all %d rows each, on every node), %d of "
+                            + "unknown outcome (%d of them committed)",
+                    started, acknowledged, PyIcebergAppends.ROWS, unknown, present);
+        }
+
+        @Override
+        public void close() throws Exception {
+            appending.set(false);
+            supervisor.join(30_000);
+            synchronized (this) {
+                for (int writer = 0; writer < IDS.size(); writer++) {
+                    if (running[writer] != null) {
+                        running[writer].destroy();
+                        running[writer].waitFor(30, TimeUnit.SECONDS);
+                        running[writer].destroyForcibly();
+                        PyIcebergAppends.collect(acks[writer], ledgers.get(writer));
+                        running[writer] = null;
+                    }
+                }
             }
         }
     }
