@@ -166,11 +166,7 @@ class ReplicationIT {
             killedAt.set(Long.MAX_VALUE);
             start(leader); // back on its own data and log, while the others go on committing
         }
-        Thread.sleep(1_000);
-        writing.set(false);
-        for (Thread writer : writers) {
-            writer.join(60_000);
-        }
+        stopWriters(writing, writers);
 
         String appends = pyiceberg.stopAndCheck();
         long target = assertEveryNodeHoldsEveryAcknowledgedCommit(acknowledged);
@@ -305,11 +301,7 @@ class ReplicationIT {
         servers.remove("n4").kill();
         faults.add("n4 added through the CLI, caught up from a checkpoint, removed");
 
-        Thread.sleep(1_000);
-        writing.set(false);
-        for (Thread writer : writers) {
-            writer.join(90_000);
-        }
+        stopWriters(writing, writers);
         String appends = pyiceberg.stopAndCheck();
         long target = assertEveryNodeHoldsEveryAcknowledgedCommit(acknowledged);
         assertThat(names(servers.get("n1").uri())).contains("through-n4");
@@ -511,6 +503,15 @@ class ReplicationIT {
             writers.add(writer);
         }
         return writers;
+    }
+
+    /** Lets the writers go on for a second more, then stops them; a writer's commit in flight is answered first. */
+    private static void stopWriters(AtomicBoolean writing, List<Thread> writers) throws InterruptedException {
+        Thread.sleep(1_000);
+        writing.set(false);
+        for (Thread writer : writers) {
+            writer.join(90_000);
+        }
     }
 
     /**

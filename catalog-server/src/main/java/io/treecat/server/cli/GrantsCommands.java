@@ -2,15 +2,9 @@ package io.treecat.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.core.cli.Cli;
-import io.dropwizard.core.cli.Command;
-import io.dropwizard.core.setup.Bootstrap;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.net.http.HttpClient;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 import net.sourceforge.argparse4j.inf.Subparsers;
@@ -25,55 +19,6 @@ final class GrantsCommands {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private GrantsCommands() {}
-
-    /** The options every one of these commands takes, and its run: a token if a credential is given, then the call. */
-    private abstract static class HttpCommand extends Command {
-        HttpCommand(String name, String description) {
-            super(name, description);
-        }
-
-        @Override
-        public final void configure(Subparser subparser) {
-            PrincipalsCommand.addHttpArguments(subparser);
-            arguments(subparser);
-        }
-
-        abstract void arguments(Subparser subparser);
-
-        abstract void run(Call call, Namespace namespace, Output output) throws IOException;
-
-        @Override
-        public final void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
-            Output output = new Output(System.out, namespace.getString("format").equals("table"));
-            String base = namespace.getString("http").replaceAll("/+$", "");
-            HttpClient http = HttpClient.newBuilder()
-                    .connectTimeout(PrincipalsCommand.TIMEOUT)
-                    .build();
-            Optional<String> token = PrincipalsCommand.credential(namespace.getString("credentialFile"))
-                    .map(pair -> PrincipalsCommand.token(http, base, pair));
-            run(
-                    (method, path, body) -> PrincipalsCommand.send(http, token, method, base + path, body),
-                    namespace,
-                    output);
-            output.flush();
-        }
-
-        /** One line on standard error, no stack trace: what failed, as the server said it. */
-        @Override
-        public void onError(Cli cli, Namespace namespace, Throwable failure) {
-            PrintWriter err = cli.getStdErr();
-            if (failure instanceof IllegalArgumentException || failure instanceof IOException) {
-                err.println("treecat: " + failure.getMessage());
-            } else {
-                err.println("treecat: unexpected failure: " + failure.getClass().getSimpleName());
-            }
-        }
-    }
-
-    @FunctionalInterface
-    private interface Call {
-        JsonNode send(String method, String path, String body);
-    }
 
     private static final String ROOT = "/treecat/v1";
 

@@ -6,7 +6,6 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -103,12 +102,7 @@ final class PrincipalsCommand extends Command {
     /** One line on standard error, no stack trace: what failed, as the server said it. */
     @Override
     public void onError(Cli cli, Namespace namespace, Throwable failure) {
-        PrintWriter err = cli.getStdErr();
-        if (failure instanceof IllegalArgumentException || failure instanceof IOException) {
-            err.println("treecat: " + failure.getMessage());
-        } else {
-            err.println("treecat: unexpected failure: " + failure.getClass().getSimpleName());
-        }
+        HttpCommand.reportFailure(cli, failure);
     }
 
     private static void printPrincipal(Output output, JsonNode principal) {

@@ -2,27 +2,21 @@ package io.treecat.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.core.cli.Cli;
-import io.dropwizard.core.cli.Command;
-import io.dropwizard.core.setup.Bootstrap;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 import net.sourceforge.argparse4j.inf.Subparsers;
 
 /**
  * {@code treecat replication status|add ID=HOST:PORT|remove ID}: a replicated group's members, through any of its
- * nodes, over the native HTTP/JSON API ({@code --http}, as {@code treecat principals}; docs/replication.md,
- * "Membership"). {@code add} returns once the new node caught up and is a member; start it first, with the new member
- * list.
+ * nodes, over the native HTTP/JSON API (docs/replication.md, "Membership"). {@code add} returns once the new node
+ * caught up and is a member; start it first, with the new member list.
  */
-final class ReplicationCommand extends Command {
+final class ReplicationCommand extends HttpCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ROUTE = "/treecat/v1/replication";
     /** A new node catches up before it becomes a member: from a checkpoint, maybe of a big store. */
     private static final Duration CHANGE_TIMEOUT = Duration.ofMinutes(10);
 
@@ -31,8 +25,7 @@ final class ReplicationCommand extends Command {
     }
 
     @Override
-    public void configure(Subparser subparser) {
-        PrincipalsCommand.addHttpArguments(subparser);
+    void arguments(Subparser subparser) {
         Subparsers actions = subparser.addSubparsers().dest("action").metavar("ACTION");
         actions.addParser("status").help("this node, the leader it knows, its log indexes and the members");
         actions.addParser("add")
@@ -46,18 +39,10 @@ final class ReplicationCommand extends Command {
     }
 
     @Override
-    public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
-        Output output = new Output(System.out, namespace.getString("format").equals("table"));
-        String base = namespace.getString("http").replaceAll("/+$", "");
-        HttpClient http = HttpClient.newBuilder()
-                .connectTimeout(PrincipalsCommand.TIMEOUT)
-                .build();
-        Optional<String> token = PrincipalsCommand.credential(namespace.getString("credentialFile"))
-                .map(pair -> PrincipalsCommand.token(http, base, pair));
-        String replication = base + "/treecat/v1/replication";
+    void run(Call call, Namespace namespace, Output output) throws IOException {
         switch (namespace.getString("action")) {
             case "status" -> {
-                JsonNode status = PrincipalsCommand.send(http, token, "GET", replication, null);
+                JsonNode status = call.send("GET", ROUTE, null);
                 output.record(Output.fields(
                         "node", status.path("node").asText(),
                         "leader", status.path("leader").asText(""),
@@ -75,24 +60,19 @@ final class ReplicationCommand extends Command {
                 }
                 String body = JSON.writeValueAsString(
                         Map.of("id", member.substring(0, equals), "address", member.substring(equals + 1)));
-                printMembers(
-                        output,
-                        PrincipalsCommand.send(http, token, "POST", replication + "/members", body, CHANGE_TIMEOUT));
+                printMembers(output, call.send("POST", ROUTE + "/members", body, CHANGE_TIMEOUT));
             }
             case "remove" ->
                 printMembers(
                         output,
-                        PrincipalsCommand.send(
-                                http,
-                                token,
+                        call.send(
                                 "DELETE",
-                                replication + "/members/" + PrincipalsCommand.segment(namespace.getString("id")),
+                                ROUTE + "/members/" + PrincipalsCommand.segment(namespace.getString("id")),
                                 null,
                                 CHANGE_TIMEOUT));
             default ->
                 throw new IllegalArgumentException("unknown replication action " + namespace.getString("action"));
         }
-        output.flush();
     }
 
     private static void printMembers(Output output, JsonNode answer) {
@@ -102,17 +82,6 @@ final class ReplicationCommand extends Command {
                     member.path("id").asText(),
                     "address",
                     member.path("address").asText()));
-        }
-    }
-
-    /** One line on standard error, no stack trace: what failed, as the server said it. */
-    @Override
-    public void onError(Cli cli, Namespace namespace, Throwable failure) {
-        PrintWriter err = cli.getStdErr();
-        if (failure instanceof IllegalArgumentException || failure instanceof IOException) {
-            err.println("treecat: " + failure.getMessage());
-        } else {
-            err.println("treecat: unexpected failure: " + failure.getClass().getSimpleName());
         }
     }
 }
