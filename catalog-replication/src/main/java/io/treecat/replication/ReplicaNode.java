@@ -23,7 +23,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -307,6 +309,28 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             lag = Math.max(lag, next - 1 - match);
         }
         return lag;
+    }
+
+    /**
+     * On the leader, how many entries each follower lacks of the leader's log, by node id; empty on a follower
+     * (only the leader knows) and in a group of one.
+     */
+    public Map<String, Long> followerLags() {
+        var info = division().getInfo();
+        if (!info.isLeader()) {
+            return Map.of();
+        }
+        var followers = info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
+        long[] matches = info.getFollowerMatchIndices();
+        if (matches == null || matches.length != followers.size()) {
+            return Map.of(); // the membership changed between the two reads; the next sample has it
+        }
+        long last = division().getRaftLog().getNextIndex() - 1;
+        Map<String, Long> lags = new TreeMap<>();
+        for (int i = 0; i < matches.length; i++) {
+            lags.put(RaftPeerId.valueOf(followers.get(i).getId().getId()).toString(), Math.max(0, last - matches[i]));
+        }
+        return lags;
     }
 
     /**

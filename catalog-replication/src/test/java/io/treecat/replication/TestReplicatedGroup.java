@@ -140,6 +140,13 @@ class TestReplicatedGroup {
         }
         assertThat(vids).isSorted().doesNotHaveDuplicates();
         long last = vids.get(vids.size() - 1);
+        // The leader knows each follower's lag; the followers have it all soon.
+        assertThat(leader.replica().followerLags())
+                .containsOnlyKeys(nodes.keySet().stream()
+                        .filter(id -> !id.equals(leader.replica().id()))
+                        .toList());
+        until(() -> leader.replica().followerLags().values().stream().allMatch(lag -> lag == 0), "no lag");
+        assertThat(aReplica(leader).replica().followerLags()).isEmpty();
         assertThat(leader.tree().lastVid()).isEqualTo(last); // acknowledged means readable on the leader
         for (Node node : nodes.values()) {
             until(() -> node.tree().lastVid() >= last, "every node at vid " + last);

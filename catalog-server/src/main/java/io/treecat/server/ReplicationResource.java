@@ -23,6 +23,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -31,8 +32,8 @@ import java.util.regex.Pattern;
  * The members of a replicated group, on the native API (docs/replication.md, "Membership"), for {@code treecat
  * replication}:
  * <ul>
- *   <li>{@code GET /treecat/v1/replication}: this node, the leader it knows, the term, its log indexes and the
- *       members;</li>
+ *   <li>{@code GET /treecat/v1/replication}: this node, the leader it knows, the term, its log indexes, on the
+ *       leader each follower's lag (entries it lacks), and the members;</li>
  *   <li>{@code POST /treecat/v1/replication/members} {@code {"id": "n4", "address": "host:9190"}}: adds a running
  *       node, once it caught up;</li>
  *   <li>{@code DELETE /treecat/v1/replication/members/{id}}: removes one.</li>
@@ -69,6 +70,7 @@ public final class ReplicationResource implements ChecksItsOwnAccess {
             @JsonProperty("applied_index") long appliedIndex,
             @JsonProperty("log_start_index") long logStartIndex,
             @JsonProperty("checkpoints_installed") long checkpointsInstalled,
+            @JsonProperty("follower_lag") Map<String, Long> followerLag,
             List<Member> members) {}
 
     public record Members(List<Member> members) {}
@@ -84,6 +86,7 @@ public final class ReplicationResource implements ChecksItsOwnAccess {
                 node.appliedIndex(),
                 node.logStartIndex(),
                 node.checkpointsInstalled(),
+                node.followerLags(),
                 members(node.members()));
     }
 

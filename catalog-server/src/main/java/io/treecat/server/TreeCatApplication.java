@@ -214,7 +214,12 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         opened.set(catalog);
         // Retention: the collector's gauges, and POST /tasks/gc-pause, gc-resume and gc-run on the admin port.
         GarbageCollectionAdmin.registerGauges(metrics, catalog::collector);
-        ReplicationGauges.register(metrics, catalog::replica);
+        ReplicationGauges.register(
+                metrics,
+                catalog::replica,
+                configuration.replication().peers().stream()
+                        .map(ReplicaNode.Peer::id)
+                        .toList());
         GarbageCollectionAdmin.tasks(catalog::collector).forEach(environment.admin()::addTask);
         // The admin port's own token, checked before any admin servlet (metrics, tasks) but the probes' paths.
         configuration
