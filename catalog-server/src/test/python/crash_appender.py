@@ -47,8 +47,9 @@ def setup(uri):
     cat = catalog(uri)
     try:
         cat.create_namespace(NAMESPACE)
-    except NamespaceAlreadyExistsError:
-        pass
+    except NamespaceAlreadyExistsError as e:
+        # A 409; if the namespace is then missing, the create_table below says so, and this tells why.
+        print("create_namespace: %r" % e)
     try:
         cat.create_table(TABLE, schema=SCHEMA)
     except TableAlreadyExistsError:

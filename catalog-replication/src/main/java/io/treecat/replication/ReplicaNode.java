@@ -52,6 +52,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.ReadException;
+import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -484,7 +486,10 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             if (t instanceof NotLeaderException
                     || t instanceof LeaderNotReadyException
                     || t instanceof AlreadyClosedException
-                    || t instanceof ConnectException) {
+                    || t instanceof ConnectException
+                    // A read-only request runs only after the read index is settled; these come before.
+                    || t instanceof ReadIndexException
+                    || t instanceof ReadException) {
                 return true;
             }
         }
@@ -496,8 +501,20 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             return; // another failure renewed it already
         }
         client = forwardingClient(group, commitTimeout);
+        // Closed only once the requests still in flight on it are answered or timed out: closing it now would fail
+        // them with AlreadyClosedException, which must keep meaning "never ran" (a closing server), since a
+        // request failed that way is sent again.
         try {
-            failed.close();
+            var unused = forwardRetries.schedule(
+                    () -> closeQuietly(failed), commitTimeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            closeQuietly(failed);
+        }
+    }
+
+    private static void closeQuietly(RaftClient dropped) {
+        try {
+            dropped.close();
         } catch (IOException | RuntimeException e) {
             // A failed client's close may fail as well: it is dropped either way.
         }

@@ -266,10 +266,13 @@ class ReplicationIT {
         String leaderNow = awaitLeader(null);
         String wiped =
                 IDS.stream().filter(id -> !id.equals(leaderNow)).findFirst().orElseThrow();
+        long wipedApplied = gauge(servers.get(wiped), "treecat.replication.applied-index");
         servers.remove(wiped).kill();
         deleteRecursively(directory.resolve(wiped).resolve("data"));
         deleteRecursively(directory.resolve(wiped).resolve("raft"));
-        awaitGauge(leaderNow, "treecat.replication.log-start-index", start -> start > 1);
+        // Well past what the node had: the leader remembers how far it replicated to it, and Ratis 3.2.2's log
+        // appender dies for good if it reads an entry purged under it (docs/replication.md, "Known limits").
+        awaitGauge(leaderNow, "treecat.replication.log-start-index", start -> start > wipedApplied + 300);
         start(wiped);
         // (Twice, at times: the leader's log moves on past the first checkpoint while it is installed, since
         // this test keeps it short.)

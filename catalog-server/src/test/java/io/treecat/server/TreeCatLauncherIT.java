@@ -66,7 +66,7 @@ class TreeCatLauncherIT {
         assertThat(help.exitCode()).isEqualTo(0);
         assertThat(help.out())
                 .contains(
-                        "{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch,principals,roles,grants,who-can}");
+                        "{server,check-config,demo,query,get,commit,catalog,snapshot,clone,load,export,log,watch,principals,roles,grants,who-can,replication}");
     }
 
     @Test

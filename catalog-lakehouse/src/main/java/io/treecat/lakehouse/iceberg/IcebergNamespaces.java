@@ -38,8 +38,11 @@ import org.apache.iceberg.catalog.Namespace;
 /**
  * Iceberg namespaces of one catalog ({@code /<catalog>/<level>…}, a {@link NamespaceEntry} each), and
  * the listing of what a namespace holds. Every operation is one transaction of the
- * {@link io.treecat.lakehouse.txn.TransactionRunner}; a change that loses a race is not run again
- * ({@link RetryPolicy#NONE}): its client gets the conflict and retries, as Iceberg clients do.
+ * {@link io.treecat.lakehouse.txn.TransactionRunner}; a change that loses a race is run again, re-reading
+ * everything ({@link RetryPolicy#DEFAULT}). Iceberg's clients do not retry a namespace change that gets 409:
+ * they take it for "already exists" (create) or fail, so the conflict must not reach them when another try
+ * can settle it (a replica's transaction that read before a leader change always conflicts once,
+ * docs/replication.md).
  */
 public final class IcebergNamespaces {
     private final Lakehouse lake;
@@ -89,7 +92,7 @@ public final class IcebergNamespaces {
         lake.runner()
                 .write(
                         Access.of(who, Action.CREATE_NAMESPACE, IcebergNames.namespacePath(catalog, parent)),
-                        RetryPolicy.NONE,
+                        RetryPolicy.DEFAULT,
                         txn -> {
                             Catalogs.ensure(txn, warehouse);
                             require(txn, catalog, parent);
@@ -191,7 +194,7 @@ public final class IcebergNamespaces {
     /** Drops an empty namespace. */
     public void drop(Principal who, String catalog, Namespace namespace) {
         ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-        lake.runner().write(Access.of(who, Action.DROP_NAMESPACE, path), RetryPolicy.NONE, txn -> {
+        lake.runner().write(Access.of(who, Action.DROP_NAMESPACE, path), RetryPolicy.DEFAULT, txn -> {
             if (namespace.isEmpty() || !ObjectType.NAMESPACE.isTypeOf(txn.read(path))) {
                 throw IcebergNames.noSuchNamespace(namespace);
             }
@@ -215,7 +218,7 @@ public final class IcebergNamespaces {
             lake.warehouses().forCatalog(catalog).check(updates.get(NamespaceEntry.LOCATION), Warehouse.LOCATION);
         }
         ObjectPath path = IcebergNames.namespacePath(catalog, namespace);
-        return lake.runner().write(Access.of(who, Action.UPDATE_NAMESPACE, path), RetryPolicy.NONE, txn -> {
+        return lake.runner().write(Access.of(who, Action.UPDATE_NAMESPACE, path), RetryPolicy.DEFAULT, txn -> {
             Optional<CatalogObject> object = txn.read(path);
             if (!ObjectType.NAMESPACE.isTypeOf(object)) {
                 throw IcebergNames.noSuchNamespace(namespace);
