@@ -192,7 +192,7 @@ public final class IcebergTables {
         lake.runner()
                 .write(
                         Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, namespace)),
-                        RetryPolicy.NONE,
+                        RetryPolicy.DEFAULT,
                         txn -> {
                             IcebergNamespaces.require(txn, catalog, namespace);
                             Optional<CatalogObject> existing = txn.read(path);
@@ -278,7 +278,7 @@ public final class IcebergTables {
         List<Access> accesses = List.of(
                 Access.of(who, Action.RENAME_TABLE, from),
                 Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, destination.namespace())));
-        lake.runner().write(accesses, RetryPolicy.NONE, txn -> {
+        lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
             if (!ObjectType.TABLE.isTypeOf(txn.read(from))) {
                 throw IcebergNames.noSuchTable(source);
             }

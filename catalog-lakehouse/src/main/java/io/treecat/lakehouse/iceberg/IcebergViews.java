@@ -46,7 +46,8 @@ import org.apache.iceberg.view.ViewRepresentation;
  * not found for the kind asked for. Every change is one transaction of the
  * {@link io.treecat.lakehouse.txn.TransactionRunner} that reads the view object through the
  * transaction, so two concurrent replaces of one view cannot both commit: the loser's conflict is
- * not run again ({@link RetryPolicy#NONE}), its client retries.
+ * not run again ({@link RetryPolicy#NONE}), its client retries. Creates, drops and renames are run again
+ * ({@link RetryPolicy#DEFAULT}): a client takes their 409 for "already exists", not for "retry".
  */
 public final class IcebergViews {
     private final Lakehouse lake;
@@ -123,7 +124,7 @@ public final class IcebergViews {
                 () -> lake.runner()
                         .write(
                                 Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
-                                RetryPolicy.NONE,
+                                RetryPolicy.DEFAULT,
                                 txn -> {
                                     IcebergNamespaces.require(txn, catalog, namespace);
                                     Optional<CatalogObject> existing = txn.read(path);
@@ -157,7 +158,7 @@ public final class IcebergViews {
         lake.runner()
                 .write(
                         Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, namespace)),
-                        RetryPolicy.NONE,
+                        RetryPolicy.DEFAULT,
                         txn -> {
                             IcebergNamespaces.require(txn, catalog, namespace);
                             Optional<CatalogObject> existing = txn.read(path);
@@ -211,7 +212,7 @@ public final class IcebergViews {
     /** Removes the view object; its metadata files stay, as with Iceberg's catalogs (views own no data). */
     public void drop(Principal who, String catalog, TableIdentifier identifier) {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
-        lake.runner().write(Access.of(who, Action.DROP_VIEW, path), RetryPolicy.NONE, txn -> {
+        lake.runner().write(Access.of(who, Action.DROP_VIEW, path), RetryPolicy.DEFAULT, txn -> {
             find(txn, path, identifier);
             txn.write(new WriteOp.Remove(path));
             return null;
@@ -227,7 +228,7 @@ public final class IcebergViews {
         List<Access> accesses = List.of(
                 Access.of(who, Action.RENAME_VIEW, from),
                 Access.of(who, Action.CREATE_VIEW, IcebergNames.namespacePath(catalog, destination.namespace())));
-        lake.runner().write(accesses, RetryPolicy.NONE, txn -> {
+        lake.runner().write(accesses, RetryPolicy.DEFAULT, txn -> {
             ViewEntry view = find(txn, from, source);
             IcebergNamespaces.require(txn, catalog, destination.namespace());
             Optional<CatalogObject> existing = txn.read(to);

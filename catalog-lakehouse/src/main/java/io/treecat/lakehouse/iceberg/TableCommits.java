@@ -213,7 +213,8 @@ final class TableCommits {
                 Access.of(who, Action.CREATE_TABLE, IcebergNames.namespacePath(catalog, identifier.namespace()));
         return StoreFailures.translate(
                 warehouse,
-                () -> lake.runner().write(access, RetryPolicy.NONE, txn -> {
+                // A create is run again after a lost race: clients take its 409 for "already exists".
+                () -> lake.runner().write(access, RetryPolicy.DEFAULT, txn -> {
                     IcebergNamespaces.require(txn, catalog, identifier.namespace());
                     Optional<CatalogObject> existing = txn.read(path);
                     if (existing.isPresent()) {
