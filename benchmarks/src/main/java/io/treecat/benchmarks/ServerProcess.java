@@ -126,6 +126,7 @@ public final class ServerProcess implements AutoCloseable {
      * directory and warehouse under {@code directory}. Listeners given port 0 bind a port of their own.
      * Waits until the REST port answers, or the HMS port when {@code restPort} is 0; Dropwizard opens
      * its connectors after every other listener has started, so either means the server serves.
+     * {@code jvmOptions} follow the defaults, so a {@code -Ddw.…} among them overrides one (a fixed admin port, say).
      */
     public static ServerProcess startTreeCat(
             Path jar, Path directory, List<String> jvmOptions, int restPort, int hmsPort)
@@ -169,7 +170,6 @@ public final class ServerProcess implements AutoCloseable {
         Path home = Files.createDirectories(directory).toAbsolutePath();
         List<String> command = new ArrayList<>();
         command.add(javaBinary());
-        command.addAll(jvmOptions);
         command.addAll(List.of(
                 "-Ddw.server.applicationConnectors[0].port=" + restPort,
                 "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
@@ -181,15 +181,16 @@ public final class ServerProcess implements AutoCloseable {
                 "-Ddw.hms.host=127.0.0.1",
                 "-Ddw.storage.data-dir=" + home.resolve("data"),
                 "-Ddw.warehouse.location=" + home.resolve("warehouse"),
-                "-Ddw.logging.level=WARN",
-                "-jar",
-                jar.toAbsolutePath().toString(),
-                "server"));
+                "-Ddw.logging.level=WARN"));
+        // After the defaults: the JVM keeps the last -D of a name, so an option here overrides one of them.
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "server"));
         if (config != null) {
             command.add(config.toAbsolutePath().toString());
         }
         int waitFor = restPort > 0 ? restPort : hmsPort;
-        return start("TreeCat", command, environment, home, waitFor, null, home.resolve("server.log"), 60);
+        // A node of a replicated group serves only once its group has elected a leader, all of them starting at once.
+        return start("TreeCat", command, environment, home, waitFor, null, home.resolve("server.log"), 120);
     }
 
     private static boolean answers(int port) {
