@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -310,19 +309,10 @@ public final class ReplicationBenchmark {
 
     // ---- servers
 
-    private static List<String> serverJvmOptions() {
-        List<String> jvm = new ArrayList<>(List.of(System.getProperty("server.xmx", "-Xmx1g")));
-        String extra = System.getProperty("server.jvm-args", "").trim();
-        if (!extra.isEmpty()) {
-            jvm.addAll(Arrays.asList(extra.split("\\s+")));
-        }
-        return jvm;
-    }
-
     /** A TreeCat server on its own admin port (the leader gauge is read there), with {@code options} added. */
     private static Node startNode(String id, Path directory, List<String> options) throws Exception {
         int adminPort = ServerProcess.freePort();
-        List<String> jvm = serverJvmOptions();
+        List<String> jvm = ServerProcess.serverJvmOptions();
         jvm.add("-Ddw.server.adminConnectors[0].port=" + adminPort);
         jvm.addAll(options);
         ServerProcess server =

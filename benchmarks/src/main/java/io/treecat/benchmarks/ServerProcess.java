@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,16 @@ public final class ServerProcess implements AutoCloseable {
         this.log = log;
         this.port = port;
         this.startedMillis = startedMillis;
+    }
+
+    /** A driven server's JVM options: {@code -Dserver.xmx} (default {@code -Xmx1g}) and {@code -Dserver.jvm-args}. */
+    public static List<String> serverJvmOptions() {
+        List<String> jvm = new ArrayList<>(List.of(System.getProperty("server.xmx", "-Xmx1g")));
+        String extra = System.getProperty("server.jvm-args", "").trim();
+        if (!extra.isEmpty()) {
+            jvm.addAll(Arrays.asList(extra.split("\\s+")));
+        }
+        return jvm;
     }
 
     /** The java binary this driver runs on, so both servers and the driver share one JDK. */

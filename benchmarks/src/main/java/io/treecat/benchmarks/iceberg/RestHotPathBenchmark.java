@@ -178,7 +178,7 @@ public final class RestHotPathBenchmark {
         try (ServerProcess treecatServer = ServerProcess.startTreeCat(
                         ServerProcess.treecatJar(),
                         work.resolve("treecat"),
-                        serverJvmOptions(),
+                        ServerProcess.serverJvmOptions(),
                         ServerProcess.freePort(),
                         0);
                 ServerProcess referenceServer = startReference(work.resolve("reference"))) {
@@ -226,15 +226,6 @@ public final class RestHotPathBenchmark {
 
     // ---- servers and clients
 
-    private static List<String> serverJvmOptions() {
-        List<String> jvm = new ArrayList<>(List.of(System.getProperty("server.xmx", "-Xmx1g")));
-        String extra = System.getProperty("server.jvm-args", "").trim();
-        if (!extra.isEmpty()) {
-            jvm.addAll(Arrays.asList(extra.split("\\s+")));
-        }
-        return jvm;
-    }
-
     /**
      * Iceberg's reference server in its own JVM: this benchmark's jar (Iceberg, Jetty, sqlite-jdbc) plus the jars in
      * {@code -Dreference.lib} (benchmarks/target/reference-rest-peer: the fixtures and Hadoop), configured by
@@ -258,7 +249,7 @@ public final class RestHotPathBenchmark {
         int port = ServerProcess.freePort();
         List<String> command = new ArrayList<>();
         command.add(ServerProcess.javaBinary());
-        command.addAll(serverJvmOptions());
+        command.addAll(ServerProcess.serverJvmOptions());
         // Warnings and errors only, as TreeCat's server logs here (logging.level=WARN): slf4j-simple's default, INFO,
         // would have the reference server write lines for every request.
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
