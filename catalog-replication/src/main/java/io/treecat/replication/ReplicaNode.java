@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -181,6 +182,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftServerConfigKeys.setStorageDir(properties, List.of(raftDirectory.toFile()));
         int port = Integer.parseInt(me.address().substring(me.address().lastIndexOf(':') + 1));
         GrpcConfigKeys.Server.setPort(properties, port);
+        RaftConfigKeys.Rpc.setType(properties, new CheckpointAwareRpc());
         RaftServerConfigKeys.Rpc.setTimeoutMin(properties, duration(settings.electionTimeoutMin()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(properties, duration(settings.electionTimeoutMax()));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
@@ -188,7 +190,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         // The log is kept only back to the newest snapshot (Ozone does the same): a node that needs older
         // entries, a new one or one away for long, is told to install a snapshot, and receives a RocksDB
         // checkpoint of the leader's store (CheckpointShipping) rather than Ratis's own file transfer,
-        // since a snapshot here is only a marker.
+        // since a snapshot here is only a marker. CheckpointAwareRpc keeps the leader's log appender alive
+        // when such a node's entries vanish under it.
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
         RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(1024, settings.snapshotEvery()));
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytes()));

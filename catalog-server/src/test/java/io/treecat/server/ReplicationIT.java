@@ -38,7 +38,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Three packaged servers on loopback as one replicated group (docs/replication.md), with writers on
@@ -232,12 +231,10 @@ class ReplicationIT {
     }
 
     /**
-     * Off in CI until the open bug in docs/replication.md ("The log purge can kill a log appender") is fixed: with
-     * the log kept this short, a follower that needs entries right at the purge boundary can lose its Ratis log
-     * appender for good, and the group its quorum. Run it with {@code -Dtreecat.replication.faults=true}.
+     * With the log kept this short, a follower often needs entries right at the purge boundary: this is the
+     * test that found Ratis's log appender dying there (CheckpointAwareRpc).
      */
     @Test
-    @EnabledIfSystemProperty(named = "treecat.replication.faults", matches = "true")
     void frozenWipedAndAddedNodesCatchUpAndNoAcknowledgedCommitIsLost() throws Exception {
         // Snapshots every 100 entries and small log files: the leader drops its log soon, so a wiped node and
         // a new one must be sent a checkpoint of its store.
