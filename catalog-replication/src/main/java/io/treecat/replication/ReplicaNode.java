@@ -196,6 +196,11 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(1024, settings.snapshotEvery()));
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytes()));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
+        // Ratis holds back an append to a follower until 1 ms after the previous one, to send more entries
+        // per request; here the sequencer has one entry in flight at a time, so the wait only delays the next
+        // commit (in-process p50 2.9 -> 2.2 ms). A follower that stops answering is still paced, by Ratis's
+        // slowness timeout.
+        RaftServerConfigKeys.Log.Appender.setWaitTimeMin(properties, TimeDuration.ZERO);
         // Read-only requests go through Ratis's read index (linearizableVid); the leader answers its part
         // from its lease while it holds one, without a round of heartbeats.
         RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
