@@ -192,6 +192,22 @@ final class TreeCatServerProcess implements AutoCloseable {
                 "TreeCat server not healthy after " + START_TIMEOUT + " (last: " + last + "):\n" + log());
     }
 
+    /** SIGKILL ({@code kill -9}): nothing is flushed or closed. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Sends a signal by name ({@code STOP} freezes the process, {@code CONT} resumes it). */
+    void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** Stops the server as SIGTERM does (graceful: RocksDB is closed), forcibly if it hangs. */
     @Override
     public void close() {
