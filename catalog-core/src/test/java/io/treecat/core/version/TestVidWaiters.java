@@ -34,12 +34,12 @@ class TestVidWaiters {
     void aWaiterGivenUpOnLeavesNothingBehind() {
         // A vid that never comes (a hostile X-TreeCat-Min-Vid): cancelled, or timed out by its caller.
         CompletableFuture<Void> cancelled = waiters.await(1_000_000_000L);
-        CompletableFuture<Void> timedOut =
-                waiters.await(1_000_000_000L).completeOnTimeout(null, 1, TimeUnit.MILLISECONDS);
+        CompletableFuture<Void> timedOut = waiters.await(1_000_000_000L);
         CompletableFuture<Void> kept = waiters.await(1_000_000_000L);
         assertThat(waiters.size()).isEqualTo(3);
         cancelled.cancel(false);
-        timedOut.join();
+        // The timeout starts only now: started before the count, it could fire first on a loaded machine.
+        timedOut.completeOnTimeout(null, 1, TimeUnit.MILLISECONDS).join();
         assertThat(waiters.size()).isEqualTo(1);
         kept.cancel(false);
         assertThat(waiters.size()).isZero();
