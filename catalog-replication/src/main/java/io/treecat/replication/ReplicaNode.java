@@ -357,13 +357,15 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<Outcome> replicate(ReplicatedCommit commit) {
+    public CompletableFuture<Outcome> replicate(List<ReplicatedCommit> commits) {
+        // The entry is installed whole or not at all: its first commit settles it.
+        ReplicatedCommit commit = commits.get(0);
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(self)
                 .setGroupId(groupId)
                 .setCallId(callIds.incrementAndGet())
-                .setMessage(Message.valueOf(ByteString.copyFrom(commit.encode())))
+                .setMessage(Message.valueOf(ByteString.copyFrom(ReplicatedCommit.encodeAll(commits))))
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         try {

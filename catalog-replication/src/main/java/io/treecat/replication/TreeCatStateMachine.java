@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * The tree as Ratis's state machine, on every node of the group: installs agreed commits in log order
  * ({@link VersionedTree#applyReplicated}) and publishes them.
  *
- * <p>An entry is installed only when its vid is the node's next one; any other is skipped, alike on
+ * <p>An entry (one or more commits at consecutive vids, a group commit) is installed only when its first
+ * vid is the node's next one; any other is skipped, alike on
  * every node since all apply the same log in the same order (see {@link CommitReplicator}). The log
  * position of each installed entry is written in the entry's own batch, so after a crash the node
  * knows exactly which entries its store holds and skips them when Ratis replays its log.
@@ -146,12 +148,14 @@ final class TreeCatStateMachine extends BaseStateMachine {
             return CompletableFuture.completedFuture(SKIPPED);
         }
         ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
-        ReplicatedCommit commit = ReplicatedCommit.decode(data);
-        if (commit.vid() != tree.appliedVid() + 1) {
+        List<ReplicatedCommit> commits = ReplicatedCommit.decodeAll(data);
+        long firstVid = commits.get(0).vid();
+        if (firstVid != tree.appliedVid() + 1) {
             LOG.info(
-                    "Skipping the entry at {} for vid {}: the node is at vid {} (a leader change raced it)",
+                    "Skipping the entry at {} for vids {} to {}: the node is at vid {} (a leader change raced it)",
                     position,
-                    commit.vid(),
+                    firstVid,
+                    commits.get(commits.size() - 1).vid(),
                     tree.appliedVid());
             updateLastAppliedTermIndex(position);
             return CompletableFuture.completedFuture(SKIPPED);
@@ -160,8 +164,8 @@ final class TreeCatStateMachine extends BaseStateMachine {
         ByteBuffer.wrap(positionBytes).putLong(position.getTerm()).putLong(position.getIndex());
         // A failure here throws out of the updater: Ratis stops this node rather than let it go on with a
         // store that may or may not hold the entry.
-        tree.applyReplicated(commit, batch -> batch.put(KeySpace.META, APPLIED_KEY, positionBytes));
-        tree.publish(commit.vid());
+        tree.applyReplicated(commits, batch -> batch.put(KeySpace.META, APPLIED_KEY, positionBytes));
+        tree.publish(commits.get(commits.size() - 1).vid());
         updateLastAppliedTermIndex(position);
         return CompletableFuture.completedFuture(INSTALLED);
     }

@@ -32,9 +32,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.LongStream;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +162,57 @@ class TestReplicatedGroup {
                 assertThat(node.tree().read(ObjectPath.parse("/db" + i), vids.get(i) - 1))
                         .isEmpty();
             }
+        }
+    }
+
+    @Test
+    void commitsThatWaitTogetherShareOneEntryOfTheLogAndLandAlikeOnEveryNode() throws Exception {
+        startGroup();
+        Node leader = awaitLeader();
+        add(leader, "/db");
+        long firstIndex = leader.replica().appliedIndex();
+        long firstVid = leader.tree().appliedVid();
+        int threads = 8;
+        int each = 25;
+        ExecutorService writers = Executors.newFixedThreadPool(threads);
+        List<Future<List<Long>>> written = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            written.add(writers.submit(() -> {
+                List<Long> vids = new ArrayList<>();
+                for (int i = 0; i < each; i++) {
+                    vids.add(add(leader, "/db/w" + thread + "_" + i).vid());
+                }
+                return vids;
+            }));
+        }
+        Map<Long, String> byVid = new TreeMap<>();
+        for (int t = 0; t < threads; t++) {
+            List<Long> vids = written.get(t).get(60, TimeUnit.SECONDS);
+            for (int i = 0; i < each; i++) {
+                assertThat(byVid.put(vids.get(i), "/db/w" + t + "_" + i))
+                        .as("vid %d taken twice", vids.get(i))
+                        .isNull();
+            }
+        }
+        writers.shutdown();
+        long commits = (long) threads * each;
+        long lastVid = firstVid + commits;
+        assertThat(byVid.keySet())
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(firstVid + 1, lastVid).boxed().toList());
+        // Group commits: fewer log entries than commits.
+        assertThat(leader.replica().appliedIndex() - firstIndex).isLessThan(commits);
+        for (Node node : nodes.values()) {
+            until(() -> node.tree().lastVid() >= lastVid, "every node at vid " + lastVid);
+            byVid.forEach((vid, path) -> {
+                assertThat(node.tree().read(ObjectPath.parse(path), vid))
+                        .as("%s at its vid %d on %s", path, vid, node.replica().id())
+                        .isPresent();
+                assertThat(node.tree().read(ObjectPath.parse(path), vid - 1)).isEmpty();
+            });
+            assertThat(node.tree().log().find(lastVid))
+                    .isEqualTo(leader.tree().log().find(lastVid));
         }
     }
 

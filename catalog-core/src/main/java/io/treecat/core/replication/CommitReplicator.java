@@ -1,6 +1,7 @@
 package io.treecat.core.replication;
 
 import io.treecat.core.version.CommitResult;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -19,13 +20,14 @@ public interface CommitReplicator {
     boolean leading();
 
     /**
-     * Replicates one commit. Completes once the group has agreed on the entry and this node has
-     * installed and published it ({@link Outcome#INSTALLED}), or skipped it because another commit took
-     * its vid first ({@link Outcome#SKIPPED}). Completes exceptionally with {@code NO_LEADER} if the
+     * Replicates the commits of one log entry (a group commit: consecutive vids, installed together or not
+     * at all). Completes once the group has agreed on the entry and this node has installed and published
+     * it ({@link Outcome#INSTALLED}), or skipped it because another commit took its first vid first
+     * ({@link Outcome#SKIPPED}). Completes exceptionally with {@code NO_LEADER} if the
      * entry was refused before it entered the log (nothing committed), with anything else if the
      * outcome is unknown.
      */
-    CompletableFuture<Outcome> replicate(ReplicatedCommit commit);
+    CompletableFuture<Outcome> replicate(List<ReplicatedCommit> commits);
 
     /**
      * A replica's commit, sent to the leader to validate and sequence there. Completes with the commit

@@ -59,6 +59,15 @@ class ChangeLog {
         }
     }
 
+    /**
+     * Forgets the changes recorded above {@code vid}: a replicated group commit records its commits before
+     * the group agreed on them, so that each validates against the ones before it, and takes them back if
+     * the group did not. The version map keeps its newer vids: it only tells validation where to look.
+     */
+    void discardAfter(long vid) {
+        logIndex.keySet().removeIf(key -> key.vid() > vid);
+    }
+
     /** The newest vid that changed a child of {@code parent}, or -1 if none is remembered. */
     long newestChildVid(ObjectPath parent) {
         return versionMap.getOrDefault(parent, -1L);

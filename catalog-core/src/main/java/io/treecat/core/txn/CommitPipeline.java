@@ -4,7 +4,6 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.replication.ForwardedCommit;
-import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.PreparedCommit;
 import io.treecat.core.version.VersionedTree;
@@ -17,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,13 +44,20 @@ import org.slf4j.LoggerFactory;
  * caller told {@code COMMIT_STATE_UNKNOWN}. Neither thread ever dies of a commit: every caller is
  * answered.
  *
- * <p><b>Replicated</b> ({@link #replicateThrough}): the sequencer validates and prepares as above, then
- * hands the commit to the group as an entry and waits until this node has installed it (the group's
- * log, not this node's WAL, makes it durable), before it prepares the next commit, which must see it.
- * So a replicated node commits one entry per round of the group; the syncer has nothing to do.
+ * <p><b>Replicated</b> ({@link #replicateThrough}): the sequencer takes every commit waiting (up to {@link
+ * #MAX_GROUP_COMMITS}), validates and prepares each over the ones before it ({@link
+ * VersionedTree.GroupCommit}: a view of the store with their writes staged), hands them to the group as
+ * one log entry, and waits until this node has installed it (the group's log, not this node's WAL, makes
+ * it durable) before it starts the next entry, which must see it. So a replicated node commits one entry
+ * per round of the group, as many commits as waited for it (group commit); the syncer has nothing to do.
  */
 final class CommitPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
+
+    /** At most this many commits go into one entry of the group's log (a group commit). */
+    static final int MAX_GROUP_COMMITS = 64;
+    /** A group commit takes no more commits once its writes reach this size (a lone commit may be larger). */
+    static final long MAX_GROUP_COMMIT_BYTES = 4L << 20;
 
     /** A commit waiting for the sequencer. */
     record Request(
@@ -274,89 +281,133 @@ final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /** A replicated commit staged in a group commit: its request and its prepared batch. */
+    private record Staged(Request request, PreparedCommit prepared) {}
+
     /**
-     * Validates, prepares and replicates one commit, and answers its caller once this node has installed
-     * it; never throws for the commit's sake. Every commit before it is installed and published already,
-     * so a refusal is answered at once.
+     * Validates, prepares and replicates {@code first} and the commits waiting behind it as one group
+     * commit, one entry of the group's log, and answers their callers once this node has installed it;
+     * never throws for a commit's sake. Each commit is validated and prepared over the ones before it in
+     * the entry (their changes are recorded for validation before the group agreed on them, and taken back
+     * if it did not). Refusals are answered with the entry's outcome, like a single node's refusals wait
+     * for the commits before them.
      */
-    private void sequenceReplicated(Request request, CommitReplicator group) {
+    private void sequenceReplicated(Request first, CommitReplicator group) {
         if (!group.leading()) {
-            if (request.forwarded()) {
-                request.done()
+            if (first.forwarded()) {
+                first.done()
                         .completeExceptionally(new CatalogException(
                                 ErrorCode.NO_LEADER, "This node no longer leads the group; nothing was committed"));
             } else {
-                forward(request, group);
+                forward(first, group);
             }
             return;
         }
-        PreparedCommit prepared;
+        VersionedTree.GroupCommit entry = tree.startGroupCommit();
+        // Validation must know of every vid the entry builds on, this node's own or another leader's.
+        noteUnrecorded(entry.baseVid());
+        List<Staged> staged = new ArrayList<>();
+        List<Runnable> refusals = new ArrayList<>();
+        Request request = first;
+        int taken = 0;
+        while (true) {
+            stage(request, entry, staged, refusals);
+            if (++taken >= MAX_GROUP_COMMITS || entry.bytes() >= MAX_GROUP_COMMIT_BYTES) {
+                break;
+            }
+            Request next = pending.poll();
+            if (next == null) {
+                break;
+            }
+            if (next == STOP) {
+                pending.add(STOP); // handled by the loop, after this entry
+                break;
+            }
+            request = next;
+        }
         try {
-            noteUnrecorded(tree.appliedVid());
+            if (!staged.isEmpty()) {
+                replicate(entry, staged, group);
+            }
+        } finally {
+            staged.forEach(commit -> commit.prepared().close());
+            refusals.forEach(Runnable::run);
+        }
+    }
+
+    /** Validates and prepares one commit over the entry's earlier ones and adds it, or notes its refusal. */
+    private void stage(Request request, VersionedTree.GroupCommit entry, List<Staged> staged, List<Runnable> refusals) {
+        PreparedCommit prepared = null;
+        try {
             if (request.validate()) {
                 validator.validate(request.scanSet(), request.readVid());
             }
-            prepared = tree.prepare(request.writes());
-            if (noteUnrecorded(prepared.vid() - 1) && request.validate()) {
-                // Something was installed between validating and preparing: validate again against it.
-                try {
-                    validator.validate(request.scanSet(), request.readVid());
-                } catch (RuntimeException | Error e) {
-                    prepared.close();
-                    throw e;
-                }
-            }
-        } catch (CatalogException e) {
-            request.done().completeExceptionally(e);
-            return;
-        } catch (RuntimeException | Error e) {
-            LOG.error("Commit failed unexpectedly before anything was replicated", e);
-            request.done()
-                    .completeExceptionally(new CatalogException(
-                            ErrorCode.STORAGE_FAILURE, "Commit failed; nothing was written: " + e, e));
-            return;
-        }
-        try (prepared) {
-            ReplicatedCommit entry = tree.stage(prepared);
-            CommitReplicator.Outcome outcome;
-            try {
-                outcome = group.replicate(entry).get(replicationTimeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof CatalogException refused && refused.code() == ErrorCode.NO_LEADER) {
-                    request.done().completeExceptionally(refused);
-                } else {
-                    request.done().completeExceptionally(unknownOutcome(prepared.vid(), cause));
-                }
-                return;
-            } catch (TimeoutException e) {
-                request.done()
-                        .completeExceptionally(
-                                unknownOutcome(prepared.vid(), e).with("timeoutMillis", replicationTimeoutMillis));
-                return;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                request.done().completeExceptionally(unknownOutcome(prepared.vid(), e));
-                return;
-            }
-            if (outcome == CommitReplicator.Outcome.SKIPPED) {
-                request.done()
-                        .completeExceptionally(new CatalogException(
-                                        ErrorCode.NO_LEADER,
-                                        "The group's leader changed while the commit was replicated, and another "
-                                                + "commit took its version; nothing was committed")
-                                .with("vid", prepared.vid()));
-                return;
-            }
-            // Installed and published by the group's apply: validation must see it before the next commit.
-            noteUnrecorded(prepared.vid() - 1);
+            prepared = entry.prepare(request.writes());
+            entry.stage(prepared);
             log.record(prepared.vid(), prepared.result().changes());
-            recordedThrough = prepared.vid();
-            afterCommit(prepared.vid());
-            request.done().complete(prepared.result());
+            staged.add(new Staged(request, prepared));
+        } catch (CatalogException e) {
+            close(prepared);
+            refusals.add(() -> request.done().completeExceptionally(e));
+        } catch (RuntimeException | Error e) {
+            close(prepared);
+            LOG.error("Commit failed unexpectedly before anything was replicated", e);
+            CatalogException refusal =
+                    new CatalogException(ErrorCode.STORAGE_FAILURE, "Commit failed; nothing was written: " + e, e);
+            refusals.add(() -> request.done().completeExceptionally(refusal));
+        }
+    }
+
+    private static void close(PreparedCommit prepared) {
+        if (prepared != null) {
+            prepared.close();
+        }
+    }
+
+    /** Hands the entry to the group and answers its commits with the outcome. */
+    private void replicate(VersionedTree.GroupCommit entry, List<Staged> staged, CommitReplicator group) {
+        long lastVid = staged.get(staged.size() - 1).prepared().vid();
+        Function<Long, CatalogException> failure;
+        try {
+            CommitReplicator.Outcome outcome =
+                    group.replicate(entry.commits()).get(replicationTimeoutMillis, TimeUnit.MILLISECONDS);
+            failure = outcome == CommitReplicator.Outcome.INSTALLED
+                    ? null
+                    : vid -> new CatalogException(
+                                    ErrorCode.NO_LEADER,
+                                    "The group's leader changed while the commit was replicated, and another "
+                                            + "commit took its version; nothing was committed")
+                            .with("vid", vid);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            failure = cause instanceof CatalogException refused && refused.code() == ErrorCode.NO_LEADER
+                    ? vid -> refused
+                    : vid -> unknownOutcome(vid, cause);
+        } catch (TimeoutException e) {
+            failure = vid -> unknownOutcome(vid, e).with("timeoutMillis", replicationTimeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = vid -> unknownOutcome(vid, e);
         } catch (RuntimeException | Error e) {
             LOG.error("Replicated commit failed unexpectedly", e);
-            request.done().completeExceptionally(unknownOutcome(prepared.vid(), e));
+            failure = vid -> unknownOutcome(vid, e);
+        }
+        if (failure != null) {
+            // Not installed, or not known to be: the entry's changes never happened as far as validation
+            // knows. If the group installs it after all, noteUnrecorded sees vids it did not record.
+            log.discardAfter(entry.baseVid());
+            for (Staged commit : staged) {
+                commit.request()
+                        .done()
+                        .completeExceptionally(failure.apply(commit.prepared().vid()));
+            }
+            return;
+        }
+        // Installed and published by the group's apply, with the changes validation already holds.
+        recordedThrough = lastVid;
+        afterCommit(lastVid);
+        for (Staged commit : staged) {
+            commit.request().done().complete(commit.prepared().result());
         }
     }
 

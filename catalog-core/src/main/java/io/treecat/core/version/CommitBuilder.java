@@ -8,6 +8,7 @@ import io.treecat.core.model.ObjectPath;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvBatch;
 import io.treecat.core.storage.KvIterator;
+import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.PathKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +28,12 @@ import org.bson.BsonDocument;
  */
 final class CommitBuilder {
     private final VersionedTree tree;
+    /**
+     * Where the state the commit builds on is read: the tree's store, or a view of it with the earlier
+     * commits of a replicated group commit staged. Clone sources are read from the tree (published vids).
+     */
+    private final KvStore kv;
+
     private final long readVid;
     private final long vid;
     /** The final state of every path this write set touches, in first-touch order. */
@@ -53,8 +60,9 @@ final class CommitBuilder {
 
     private static final Existing NOTHING = new Existing(null, null, null, null);
 
-    CommitBuilder(VersionedTree tree, long readVid, long vid) {
+    CommitBuilder(VersionedTree tree, KvStore kv, long readVid, long vid) {
         this.tree = tree;
+        this.kv = kv;
         this.readVid = readVid;
         this.vid = vid;
     }
@@ -176,7 +184,7 @@ final class CommitBuilder {
             return NOTHING;
         }
         byte[] pathKey = PathKeys.pathKey(path);
-        byte[] innerRecord = tree.kv().get(KeySpace.INNER_CURRENT, pathKey);
+        byte[] innerRecord = kv.get(KeySpace.INNER_CURRENT, pathKey);
         if (innerRecord != null && !Records.innerCurrentRemoved(innerRecord)) {
             return new Existing(
                     ObjectKind.INNER, Records.document(innerRecord, Records.INNER_CURRENT_HEADER), innerRecord, null);
@@ -185,7 +193,7 @@ final class CommitBuilder {
         if (leaf != null) {
             return new Existing(
                     ObjectKind.LEAF,
-                    Records.document(tree.resolveLeaf(leaf.record()), Records.HEADER),
+                    Records.document(tree.resolveLeaf(kv, leaf.record()), Records.HEADER),
                     innerRecord,
                     leaf);
         }
@@ -201,7 +209,7 @@ final class CommitBuilder {
     private VersionedTree.LeafEntry findLeaf(byte[] pathKey) {
         if (leafLookup == null) {
             // One iterator for all the lookups of this write set: opening one per lookup costs more than the seek.
-            leafLookup = tree.kv().iterator(KeySpace.LEAF, null, null);
+            leafLookup = kv.iterator(KeySpace.LEAF, null, null);
         }
         leafLookup.seek(pathKey);
         if (!leafLookup.isValid()) {
@@ -276,7 +284,7 @@ final class CommitBuilder {
     private Set<String> childIds(ObjectPath parent) {
         Set<String> ids = new TreeSet<>();
         if (existing(parent).kind() == ObjectKind.INNER) {
-            try (ChildCursor cursor = tree.appliedChildren(parent, readVid)) {
+            try (ChildCursor cursor = tree.appliedChildren(kv, parent, readVid)) {
                 while (cursor.advance()) {
                     ids.add(cursor.id());
                 }

@@ -5,6 +5,7 @@ import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvIterator;
+import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.PathKeys;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,9 @@ import org.bson.BsonDocument;
  */
 final class TreeChildCursor implements ChildCursor {
     private final VersionedTree tree;
+    /** The store the children are read from: the tree's, or a view of it with a group commit's writes staged. */
+    private final KvStore kv;
+
     private final long vid;
     private final List<byte[][]> ranges;
     private final ChildKinds kinds;
@@ -25,8 +29,10 @@ final class TreeChildCursor implements ChildCursor {
     private LeafSide leaf;
     private Side current;
 
-    TreeChildCursor(VersionedTree tree, ObjectPath parent, long vid, List<byte[][]> ranges, ChildKinds kinds) {
+    TreeChildCursor(
+            VersionedTree tree, KvStore kv, ObjectPath parent, long vid, List<byte[][]> ranges, ChildKinds kinds) {
         this.tree = tree;
+        this.kv = kv;
         this.vid = vid;
         this.ranges = ranges;
         this.kinds = kinds;
@@ -70,10 +76,10 @@ final class TreeChildCursor implements ChildCursor {
         byte[] lower = range[0] == null ? prefix : PathKeys.concat(prefix, range[0]);
         byte[] upper = range[1] == null ? PathKeys.prefixEnd(prefix) : PathKeys.concat(prefix, range[1]);
         if (kinds.includes(ObjectKind.INNER)) {
-            inner = new InnerSide(tree.kv().iterator(KeySpace.INNER_CURRENT, lower, upper));
+            inner = new InnerSide(kv.iterator(KeySpace.INNER_CURRENT, lower, upper));
         }
         if (kinds.includes(ObjectKind.LEAF)) {
-            leaf = new LeafSide(tree.kv().iterator(KeySpace.LEAF, lower, upper));
+            leaf = new LeafSide(kv.iterator(KeySpace.LEAF, lower, upper));
         }
         // Iterators read the store as it was when they opened: if the horizon has not passed the vid by
         // now, nothing they will read was collected under them.
@@ -220,7 +226,7 @@ final class TreeChildCursor implements ChildCursor {
 
         /** The child changed after {@code vid}: look up the version that was current then. */
         private boolean findInHistory() {
-            VersionedTree.HistoryEntry entry = tree.historyAt(key, vid);
+            VersionedTree.HistoryEntry entry = tree.historyAt(kv, key, vid);
             // A fresh seek: refuse it if the collector passed vid since the cursor opened.
             tree.checkNotExpired(vid);
             if (entry == null) {
@@ -290,7 +296,7 @@ final class TreeChildCursor implements ChildCursor {
                     valueOffset = Records.HEADER;
                     version = createVid;
                     if (Records.leafIsReference(leafRecord)) {
-                        resolved = tree.resolveLeaf(leafRecord);
+                        resolved = tree.resolveLeaf(kv, leafRecord);
                     }
                     return true;
                 }

@@ -23,6 +23,7 @@ import io.treecat.core.storage.KvOp;
 import io.treecat.core.storage.KvStore;
 import io.treecat.core.storage.OpsBatch;
 import io.treecat.core.storage.PathKeys;
+import io.treecat.core.storage.StagedKvView;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -269,7 +270,12 @@ public final class VersionedTree implements AutoCloseable {
      * versions of a path sort newest first. Null if it did not exist then (or was removed).
      */
     HistoryEntry historyAt(byte[] pathKey, long vid) {
-        try (KvIterator history = store.iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(pathKey))) {
+        return historyAt(store, pathKey, vid);
+    }
+
+    /** {@link #historyAt(byte[], long)}, read from {@code kv}. */
+    HistoryEntry historyAt(KvStore kv, byte[] pathKey, long vid) {
+        try (KvIterator history = kv.iterator(KeySpace.INNER_HISTORY, null, PathKeys.prefixEnd(pathKey))) {
             history.seek(PathKeys.versionedKey(pathKey, vid));
             if (!history.isValid()) {
                 return null;
@@ -315,11 +321,16 @@ public final class VersionedTree implements AutoCloseable {
 
     /** The record holding a leaf's value: itself, or the primary copy a shared leaf refers to. */
     byte[] resolveLeaf(byte[] record) {
+        return resolveLeaf(store, record);
+    }
+
+    /** {@link #resolveLeaf(byte[])}, read from {@code kv}. */
+    byte[] resolveLeaf(KvStore kv, byte[] record) {
         if (!Records.leafIsReference(record)) {
             return record;
         }
         byte[] primaryKey = Records.leafReference(record);
-        byte[] primary = store.get(KeySpace.LEAF, primaryKey);
+        byte[] primary = kv.get(KeySpace.LEAF, primaryKey);
         if (primary == null) {
             throw new CatalogException(ErrorCode.STORAGE_CORRUPTION, "A shared leaf refers to a missing primary copy")
                     .with("primary", PathKeys.decodePath(primaryKey, primaryKey.length - PathKeys.VID_BYTES));
@@ -338,12 +349,16 @@ public final class VersionedTree implements AutoCloseable {
      */
     public ChildCursor children(ObjectPath parent, long vid, List<byte[][]> idRanges, ChildKinds kinds) {
         checkReadable(vid);
-        return new TreeChildCursor(this, parent, vid, idRanges, kinds);
+        return new TreeChildCursor(this, store, parent, vid, idRanges, kinds);
     }
 
-    /** All children at an applied vid that may not be published yet: for preparing the next commit. */
-    TreeChildCursor appliedChildren(ObjectPath parent, long vid) {
-        return new TreeChildCursor(this, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
+    /**
+     * All children at an applied vid that may not be published yet, read from {@code kv} (the store, or a
+     * view with a group commit's earlier commits staged): for preparing the next commit.
+     */
+    TreeChildCursor appliedChildren(KvStore kv, ObjectPath parent, long vid) {
+        return new TreeChildCursor(
+                this, kv, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
     }
 
     /** All the children of {@code parent} at {@code vid}. */
@@ -378,7 +393,7 @@ public final class VersionedTree implements AutoCloseable {
     public PreparedCommit prepare(WriteSet writes) {
         requireNonNull(writes, "writes is null");
         long applied = appliedVid.get();
-        return new CommitBuilder(this, applied, applied + 1).build(writes);
+        return new CommitBuilder(this, store, applied, applied + 1).build(writes);
     }
 
     /**
@@ -400,48 +415,108 @@ public final class VersionedTree implements AutoCloseable {
     }
 
     /**
-     * The leader's half of a replicated commit: completes the prepared batch exactly as {@link #apply}
-     * would (the vid counter and the commit record, stamped with this node's clock) and returns it as the
-     * entry to replicate. Nothing is written here: the store changes when the group has agreed on the
+     * The leader's half of a replicated commit: starts a group commit, the commits of one entry of the
+     * group's log, each prepared over the ones before it ({@link GroupCommit#prepare}, {@link
+     * GroupCommit#stage}). Nothing is written here: the store changes when the group has agreed on the
      * entry and {@link #applyReplicated} installs it, on this node as on every other. Until then no
-     * later commit may be prepared, since it would not see this one.
+     * commit outside it may be prepared, since it would not see it.
      */
-    public ReplicatedCommit stage(PreparedCommit prepared) {
-        if (!(prepared.batch() instanceof OpsBatch ops)) {
-            throw new IllegalStateException("stage() needs a commit prepared after startReplicating()");
+    public GroupCommit startGroupCommit() {
+        if (!replicated) {
+            throw new IllegalStateException("a group commit needs startReplicating()");
         }
-        long expected = appliedVid.get() + 1;
-        if (prepared.vid() != expected) {
-            throw new IllegalStateException("commit of vid " + prepared.vid() + " out of order; expected " + expected);
-        }
-        ops.put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
-        log.append(entry(prepared), ops);
-        return new ReplicatedCommit(prepared.vid(), ops.ops());
+        return new GroupCommit(appliedVid.get());
     }
 
     /**
-     * Installs a replicated commit at the next vid, on every node of the group (the leader included),
-     * in vid order: the same writes the leader prepared, so every node holds the same bytes at every
-     * vid. Not yet readable: {@link #publish} makes it so. The write is not synced: the group's log is
-     * what makes it durable, and a node replays the log past what its store holds after a crash.
+     * Commits staged for one entry of the group's log, in vid order from the node's applied vid on. Each
+     * is prepared through a view of the store with the earlier ones' writes staged over it, so it sees
+     * them as a single node's commit sees the ones written before it. For the one thread that sequences.
+     */
+    public final class GroupCommit {
+        private final StagedKvView view = new StagedKvView(store);
+        private final List<ReplicatedCommit> commits = new ArrayList<>();
+        private final long baseVid;
+        private long lastVid;
+        private long bytes;
+
+        private GroupCommit(long appliedVid) {
+            this.baseVid = appliedVid;
+            this.lastVid = appliedVid;
+        }
+
+        /** The applied vid the group commit builds on: its first commit takes the next one. */
+        public long baseVid() {
+            return baseVid;
+        }
+
+        /** Prepares a commit at the vid after the last one staged, as {@link VersionedTree#prepare} would. */
+        public PreparedCommit prepare(WriteSet writes) {
+            requireNonNull(writes, "writes is null");
+            return new CommitBuilder(VersionedTree.this, view, lastVid, lastVid + 1).build(writes);
+        }
+
+        /**
+         * Completes a commit prepared by {@link #prepare} exactly as {@link VersionedTree#apply} would (the vid
+         * counter and the commit record, stamped with this node's clock) and adds it to the entry.
+         */
+        public ReplicatedCommit stage(PreparedCommit prepared) {
+            if (!(prepared.batch() instanceof OpsBatch ops)) {
+                throw new IllegalStateException("stage() needs a commit prepared after startReplicating()");
+            }
+            if (prepared.vid() != lastVid + 1) {
+                throw new IllegalStateException(
+                        "commit of vid " + prepared.vid() + " out of order; expected " + (lastVid + 1));
+            }
+            ops.put(KeySpace.META, LAST_VID_KEY, longBytes(prepared.vid()));
+            log.append(entry(prepared), ops);
+            ReplicatedCommit commit = new ReplicatedCommit(prepared.vid(), ops.ops());
+            view.stage(commit.ops());
+            commits.add(commit);
+            lastVid = prepared.vid();
+            bytes += ops.sizeInBytes();
+            return commit;
+        }
+
+        /** The staged commits, in vid order. */
+        public List<ReplicatedCommit> commits() {
+            return List.copyOf(commits);
+        }
+
+        /** The size of the staged writes, keys and values. */
+        public long bytes() {
+            return bytes;
+        }
+    }
+
+    /**
+     * Installs the commits of one entry of the group's log at the next vids, on every node of the group
+     * (the leader included), in vid order, as one atomic write: the same writes the leader prepared, so
+     * every node holds the same bytes at every vid. Not yet readable: {@link #publish} makes them so. The
+     * write is not synced: the group's log is what makes it durable, and a node replays the log past what
+     * its store holds after a crash.
      *
-     * @param extra writes of the replication layer that must be atomic with the commit (its position
-     *     in the group's log)
+     * @param extra writes of the replication layer that must be atomic with the commits (the entry's
+     *     position in the group's log)
      * @throws CatalogException {@code STORAGE_FAILURE} if the store's write failed: the node must stop
      *     applying, since whether the batch is in the store is known only after a restart
      */
-    public void applyReplicated(ReplicatedCommit commit, Consumer<KvBatch> extra) {
+    public void applyReplicated(List<ReplicatedCommit> commits, Consumer<KvBatch> extra) {
         long expected = appliedVid.get() + 1;
-        if (commit.vid() != expected) {
-            throw new IllegalStateException(
-                    "replicated commit of vid " + commit.vid() + " out of order; expected " + expected);
+        for (ReplicatedCommit commit : commits) {
+            if (commit.vid() != expected++) {
+                throw new IllegalStateException(
+                        "replicated commit of vid " + commit.vid() + " out of order; expected " + (expected - 1));
+            }
         }
-        CommitRecord record = null;
+        List<CommitRecord> records = new ArrayList<>(commits.size());
         try (KvBatch batch = store.newBatch()) {
-            for (KvOp op : commit.ops()) {
-                op.addTo(batch);
-                if (op.space() == KeySpace.COMMIT_LOG && op.kind() == KvOp.Kind.PUT) {
-                    record = CommitRecordCodec.decode(op.value());
+            for (ReplicatedCommit commit : commits) {
+                for (KvOp op : commit.ops()) {
+                    op.addTo(batch);
+                    if (op.space() == KeySpace.COMMIT_LOG && op.kind() == KvOp.Kind.PUT) {
+                        records.add(CommitRecordCodec.decode(op.value()));
+                    }
                 }
             }
             extra.accept(batch);
@@ -451,13 +526,13 @@ public final class VersionedTree implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new CatalogException(
                     ErrorCode.STORAGE_FAILURE,
-                    "The store failed while installing the replicated commit of version " + commit.vid(),
+                    "The store failed while installing the replicated commits of versions "
+                            + commits.get(0).vid() + " to "
+                            + commits.get(commits.size() - 1).vid(),
                     e);
         }
-        appliedVid.set(commit.vid());
-        if (record != null) {
-            log.observed(record);
-        }
+        appliedVid.set(commits.get(commits.size() - 1).vid());
+        records.forEach(log::observed);
     }
 
     /**

@@ -40,10 +40,44 @@ class TestReplicatedCommit {
     }
 
     @Test
+    void aGroupCommitEntryDecodesToItsCommitsInVidOrder() {
+        ReplicatedCommit first = sample();
+        ReplicatedCommit second = new ReplicatedCommit(43, first.ops().subList(0, 2));
+        byte[] entry = ReplicatedCommit.encodeAll(java.util.List.of(first, second));
+        var decoded = ReplicatedCommit.decodeAll(ByteBuffer.wrap(entry));
+        assertThat(decoded).extracting(ReplicatedCommit::vid).containsExactly(42L, 43L);
+        assertThat(decoded.get(1).ops()).hasSize(2);
+        // A single commit's encoding is an entry of one commit, so entries of either kind read alike.
+        assertThat(ReplicatedCommit.decodeAll(ByteBuffer.wrap(first.encode())))
+                .extracting(ReplicatedCommit::vid)
+                .containsExactly(42L);
+        assertThatThrownBy(() -> ReplicatedCommit.decode(ByteBuffer.wrap(entry)))
+                .isInstanceOf(CatalogException.class)
+                .hasMessageContaining("2 commits where one was expected");
+    }
+
+    @Test
+    void theCommitsOfAnEntryMustBeAtConsecutiveVids() {
+        ReplicatedCommit first = sample();
+        ReplicatedCommit gap = new ReplicatedCommit(44, first.ops());
+        assertThatThrownBy(() -> ReplicatedCommit.encodeAll(java.util.List.of(first, gap)))
+                .isInstanceOf(IllegalArgumentException.class);
+        byte[] spliced = concat(first.encode(), gap.encode());
+        assertCorrupt(spliced, "commit of vid 44 after vid 42");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    @Test
     void aCorruptEntryIsRefusedNamingWhatAndWhereNeverHalfRead() {
         byte[] bytes = sample().encode();
         assertCorrupt(Arrays.copyOf(bytes, bytes.length - 1), "ends early");
-        assertCorrupt(Arrays.copyOf(bytes, bytes.length + 3), "bytes after the last write");
+        // Trailing bytes are read as the next commit of a group commit, and are none.
+        assertCorrupt(Arrays.copyOf(bytes, bytes.length + 3), "unknown header");
         byte[] header = bytes.clone();
         header[0] = 'X';
         assertCorrupt(header, "unknown header");

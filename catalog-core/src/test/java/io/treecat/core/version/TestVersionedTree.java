@@ -297,4 +297,54 @@ class TestVersionedTree {
         CatalogObject root = tree.read(ObjectPath.ROOT, 0).orElseThrow();
         assertThat(root.kind()).isEqualTo(ObjectKind.INNER);
     }
+
+    @Test
+    void aGroupCommitPreparesEachCommitOverTheOnesBeforeItAndInstallsThemAtOnce() {
+        long base = add("/db", ObjectKind.INNER, "{}");
+        tree.startReplicating();
+        VersionedTree.GroupCommit entry = tree.startGroupCommit();
+        List<WriteSet> commits = List.of(
+                WriteSet.of(
+                        new WriteOp.Add(path("/db/t"), ObjectKind.INNER, doc("{v: 1}")),
+                        new WriteOp.Add(path("/db/t/f"), ObjectKind.LEAF, doc("{size: 1}"))),
+                // Each needs what the ones before it staged: the parent, the leaf, the children to remove.
+                WriteSet.of(
+                        new WriteOp.Update(path("/db/t/f"), ObjectKind.LEAF, doc("{size: 2}")),
+                        new WriteOp.Add(path("/db/t/g"), ObjectKind.LEAF, doc("{size: 3}"))),
+                WriteSet.of(new WriteOp.Remove(path("/db/t"))),
+                WriteSet.of(new WriteOp.Add(path("/db/t"), ObjectKind.INNER, doc("{v: 2}"))));
+        for (WriteSet writes : commits) {
+            try (PreparedCommit prepared = entry.prepare(writes)) {
+                entry.stage(prepared);
+            }
+        }
+        assertThatThrownBy(
+                        () -> entry.prepare(WriteSet.of(new WriteOp.Add(path("/db/t"), ObjectKind.INNER, doc("{}")))))
+                .isInstanceOf(CatalogException.class)
+                .satisfies(e -> assertThat(((CatalogException) e).code()).isEqualTo(ErrorCode.OBJECT_ALREADY_EXISTS));
+        // Nothing is in the store before the group agreed.
+        assertThat(tree.appliedVid()).isEqualTo(base);
+        assertThat(tree.read(path("/db/t"), base)).isEmpty();
+
+        tree.applyReplicated(entry.commits(), batch -> {});
+        tree.publish(base + 4);
+        assertThat(childIds("/db/t", base + 1)).containsExactly("f(leaf)");
+        assertThat(tree.read(path("/db/t/f"), base + 2)
+                        .orElseThrow()
+                        .value()
+                        .getInt32("size")
+                        .getValue())
+                .isEqualTo(2);
+        assertThat(childIds("/db/t", base + 2)).containsExactly("f(leaf)", "g(leaf)");
+        assertThat(tree.read(path("/db/t"), base + 3)).isEmpty();
+        assertThat(tree.read(path("/db/t/g"), base + 3)).isEmpty();
+        assertThat(tree.read(path("/db/t"), base + 4)
+                        .orElseThrow()
+                        .value()
+                        .getInt32("v")
+                        .getValue())
+                .isEqualTo(2);
+        assertThat(childIds("/db/t", base + 4)).isEmpty();
+        assertThat(tree.log().find(base + 4)).isPresent();
+    }
 }
