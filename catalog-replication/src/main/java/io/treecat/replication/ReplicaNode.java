@@ -541,6 +541,14 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     /**
+     * How long one step of a checkpoint transfer may take (a 4 MiB chunk, or making the checkpoint: hard
+     * links after a memtable flush). A node that receives one does not acknowledge entries meanwhile, so
+     * with another node down the group waits for it: when the sending node freezes or dies mid-transfer,
+     * the receiver gives up soon and Ratis tells it again, naming the leader it has by then.
+     */
+    private static final Duration CHECKPOINT_STEP_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
      * Sends one step of a checkpoint transfer to {@code peer} and waits for its answer (each step is a
      * file chunk at most): on the thread that installs checkpoints, never on Ratis's own.
      */
@@ -550,7 +558,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         try {
             RaftClientReply reply = current.async()
                     .sendReadOnlyUnordered(message, peer)
-                    .get(commitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(Math.min(commitTimeout.toMillis(), CHECKPOINT_STEP_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS);
             if (!reply.isSuccess()) {
                 throw new IllegalStateException(
                         "node " + peer + " refused the checkpoint step: " + reply.getException());

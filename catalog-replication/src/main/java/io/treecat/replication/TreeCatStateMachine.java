@@ -246,8 +246,10 @@ final class TreeCatStateMachine extends BaseStateMachine {
 
     private TermIndex installCheckpointFrom(RaftPeerId leader, TermIndex firstInLeaderLog) {
         TermIndex held = stored;
-        if (held.getIndex() >= firstInLeaderLog.getIndex() - 1) {
-            // The store already holds what the log lacks (the node kept its store but lost its log).
+        if (held.getIndex() >= firstInLeaderLog.getIndex()) {
+            // The store already holds what the log lacks (the node kept its store but lost its log). Holding
+            // only the entry before the leader's log is not enough: the leader may no longer know that entry's
+            // term, which its next append must name (CheckpointAwareRpc); a checkpoint takes the node past it.
             LOG.info(
                     "The store holds the group's log through {}; the leader's log starts at {}",
                     held,
