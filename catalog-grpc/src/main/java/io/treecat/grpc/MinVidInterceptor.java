@@ -86,10 +86,20 @@ public final class MinVidInterceptor implements ServerInterceptor {
             // A call cancelled (or past its deadline) while it waits stops waiting at once.
             Context.CancellationListener cancelled = ignored -> reached.cancel(false);
             context.addListener(cancelled, MoreExecutors.directExecutor());
+            long waitMillis = waitMillis(context);
             try {
-                reached.get(waitMillis(context), TimeUnit.MILLISECONDS);
+                reached.get(waitMillis, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 reached.cancel(false); // nothing left waiting for a vid that may never come
+                if (waitMillis < maxWait.toMillis()) {
+                    // The call's own deadline ended the wait, a moment before gRPC cancels the call for it: the
+                    // client hears DEADLINE_EXCEEDED either way, never that the server gave up.
+                    stamped.close(
+                            Status.DEADLINE_EXCEEDED.withDescription(
+                                    "The call's deadline passed while it waited for vid " + minVid),
+                            new Metadata());
+                    return new ServerCall.Listener<>() {};
+                }
                 long published = catalog.lastVid();
                 return refuse(
                         stamped,
