@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -114,7 +112,7 @@ class ReplicationIT {
     /** A group starts only once a majority runs: start every node at once. */
     private void startGroup() throws Exception {
         for (String id : IDS) {
-            raftPorts.put(id, freePort());
+            raftPorts.put(id, PackagedServer.freePort());
         }
         ExecutorService starter = Executors.newFixedThreadPool(IDS.size());
         try {
@@ -284,7 +282,7 @@ class ReplicationIT {
 
         // A fourth node started with the new member list, added through the CLI: it catches up from a
         // checkpoint, takes part, and is removed again.
-        raftPorts.put("n4", freePort());
+        raftPorts.put("n4", PackagedServer.freePort());
         List<String> withFourth = List.of("n1", "n2", "n3", "n4");
         ExecutorService starter = Executors.newSingleThreadExecutor();
         try {
@@ -657,11 +655,5 @@ class ReplicationIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -173,7 +171,7 @@ class ReplicatedGroupSparkIT {
     /** A group has a leader only once a majority runs, and a node serves only then: start all three at once. */
     private static void startGroup() throws Exception {
         for (String id : IDS) {
-            peers.add(id + "=127.0.0.1:" + freePort());
+            peers.add(id + "=127.0.0.1:" + TreeCatServerProcess.freePort());
         }
         ExecutorService starter = Executors.newFixedThreadPool(IDS.size());
         try {
@@ -228,12 +226,6 @@ class ReplicatedGroupSparkIT {
                     == 1;
         } catch (IOException | InterruptedException notNow) {
             return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }
