@@ -55,6 +55,9 @@ final class HmsServerTransport extends TServerTransport {
     private final TConfiguration configuration;
     private final Map<InetAddress, Integer> open = new ConcurrentHashMap<>();
     private final Set<InetAddress> refusing = ConcurrentHashMap.newKeySet();
+    /** The accepted sockets not yet closed, so that {@link #close()} can end the connections of idle clients. */
+    private final Set<Socket> live = ConcurrentHashMap.newKeySet();
+
     private final ThreadPoolExecutor drainer;
     private final byte[] refusal;
 
@@ -114,11 +117,12 @@ final class HmsServerTransport extends TServerTransport {
                 socket.setSoTimeout((int) limits.clientIdleTimeout().toMillis());
                 socket.setTcpNoDelay(true);
                 socket.setKeepAlive(true);
-                return new HmsConnection(socket, configuration, () -> release(address));
+                live.add(socket);
+                return new HmsConnection(socket, configuration, () -> release(address, socket));
             } catch (IOException | TTransportException e) {
                 LOG.debug("Could not set up the HMS connection from {}", address.getHostAddress(), e);
                 closeQuietly(socket);
-                release(address);
+                release(address, socket);
             }
         }
     }
@@ -142,7 +146,8 @@ final class HmsServerTransport extends TServerTransport {
         return admitted[0];
     }
 
-    private void release(InetAddress address) {
+    private void release(InetAddress address, Socket socket) {
+        live.remove(socket);
         open.computeIfPresent(address, (key, count) -> count <= 1 ? null : count - 1);
     }
 
@@ -217,10 +222,27 @@ final class HmsServerTransport extends TServerTransport {
         }
     }
 
+    /**
+     * Stops accepting and ends every open connection's input. A worker waiting for an idle client's next call reads
+     * the end of the stream and ends (libthrift's server otherwise waits for them until its stop timeout, and an idle
+     * Hive client holds its connection open for hours); a worker in a call still writes its answer, then ends. A TLS
+     * socket cannot end one direction only: it is closed, so a call in flight on it loses its answer.
+     */
     @Override
     public void close() {
         closeQuietly(serverSocket);
         drainer.shutdownNow();
+        for (Socket socket : live) {
+            try {
+                if (socket instanceof SSLSocket) {
+                    socket.close();
+                } else {
+                    socket.shutdownInput();
+                }
+            } catch (IOException e) {
+                // Closed under us: its worker ends either way.
+            }
+        }
     }
 
     private static void closeQuietly(ServerSocket socket) {

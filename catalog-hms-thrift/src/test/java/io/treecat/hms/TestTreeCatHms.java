@@ -41,6 +41,7 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Test;
@@ -421,6 +422,28 @@ class TestTreeCatHms {
         assertThat(TreeCatHmsServer.servedCalls())
                 .contains("get_table_req", "alter_table_with_environment_context", "shutdown")
                 .doesNotContain("get_partitions_by_expr", "get_partitions_with_specs");
+    }
+
+    /**
+     * A stop ends the connections of idle clients (a Hive client holds its connection open between calls for hours)
+     * instead of waiting for them to hang up: its serving thread is gone when it returns.
+     */
+    @Test
+    void shutdownEndsTheConnectionsOfIdleClients() throws Exception {
+        ThriftHiveMetastore.Client idle = hms.client();
+        ThriftHiveMetastore.Client other = hms.client();
+        assertThat(idle.get_all_databases()).containsExactly("default");
+        assertThat(other.get_all_databases()).containsExactly("default");
+        int port = hms.port();
+
+        hms.server().shutdown();
+
+        assertThat(hms.server().isServing()).isFalse();
+        assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName)
+                .doesNotContain("treecat-hms-" + port);
+        assertThatThrownBy(idle::get_all_databases).isInstanceOf(TTransportException.class);
+        assertThatThrownBy(other::get_all_databases).isInstanceOf(TTransportException.class);
     }
 
     @Test
