@@ -518,8 +518,8 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         SecureRandom random = new SecureRandom();
         byte[] key = TokenSigningKey.load(
                 auth.tokenSigningKeyFile(), configuration.storage().dataDir(), random);
-        BearerTokens tokens =
-                new BearerTokens(key, auth.issuer(), auth.audience(), auth.tokenLifetime(), Clock.systemUTC(), random);
+        BearerTokens tokens = new BearerTokens(
+                key, auth.issuer(), auth.audience(), auth.tokenLifetime(), auth.clockSkew(), Clock.systemUTC(), random);
         Arrays.fill(key, (byte) 0);
         // Its own interface name: the native API's writes to /.system are refused, these are the lakehouse's own.
         BuiltInPrincipals principals = new BuiltInPrincipals(

@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code idp:spark-job}, granted through the native API like any other.
  * </ul>
  *
- * <p>Tokens live {@value #TOKEN_LIFETIME_SECONDS} seconds ({@code auth.token-lifetime}). The writer's secret is
- * rotated after its first token, then the writer keeps working for longer than its token and the server's 30 s of
+ * <p>Tokens live {@value #TOKEN_LIFETIME_SECONDS} seconds ({@code auth.token-lifetime}), with {@value
+ * #CLOCK_SKEW_SECONDS} s of slack ({@code auth.clock-skew}). The writer's secret is
+ * rotated after its first token, then the writer keeps working for longer than its token and the server's
  * clock slack: that only works if Iceberg's client refreshed the token by the token exchange, since the rotated
  * secret can no longer get a new token by client credentials.
  *
@@ -56,8 +57,9 @@ class IcebergRestAuthSparkIT {
     private static final String IDP = "idp";
     private static final String NAMESPACE = "secured";
     private static final long TOKEN_LIFETIME_SECONDS = 5;
+    private static final long CLOCK_SKEW_SECONDS = 2;
     /** The server's clock slack on {@code exp} (docs/security.md) plus the lifetime and a margin. */
-    private static final Duration PAST_EXPIRY = Duration.ofSeconds(TOKEN_LIFETIME_SECONDS + 30 + 8);
+    private static final Duration PAST_EXPIRY = Duration.ofSeconds(TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS + 8);
 
     private static final String AUDIENCE = "treecat";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -95,6 +97,7 @@ class IcebergRestAuthSparkIT {
                         "TREECAT_AUTH_ENABLED", "true",
                         "TREECAT_AUTH_ADMIN_PRINCIPALS", "[admin]",
                         "TREECAT_AUTH_TOKEN_LIFETIME", TOKEN_LIFETIME_SECONDS + " seconds",
+                        "TREECAT_AUTH_CLOCK_SKEW", CLOCK_SKEW_SECONDS + " seconds",
                         // This test uses no Hive client; the Thrift port is on loopback.
                         "TREECAT_HMS_ALLOW_UNAUTHENTICATED", "true"),
                 List.of());

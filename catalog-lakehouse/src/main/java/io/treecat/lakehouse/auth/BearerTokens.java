@@ -27,14 +27,16 @@ import java.util.List;
  * <p>A token is accepted only when all hold: it is at most {@link #MAX_TOKEN_CHARS} long; its header names HS256
  * (so {@code alg=none} and every other algorithm are refused before any check); its signature is this key's; it has
  * {@code exp} in the future and {@code iat}, and {@code nbf}, if present, is not in the future (each with
- * {@link #CLOCK_SKEW} of slack); its {@code iss} is this issuer and its {@code aud} holds this audience; it names a
+ * the clock skew's slack, {@link #DEFAULT_CLOCK_SKEW} unless configured); its {@code iss} is this issuer and its {@code aud} holds this audience; it names a
  * subject. Anything else is an {@link InvalidTokenException} saying which rule failed, never the token.
  */
 public final class BearerTokens implements TokenVerifier {
     /** The longest token read: ours are a few hundred characters; anything much longer is refused unparsed. */
     public static final int MAX_TOKEN_CHARS = 4096;
-    /** How far apart two servers' clocks may be (a token issued by one and checked by another). */
-    public static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
+    /** How far apart two servers' clocks may be (a token issued by one and checked by another), by default. */
+    public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(30);
+    /** The most clock skew allowed: more would keep an expired token alive for longer than a short lifetime. */
+    public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
     /** The smallest key: HS256 needs 256 bits. */
     public static final int MIN_KEY_BYTES = 32;
 
@@ -43,6 +45,7 @@ public final class BearerTokens implements TokenVerifier {
     private final String issuer;
     private final String audience;
     private final Duration lifetime;
+    private final Duration clockSkew;
     private final Clock clock;
     private final SecureRandom random;
 
@@ -67,6 +70,21 @@ public final class BearerTokens implements TokenVerifier {
      */
     public BearerTokens(
             byte[] key, String issuer, String audience, Duration lifetime, Clock clock, SecureRandom random) {
+        this(key, issuer, audience, lifetime, DEFAULT_CLOCK_SKEW, clock, random);
+    }
+
+    /**
+     * As above, with {@code clockSkew} of slack on {@code exp}, {@code iat} and {@code nbf} (0 to {@link
+     * #MAX_CLOCK_SKEW}).
+     */
+    public BearerTokens(
+            byte[] key,
+            String issuer,
+            String audience,
+            Duration lifetime,
+            Duration clockSkew,
+            Clock clock,
+            SecureRandom random) {
         requireNonNull(key, "key is null");
         if (key.length < MIN_KEY_BYTES) {
             throw new IllegalArgumentException(
@@ -77,6 +95,11 @@ public final class BearerTokens implements TokenVerifier {
         this.lifetime = requireNonNull(lifetime, "lifetime is null");
         if (lifetime.isNegative() || lifetime.isZero()) {
             throw new IllegalArgumentException("The token lifetime must be positive: " + lifetime);
+        }
+        this.clockSkew = requireNonNull(clockSkew, "clockSkew is null");
+        if (clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
+            throw new IllegalArgumentException(
+                    "The clock skew must be between 0 and " + MAX_CLOCK_SKEW + ": " + clockSkew);
         }
         this.clock = requireNonNull(clock, "clock is null");
         this.random = requireNonNull(random, "random is null");
@@ -167,7 +190,7 @@ public final class BearerTokens implements TokenVerifier {
         }
         Instant now = clock.instant();
         Date expires = claims.getExpirationTime();
-        if (expires == null || !now.isBefore(expires.toInstant().plus(CLOCK_SKEW))) {
+        if (expires == null || !now.isBefore(expires.toInstant().plus(clockSkew))) {
             throw new InvalidTokenException("The token has expired");
         }
         // Ours always carry iat; one in the future is another server's clock or a forgery, refused like nbf.
@@ -175,11 +198,11 @@ public final class BearerTokens implements TokenVerifier {
         if (issued == null) {
             throw new InvalidTokenException("The token has no issue time");
         }
-        if (now.plus(CLOCK_SKEW).isBefore(issued.toInstant())) {
+        if (now.plus(clockSkew).isBefore(issued.toInstant())) {
             throw new InvalidTokenException("The token is not valid yet");
         }
         Date notBefore = claims.getNotBeforeTime();
-        if (notBefore != null && now.plus(CLOCK_SKEW).isBefore(notBefore.toInstant())) {
+        if (notBefore != null && now.plus(clockSkew).isBefore(notBefore.toInstant())) {
             throw new InvalidTokenException("The token is not valid yet");
         }
         if (!issuer.equals(claims.getIssuer())) {

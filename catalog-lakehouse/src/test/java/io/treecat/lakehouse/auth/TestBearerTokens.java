@@ -47,10 +47,37 @@ class TestBearerTokens {
     void anExpiredTokenIsRefused() {
         String token = tokens(NOW).issue(ETL).token();
 
-        assertThatThrownBy(() -> tokens(NOW.plus(Duration.ofMinutes(10)).plus(BearerTokens.CLOCK_SKEW))
+        assertThatThrownBy(() -> tokens(NOW.plus(Duration.ofMinutes(10)).plus(BearerTokens.DEFAULT_CLOCK_SKEW))
                         .verify(token))
                 .isInstanceOf(InvalidTokenException.class)
                 .hasMessage("The token has expired");
+    }
+
+    @Test
+    void aConfiguredClockSkewIsTheSlackOnExpiry() {
+        String token = tokens(NOW).issue(ETL).token();
+        Instant expired = NOW.plus(Duration.ofMinutes(10));
+
+        assertThat(skewed(Duration.ofSeconds(2), expired.plusSeconds(1)).verify(token))
+                .isEqualTo(ETL);
+        assertThatThrownBy(() ->
+                        skewed(Duration.ofSeconds(2), expired.plusSeconds(2)).verify(token))
+                .hasMessage("The token has expired");
+        assertThatThrownBy(() -> skewed(Duration.ZERO, expired).verify(token)).hasMessage("The token has expired");
+        assertThatThrownBy(() -> skewed(Duration.ofMinutes(6), NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("clock skew");
+    }
+
+    private static BearerTokens skewed(Duration clockSkew, Instant now) {
+        return new BearerTokens(
+                KEY,
+                "treecat",
+                "treecat-api",
+                Duration.ofMinutes(10),
+                clockSkew,
+                Clock.fixed(now, ZoneOffset.UTC),
+                new SecureRandom());
     }
 
     @Test

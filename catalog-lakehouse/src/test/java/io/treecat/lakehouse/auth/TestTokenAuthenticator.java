@@ -311,7 +311,7 @@ class TestTokenAuthenticator {
         assertThat(verifier.verify(token)).isEqualTo(new Principal("etl"));
         assertThat(verifier.cachedTokens()).isEqualTo(1);
 
-        clock.advance(Duration.ofMinutes(10).plus(BearerTokens.CLOCK_SKEW));
+        clock.advance(Duration.ofMinutes(10).plus(BearerTokens.DEFAULT_CLOCK_SKEW));
 
         assertRefused(verifier, token, "The token has expired");
     }

@@ -31,6 +31,13 @@ public final class AuthConfig {
     @JsonProperty("token-lifetime")
     private Duration tokenLifetime = Duration.hours(1);
 
+    /** The slack on the {@code exp}, {@code iat} and {@code nbf} of the server's own tokens. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty("clock-skew")
+    private Duration clockSkew = Duration.seconds(30);
+
     @NotBlank
     @Size(max = 256)
     @JsonProperty("issuer")
@@ -95,6 +102,10 @@ public final class AuthConfig {
     /** How long a token from {@code /v1/oauth/tokens} lives. */
     public java.time.Duration tokenLifetime() {
         return tokenLifetime.toJavaDuration();
+    }
+
+    public java.time.Duration clockSkew() {
+        return clockSkew.toJavaDuration();
     }
 
     /** The {@code iss} of the server's tokens, which it also requires. */
