@@ -92,7 +92,9 @@ final class TreeCatServerProcess implements AutoCloseable {
         int grpcPort = freePort();
         int hmsPort = freePort();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC"));
+        // C1 only: a test's server lives seconds, and C2's compiles cost more CPU than they win back.
+        List<String> command =
+                new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toString(), "server"));
         if (!warehouseCatalogs.isEmpty() || !oidcIssuers.isEmpty()) {

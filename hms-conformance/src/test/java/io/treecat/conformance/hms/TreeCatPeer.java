@@ -43,7 +43,9 @@ final class TreeCatPeer implements MetastorePeer {
         }
         Path home = Files.createDirectories(runDirectory.resolve("treecat")).toAbsolutePath();
         int hmsPort = ServerProcess.freePort();
-        List<String> command = new ArrayList<>(List.of(ServerProcess.javaBinary(), "-Xmx512m", "-XX:+UseParallelGC"));
+        // C1 only: a test's server lives seconds, and C2's compiles cost more CPU than they win back.
+        List<String> command = new ArrayList<>(
+                List.of(ServerProcess.javaBinary(), "-Xmx512m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1"));
         command.addAll(List.of(
                 "-Ddw.server.applicationConnectors[0].port=0",
                 "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",

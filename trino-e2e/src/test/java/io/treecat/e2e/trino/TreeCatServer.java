@@ -74,7 +74,8 @@ final class TreeCatServer implements AutoCloseable {
                 "PATH",
                 Path.of(System.getProperty("java.home"), "bin") + ":"
                         + System.getenv().getOrDefault("PATH", ""));
-        environment.put("TREECAT_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
+        // C1 only: a test's server lives seconds, and C2's compiles cost more CPU than they win back.
+        environment.put("TREECAT_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC -XX:TieredStopAtLevel=1");
         environment.put("TREECAT_DATA_DIR", data.toString());
         environment.put("TREECAT_WAREHOUSE", warehouse.toString());
         environment.put("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "32MiB");

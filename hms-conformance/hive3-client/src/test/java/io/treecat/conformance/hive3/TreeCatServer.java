@@ -47,6 +47,8 @@ final class TreeCatServer implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m",
                 "-XX:+UseSerialGC",
+                // C1 only: a test's server lives seconds, and C2's compiles cost more CPU than they win back.
+                "-XX:TieredStopAtLevel=1",
                 "-Ddw.server.applicationConnectors[0].port=0",
                 "-Ddw.server.applicationConnectors[0].bindHost=127.0.0.1",
                 "-Ddw.server.adminConnectors[0].port=0",
