@@ -133,7 +133,11 @@ final class ForwardingCodec {
                 new BsonDocument().append("vid", new BsonInt64(result.vid())).append("changes", changes));
     }
 
-    static byte[] encodeRefusal(CatalogException refusal) {
+    /**
+     * @param leaderVid the newest vid the leader had installed when it refused: the replica answers once it has it
+     *     too, so that a caller who retries after a conflict reads the write it conflicted with
+     */
+    static byte[] encodeRefusal(CatalogException refusal, long leaderVid) {
         BsonDocument context = new BsonDocument();
         for (Map.Entry<String, Object> entry : refusal.context().entrySet()) {
             context.append(entry.getKey(), new BsonString(String.valueOf(entry.getValue())));
@@ -141,11 +145,15 @@ final class ForwardingCodec {
         return bytes(new BsonDocument()
                 .append("code", new BsonString(refusal.code().name()))
                 .append("message", new BsonString(refusal.getMessage()))
-                .append("context", context));
+                .append("context", context)
+                .append("leaderVid", new BsonInt64(leaderVid)));
     }
 
-    /** The leader's answer: the commit, or the refusal thrown as the caller's own. */
-    static CommitResult decodeAnswer(ByteBuffer bytes) {
+    /** The leader's answer: the commit, or its refusal and the newest vid the leader had installed then. */
+    record Answer(CommitResult result, CatalogException refusal, long leaderVid) {}
+
+    /** The leader's answer; a refusal's code, message and context as the caller's own. */
+    static Answer decodeAnswer(ByteBuffer bytes) {
         BsonDocument document = document(bytes);
         if (document.containsKey("code")) {
             ErrorCode code;
@@ -158,7 +166,7 @@ final class ForwardingCodec {
                     new CatalogException(code, document.getString("message").getValue());
             document.getDocument("context")
                     .forEach((key, value) -> refusal.with(key, value.asString().getValue()));
-            throw refusal;
+            return new Answer(null, refusal, document.getInt64("leaderVid").getValue());
         }
         List<ObjectChange> changes = new ArrayList<>();
         for (BsonValue value : document.getArray("changes")) {
@@ -170,7 +178,7 @@ final class ForwardingCodec {
                     kind(change.get("afterKind")),
                     change.get("after").isNull() ? null : change.getDocument("after")));
         }
-        return new CommitResult(document.getInt64("vid").getValue(), changes);
+        return new Answer(new CommitResult(document.getInt64("vid").getValue(), changes), null, 0);
     }
 
     private static BsonDocument write(WriteOp op) {

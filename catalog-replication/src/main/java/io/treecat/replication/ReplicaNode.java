@@ -53,8 +53,6 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.protocol.exceptions.ReadException;
-import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -438,23 +436,45 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         }
         RaftClient current = client;
         // Unordered: forwarded commits are independent, and Ratis's ordered stream closes for good after
-        // one failure.
+        // one failure. A non-linearizable read: the leader runs it at once if it leads (the commit goes
+        // through Raft there, which is the leadership check that counts), with no read-index round first;
+        // and the way a read index fails on a leader that lost the lead (a ReadException caused by a
+        // NotLeaderException, which Ratis serializes with Java serialization and cannot: its peers are not
+        // Serializable) never reaches this client as a failed reply with no exception to read.
+        // Through the client's RPC directly: AsyncApi sends a non-linearizable read only on the ordered
+        // stream, and to the leader the client thinks of, not to this one.
+        RaftClientRequest forwarded = RaftClientRequest.newBuilder()
+                .setClientId(current.getId())
+                .setServerId(leader)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(request)
+                .setType(RaftClientRequest.readRequestType(true))
+                .build();
         // `answered` is completed in every branch below; the chained stage carries nothing more.
-        var unused = current.async().sendReadOnlyUnordered(request, leader).whenComplete((reply, failure) -> {
+        var unused = current.getClientRpc().sendRequestAsyncUnordered(forwarded).whenComplete((reply, failure) -> {
             Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
             if (cause == null) {
+                ForwardingCodec.Answer answer;
                 try {
-                    answered.complete(ForwardingCodec.decodeAnswer(
-                            reply.getMessage().getContent().asReadOnlyByteBuffer()));
-                } catch (CatalogException refusal) {
-                    if (refusal.code() == ErrorCode.NO_LEADER) {
-                        // The node had stopped leading: it committed nothing, so the next leader may take it.
-                        retryOrGiveUp(request, deadline, answered, refusal);
-                    } else {
-                        answered.completeExceptionally(refusal);
-                    }
+                    answer = ForwardingCodec.decodeAnswer(
+                            reply.getMessage().getContent().asReadOnlyByteBuffer());
                 } catch (RuntimeException unreadable) {
                     answered.completeExceptionally(unreadable);
+                    return;
+                }
+                CatalogException refusal = answer.refusal();
+                if (refusal == null) {
+                    answered.complete(answer.result());
+                } else if (refusal.code() == ErrorCode.NO_LEADER) {
+                    // The node had stopped leading: it committed nothing, so the next leader may take it.
+                    retryOrGiveUp(request, deadline, answered, refusal);
+                } else {
+                    // Refused once this node has what the leader had then: a caller who retries after a
+                    // conflict reads the write it conflicted with here, instead of conflicting again.
+                    var settled = tree.awaitPublished(answer.leaderVid())
+                            .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .whenComplete((installed, failed) -> answered.completeExceptionally(refusal));
                 }
             } else if (neverRan(cause)) {
                 if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
@@ -496,10 +516,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             if (t instanceof NotLeaderException
                     || t instanceof LeaderNotReadyException
                     || t instanceof AlreadyClosedException
-                    || t instanceof ConnectException
-                    // A read-only request runs only after the read index is settled; these come before.
-                    || t instanceof ReadIndexException
-                    || t instanceof ReadException) {
+                    || t instanceof ConnectException) {
                 return true;
             }
         }

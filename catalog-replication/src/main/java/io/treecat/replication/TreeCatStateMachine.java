@@ -202,7 +202,7 @@ final class TreeCatStateMachine extends BaseStateMachine {
                     "The leader could not read a forwarded commit (are the nodes of one version?): " + unreadable
                             + "; nothing was committed");
             return CompletableFuture.completedFuture(
-                    Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal))));
+                    Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal, tree.lastVid()))));
         }
         try {
             committed = sequencer == null
@@ -221,7 +221,7 @@ final class TreeCatStateMachine extends BaseStateMachine {
                     ? catalog
                     : new CatalogException(
                             ErrorCode.COMMIT_STATE_UNKNOWN, "The leader failed the forwarded commit: " + cause);
-            return Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal)));
+            return Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeRefusal(refusal, tree.lastVid())));
         });
     }
 

@@ -259,7 +259,8 @@ class TestReplicatedGroup {
                 .isInstanceOfSatisfying(
                         CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_CONFLICT));
 
-        // A small file is outside the predicate: no conflict.
+        // The refusal came once the replica had what the leader had then: the retry reads the file it
+        // conflicted with at once. A small file is outside the predicate: no conflict.
         Transaction second = replica.catalog().begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
         assertThat(replica.catalog()
                         .query(second.id(), QueryRequest.of("/[obj_id='t']/[size > 10]"))
