@@ -44,8 +44,10 @@ import java.util.stream.Stream;
  * gauge {@code treecat.replication.leader} is 1 (a single node's is -1); "the follower" is the first other node.
  *
  * <p>Setup, on each: {@code /bench} and {@value #READ_TARGETS} children {@code /bench/r0…} to read, and the Iceberg
- * namespace {@value #NAMESPACE}. Then an untimed warm-up ({@code -Dwarmup.seconds}, 5, of each workload on each node,
- * with all the clients), then {@code -Drounds} (2) rounds of the figures, each workload's setups in turn, the order rotated
+ * namespace {@value #NAMESPACE}. Then an untimed warm-up, with all the clients, on each node: {@code
+ * -Dwarmup.commit-seconds} (30) of commits and {@code -Dwarmup.seconds} (5) of each read (a group's commit path, Ratis
+ * and gRPC in three JVMs on two cores, is still being compiled by C2 after 5 s: its p50 kept falling for a minute of
+ * commits, 11.6 to 2.7 ms), then {@code -Drounds} (2) rounds of the figures, each workload's setups in turn, the order rotated
  * every round:
  *
  * <ol type="a">
@@ -165,6 +167,7 @@ public final class ReplicationBenchmark {
         int clients = Integer.getInteger("clients", 8);
         double seconds = Double.parseDouble(System.getProperty("seconds", "8"));
         double warmupSeconds = Double.parseDouble(System.getProperty("warmup.seconds", "5"));
+        double commitWarmupSeconds = Double.parseDouble(System.getProperty("warmup.commit-seconds", "30"));
         Path work = Files.createTempDirectory("replication-bench");
         System.out.printf(
                 Locale.ROOT,
@@ -208,14 +211,20 @@ public final class ReplicationBenchmark {
                     for (Node node : setup.nodes()) {
                         for (Operation operation : List.of(commit, nativeRead, icebergRead)) {
                             Figure scratch = new Figure(setup.name(), "warm-up", node.id(), clients);
-                            run(new Step(scratch, setup, List.of(node), operation), all, clients, 0, warmupSeconds);
+                            run(
+                                    new Step(scratch, setup, List.of(node), operation),
+                                    all,
+                                    clients,
+                                    0,
+                                    operation == commit ? commitWarmupSeconds : warmupSeconds);
                         }
                     }
                 }
                 System.out.printf(
                         Locale.ROOT,
-                        "%s warm-up done (%.0f s of each workload on each node), load average %s%n",
+                        "%s warm-up done (%.0f s of commits and %.0f s of each read on each node), load average %s%n",
                         now(),
+                        commitWarmupSeconds,
                         warmupSeconds,
                         loadAverage());
             }
