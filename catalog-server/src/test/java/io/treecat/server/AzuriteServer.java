@@ -55,7 +55,7 @@ final class AzuriteServer implements AutoCloseable {
                             "azurite@" + VERSION),
                     Map.of());
         }
-        int port = EmulatorProcess.freePort();
+        int port = FreePorts.next();
         EmulatorProcess process = EmulatorProcess.start(
                 home,
                 List.of(

@@ -40,7 +40,7 @@ final class FakeGcsServer implements AutoCloseable {
     static FakeGcsServer start() throws Exception {
         Path home = EmulatorProcess.home("fake-gcs-server");
         Path binary = install(home);
-        int port = EmulatorProcess.freePort();
+        int port = FreePorts.next();
         String address = "127.0.0.1:" + port;
         EmulatorProcess process = EmulatorProcess.start(
                 home,

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,7 @@ final class MotoServer implements AutoCloseable {
      */
     MotoServer(Path scratch, String... buckets) throws Exception {
         Path python = python(scratch);
-        port = freePort();
+        port = FreePorts.next();
         Path log = Files.createTempFile(scratch, "moto", ".log");
         ProcessBuilder builder = new ProcessBuilder(
                         python.resolveSibling("moto_server").toString(),
@@ -119,12 +118,6 @@ final class MotoServer implements AutoCloseable {
                 .isZero();
         Files.writeString(installed, MOTO);
         return python;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private void awaitListening(Path log) throws Exception {

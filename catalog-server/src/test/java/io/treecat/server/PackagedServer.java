@@ -3,8 +3,6 @@ package io.treecat.server;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,10 +57,10 @@ final class PackagedServer implements AutoCloseable {
             throw new IllegalStateException("No server jar at " + jar + ": this test runs after package (failsafe)");
         }
         Files.createDirectories(home);
-        int port = freePort();
-        int adminPort = freePort();
-        int grpcPort = freePort();
-        int hmsPort = freePort();
+        int port = FreePorts.next();
+        int adminPort = FreePorts.next();
+        int grpcPort = FreePorts.next();
+        int hmsPort = FreePorts.next();
         Path log = home.resolve(logName);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -184,23 +180,6 @@ final class PackagedServer implements AutoCloseable {
                 throw new IllegalStateException("server did not serve within " + START_TIMEOUT + ":\n" + logTail());
             }
             Thread.sleep(200);
-        }
-    }
-
-    /** Ports handed out by {@link #freePort} in this JVM. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-    /**
-     * A port free now and never handed out before in this JVM: the kernel may offer a port again until
-     * someone binds it, and a group's Raft ports are chosen before its servers start (and bind them).
-     */
-    static int freePort() throws IOException {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            }
         }
     }
 }

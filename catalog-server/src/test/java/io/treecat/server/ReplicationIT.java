@@ -112,7 +112,7 @@ class ReplicationIT {
     /** A group starts only once a majority runs: start every node at once. */
     private void startGroup() throws Exception {
         for (String id : IDS) {
-            raftPorts.put(id, PackagedServer.freePort());
+            raftPorts.put(id, FreePorts.next());
         }
         ExecutorService starter = Executors.newFixedThreadPool(IDS.size());
         try {
@@ -282,7 +282,7 @@ class ReplicationIT {
 
         // A fourth node started with the new member list, added through the CLI: it catches up from a
         // checkpoint, takes part, and is removed again.
-        raftPorts.put("n4", PackagedServer.freePort());
+        raftPorts.put("n4", FreePorts.next());
         List<String> withFourth = List.of("n1", "n2", "n3", "n4");
         ExecutorService starter = Executors.newSingleThreadExecutor();
         try {

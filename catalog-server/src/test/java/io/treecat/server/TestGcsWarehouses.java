@@ -54,7 +54,7 @@ class TestGcsWarehouses {
         List<ConfigOverride> overrides = new ArrayList<>();
         overrides.addAll(catalog("glake", "gs://lake/warehouse", gcs.endpoint()));
         overrides.addAll(catalog("gmissing", "gs://missing-bucket/warehouse", gcs.endpoint()));
-        overrides.addAll(catalog("gdown", "gs://lake/down", "http://127.0.0.1:" + EmulatorProcess.freePort()));
+        overrides.addAll(catalog("gdown", "gs://lake/down", "http://127.0.0.1:" + FreePorts.next()));
         server = new TreeCatTestServer(directory, overrides.toArray(ConfigOverride[]::new));
     }
 

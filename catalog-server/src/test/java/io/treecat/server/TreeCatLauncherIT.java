@@ -3,7 +3,6 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,8 +85,8 @@ class TreeCatLauncherIT {
 
     @Test
     void withNoArgumentsServesOnTheEmbeddedDefaultsAndShutsDownCleanly() throws Exception {
-        int port = freePort();
-        int adminPort = freePort();
+        int port = FreePorts.next();
+        int adminPort = FreePorts.next();
         // No hosts: auth is off on the embedded defaults, so every listener binds loopback by itself.
         Process server = start(Map.of(
                 "TREECAT_HTTP_PORT",
@@ -95,9 +94,9 @@ class TreeCatLauncherIT {
                 "TREECAT_ADMIN_PORT",
                 String.valueOf(adminPort),
                 "TREECAT_GRPC_PORT",
-                String.valueOf(freePort()),
+                String.valueOf(FreePorts.next()),
                 "TREECAT_HMS_PORT",
-                String.valueOf(freePort())));
+                String.valueOf(FreePorts.next())));
         try {
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> committed = awaitServing(
@@ -136,12 +135,6 @@ class TreeCatLauncherIT {
                 }
                 TimeUnit.MILLISECONDS.sleep(200);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }
