@@ -166,7 +166,11 @@ final class ForwardingCodec {
                     new CatalogException(code, document.getString("message").getValue());
             document.getDocument("context")
                     .forEach((key, value) -> refusal.with(key, value.asString().getValue()));
-            return new Answer(null, refusal, document.getInt64("leaderVid").getValue());
+            // Absent from a leader of an older version (a rolling upgrade): the refusal is answered at once.
+            return new Answer(
+                    null,
+                    refusal,
+                    document.getInt64("leaderVid", new BsonInt64(0)).getValue());
         }
         List<ObjectChange> changes = new ArrayList<>();
         for (BsonValue value : document.getArray("changes")) {

@@ -437,12 +437,13 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         RaftClient current = client;
         // Unordered: forwarded commits are independent, and Ratis's ordered stream closes for good after
         // one failure. A non-linearizable read: the leader runs it at once if it leads (the commit goes
-        // through Raft there, which is the leadership check that counts), with no read-index round first;
-        // and the way a read index fails on a leader that lost the lead (a ReadException caused by a
-        // NotLeaderException, which Ratis serializes with Java serialization and cannot: its peers are not
-        // Serializable) never reaches this client as a failed reply with no exception to read.
+        // through Raft there, which is the leadership check that counts), with no read-index round first.
+        // That also avoids how a read index fails on a leader that just lost the lead: Ratis answers a
+        // ReadException caused by a NotLeaderException, its Java serialization of the cause fails
+        // (RaftPeer is not Serializable), and no readable reply arrives, so a commit that never ran
+        // looked like one of unknown outcome.
         // Through the client's RPC directly: AsyncApi sends a non-linearizable read only on the ordered
-        // stream, and to the leader the client thinks of, not to this one.
+        // stream, and only to the leader the client thinks of.
         RaftClientRequest forwarded = RaftClientRequest.newBuilder()
                 .setClientId(current.getId())
                 .setServerId(leader)
