@@ -26,9 +26,9 @@ import java.util.List;
  *
  * <p>A token is accepted only when all hold: it is at most {@link #MAX_TOKEN_CHARS} long; its header names HS256
  * (so {@code alg=none} and every other algorithm are refused before any check); its signature is this key's; it has
- * {@code exp} in the future and {@code iat}, and {@code nbf}, if present, is not in the future (each with
- * the clock skew's slack, {@link #DEFAULT_CLOCK_SKEW} unless configured); its {@code iss} is this issuer and its {@code aud} holds this audience; it names a
- * subject. Anything else is an {@link InvalidTokenException} saying which rule failed, never the token.
+ * {@code exp} in the future and {@code iat}, and {@code nbf}, if present, is not in the future (each with the clock
+ * skew's slack, {@link #DEFAULT_CLOCK_SKEW} unless configured); its {@code iss} is this issuer and its {@code aud}
+ * holds this audience; it names a subject. Anything else is an {@link InvalidTokenException} saying which rule failed, never the token.
  */
 public final class BearerTokens implements TokenVerifier {
     /** The longest token read: ours are a few hundred characters; anything much longer is refused unparsed. */

@@ -30,8 +30,18 @@ class TestBearerTokens {
     }
 
     private static BearerTokens tokens(byte[] key, String issuer, String audience, Instant now) {
+        return tokens(key, issuer, audience, BearerTokens.DEFAULT_CLOCK_SKEW, now);
+    }
+
+    private static BearerTokens tokens(byte[] key, String issuer, String audience, Duration clockSkew, Instant now) {
         return new BearerTokens(
-                key, issuer, audience, Duration.ofMinutes(10), Clock.fixed(now, ZoneOffset.UTC), new SecureRandom());
+                key,
+                issuer,
+                audience,
+                Duration.ofMinutes(10),
+                clockSkew,
+                Clock.fixed(now, ZoneOffset.UTC),
+                new SecureRandom());
     }
 
     @Test
@@ -70,14 +80,7 @@ class TestBearerTokens {
     }
 
     private static BearerTokens skewed(Duration clockSkew, Instant now) {
-        return new BearerTokens(
-                KEY,
-                "treecat",
-                "treecat-api",
-                Duration.ofMinutes(10),
-                clockSkew,
-                Clock.fixed(now, ZoneOffset.UTC),
-                new SecureRandom());
+        return tokens(KEY, "treecat", "treecat-api", clockSkew, now);
     }
 
     @Test
