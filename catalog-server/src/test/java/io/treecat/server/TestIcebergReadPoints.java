@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.treecat.server.TreeCatTestServer.Reply;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -104,6 +106,10 @@ class TestIcebergReadPoints {
             assertThat(server.post("/treecat/v1/snapshots", "{\"name\": \"history-v1\"}")
                             .status())
                     .isEqualTo(201);
+            // A name that a path must percent-encode: the client's warehouse carries it encoded.
+            assertThat(server.post("/treecat/v1/snapshots", "{\"name\": \"history v1 (nightly)\"}")
+                            .status())
+                    .isEqualTo(201);
 
             // Later changes, none of which the past prefixes may show.
             Table later = live.loadTable(orders);
@@ -118,13 +124,22 @@ class TestIcebergReadPoints {
             long newSnapshot = live.loadTable(orders).currentSnapshot().snapshotId();
             assertThat(newSnapshot).isNotEqualTo(oldSnapshot);
 
-            for (String prefix : List.of("history@" + vid, "history@snapshot=history-v1")) {
-                assertThat(server.get("/v1/config?warehouse=" + encode(prefix))
-                                .json()
-                                .get("overrides")
-                                .get("prefix")
-                                .asText())
+            // The live prefix's config answers the newest vid; a past prefix's, the vid it pins.
+            assertThat(server.get("/v1/config?warehouse=history")
+                            .json()
+                            .get("overrides")
+                            .get("treecat.vid")
+                            .asLong())
+                    .isEqualTo(currentVid("history"))
+                    .isGreaterThan(vid);
+            for (String prefix : List.of(
+                    "history@" + vid, "history@snapshot=history-v1", "history@snapshot=history%20v1%20%28nightly%29")) {
+                Reply config = server.get("/v1/config?warehouse=" + encode(prefix));
+                assertThat(config.json().get("overrides").get("prefix").asText())
                         .isEqualTo(prefix);
+                assertThat(config.json().get("overrides").get("treecat.vid").asLong())
+                        .as(prefix)
+                        .isEqualTo(vid);
                 try (RESTCatalog past = client(prefix)) {
                     assertThat(past.listNamespaces()).as(prefix).containsExactly(shop);
                     assertThat(past.namespaceExists(Namespace.of("later"))).isFalse();
@@ -155,7 +170,8 @@ class TestIcebergReadPoints {
 
                     assertThatThrownBy(() -> past.createNamespace(Namespace.of("x")))
                             .isInstanceOf(ForbiddenException.class)
-                            .hasMessageContaining("REST prefix " + prefix + " is read-only");
+                            .hasMessageContaining("REST prefix " + URLDecoder.decode(prefix, StandardCharsets.UTF_8)
+                                    + " is read-only");
                     assertThatThrownBy(() -> old.newAppend()
                                     .appendFile(file(old, "f3", "2025-01-03"))
                                     .commit())

@@ -68,9 +68,13 @@ public final class IcebergNamespaces {
         }
     }
 
-    /** Checks that a catalog's read point can be read (a vid or named snapshot that exists). */
-    public void checkReadable(Principal who, String catalog, ReadPoint point) {
-        lake.runner().read(Access.of(who, Action.LIST_NAMESPACES, ObjectPath.of(catalog)), point, txn -> null);
+    /**
+     * Checks that a catalog's read point can be read (a vid or named snapshot that exists) and answers the
+     * vid it stands for: the newest one for the live catalog.
+     */
+    public long checkReadable(Principal who, String catalog, ReadPoint point) {
+        return lake.runner()
+                .read(Access.of(who, Action.LIST_NAMESPACES, ObjectPath.of(catalog)), point, LakeTransaction::readVid);
     }
 
     /**

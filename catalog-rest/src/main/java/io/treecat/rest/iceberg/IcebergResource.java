@@ -24,6 +24,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -77,6 +79,12 @@ public final class IcebergResource {
 
     static final String SEPARATOR = RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT;
     static final String ALL_SNAPSHOTS = "all";
+    /**
+     * The config override that answers the vid the catalog was read at: the newest for a live prefix, the
+     * pinned one for {@code <catalog>@…}. A client takes it to read the whole catalog at one version later
+     * ({@code <catalog>@<vid>}); TreeCat's Spark catalog pins a session with it.
+     */
+    public static final String CONFIG_VID = "treecat.vid";
     /** The header a client asks for access to a table's files with (Iceberg's REST spec). */
     static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
@@ -140,26 +148,49 @@ public final class IcebergResource {
 
     // ---- config
 
-    /** The client's {@code warehouse} names the catalog (its REST prefix); without one, the default catalog. */
+    /**
+     * The client's {@code warehouse} names the catalog (its REST prefix); without one, the default catalog.
+     * The overrides carry the prefix and the vid it reads at ({@link #CONFIG_VID}).
+     */
     @GET
     @Path("config")
     public Response config(@QueryParam("warehouse") String warehouse) {
-        String prefix = warehouse == null || warehouse.isBlank() ? defaultCatalog : warehouse;
-        if (prefix.contains("/")) {
+        boolean named = warehouse != null && !warehouse.isBlank();
+        String prefix = named ? warehouse : defaultCatalog;
+        // The prefix goes into every later path as it is, and the routes decode their path segment: decoded
+        // the same way here, a percent-encoded snapshot name (warehouse@snapshot=my%20snapshot) names one thing.
+        String decoded = named ? decodedAsPathSegment(prefix) : prefix;
+        if (prefix.contains("/") || decoded.contains("/")) {
             throw new BadRequestException("Invalid warehouse name, it must not contain '/': %s", prefix);
         }
-        CatalogPrefix at = CatalogPrefix.parse(prefix);
-        namespaces.checkReadable(who(), at.catalog(), at.point());
+        CatalogPrefix at = CatalogPrefix.parse(decoded);
+        long vid = namespaces.checkReadable(who(), at.catalog(), at.point());
         List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS);
         endpoints.addAll(IcebergViewResource.ENDPOINTS);
         endpoints.addAll(IcebergSigningResource.ENDPOINTS);
         return ok(ConfigResponse.builder()
                 // A mutable map: the builder probes it for null keys, which Map.of refuses.
-                .withOverrides(
-                        new HashMap<>(Map.of("prefix", prefix, RESTCatalogProperties.NAMESPACE_SEPARATOR, SEPARATOR)))
+                .withOverrides(new HashMap<>(Map.of(
+                        "prefix",
+                        prefix,
+                        RESTCatalogProperties.NAMESPACE_SEPARATOR,
+                        SEPARATOR,
+                        CONFIG_VID,
+                        Long.toString(vid))))
                 .withEndpoints(endpoints)
                 .withIdempotencyKeyLifetime(IcebergIdempotency.LIFETIME.toString())
                 .build());
+    }
+
+    private static String decodedAsPathSegment(String prefix) {
+        try {
+            // URLDecoder decodes a form: keep '+' a '+', as a path does.
+            return URLDecoder.decode(prefix.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(
+                    "Invalid warehouse name '%s': a '%%' must start an escape of two hex digits (%s)",
+                    prefix, e.getMessage());
+        }
     }
 
     // ---- namespaces
