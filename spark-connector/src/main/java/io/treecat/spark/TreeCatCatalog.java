@@ -12,6 +12,8 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.RESTCatalogProperties.ScanPlanningMode;
 import org.apache.iceberg.spark.SparkCatalog;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
@@ -29,6 +31,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.sql.catalog.lake.uri         http://treecat:8181
  * spark.sql.catalog.lake.warehouse   retail          (the TreeCat catalog; the server's default without it)
  * </pre>
+ *
+ * <p>Planning from the tree: Iceberg's client loads each table in server planning mode, and each scan is planned
+ * by TreeCat ({@code POST …/plan}) or from the manifests as the {@value PlanningMode#OPTION} option says
+ * ({@code auto}, the default, plans on the server when the filter restricts the partitions; {@link
+ * PlanningMode}).
  *
  * <p>One version for the whole catalog: with {@code vid} (a vid, or {@code now}: the newest, taken once),
  * {@code snapshot} (a named snapshot) or {@code timestamp} (RFC 3339), every table of the catalog lists,
@@ -89,7 +96,7 @@ public class TreeCatCatalog extends SparkCatalog {
     private static void checkRestCatalog(String name, Map<String, String> properties) {
         String type = properties.get(CatalogUtil.ICEBERG_CATALOG_TYPE);
         String impl = properties.get(CatalogProperties.CATALOG_IMPL);
-        if (impl != null && !impl.equals(RESTCatalog.class.getName())) {
+        if (impl != null && !impl.equals(TreeCatRestCatalog.class.getName())) {
             throw new IllegalArgumentException(String.format(
                     "Catalog %s: TreeCatCatalog talks to TreeCat over Iceberg REST; remove catalog-impl=%s",
                     name, impl));
@@ -98,14 +105,17 @@ public class TreeCatCatalog extends SparkCatalog {
             throw new IllegalArgumentException(String.format(
                     "Catalog %s: TreeCatCatalog talks to TreeCat over Iceberg REST; remove type=%s", name, type));
         }
-        if (impl == null) {
-            properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
-        }
         if (properties.get(CatalogProperties.URI) == null) {
             throw new IllegalArgumentException(String.format(
                     "Catalog %s: set spark.sql.catalog.%s.uri to the TreeCat server's REST address, e.g. http://treecat:8181",
                     name, name));
         }
+        PlanningMode.fromOption(name, properties.get(PlanningMode.OPTION));
+        properties.remove(CatalogUtil.ICEBERG_CATALOG_TYPE);
+        properties.put(CatalogProperties.CATALOG_IMPL, TreeCatRestCatalog.class.getName());
+        // Iceberg's client then loads each table as its REST table, whose scans TreeCat plans; TreeCatRestCatalog
+        // decides per scan (the planning option). An explicit scan-planning-mode=client plans every scan locally.
+        properties.putIfAbsent(RESTCatalogProperties.SCAN_PLANNING_MODE, ScanPlanningMode.SERVER.modeName());
     }
 
     private RESTCatalog restCatalog(String name, Map<String, String> properties) {

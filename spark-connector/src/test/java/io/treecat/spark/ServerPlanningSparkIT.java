@@ -23,13 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Scan planning from the tree, differentially: a partitioned format-2 table with position deletes, written by
- * Spark, planned by TreeCat ({@code scan-planning-mode=server}: Iceberg's {@code RESTTableScan} asks
+ * Spark, planned by TreeCat (TreeCatCatalog with {@code planning=server}: Iceberg's {@code RESTTableScan} asks
  * {@code POST …/plan}) and by Iceberg's client from the manifests, for random filters. The planned files (each
- * data file with its delete files) must be the same, and Spark's answers over both the same.
+ * data file with its delete files) must be the same, and Spark's answers over both the same; with
+ * {@code planning=auto} the tree plans exactly the scans whose filter restricts the partitions.
  */
 class ServerPlanningSparkIT {
     private static final String TREE = "tree";
     private static final String MANIFESTS = "manifests";
+    private static final String AUTO = "auto";
     private static final String TABLE = "plan.events";
     private static final long SEED = 20261128L;
 
@@ -48,7 +50,11 @@ class ServerPlanningSparkIT {
                 .config("spark.sql.catalog." + TREE, TreeCatCatalog.class.getName())
                 .config("spark.sql.catalog." + TREE + ".uri", server.restUri())
                 .config("spark.sql.catalog." + TREE + ".cache-enabled", "false")
-                .config("spark.sql.catalog." + TREE + ".scan-planning-mode", "server")
+                .config("spark.sql.catalog." + TREE + ".planning", "server")
+                // TreeCatCatalog's default: the tree plans the scans whose filter restricts the partitions.
+                .config("spark.sql.catalog." + AUTO, TreeCatCatalog.class.getName())
+                .config("spark.sql.catalog." + AUTO + ".uri", server.restUri())
+                .config("spark.sql.catalog." + AUTO + ".cache-enabled", "false")
                 .config("spark.sql.catalog." + MANIFESTS, "org.apache.iceberg.spark.SparkCatalog")
                 .config("spark.sql.catalog." + MANIFESTS + ".type", "rest")
                 .config("spark.sql.catalog." + MANIFESTS + ".uri", server.restUri())
@@ -117,7 +123,9 @@ class ServerPlanningSparkIT {
     void theTreePlansTheFilesTheManifestsPlanForRandomFilters() throws Exception {
         Table tree = table(TREE);
         Table manifests = table(MANIFESTS);
-        assertThat(tree.newScan().getClass().getSimpleName()).isEqualTo("RESTTableScan");
+        assertThat(tree).isInstanceOf(TreeCatTable.class);
+        assertThat(((PlanningScan) tree.newScan()).chosen().getClass().getSimpleName())
+                .isEqualTo("RESTTableScan");
         assertThat(manifests.newScan().getClass().getSimpleName()).isEqualTo("DataTableScan");
 
         List<String> whole = planned(manifests.newScan());
@@ -145,6 +153,36 @@ class ServerPlanningSparkIT {
     }
 
     @Test
+    void autoPlansOnTheServerExactlyWhenTheFilterRestrictsThePartitions() throws Exception {
+        Table auto = table(AUTO);
+        Table manifests = table(MANIFESTS);
+        RandomFilters filters = new RandomFilters(SEED + 2);
+        int onServer = 0;
+        int local = 0;
+        for (int i = 0; i < 100; i++) {
+            RandomFilters.Filter filter = filters.next();
+            PlanningScan scan = (PlanningScan) auto.newScan().filter(filter.expression());
+            boolean restricts = PlanningMode.restrictsPartitions(auto.specs().values(), filter.expression(), true);
+            assertThat(scan.chosen().getClass().getSimpleName())
+                    .as(filter.sql())
+                    .isEqualTo(restricts ? "RESTTableScan" : "DataTableScan");
+            assertThat(planned(scan))
+                    .as(filter.sql())
+                    .isEqualTo(planned(manifests.newScan().filter(filter.expression())));
+            if (restricts) {
+                onServer++;
+            } else {
+                local++;
+            }
+        }
+        // Both kinds were met: day filters restrict partitions, filters on kind or amount alone do not.
+        assertThat(onServer).isGreaterThan(20);
+        assertThat(local).isGreaterThan(10);
+        assertThat(((PlanningScan) auto.newScan()).chosen().getClass().getSimpleName())
+                .isEqualTo("DataTableScan");
+    }
+
+    @Test
     void sparkAnswersTheSameWhetherTheTreeOrTheManifestsPlan() {
         RandomFilters filters = new RandomFilters(SEED + 1);
         long nonEmpty = 0;
@@ -154,6 +192,9 @@ class ServerPlanningSparkIT {
                     "SELECT id, day, kind, amount FROM {catalog}." + TABLE + " WHERE " + filter.sql() + " ORDER BY id";
             List<List<Object>> expected = rows(spark, query.replace("{catalog}", MANIFESTS));
             assertThat(rows(spark, query.replace("{catalog}", TREE)))
+                    .as("filter %d (seed %d): %s", i, SEED + 1, filter.sql())
+                    .isEqualTo(expected);
+            assertThat(rows(spark, query.replace("{catalog}", AUTO)))
                     .as("filter %d (seed %d): %s", i, SEED + 1, filter.sql())
                     .isEqualTo(expected);
             nonEmpty += expected.isEmpty() ? 0 : 1;
