@@ -53,6 +53,8 @@ public class TreeCatCatalog extends SparkCatalog {
     private volatile CatalogVersion version = CatalogVersion.LATEST;
     /** The vid the server answered for this catalog's prefix when it was set up ({@code treecat.vid}). */
     private volatile OptionalLong vid = OptionalLong.empty();
+    /** The REST catalog built by the last {@code initialize}. */
+    private volatile RESTCatalog rest;
 
     @Override
     protected Catalog buildIcebergCatalog(String name, CaseInsensitiveStringMap options) {
@@ -83,6 +85,7 @@ public class TreeCatCatalog extends SparkCatalog {
             properties.put(CatalogProperties.WAREHOUSE_LOCATION, asked.prefix(warehouse));
         }
         Catalog catalog = super.buildIcebergCatalog(name, new CaseInsensitiveStringMap(properties));
+        this.rest = catalog instanceof RESTCatalog built ? built : null;
         this.version = asked;
         this.vid = catalog instanceof RESTCatalog rest && rest.properties().containsKey(CONFIG_VID)
                 ? OptionalLong.of(configVid(name, rest))
@@ -140,6 +143,18 @@ public class TreeCatCatalog extends SparkCatalog {
             throw new IllegalStateException(
                     String.format("Catalog %s: the server's %s is not a vid: %s", name, CONFIG_VID, value), e);
         }
+    }
+
+    /**
+     * Iceberg's REST catalog under this one (not the caching wrapper Spark's catalog may put around it): for
+     * requests Spark's catalog API has no call for, such as a multi-table commit ({@link MultiTableWrite}).
+     */
+    public RESTCatalog restCatalog() {
+        RESTCatalog built = rest;
+        if (built == null) {
+            throw new IllegalStateException("Catalog " + sparkName + " is not initialized yet");
+        }
+        return built;
     }
 
     /** The version this catalog reads now: {@link CatalogVersion#LATEST} unless pinned. */
