@@ -2,9 +2,16 @@ package io.treecat.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Map;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.BatchScan;
+import org.apache.iceberg.BatchScanAdapter;
+import org.apache.iceberg.SparkDistributedDataScan;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.spark.SparkReadConf;
+import org.apache.spark.sql.SparkSession;
+import scala.Option;
 
 /**
  * An Iceberg table of a TreeCat catalog whose scans are planned from the tree or from the manifests, per scan
@@ -30,9 +37,31 @@ final class TreeCatTable extends BaseTable {
         return new PlanningScan(this, serverPlanned.newScan(), super.newScan(), mode);
     }
 
+    /** What Spark plans with: the server's scan, or the one Iceberg's Spark integration would make itself. */
+    @Override
+    public BatchScan newBatchScan() {
+        return new PlanningBatchScan(this, new BatchScanAdapter(serverPlanned.newScan()), localBatchScan(), mode);
+    }
+
     /**
-     * Not planned by Spark's distributed planning (which would read the manifests with a Spark job and skip
-     * the tree), as Iceberg's REST table answers for server-side planning.
+     * Iceberg's own choice for Spark: its distributed planning (a Spark job reads the manifests) unless the read's
+     * planning modes are {@code local} ({@code read.data-planning-mode}, {@code read.delete-planning-mode}).
+     */
+    private BatchScan localBatchScan() {
+        Option<SparkSession> active = SparkSession.getActiveSession();
+        if (active.isDefined()) {
+            SparkReadConf conf = new SparkReadConf(active.get(), this, Map.of());
+            if (conf.dataPlanningMode() != org.apache.iceberg.PlanningMode.LOCAL
+                    || conf.deletePlanningMode() != org.apache.iceberg.PlanningMode.LOCAL) {
+                return new SparkDistributedDataScan(active.get(), this, conf);
+            }
+        }
+        return new BatchScanAdapter(super.newScan());
+    }
+
+    /**
+     * Spark's scan builder would otherwise make its distributed scan itself, from the manifests, without asking
+     * {@link #newBatchScan()}: the distributed scan is {@link #localBatchScan()}'s to pick, per scan.
      */
     @Override
     public boolean allowDistributedPlanning() {

@@ -166,6 +166,13 @@ class ServerPlanningSparkIT {
             assertThat(scan.chosen().getClass().getSimpleName())
                     .as(filter.sql())
                     .isEqualTo(restricts ? "RESTTableScan" : "DataTableScan");
+            // Spark's batch scan: the server's, or Iceberg's own for Spark (its distributed planning by default).
+            assertThat(((PlanningBatchScan) auto.newBatchScan().filter(filter.expression()))
+                            .chosen()
+                            .getClass()
+                            .getSimpleName())
+                    .as(filter.sql())
+                    .isEqualTo(restricts ? "BatchScanAdapter" : "SparkDistributedDataScan");
             assertThat(planned(scan))
                     .as(filter.sql())
                     .isEqualTo(planned(manifests.newScan().filter(filter.expression())));
