@@ -94,6 +94,23 @@ final class NativeQueryClient implements Serializable {
                 answer.path("vid").asLong(), answer.path("rows"), next == null || next.isNull() ? null : next.asText());
     }
 
+    /** A page of the commit log: commits that touched {@code path} or below, oldest first, up to {@code untilVid}. */
+    record CommitPage(JsonNode commits, String nextPageToken) {}
+
+    CommitPage commits(String path, long untilVid, String pageToken) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("path", path);
+        parameters.put("until", Long.toString(untilVid));
+        parameters.put("order", "oldest");
+        parameters.put("limit", "1000");
+        if (pageToken != null) {
+            parameters.put("pageToken", pageToken);
+        }
+        JsonNode answer = get("/treecat/v1/commits", parameters);
+        JsonNode next = answer.get("nextPageToken");
+        return new CommitPage(answer.path("commits"), next == null || next.isNull() ? null : next.asText());
+    }
+
     private JsonNode get(String path, Map<String, String> parameters) {
         StringBuilder uri = new StringBuilder(baseUri).append(path);
         char separator = '?';

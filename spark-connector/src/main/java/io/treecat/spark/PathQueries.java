@@ -86,6 +86,15 @@ final class PathQueries {
         return query;
     }
 
+    /** A string literal of the query language. */
+    static String string(String text) {
+        return "'"
+                + text.replace("\\", "\\\\")
+                        .replace("'", "\\'")
+                        .replace("\n", "\\n")
+                        .replace("\t", "\\t") + "'";
+    }
+
     /** A field path in the query language: bare names as they are, others quoted. */
     static String field(List<String> names) {
         List<String> parts = new ArrayList<>();
@@ -242,14 +251,7 @@ final class PathQueries {
         }
         Object value = literal.value();
         return switch (kindOf(value)) {
-            case STRING ->
-                Optional.of("'"
-                        + value.toString()
-                                .replace("\\", "\\\\")
-                                .replace("'", "\\'")
-                                .replace("\n", "\\n")
-                                .replace("\t", "\\t")
-                        + "'");
+            case STRING -> Optional.of(string(value.toString()));
             case NUMBER ->
                 Optional.of(
                         value instanceof Double || value instanceof Float

@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
@@ -32,7 +35,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * The rows of one path query at one vid, as a Spark table: {@code path}, {@code id} (the object's own id),
+ * The rows of path queries at one vid, as a Spark table: {@code path}, {@code id} (the object's own id),
  * {@code type} ({@code inner} or {@code leaf}), {@code vid} (the vid of the object's version) and {@code value}
  * (a struct of the schema inferred from a sample, or the JSON text). Spark's filters on {@code id} and
  * {@code value.…} are added to the query's last step ({@link PathQueries}); the columns of {@code value} Spark
@@ -50,7 +53,10 @@ final class PathQueryTable implements SupportsRead {
     private static final int PAGE = 10_000;
 
     private final NativeQueryClient client;
-    private final String query;
+    private final String name;
+    /** The queries whose rows this table has, in order: each one is read by one task. */
+    private final List<String> queries;
+
     private final long vid;
     private final StructType schema;
     private final boolean valueAsJson;
@@ -58,13 +64,15 @@ final class PathQueryTable implements SupportsRead {
 
     PathQueryTable(
             NativeQueryClient client,
-            String query,
+            String name,
+            List<String> queries,
             long vid,
             StructType valueType,
             boolean valueAsJson,
             Map<String, Set<PathQueries.Kind>> kinds) {
         this.client = requireNonNull(client, "client is null");
-        this.query = requireNonNull(query, "query is null");
+        this.name = requireNonNull(name, "name is null");
+        this.queries = List.copyOf(queries);
         this.vid = vid;
         this.valueAsJson = valueAsJson;
         this.kinds = Map.copyOf(kinds);
@@ -78,8 +86,50 @@ final class PathQueryTable implements SupportsRead {
 
     @Override
     public String name() {
-        return "treecat_query(" + query + ")";
+        return name;
     }
+
+    /**
+     * The table of {@code queries}' rows at one vid ({@code vid}, else the newest when it is made), the value's
+     * schema inferred from the first page of each query ({@value #SAMPLE} rows in all).
+     *
+     * @throws NativeQueryClient.Refused when the server refuses a query or the vid
+     */
+    static PathQueryTable sampled(
+            SparkSession spark,
+            NativeQueryClient client,
+            String name,
+            List<String> queries,
+            OptionalLong vid,
+            boolean valueAsJson) {
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("A path-query table has at least one query");
+        }
+        List<String> values = new ArrayList<>();
+        Map<String, Set<PathQueries.Kind>> kinds = new HashMap<>();
+        OptionalLong at = vid;
+        int perQuery = Math.max(1, SAMPLE / Math.max(1, queries.size()));
+        for (String query : queries) {
+            NativeQueryClient.Page sample = client.page(query, at, null, perQuery, null);
+            at = OptionalLong.of(sample.vid());
+            for (JsonNode row : sample.rows()) {
+                JsonNode value = row.path(VALUE);
+                values.add(value.toString());
+                if (value.isObject()) {
+                    JsonRows.kinds(value, "", kinds);
+                }
+            }
+        }
+        StructType valueType = values.isEmpty()
+                ? new StructType()
+                : spark.read()
+                        .json(spark.createDataset(values, Encoders.STRING()))
+                        .schema();
+        return new PathQueryTable(client, name, queries, at.getAsLong(), valueType, valueAsJson, kinds);
+    }
+
+    /** Rows sampled for the value's schema. */
+    static final int SAMPLE = 1_000;
 
     @Override
     @SuppressWarnings("deprecation") // Spark 4.0's Table still asks for schema() (columns() defaults to it).
@@ -127,8 +177,10 @@ final class PathQueryTable implements SupportsRead {
 
         @Override
         public Scan build() {
-            String sent =
-                    PathQueries.withPredicate(query, predicates.isEmpty() ? null : String.join(" and ", predicates));
+            String predicate = predicates.isEmpty() ? null : String.join(" and ", predicates);
+            List<String> sent = queries.stream()
+                    .map(query -> PathQueries.withPredicate(query, predicate))
+                    .toList();
             return new QueryScan(sent, required, fields(required));
         }
     }
@@ -148,11 +200,11 @@ final class PathQueryTable implements SupportsRead {
     }
 
     private final class QueryScan implements Scan, Batch {
-        private final String sent;
+        private final List<String> sent;
         private final StructType read;
         private final String fields;
 
-        QueryScan(String sent, StructType read, String fields) {
+        QueryScan(List<String> sent, StructType read, String fields) {
             this.sent = sent;
             this.read = read;
             this.fields = fields;
@@ -165,7 +217,8 @@ final class PathQueryTable implements SupportsRead {
 
         @Override
         public String description() {
-            return "TreeCat path query " + sent + " at vid " + vid + (fields == null ? "" : " fields " + fields);
+            return (sent.size() == 1 ? "TreeCat path query " + sent.get(0) : "TreeCat path queries " + sent)
+                    + " at vid " + vid + (fields == null ? "" : " fields " + fields);
         }
 
         @Override
@@ -175,7 +228,10 @@ final class PathQueryTable implements SupportsRead {
 
         @Override
         public InputPartition[] planInputPartitions() {
-            return new InputPartition[] {new QueryPartition(client, sent, vid, fields, read, valueAsJson)};
+            // One task per query: the queries of a system table stream from the server in parallel.
+            return sent.stream()
+                    .map(query -> new QueryPartition(client, query, vid, fields, read, valueAsJson))
+                    .toArray(InputPartition[]::new);
         }
 
         @Override
@@ -184,7 +240,7 @@ final class PathQueryTable implements SupportsRead {
         }
     }
 
-    /** The whole query, read page by page by one task. */
+    /** One whole query, read page by page by one task. */
     private record QueryPartition(
             NativeQueryClient client, String query, long vid, String fields, StructType read, boolean valueAsJson)
             implements InputPartition, Serializable {}

@@ -15,7 +15,10 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTCatalogProperties.ScanPlanningMode;
 import org.apache.iceberg.spark.SparkCatalog;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -193,6 +196,29 @@ public class TreeCatCatalog extends SparkCatalog {
         initialize(sparkName, new CaseInsensitiveStringMap(options));
         return vid.orElseThrow(() -> new IllegalStateException(
                 "Catalog " + sparkName + ": the server answered no vid (" + CONFIG_VID + ")"));
+    }
+
+    /** {@code <catalog>.system.tables}, {@code .files} and {@code .commits} ({@link SystemTables}); else Iceberg's. */
+    @Override
+    public Table loadTable(Identifier ident) throws NoSuchTableException {
+        if (SystemTables.isSystemTable(ident.namespace(), ident.name())) {
+            RESTCatalog built = restCatalog();
+            String prefix = built.properties().get("prefix");
+            String catalog = prefix.indexOf('@') < 0 ? prefix : prefix.substring(0, prefix.indexOf('@'));
+            NativeQueryClient client = new NativeQueryClient(
+                    built.properties().get(CatalogProperties.URI),
+                    built.properties().get("token"));
+            OptionalLong at = version.readOnly() ? vid : OptionalLong.empty();
+            try {
+                return SystemTables.load(SparkSession.active(), client, catalog, at, sparkName, ident.name());
+            } catch (NativeQueryClient.Refused e) {
+                throw new IllegalStateException(
+                        "Catalog " + sparkName + ": TreeCat refused the system table " + ident.name() + ": "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+        return super.loadTable(ident);
     }
 
     @Override

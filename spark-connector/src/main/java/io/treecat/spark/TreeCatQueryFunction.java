@@ -1,20 +1,15 @@
 package io.treecat.spark;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.Option;
@@ -25,7 +20,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * The table-valued function {@code treecat_query('<path query>' [, vid [, 'json']])}: the objects the path query
  * matches, as rows ({@link PathQueryTable}). It reads at one vid: the given one, else the newest when the
  * statement is analysed. The value's schema is inferred from the first page of rows (up to
- * {@value #SAMPLE} objects); with {@code 'json'} the value is its JSON text instead.
+ * {@value PathQueryTable#SAMPLE} objects); with {@code 'json'} the value is its JSON text instead.
  *
  * <p>The server is the one of the session's TreeCat catalog: {@code spark.sql.treecat.catalog} names it, or the
  * only catalog configured as {@link TreeCatCatalog}. A query the server refuses (a syntax error, an unknown or
@@ -36,8 +31,6 @@ final class TreeCatQueryFunction {
     static final String NAME = "treecat_query";
     /** The session setting naming the TreeCat catalog whose server answers {@code treecat_query}. */
     static final String CATALOG_CONF = "spark.sql.treecat.catalog";
-
-    static final int SAMPLE = 1_000;
 
     private TreeCatQueryFunction() {}
 
@@ -73,27 +66,12 @@ final class TreeCatQueryFunction {
 
         SparkSession spark = SparkSession.active();
         NativeQueryClient client = client(spark);
-        NativeQueryClient.Page sample;
+        PathQueryTable table;
         try {
-            sample = client.page(query, vid, null, SAMPLE, null);
+            table = PathQueryTable.sampled(spark, client, NAME + "(" + query + ")", List.of(query), vid, valueAsJson);
         } catch (NativeQueryClient.Refused e) {
             throw refused(query, e);
         }
-        List<String> values = new ArrayList<>();
-        Map<String, Set<PathQueries.Kind>> kinds = new HashMap<>();
-        for (JsonNode row : sample.rows()) {
-            JsonNode value = row.path(PathQueryTable.VALUE);
-            values.add(value.toString());
-            if (value.isObject()) {
-                JsonRows.kinds(value, "", kinds);
-            }
-        }
-        StructType valueType = values.isEmpty()
-                ? new StructType()
-                : spark.read()
-                        .json(spark.createDataset(values, Encoders.STRING()))
-                        .schema();
-        PathQueryTable table = new PathQueryTable(client, query, sample.vid(), valueType, valueAsJson, kinds);
         return DataSourceV2Relation.create(table, Option.empty(), Option.empty(), CaseInsensitiveStringMap.empty());
     }
 

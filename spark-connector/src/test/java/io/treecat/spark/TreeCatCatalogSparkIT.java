@@ -208,6 +208,49 @@ class TreeCatCatalogSparkIT {
         assertThat(count(LIVE + ".iceberg.events")).isEqualTo(2L);
     }
 
+    @Test
+    void theSystemTablesListEveryTableFileAndCommitOfTheCatalog() {
+        spark.sql("CREATE NAMESPACE " + LAKE + ".sys");
+        spark.sql("CREATE NAMESPACE " + LAKE + ".sys.nested");
+        spark.sql("CREATE TABLE " + LAKE + ".sys.events (id BIGINT, day DATE) USING iceberg PARTITIONED BY (day)");
+        spark.sql("CREATE TABLE " + LAKE + ".sys.nested.deep (id BIGINT) USING iceberg");
+        spark.sql("INSERT INTO " + LAKE + ".sys.events VALUES (1, DATE '2025-01-01'), (2, DATE '2025-01-02'), "
+                + "(3, DATE '2025-01-02')");
+        spark.sql("INSERT INTO " + LAKE + ".sys.nested.deep VALUES (7)");
+
+        // Tables at every namespace depth, with their objects' fields.
+        assertThat(rows(
+                        spark,
+                        "SELECT path, type FROM " + LAKE + ".system.tables WHERE path LIKE '/warehouse/sys/%' "
+                                + "ORDER BY path"))
+                .containsExactly(
+                        List.of("/warehouse/sys/events", "inner"), List.of("/warehouse/sys/nested/deep", "inner"));
+        assertThat(scalar(
+                        spark,
+                        "SELECT value.metadata_location LIKE '%.metadata.json' FROM " + LAKE
+                                + ".system.tables WHERE path = '/warehouse/sys/events'"))
+                .isEqualTo(true);
+
+        // Every live data file of every table, from the file index: the rows Spark wrote, per file.
+        assertThat(rows(
+                        spark,
+                        "SELECT split(path, '/')[3], sum(value.record_count) FROM " + LAKE + ".system.files "
+                                + "WHERE path LIKE '/warehouse/sys/%' GROUP BY 1 ORDER BY 1"))
+                .containsExactly(List.of("events", 3L), List.of("nested", 1L));
+        assertThat(scalar(
+                        spark,
+                        "SELECT count(*) FROM " + LAKE + ".system.files WHERE path LIKE '/warehouse/sys/events/%'"))
+                .isEqualTo(scalar(spark, "SELECT count(*) FROM " + LAKE + ".sys.events.files"));
+
+        // The catalog's commit log, oldest first: the creates and appends above among them.
+        List<List<Object>> commits = rows(
+                spark, "SELECT vid, interface, operation FROM " + LAKE + ".system.commits ORDER BY vid DESC LIMIT 4");
+        assertThat(commits)
+                .hasSize(4)
+                .allSatisfy(commit -> assertThat(commit.get(1)).isEqualTo("rest"));
+        assertThat(commits.get(0).get(2)).isEqualTo("commitTable");
+    }
+
     /** Registers (or re-registers, before its first use) a TreeCatCatalog with one more option. */
     private static void configure(String catalog, String option, String value) {
         spark.conf().set("spark.sql.catalog." + catalog, TreeCatCatalog.class.getName());
