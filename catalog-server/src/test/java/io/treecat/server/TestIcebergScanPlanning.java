@@ -571,4 +571,51 @@ class TestIcebergScanPlanning {
                     .contains("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan");
         }
     }
+
+    @Test
+    void aTablePropertyMakesEveryClientPlanOnTheServerOrLocally() throws Exception {
+        try (RESTCatalog plain = client(false);
+                RESTCatalog asksServer = client(true)) {
+            Namespace namespace = Namespace.of("owner_planning");
+            plain.createNamespace(namespace);
+            TableIdentifier identifier = TableIdentifier.of(namespace, "events");
+            Table created = plain.buildTable(identifier, SCHEMA)
+                    .withPartitionSpec(SPEC)
+                    .withProperty("treecat.scan-planning-mode", "server")
+                    .create();
+            // The create's own answer carries the table's config already.
+            assertThat(created.newScan().getClass().getSimpleName()).isEqualTo("RESTTableScan");
+            created.newAppend()
+                    .appendFile(DataFiles.builder(SPEC)
+                            .withPath(created.location() + "/data/f1.parquet")
+                            .withFileSizeInBytes(10)
+                            .withRecordCount(1)
+                            .withPartitionPath(partitionPath(SPEC, 3, 1))
+                            .build())
+                    .commit();
+
+            // A client that asked for nothing plans on the server, and gets the file.
+            Table loaded = plain.loadTable(identifier);
+            assertThat(loaded.newScan().getClass().getSimpleName()).isEqualTo("RESTTableScan");
+            try (CloseableIterable<FileScanTask> tasks = loaded.newScan().planFiles()) {
+                assertThat(tasks)
+                        .extracting(task -> task.file().location())
+                        .containsExactly(created.location() + "/data/f1.parquet");
+            }
+
+            // The owner's "client" wins over a client that asks for server planning.
+            loaded.updateProperties()
+                    .set("treecat.scan-planning-mode", "client")
+                    .commit();
+            assertThat(asksServer.loadTable(identifier).newScan().getClass().getSimpleName())
+                    .isEqualTo("DataTableScan");
+            // Without the property, each client's own setting decides again.
+            loaded.refresh();
+            loaded.updateProperties().remove("treecat.scan-planning-mode").commit();
+            assertThat(asksServer.loadTable(identifier).newScan().getClass().getSimpleName())
+                    .isEqualTo("RESTTableScan");
+            assertThat(plain.loadTable(identifier).newScan().getClass().getSimpleName())
+                    .isEqualTo("DataTableScan");
+        }
+    }
 }

@@ -103,6 +103,23 @@ public final class IcebergTables {
                                 identifier));
     }
 
+    /** A table's current metadata file and its Iceberg properties as of that file (kept in the table's object). */
+    public record LoadTarget(String metadataLocation, Map<String, String> properties) {
+        public LoadTarget {
+            requireNonNull(metadataLocation, "metadataLocation is null");
+            properties = Map.copyOf(properties);
+        }
+    }
+
+    /** {@link #metadataLocation} with the table's properties, read in the same transaction. */
+    public LoadTarget loadTarget(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
+        ObjectPath path = IcebergNames.tablePath(catalog, identifier);
+        return lake.runner().read(Access.of(who, Action.LOAD_TABLE, path), point, txn -> {
+            TableEntry table = Tables.find(txn, path).orElseThrow(() -> IcebergNames.noSuchTable(identifier));
+            return new LoadTarget(pointer(table, identifier), table.properties());
+        });
+    }
+
     public boolean exists(Principal who, String catalog, ReadPoint point, TableIdentifier identifier) {
         ObjectPath path = IcebergNames.tablePath(catalog, identifier);
         return lake.runner()

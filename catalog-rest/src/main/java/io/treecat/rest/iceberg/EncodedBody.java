@@ -13,6 +13,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
@@ -43,12 +45,34 @@ final class EncodedBody {
      * gives for that metadata, without serializing the metadata again.
      */
     static EncodedBody loadTable(String metadataLocation, byte[] metadataJson) {
-        byte[] location = JsonStringEncoder.getInstance().quoteAsUTF8(metadataLocation);
+        return loadTable(metadataLocation, metadataJson, Map.of());
+    }
+
+    /** {@link #loadTable(String, byte[])} with the table's {@code config} (string keys and values). */
+    static EncodedBody loadTable(String metadataLocation, byte[] metadataJson, Map<String, String> config) {
+        JsonStringEncoder encoder = JsonStringEncoder.getInstance();
+        byte[] location = encoder.quoteAsUTF8(metadataLocation);
         ByteArrayOutputStream out = new ByteArrayOutputStream(metadataJson.length + location.length + 40);
         out.writeBytes(LOAD_TABLE_START);
         out.writeBytes(location);
         out.writeBytes(LOAD_TABLE_METADATA);
         out.writeBytes(metadataJson);
+        if (!config.isEmpty()) {
+            out.writeBytes(",\"config\":{".getBytes(StandardCharsets.UTF_8));
+            boolean first = true;
+            for (Map.Entry<String, String> entry : new TreeMap<>(config).entrySet()) {
+                if (!first) {
+                    out.write(',');
+                }
+                first = false;
+                out.write('"');
+                out.writeBytes(encoder.quoteAsUTF8(entry.getKey()));
+                out.writeBytes("\":\"".getBytes(StandardCharsets.UTF_8));
+                out.writeBytes(encoder.quoteAsUTF8(entry.getValue()));
+                out.write('"');
+            }
+            out.write('}');
+        }
         out.write('}');
         return new EncodedBody(out.toByteArray());
     }

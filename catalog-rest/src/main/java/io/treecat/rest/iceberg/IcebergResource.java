@@ -85,6 +85,8 @@ public final class IcebergResource {
      * ({@code <catalog>@<vid>}); TreeCat's Spark catalog pins a session with it.
      */
     public static final String CONFIG_VID = "treecat.vid";
+    /** The table property with which a table's owner asks every client to plan on the server (or locally). */
+    public static final String SCAN_PLANNING_PROPERTY = "treecat.scan-planning-mode";
     /** The header a client asks for access to a table's files with (Iceberg's REST spec). */
     static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
@@ -377,7 +379,11 @@ public final class IcebergResource {
             throw new BadRequestException("Invalid snapshots mode, expected all or refs: %s", snapshots);
         }
         CatalogPrefix at = CatalogPrefix.parse(prefix);
-        String location = tables.metadataLocation(who(), at.catalog(), at.point(), identifier(namespace, table));
+        IcebergTables.LoadTarget target =
+                tables.loadTarget(who(), at.catalog(), at.point(), identifier(namespace, table));
+        String location = target.metadataLocation();
+        // The table's own config, from the properties of this same metadata file: cached with it under one ETag.
+        Map<String, String> config = tableConfig(target.properties());
         String etag = IcebergETags.of(location, mode);
         if (IcebergETags.matches(ifNoneMatch, etag) && tables.metadataFileExists(at.catalog(), location)) {
             return Response.notModified().header(HttpHeaders.ETAG, etag).build();
@@ -405,7 +411,7 @@ public final class IcebergResource {
         EncodedBody body = loadBodies.get(etag, () -> {
             // Checked just above: the parsed copy is good without asking the store again.
             if (mode.equals(ALL_SNAPSHOTS)) {
-                return allSnapshotsBody(location, () -> tables.readCheckedMetadata(at.catalog(), location));
+                return allSnapshotsBody(location, config, () -> tables.readCheckedMetadata(at.catalog(), location));
             }
             TableMetadata metadata = tables.readCheckedMetadata(at.catalog(), location);
             if (mode.equals(REF_SNAPSHOTS)) {
@@ -414,7 +420,7 @@ public final class IcebergResource {
                         .suppressHistoricalSnapshots()
                         .build();
             }
-            return EncodedBody.of(loadTableJson(metadata));
+            return EncodedBody.of(loadTableJson(metadata, config));
         });
         return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
@@ -571,8 +577,9 @@ public final class IcebergResource {
         EncodedBody body = loadBodies.get(
                 etag,
                 () -> mode.equals(ALL_SNAPSHOTS)
-                        ? allSnapshotsBody(metadata.metadataFileLocation(), () -> metadata)
-                        : EncodedBody.of(loadTableJson(metadata)));
+                        ? allSnapshotsBody(
+                                metadata.metadataFileLocation(), tableConfig(metadata.properties()), () -> metadata)
+                        : EncodedBody.of(loadTableJson(metadata, tableConfig(metadata.properties()))));
         return body.ok(gzip, acceptEncoding).header(HttpHeaders.ETAG, etag).build();
     }
 
@@ -587,6 +594,7 @@ public final class IcebergResource {
         }
         String body = bodies.json(LoadTableResponse.builder()
                 .withTableMetadata(answered)
+                .addAllConfig(tableConfig(metadata.properties()))
                 .addAllConfig(delegated.config())
                 .addAllCredentials(delegated.credentials())
                 .build());
@@ -609,15 +617,36 @@ public final class IcebergResource {
      * The load-table body of the metadata file at {@code location}, every snapshot in it: the file's JSON as this
      * server wrote it, without serializing the metadata again, or else {@code metadata}'s, serialized.
      */
-    private EncodedBody allSnapshotsBody(String location, Supplier<TableMetadata> metadata) {
+    private EncodedBody allSnapshotsBody(
+            String location, Map<String, String> config, Supplier<TableMetadata> metadata) {
         return tables.writtenMetadataJson(location)
-                .map(json -> EncodedBody.loadTable(location, json))
-                .orElseGet(() -> EncodedBody.of(loadTableJson(metadata.get())));
+                .map(json -> EncodedBody.loadTable(location, json, config))
+                .orElseGet(() -> EncodedBody.of(loadTableJson(metadata.get(), config)));
     }
 
-    private String loadTableJson(TableMetadata metadata) {
-        return bodies.json(
-                LoadTableResponse.builder().withTableMetadata(metadata).build());
+    private String loadTableJson(TableMetadata metadata, Map<String, String> config) {
+        return bodies.json(LoadTableResponse.builder()
+                .withTableMetadata(metadata)
+                .addAllConfig(config)
+                .build());
+    }
+
+    /**
+     * The config a table's load answers for every client: {@code scan-planning-mode} when its owner set
+     * {@value #SCAN_PLANNING_PROPERTY} to {@code server} or {@code client} (Iceberg's client takes the server's
+     * value over its own). TreeCat does not decide it itself: a server sees no query, and a plan of the whole table
+     * costs 5-6 times Iceberg's own from the manifests while a selective one costs a fifth (docs/benchmarks.md,
+     * "Spark's planning time"); TreeCat's Spark catalog decides per scan instead.
+     */
+    static Map<String, String> tableConfig(Map<String, String> properties) {
+        String mode = properties.get(SCAN_PLANNING_PROPERTY);
+        if (mode == null) {
+            return Map.of();
+        }
+        String normalized = mode.strip().toLowerCase(Locale.ROOT);
+        return normalized.equals("server") || normalized.equals("client")
+                ? Map.of(RESTCatalogProperties.SCAN_PLANNING_MODE, normalized)
+                : Map.of();
     }
 
     /**

@@ -101,5 +101,30 @@ class TestEncodedBody {
         assertThat(body)
                 .isEqualTo(LoadTableResponseParser.toJson(
                         LoadTableResponse.builder().withTableMetadata(metadata).build()));
+
+        // With the table's config: the same JSON as Iceberg's for a response with that config.
+        Map<String, String> config = Map.of("scan-planning-mode", "server");
+        assertThat(EncodedBody.loadTable(location, written, config).json())
+                .isEqualTo(LoadTableResponseParser.toJson(LoadTableResponse.builder()
+                        .withTableMetadata(metadata)
+                        .addAllConfig(config)
+                        .build()));
+        // Keys and values are escaped as JSON strings.
+        Map<String, String> odd = Map.of("scan-planning-mode", "server", "quote\"d", "a\\b");
+        assertThat(LoadTableResponseParser.fromJson(
+                                EncodedBody.loadTable(location, written, odd).json())
+                        .config())
+                .isEqualTo(odd);
+    }
+
+    @Test
+    void aTablesOwnerAsksForServerOrClientPlanningWithAProperty() {
+        assertThat(IcebergResource.tableConfig(Map.of("treecat.scan-planning-mode", " Server ")))
+                .isEqualTo(Map.of("scan-planning-mode", "server"));
+        assertThat(IcebergResource.tableConfig(Map.of("treecat.scan-planning-mode", "client")))
+                .isEqualTo(Map.of("scan-planning-mode", "client"));
+        assertThat(IcebergResource.tableConfig(Map.of("treecat.scan-planning-mode", "tree")))
+                .isEmpty();
+        assertThat(IcebergResource.tableConfig(Map.of("other", "x"))).isEmpty();
     }
 }
