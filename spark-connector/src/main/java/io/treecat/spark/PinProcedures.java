@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -26,7 +25,6 @@ import org.apache.spark.sql.types.StructType;
 final class PinProcedures {
     static final String PIN_VID = "pin_vid";
     static final String UNPIN = "unpin";
-    static final List<String> NAMES = List.of(PIN_VID, UNPIN);
 
     private static final StructType OUTPUT = new StructType().add("vid", DataTypes.LongType, false);
 

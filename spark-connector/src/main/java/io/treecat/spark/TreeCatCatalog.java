@@ -3,7 +3,6 @@ package io.treecat.spark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -48,6 +47,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * ({@link PinProcedures}). Spark's catalogs belong to a session, so a pin changes only that session.
  */
 public class TreeCatCatalog extends SparkCatalog {
+    /** The server's config override naming the vid its answer was read at (catalog-rest's IcebergResource). */
+    static final String CONFIG_VID = "treecat.vid";
+
     /** The name of the catalog as Spark knows it; set by the first {@code initialize}. */
     private volatile String sparkName;
     /** The options Spark gave, before any pin: what {@code unpin} returns to, less the version options. */
@@ -88,16 +90,14 @@ public class TreeCatCatalog extends SparkCatalog {
             properties.put(CatalogProperties.WAREHOUSE_LOCATION, asked.prefix(warehouse));
         }
         Catalog catalog = super.buildIcebergCatalog(name, new CaseInsensitiveStringMap(properties));
-        this.rest = catalog instanceof RESTCatalog built ? built : null;
+        RESTCatalog built = catalog instanceof RESTCatalog restCatalog ? restCatalog : null;
+        this.rest = built;
         this.version = asked;
-        this.vid = catalog instanceof RESTCatalog rest && rest.properties().containsKey(CONFIG_VID)
-                ? OptionalLong.of(configVid(name, rest))
+        this.vid = built != null && built.properties().containsKey(CONFIG_VID)
+                ? OptionalLong.of(configVid(name, built))
                 : OptionalLong.empty();
         return catalog;
     }
-
-    /** The server's config override naming the vid its answer was read at (catalog-rest's IcebergResource). */
-    static final String CONFIG_VID = "treecat.vid";
 
     private static void checkRestCatalog(String name, Map<String, String> properties) {
         String type = properties.get(CatalogUtil.ICEBERG_CATALOG_TYPE);
@@ -231,10 +231,5 @@ public class TreeCatCatalog extends SparkCatalog {
             }
         }
         return super.loadProcedure(ident);
-    }
-
-    /** The names of TreeCat's own procedures, beside Iceberg's. */
-    public static List<String> procedures() {
-        return PinProcedures.NAMES;
     }
 }
