@@ -68,8 +68,9 @@ public final class SparkPlanningBenchmark {
                 directory,
                 "",
                 Map.of("TREECAT_ROCKSDB_BLOCK_CACHE_SIZE", "512MiB", "TREECAT_ROCKSDB_WRITE_BUFFER_SIZE", "64MiB"),
-                // A benchmark's server: a heap for 100,000s of files in flight, and the full JIT.
-                List.of("-Xmx6g", "-XX:TieredStopAtLevel=4"));
+                // A benchmark's server: a heap for 100,000s of files in flight, and the full JIT; plus any options of
+                // -Dbenchmark.server-options (e.g. -Ddw.server.gzip.enabled=false).
+                serverOptions());
         SparkSession spark = null;
         try {
             SparkSession.Builder builder = SparkSessions.local("treecat-spark-planning-benchmark", directory)
@@ -126,6 +127,15 @@ public final class SparkPlanningBenchmark {
             SparkSessions.stop("SparkPlanningBenchmark", spark, server);
             deleteRecursively(directory);
         }
+    }
+
+    private static List<String> serverOptions() {
+        List<String> options = new ArrayList<>(List.of("-Xmx6g", "-XX:TieredStopAtLevel=4"));
+        String extra = System.getProperty("benchmark.server-options", "").strip();
+        if (!extra.isEmpty()) {
+            options.addAll(List.of(extra.split("\\s+")));
+        }
+        return options;
     }
 
     /** Plans {@code sql} as Spark does before it runs it, down to the scan's input partitions; answers their number. */
