@@ -30,13 +30,48 @@ final class NativeQueryClient implements Serializable {
     private final String baseUri;
     /** A bearer token for a server with authentication (the catalog's {@code token}), or null. Never logged. */
     private final String token;
+    /** {@code <client id>:<secret>} for OAuth2 client credentials (the catalog's {@code credential}), or null. */
+    private final String credential;
+    /** Where {@link #credential} gets its tokens (the catalog's {@code oauth2-server-uri}). */
+    private final String tokenUri;
+    /** The scope the tokens are asked for (the catalog's {@code scope}). */
+    private final String scope;
 
     private transient HttpClient http;
+    /** The token got with {@link #credential}, and when to get another one. */
+    private transient String fetched;
+
+    private transient long fetchedUntilNanos;
 
     NativeQueryClient(String baseUri, String token) {
+        this(baseUri, token, null, null, null);
+    }
+
+    private NativeQueryClient(String baseUri, String token, String credential, String tokenUri, String scope) {
         String base = requireNonNull(baseUri, "baseUri is null");
         this.baseUri = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.token = token;
+        this.credential = credential;
+        this.tokenUri = tokenUri;
+        this.scope = scope;
+    }
+
+    /**
+     * The client for a catalog's Iceberg REST properties: {@code uri}, and the same authentication as Iceberg's
+     * client uses: {@code token}, or {@code credential} ({@code <client id>:<secret>}) exchanged for tokens at
+     * {@code oauth2-server-uri} (default: the server's {@code /v1/oauth/tokens}) with {@code scope} (default
+     * {@code catalog}).
+     */
+    static NativeQueryClient forCatalog(Map<String, String> properties) {
+        String uri = requireNonNull(properties.get("uri"), "the catalog has no uri");
+        String base = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+        String credential = properties.get("credential");
+        return new NativeQueryClient(
+                base,
+                properties.get("token"),
+                credential,
+                properties.getOrDefault("oauth2-server-uri", base + "/v1/oauth/tokens"),
+                properties.getOrDefault("scope", "catalog"));
     }
 
     String baseUri() {
@@ -122,15 +157,13 @@ final class NativeQueryClient implements Serializable {
                             .replace("+", "%20"));
             separator = '&';
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri.toString()))
-                .timeout(TIMEOUT)
-                .header("Accept", "application/json")
-                .GET();
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         try {
-            HttpResponse<byte[]> response = client().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = send(URI.create(uri.toString()));
+            if (response.statusCode() == 401 && credential != null) {
+                // The token expired early (a restarted server, a rotated key): one more try with a fresh one.
+                forgetToken();
+                response = send(URI.create(uri.toString()));
+            }
             JsonNode body = response.body().length == 0 ? JSON.nullNode() : JSON.readTree(response.body());
             if (response.statusCode() != 200) {
                 JsonNode error = body.path("error");
@@ -144,6 +177,60 @@ final class NativeQueryClient implements Serializable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading a path query from TreeCat", e);
         }
+    }
+
+    private HttpResponse<byte[]> send(URI uri) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(TIMEOUT)
+                .header("Accept", "application/json")
+                .GET();
+        String bearer = bearer();
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return client().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The token to send: the catalog's own, or one got with its credential and kept until shortly before expiry. */
+    private synchronized String bearer() throws IOException, InterruptedException {
+        if (token != null || credential == null) {
+            return token;
+        }
+        if (fetched != null && System.nanoTime() < fetchedUntilNanos) {
+            return fetched;
+        }
+        int colon = credential.indexOf(':');
+        String clientId = colon < 0 ? "" : credential.substring(0, colon);
+        String secret = colon < 0 ? credential : credential.substring(colon + 1);
+        String form = "grant_type=client_credentials&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+                + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8)
+                + "&scope=" + URLEncoder.encode(scope, StandardCharsets.UTF_8);
+        HttpResponse<byte[]> response = client().send(
+                        HttpRequest.newBuilder(URI.create(tokenUri))
+                                .timeout(TIMEOUT)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofString(form))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+        JsonNode body = response.body().length == 0 ? JSON.nullNode() : JSON.readTree(response.body());
+        if (response.statusCode() != 200 || !body.path("access_token").isTextual()) {
+            // The server's error names what failed; never the secret, which is not in it.
+            throw new Refused(
+                    response.statusCode(),
+                    "No token for the catalog's credential from " + tokenUri + ": "
+                            + body.path("error_description")
+                                    .asText(body.path("error").asText("HTTP " + response.statusCode())),
+                    null);
+        }
+        long lifetimeSeconds = body.path("expires_in").asLong(300);
+        fetched = body.path("access_token").asText();
+        // Refreshed at 80 % of its life, so that a page is never sent with a token about to expire.
+        fetchedUntilNanos = System.nanoTime() + lifetimeSeconds * 800_000_000L;
+        return fetched;
+    }
+
+    private synchronized void forgetToken() {
+        fetched = null;
     }
 
     private synchronized HttpClient client() {

@@ -205,9 +205,7 @@ public class TreeCatCatalog extends SparkCatalog {
             RESTCatalog built = restCatalog();
             String prefix = built.properties().get("prefix");
             String catalog = prefix.indexOf('@') < 0 ? prefix : prefix.substring(0, prefix.indexOf('@'));
-            NativeQueryClient client = new NativeQueryClient(
-                    built.properties().get(CatalogProperties.URI),
-                    built.properties().get("token"));
+            NativeQueryClient client = NativeQueryClient.forCatalog(built.properties());
             OptionalLong at = version.readOnly() ? vid : OptionalLong.empty();
             try {
                 return SystemTables.load(SparkSession.active(), client, catalog, at, sparkName, ident.name());

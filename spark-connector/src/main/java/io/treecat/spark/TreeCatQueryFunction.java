@@ -1,6 +1,7 @@
 package io.treecat.spark;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -102,11 +103,17 @@ final class TreeCatQueryFunction {
             }
             catalog = candidates.get(0);
         }
-        String uri = conf.get("spark.sql.catalog." + catalog + ".uri");
-        if (uri == null) {
-            throw analysis(NAME + ": catalog " + catalog + " has no uri (spark.sql.catalog." + catalog + ".uri)");
+        String prefix = "spark.sql.catalog." + catalog + ".";
+        if (conf.get(prefix + "uri") == null) {
+            throw analysis(NAME + ": catalog " + catalog + " has no uri (" + prefix + "uri)");
         }
-        return new NativeQueryClient(uri, conf.get("spark.sql.catalog." + catalog + ".token"));
+        Map<String, String> properties = new HashMap<>();
+        conf.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                properties.put(key.substring(prefix.length()), value);
+            }
+        });
+        return NativeQueryClient.forCatalog(properties);
     }
 
     /** Throws the {@link AnalysisException} for a query the server refused (declared as returned, for {@code throw}). */

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IcebergRestAuthSparkIT {
     private static final String WRITER = "w";
     private static final String READER = "r";
+    private static final String TREECAT_READER = "tc_reader";
     private static final String IDP = "idp";
     private static final String NAMESPACE = "secured";
     private static final long TOKEN_LIFETIME_SECONDS = 5;
@@ -74,6 +76,7 @@ class IcebergRestAuthSparkIT {
     private static SparkSession spark;
     private static String adminCredential;
     private static String writerCredential;
+    private static String readerClientId;
 
     @BeforeAll
     static void start() throws Exception {
@@ -83,6 +86,7 @@ class IcebergRestAuthSparkIT {
             writerCredential = createPrincipal(open, "spark-writer");
             readerCredential = createPrincipal(open, "spark-reader");
         }
+        readerClientId = readerCredential.split(":", 2)[0];
         idp = new MockOAuth2Server();
         idp.start();
         String oidc = "  oidc:\n"
@@ -112,7 +116,10 @@ class IcebergRestAuthSparkIT {
                 idp.issueToken("default", "spark-job", AUDIENCE, Map.of(), 3600).serialize();
 
         SparkSession.Builder builder = SparkSessions.local("treecat-iceberg-rest-auth", directory)
-                .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+                .config(
+                        "spark.sql.extensions",
+                        "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,"
+                                + TreeCatSparkExtensions.class.getName());
         // The settings docs/engines.md gives for a server with auth on: rest.auth.type and the token endpoint are set
         // so
         // that Iceberg's client does not infer (and warn about) them.
@@ -120,6 +127,12 @@ class IcebergRestAuthSparkIT {
         catalog(builder, READER, Map.of("credential", readerCredential));
         // An issuer's token is refreshed at the issuer, not by TreeCat's token exchange (which refuses it).
         catalog(builder, IDP, Map.of("token", idpToken, "token-refresh-enabled", "false"));
+        // TreeCat's own catalog with the reader's credential: treecat_query and the system tables get their tokens
+        // with it as Iceberg's client does.
+        builder.config("spark.sql.catalog." + TREECAT_READER, TreeCatCatalog.class.getName())
+                .config("spark.sql.catalog." + TREECAT_READER + ".uri", server.restUri())
+                .config("spark.sql.catalog." + TREECAT_READER + ".credential", readerCredential)
+                .config("spark.sql.treecat.catalog", TREECAT_READER);
         spark = builder.getOrCreate();
 
         spark.sql("CREATE NAMESPACE " + WRITER + "." + NAMESPACE);
@@ -153,6 +166,37 @@ class IcebergRestAuthSparkIT {
     @AfterEach
     void serverStillServes() {
         assertThat(server.isAlive()).as("TreeCat server process alive").isTrue();
+    }
+
+    @Test
+    void treecatQueryAndTheSystemTablesAuthenticateWithTheCatalogsCredential() {
+        spark.sql("CREATE TABLE " + WRITER + "." + NAMESPACE + ".visible (id BIGINT) USING iceberg");
+        String query = "treecat_query('/[obj_id=\"warehouse\"]/[obj_id=\"" + NAMESPACE + "\"]/*')";
+        assertThat(column(spark, "SELECT id FROM " + query, 0)).contains("visible");
+        assertThat(column(spark, "SELECT id FROM " + TREECAT_READER + ".system.tables", 0))
+                .contains("visible");
+
+        // A TreeCat catalog without credentials is refused by the server, with its message.
+        spark.conf().set("spark.sql.catalog.tc_anonymous", TreeCatCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.tc_anonymous.uri", server.restUri());
+        spark.conf().set("spark.sql.treecat.catalog", "tc_anonymous");
+        try {
+            assertThatThrownBy(() -> spark.sql("SELECT id FROM " + query))
+                    .isInstanceOf(AnalysisException.class)
+                    .hasMessageContaining("TreeCat refused the path query");
+            // A wrong secret: no token, and the message does not carry the secret.
+            spark.conf().set("spark.sql.catalog.tc_wrong", TreeCatCatalog.class.getName());
+            spark.conf().set("spark.sql.catalog.tc_wrong.uri", server.restUri());
+            spark.conf().set("spark.sql.catalog.tc_wrong.credential", readerClientId + ":not-the-secret-4711");
+            spark.conf().set("spark.sql.treecat.catalog", "tc_wrong");
+            assertThatThrownBy(() -> spark.sql("SELECT id FROM " + query))
+                    .isInstanceOf(AnalysisException.class)
+                    .hasMessageContaining("No token for the catalog's credential")
+                    .hasMessageNotContaining("not-the-secret-4711");
+        } finally {
+            spark.conf().set("spark.sql.treecat.catalog", TREECAT_READER);
+        }
+        spark.sql("DROP TABLE " + WRITER + "." + NAMESPACE + ".visible");
     }
 
     @Test
