@@ -573,9 +573,20 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     private BsonDocument askForCheckpoint(RaftPeerId peer, BsonDocument request) {
         Message message = Message.valueOf(ByteString.copyFrom(ForwardingCodec.bytes(request)));
         RaftClient current = client;
+        // A stale read (minimum index 0), unordered, to that node: a step reads the files of a checkpoint the node
+        // made, which needs neither its lead nor a read index. A linearizable read paid a read-index round per 4 MiB
+        // chunk, and on a node that had just lost the lead failed with Ratis's unreadable ReadException (see send).
+        RaftClientRequest step = RaftClientRequest.newBuilder()
+                .setClientId(current.getId())
+                .setServerId(peer)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(RaftClientRequest.staleReadRequestType(0))
+                .build();
         try {
-            RaftClientReply reply = current.async()
-                    .sendReadOnlyUnordered(message, peer)
+            RaftClientReply reply = current.getClientRpc()
+                    .sendRequestAsyncUnordered(step)
                     .get(Math.min(commitTimeout.toMillis(), CHECKPOINT_STEP_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS);
             if (!reply.isSuccess()) {
                 throw new IllegalStateException(
