@@ -3,6 +3,7 @@ package io.treecat.spark;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
  * in one {@code POST /v1/{prefix}/transactions/commit}, each table's change guarded by "main is still the
  * snapshot the branch started from". TreeCat applies all of them in one transaction or none.
  *
+ * <p>Tables the writes read are declared with {@link #reads}: the commit requires them unchanged too.
+ *
  * <p>A conflict (another writer moved some table's {@code main} meanwhile) drops the branches and runs every
  * write again on fresh branches, up to {@link #maxAttempts} times in all; then it fails as a whole with
  * {@link CommitFailedException} and no table changed. A driver that dies before the commit leaves no table
@@ -79,6 +82,9 @@ public final class MultiTableWrite {
     private final String catalogName;
     private final TreeCatCatalog catalog;
     private final List<Write> writes = new ArrayList<>();
+    /** Tables the writes read and must find unchanged at the commit (besides the tables written). */
+    private final List<String> reads = new ArrayList<>();
+
     private int maxAttempts = 3;
     private Audit audit = staged -> {};
 
@@ -147,6 +153,17 @@ public final class MultiTableWrite {
                 (session, branchTable) -> session.sql("DELETE FROM " + branchTable + " WHERE " + condition));
     }
 
+    /**
+     * Declares that the writes read {@code table} ({@code namespace.table}): the commit then also requires its
+     * {@code main} to be the snapshot it was when the attempt started, so a write computed from data another
+     * writer changed meanwhile conflicts and runs again (serializable, as the tables written are already).
+     */
+    public MultiTableWrite reads(String table) {
+        checkName(table);
+        reads.add(table);
+        return this;
+    }
+
     /** How many times {@link #commit} runs the writes when other writers conflict (at least 1; 3 by default). */
     public MultiTableWrite maxAttempts(int attempts) {
         if (attempts < 1) {
@@ -163,13 +180,17 @@ public final class MultiTableWrite {
     }
 
     private MultiTableWrite add(String table, String description, Step step) {
+        checkName(table);
+        writes.add(new Write(table, description, step));
+        return this;
+    }
+
+    private void checkName(String table) {
         requireNonNull(table, "table is null");
         if (table.isBlank() || !table.contains(".") || table.startsWith(".") || table.endsWith(".")) {
             throw new IllegalArgumentException("A table of a multi-table write is named <namespace>.<table> in catalog "
                     + catalogName + ": " + table);
         }
-        writes.add(new Write(table, description, step));
-        return this;
     }
 
     /**
@@ -185,6 +206,10 @@ public final class MultiTableWrite {
             Map<String, Staged> staged = new LinkedHashMap<>();
             boolean committed = false;
             try {
+                Map<String, Read> read = new LinkedHashMap<>();
+                for (String table : reads) {
+                    read.putIfAbsent(table, read(table));
+                }
                 String branch = BRANCH_PREFIX
                         + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
                 for (Write write : writes) {
@@ -196,7 +221,8 @@ public final class MultiTableWrite {
                 Map<String, String> branches = new LinkedHashMap<>();
                 staged.forEach((table, stage) -> branches.put(table, stage.branch()));
                 audit.check(branches);
-                Map<String, Long> heads = publish(staged);
+                staged.keySet().forEach(read::remove);
+                Map<String, Long> heads = publish(staged, read.values());
                 committed = true;
                 return heads;
             } catch (CommitFailedException e) {
@@ -241,9 +267,32 @@ public final class MultiTableWrite {
         return new Staged(identifier, uuid, base, branch);
     }
 
-    private Map<String, Long> publish(Map<String, Staged> staged) {
+    /** A table the writes read, and its {@code main} snapshot when the attempt started. */
+    private record Read(TableIdentifier identifier, String uuid, Long main) {}
+
+    private Read read(String table) {
+        TableIdentifier identifier = TableIdentifier.parse(table);
+        Table loaded = catalog.restCatalog().loadTable(identifier);
+        // The writes' DataFrames load it through Spark's catalog: make that load the state recorded here.
+        catalog.invalidateTable(sparkIdentifier(identifier));
+        Long main = loaded.currentSnapshot() == null
+                ? null
+                : loaded.currentSnapshot().snapshotId();
+        return new Read(identifier, loaded.uuid().toString(), main);
+    }
+
+    private Map<String, Long> publish(Map<String, Staged> staged, Collection<Read> read) {
         RESTCatalog rest = catalog.restCatalog();
         List<TableCommit> commits = new ArrayList<>();
+        for (Read table : read) {
+            // Only requirements: the table read must still be what the writes read.
+            commits.add(ImmutableTableCommit.builder()
+                    .identifier(table.identifier())
+                    .addRequirements(
+                            new UpdateRequirement.AssertTableUUID(table.uuid()),
+                            new UpdateRequirement.AssertRefSnapshotID(MAIN, table.main()))
+                    .build());
+        }
         Map<String, Long> heads = new LinkedHashMap<>();
         for (Map.Entry<String, Staged> entry : staged.entrySet()) {
             Staged stage = entry.getValue();

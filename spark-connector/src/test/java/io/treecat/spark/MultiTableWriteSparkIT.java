@@ -138,6 +138,31 @@ class MultiTableWriteSparkIT {
     }
 
     @Test
+    void aWriteComputedFromATableItReadsRunsAgainWhenThatTableChanges() throws Exception {
+        tables("reads");
+        AtomicInteger audits = new AtomicInteger();
+        // daily gets one row per order count; the orders it was computed from must not change before the commit.
+        MultiTableWrite.in(spark, LAKE)
+                .reads("reads.orders")
+                .overwrite(
+                        "reads.daily",
+                        spark.sql("SELECT 9 AS day, CAST(count(*) AS DOUBLE) AS total FROM " + LAKE + ".reads.orders"),
+                        "day = 9")
+                .audit(staged -> {
+                    if (audits.incrementAndGet() == 1) {
+                        spark.sql("INSERT INTO " + LIVE + ".reads.orders VALUES (7, 'late')");
+                    }
+                })
+                .commit();
+
+        assertThat(audits).hasValue(2);
+        // Computed again after the other writer's order: three orders, not two.
+        assertThat(rows(spark, "SELECT total FROM " + LIVE + ".reads.daily WHERE day = 9"))
+                .containsExactly(row(3.0));
+        assertThat(branches("reads.daily")).containsExactly("main");
+    }
+
+    @Test
     void aConflictOnTheLastAttemptFailsAsAWhole() throws Exception {
         tables("conflict");
         long payments = mainSnapshot("conflict.payments");
