@@ -74,10 +74,6 @@ final class NativeQueryClient implements Serializable {
                 properties.getOrDefault("scope", "catalog"));
     }
 
-    String baseUri() {
-        return baseUri;
-    }
-
     /** A page of a query's rows: the vid it read, the rows ({@code path, kind, version, value}), the next page's token. */
     record Page(long vid, JsonNode rows, String nextPageToken) {}
 

@@ -166,14 +166,6 @@ public class TreeCatCatalog extends SparkCatalog {
     }
 
     /**
-     * The vid the server answered for this catalog when it was (last) set up: the pinned vid when pinned to a
-     * vid or snapshot, the newest vid then when live. Empty against a server that does not answer it.
-     */
-    public OptionalLong vid() {
-        return vid;
-    }
-
-    /**
      * Pins this catalog to one version of the whole TreeCat catalog, or with {@link CatalogVersion#LATEST}
      * returns it to the live one; answers the vid it reads at. Rebuilds the Iceberg catalog: tables loaded
      * before keep the version they were loaded at.

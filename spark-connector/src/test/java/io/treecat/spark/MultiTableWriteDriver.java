@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * A Spark driver of its own (a separate JVM) for {@link MultiTableWriteSparkIT}: stages a multi-table write,
- * says {@value #STAGED} on stdout from the audit step, and waits there to be killed before the commit.
+ * says {@value #STAGED} on stdout from the audit step, and waits there (on stdin) to be killed before the commit.
  *
  * <p>Arguments: the server's REST URI, a scratch directory, the namespace of the tables.
  */
@@ -29,7 +29,12 @@ public final class MultiTableWriteDriver {
                 .audit(staged -> {
                     System.out.println(STAGED + " " + staged);
                     System.out.flush();
-                    Thread.sleep(600_000);
+                    // Blocks until the test kills this JVM; stdin ends with the test's JVM too, so no driver outlives
+                    // it.
+                    if (System.in.read() >= 0) {
+                        throw new IllegalStateException("the test writes nothing to the driver");
+                    }
+                    throw new IllegalStateException("the test ended before killing the driver");
                 })
                 .commit();
         System.out.println("COMMITTED");

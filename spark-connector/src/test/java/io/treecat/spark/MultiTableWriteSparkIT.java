@@ -8,11 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -213,22 +211,8 @@ class MultiTableWriteSparkIT {
         long orders = mainSnapshot("killed.orders");
         long payments = mainSnapshot("killed.payments");
         Path scratch = Files.createDirectories(directory.resolve("driver"));
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(argument -> argument.startsWith("--add-")
-                        || argument.startsWith("-Dio.netty")
-                        || argument.startsWith("-Djdk.reflect"))
-                .toList());
-        command.addAll(List.of(
-                "-Xmx768m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                MultiTableWriteDriver.class.getName(),
-                server.restUri(),
-                scratch.toString(),
-                "killed"));
+        List<String> command = SparkSessions.childJvm(System.getProperty("java.class.path"));
+        command.addAll(List.of(MultiTableWriteDriver.class.getName(), server.restUri(), scratch.toString(), "killed"));
         Process driver = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)

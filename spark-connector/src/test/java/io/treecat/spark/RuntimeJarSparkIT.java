@@ -6,11 +6,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -59,18 +57,8 @@ class RuntimeJarSparkIT {
                 .collect(Collectors.joining(File.pathSeparator));
         assertThat(classPath).contains("spark-sql_2.13").contains("iceberg-spark-runtime");
 
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(argument -> argument.startsWith("--add-")
-                        || argument.startsWith("-Dio.netty")
-                        || argument.startsWith("-Djdk.reflect"))
-                .toList());
+        List<String> command = SparkSessions.childJvm(classPath);
         command.addAll(List.of(
-                "-Xmx768m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                classPath,
                 "org.apache.spark.deploy.SparkSubmit",
                 "--master",
                 "local[1]",

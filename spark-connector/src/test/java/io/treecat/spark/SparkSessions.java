@@ -3,6 +3,8 @@ package io.treecat.spark;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -27,6 +29,23 @@ final class SparkSessions {
                         "spark.sql.warehouse.dir",
                         directory.resolve("spark-warehouse").toUri().toString())
                 .config("spark.local.dir", directory.resolve("spark-local").toString());
+    }
+
+    /**
+     * The start of a command for a Spark JVM of its own (a driver a test kills, {@code spark-submit}): this JVM's
+     * {@code java}, its JDK 17 options for Spark (the {@code --add-opens} list and friends), a small heap, C1 only,
+     * and {@code classPath}.
+     */
+    static List<String> childJvm(String classPath) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(argument -> argument.startsWith("--add-")
+                        || argument.startsWith("-Dio.netty")
+                        || argument.startsWith("-Djdk.reflect"))
+                .toList());
+        command.addAll(List.of("-Xmx768m", "-XX:TieredStopAtLevel=1", "-cp", classPath));
+        return command;
     }
 
     /**
