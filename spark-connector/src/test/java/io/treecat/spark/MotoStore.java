@@ -48,7 +48,7 @@ final class MotoStore implements AutoCloseable {
     private final Path recording;
 
     MotoStore(Path scratch, String... buckets) throws Exception {
-        Path python = python(scratch);
+        Path python = PythonVenvs.python("moto-venv", MOTO, scratch);
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
@@ -71,7 +71,7 @@ final class MotoStore implements AutoCloseable {
             List<String> setup =
                     new ArrayList<>(List.of(python.toString(), setupScript().toString(), endpoint(), ROLE));
             setup.addAll(List.of(buckets));
-            JsonNode keys = new ObjectMapper().readTree(run(setup, scratch, "moto_setup.py"));
+            JsonNode keys = new ObjectMapper().readTree(PythonVenvs.run(setup, scratch, "moto_setup.py"));
             accessKeyId = keys.get("access_key_id").asText();
             secretAccessKey = keys.get("secret_access_key").asText();
             roleArn = keys.get("role_arn").asText();
@@ -220,41 +220,5 @@ final class MotoStore implements AutoCloseable {
             throw new IllegalStateException("catalog-server's " + script + " is missing");
         }
         return script;
-    }
-
-    /** The venv's python ({@code target/moto-venv}), with moto installed into it if this build has none. */
-    private static synchronized Path python(Path scratch) throws Exception {
-        Path venv = Path.of("target/moto-venv").toAbsolutePath();
-        Path python = venv.resolve("bin/python");
-        Path installed = venv.resolve("installed.txt");
-        if (Files.isRegularFile(installed) && Files.readString(installed).equals(MOTO)) {
-            return python;
-        }
-        run(List.of("python3", "-m", "venv", "--clear", venv.toString()), scratch, "python3 -m venv");
-        run(
-                List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "-q", MOTO),
-                scratch,
-                "pip install " + MOTO);
-        Files.writeString(installed, MOTO);
-        return python;
-    }
-
-    /** Runs {@code command} to its end (at most 5 minutes) and returns its standard output. */
-    private static String run(List<String> command, Path scratch, String what) throws Exception {
-        Path out = Files.createTempFile(scratch, "out", ".txt");
-        Path err = Files.createTempFile(scratch, "err", ".txt");
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(what + " did not finish in 5 minutes");
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException(what + " failed with " + process.exitValue() + ":\n"
-                    + Files.readString(err, StandardCharsets.UTF_8));
-        }
-        return Files.readString(out, StandardCharsets.UTF_8);
     }
 }

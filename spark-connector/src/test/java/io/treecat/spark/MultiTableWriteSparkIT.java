@@ -6,13 +6,17 @@ import static io.treecat.spark.SparkRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import py4j.GatewayServer;
 
 /**
  * Real Spark writing several Iceberg tables as one TreeCat transaction ({@link MultiTableWrite}): all tables
@@ -32,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MultiTableWriteSparkIT {
     private static final String LAKE = "lake";
     private static final String LIVE = "live";
+    /** py4j's Python client, the version Spark 4.0.1's JVM side is. */
+    private static final String PY4J = "py4j==0.10.9.9";
 
     @TempDir
     static Path directory;
@@ -261,5 +268,62 @@ class MultiTableWriteSparkIT {
                 .hasMessage("A multi-table write names at least one write");
         assertThatThrownBy(() -> MultiTableWrite.in(spark, LAKE).delete("orders", "id = 1"))
                 .hasMessageContaining("named <namespace>.<table>");
+    }
+
+    /**
+     * From Python as PySpark reaches the JVM: py4j's client (the version Spark 4.0.1 ships, from PyPI) on a gateway
+     * into this driver, handed the SparkSession as PySpark's {@code spark._jsparkSession} is.
+     */
+    @Test
+    void pythonWritesSeveralTablesThroughTheGatewayPySparkUses() throws Exception {
+        tables("python");
+        long orders = mainSnapshot("python.orders");
+        String token = UUID.randomUUID().toString();
+        GatewayServer gateway = new GatewayServer.GatewayServerBuilder()
+                .entryPoint(new PythonEntryPoint(spark))
+                .javaAddress(InetAddress.getLoopbackAddress())
+                .javaPort(0)
+                .authToken(token)
+                .build();
+        gateway.start();
+        try {
+            Path python = PythonVenvs.python("py4j-venv", PY4J, directory);
+            String out = PythonVenvs.run(
+                    List.of(
+                            python.toString(),
+                            Path.of("src/test/python/multi_table_write.py")
+                                    .toAbsolutePath()
+                                    .toString(),
+                            Integer.toString(gateway.getListeningPort()),
+                            token,
+                            "python"),
+                    directory,
+                    "multi_table_write.py");
+            JsonNode answer = new ObjectMapper().readTree(out);
+
+            assertThat(all("python.orders")).containsExactly(row(1L, "new"), row(2L, "new"), row(3L, "python"));
+            assertThat(all("python.payments")).containsExactly(row(2L, 20.0));
+            assertThat(answer.get("heads").get("python.orders").asLong()).isEqualTo(mainSnapshot("python.orders"));
+            assertThat(answer.get("heads").get("python.payments").asLong()).isEqualTo(mainSnapshot("python.payments"));
+            assertThat(mainSnapshot("python.orders")).isNotEqualTo(orders);
+            // The failed write reached Python as the JVM's exception, and left the orders as they were.
+            assertThat(answer.get("failure").asText()).contains("python.missing");
+            assertThat(all("python.orders")).doesNotContain(row(4L, "lost"));
+        } finally {
+            gateway.shutdown();
+        }
+    }
+
+    /** What the gateway hands Python: the session, as PySpark's {@code spark._jsparkSession}. */
+    public static final class PythonEntryPoint {
+        private final SparkSession session;
+
+        PythonEntryPoint(SparkSession session) {
+            this.session = session;
+        }
+
+        public SparkSession spark() {
+            return session;
+        }
     }
 }
