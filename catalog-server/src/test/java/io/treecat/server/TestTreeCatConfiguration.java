@@ -80,6 +80,9 @@ class TestTreeCatConfiguration {
             assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort())
                     .isEqualTo(8182);
             assertThat(server.getShutdownGracePeriod().toSeconds()).isEqualTo(30);
+            assertThat(server.getGzipFilterFactory().isEnabled()).isTrue();
+            assertThat(server.getGzipFilterFactory().getDeflateCompressionLevel())
+                    .isEqualTo(java.util.zip.Deflater.BEST_SPEED);
         }
     }
 

@@ -428,6 +428,8 @@ public final class ScanPlanner {
         // The leaves come partition by partition, and every file of a partition node has its spec and
         // values: the partition test and the residual are made once per node, not once per file.
         String partitionId = null;
+        boolean partitionInRange = false;
+        boolean partitionTested = false;
         boolean partitionMatches = false;
         ResidualEvaluator residual = null;
         String query = PathSteps.of(scan.table()) + "/["
@@ -440,14 +442,20 @@ public final class ScanPlanner {
             while (cursor.advance()) {
                 CatalogObject row = cursor.current();
                 String parent = row.path().parent().id();
+                if (!parent.equals(partitionId)) {
+                    partitionId = parent;
+                    partitionInRange = from == null || inRange(parent, from, to);
+                    partitionTested = false;
+                    residual = null;
+                }
                 ContentFile<?> file = decoder.decode(row.value());
                 boolean data = file.content() == FileContent.DATA;
-                if (data && from != null && !inRange(parent, from, to)) {
+                if (data && !partitionInRange) {
                     continue;
                 }
                 PartitionSpec spec = metadata.spec(file.specId());
-                if (!parent.equals(partitionId)) {
-                    partitionId = parent;
+                if (!partitionTested) {
+                    partitionTested = true;
                     Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(
                             spec.specId(),
                             id -> new Evaluator(
@@ -456,7 +464,6 @@ public final class ScanPlanner {
                                             .project(scan.filter()),
                                     scan.caseSensitive()));
                     partitionMatches = partitionEvaluator.eval(file.partition());
-                    residual = null;
                 }
                 if (!partitionMatches) {
                     continue;
