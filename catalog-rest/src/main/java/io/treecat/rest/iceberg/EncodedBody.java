@@ -39,6 +39,11 @@ final class EncodedBody {
         return new EncodedBody(json.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A body already encoded as UTF-8 JSON (the Iceberg routes' answers, {@code IcebergBodies.ok}). */
+    static EncodedBody of(byte[] json) {
+        return new EncodedBody(json);
+    }
+
     /**
      * A load-table answer ({@code LoadTableResponse} with no config and no credentials) around a metadata file's JSON
      * as written ({@code IcebergTables#writtenMetadataJson}), the same JSON Iceberg's {@code LoadTableResponseParser}

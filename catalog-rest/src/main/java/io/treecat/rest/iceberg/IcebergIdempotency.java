@@ -221,9 +221,18 @@ final class IcebergIdempotency implements ContainerRequestFilter, ContainerRespo
                         response.getStatus(),
                         response.getHeaderString(HttpHeaders.CONTENT_TYPE),
                         response.getHeaderString(HttpHeaders.ETAG),
-                        body instanceof EncodedBody.Entity encoded
-                                ? encoded.body()
-                                : body == null ? null : EncodedBody.of(body.toString())));
+                        stored(body)));
+    }
+
+    /** The answer's body as it is replayed: the routes answer bytes ({@code IcebergBodies.ok}), text or a table body. */
+    private static EncodedBody stored(Object body) {
+        if (body == null) {
+            return null;
+        }
+        if (body instanceof EncodedBody.Entity encoded) {
+            return encoded.body();
+        }
+        return body instanceof byte[] json ? EncodedBody.of(json) : EncodedBody.of(body.toString());
     }
 
     private static Response replay(IdempotencyKeys.Stored stored) {
