@@ -69,6 +69,7 @@ import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfiguration;
 import io.treecat.server.config.TreeCatConfigurationFactory;
 import io.treecat.server.config.TreeCatConfigurationSource;
+import io.treecat.server.console.ConsoleAssets;
 import io.treecat.server.storage.S3RequestSigner;
 import io.treecat.server.storage.StsCredentialVendor;
 import io.treecat.server.tls.PemTls;
@@ -259,6 +260,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         environment
                 .jersey()
                 .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
+        if (configuration.console().enabled()) {
+            ConsoleAssets.register(environment);
+        }
         // X-TreeCat-Min-Vid on any route: read-your-writes across the nodes of a group (docs/replication.md).
         environment
                 .jersey()

@@ -65,6 +65,7 @@ class TestTreeCatConfiguration {
             assertThat(configuration.http().toJsonLimits()).isEqualTo(JsonLimits.DEFAULTS);
             assertThat(configuration.query().toLimits()).isEqualTo(QueryLimits.DEFAULTS);
             assertThat(configuration.feed().maxSubscribers()).isEqualTo(256);
+            assertThat(configuration.console().enabled()).isTrue();
             assertThat(configuration.iceberg().eventsEndpoint()).isFalse();
             assertThat(configuration.iceberg().rebaseAppends()).isTrue();
             assertThat(configuration.feed().maxWait()).isEqualTo(java.time.Duration.ofSeconds(60));

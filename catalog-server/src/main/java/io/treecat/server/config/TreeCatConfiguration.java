@@ -77,6 +77,11 @@ public final class TreeCatConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    @JsonProperty("console")
+    private ConsoleConfig console = new ConsoleConfig();
+
+    @Valid
+    @NotNull
     @JsonProperty("replication")
     private ReplicationConfig replication = new ReplicationConfig();
 
@@ -146,6 +151,10 @@ public final class TreeCatConfiguration extends Configuration {
 
     public FeedConfig feed() {
         return feed;
+    }
+
+    public ConsoleConfig console() {
+        return console;
     }
 
     public ReplicationConfig replication() {

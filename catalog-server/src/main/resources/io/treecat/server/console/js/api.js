@@ -1,0 +1,186 @@
+// The console's only back end: the native JSON API (/treecat/v1) and Iceberg REST (/v1), the routes any script
+// uses, with the signed-in user's bearer token. Nothing here is private to the console.
+
+const NATIVE = '/treecat/v1';
+const TOKEN_KEY = 'treecat.console.token';
+
+/** A failed call, carrying the server's error: its type, message and context (a syntax error's position). */
+export class ApiError extends Error {
+  constructor(status, type, message, context) {
+    super(message);
+    this.status = status;
+    this.type = type;
+    this.context = context || {};
+  }
+}
+
+export function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function signOut() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** Exchanges a built-in principal's client id and secret for a token (OAuth2 client credentials). */
+export async function signIn(clientId, secret) {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
+  // credentials 'omit': the token endpoint answers a wrong secret 401 with "WWW-Authenticate: Basic" (RFC 6749
+  // §5.2), and a browser would stop the call for its own password prompt; the console sends no cookies anyway.
+  const response = await fetch('/v1/oauth/tokens', {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok || !answer.access_token) {
+    throw new ApiError(response.status, answer.error || 'UNAUTHENTICATED',
+      answer.error_description || 'Sign-in refused: check the client id and secret');
+  }
+  sessionStorage.setItem(TOKEN_KEY, answer.access_token);
+}
+
+async function call(url, options = {}) {
+  const headers = { Accept: 'application/json', ...(options.headers || {}) };
+  const bearer = token();
+  if (bearer) {
+    headers.Authorization = `Bearer ${bearer}`;
+  }
+  let response;
+  try {
+    response = await fetch(url, { ...options, headers, credentials: 'omit' });
+  } catch (e) {
+    throw new ApiError(0, 'UNREACHABLE', `The server cannot be reached: ${e.message}`);
+  }
+  if (response.status === 204) {
+    return null;
+  }
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch (e) {
+    throw new ApiError(response.status, 'BAD_ANSWER', `The server answered ${response.status} with no JSON`);
+  }
+  if (!response.ok) {
+    // Both APIs answer {"error": {"message", "type", "code", "context"?}}.
+    const error = (body && body.error) || {};
+    throw new ApiError(response.status, error.type || `HTTP_${response.status}`,
+      error.message || `The server answered ${response.status}`, error.context);
+  }
+  return body;
+}
+
+/** The read point of the URL's version: {vid}, {snapshot}, {asOfTime} or none (the newest). */
+export function readPointParams(version) {
+  if (!version || version.kind === 'now') {
+    return {};
+  }
+  const key = { vid: 'vid', snapshot: 'snapshot', time: 'asOfTime' }[version.kind];
+  return key ? { [key]: version.value } : {};
+}
+
+function native(path, params) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== '') {
+      query.set(key, value);
+    }
+  }
+  const suffix = query.toString();
+  return call(`${NATIVE}${path}${suffix ? `?${suffix}` : ''}`);
+}
+
+/** One page of a path query: {vid, rows: [{path, kind, version, value}], nextPageToken}. */
+export function query(q, version, { results, fields, limit, pageToken } = {}) {
+  return native('/query', {
+    q, ...readPointParams(version), results, fields: fields && fields.join(','), limit, pageToken,
+  });
+}
+
+export function explain(q) {
+  return native('/explain', { q });
+}
+
+/** One object: {vid, path, kind, version, value}. */
+export function object(path, version) {
+  return native('/objects', { path, ...readPointParams(version) });
+}
+
+export function snapshots() {
+  return native('/snapshots');
+}
+
+export function commits(params) {
+  return native('/commits', params);
+}
+
+/** A long poll of the change feed: {commits, resumeAfter, caughtUp}. */
+export function changes(params) {
+  return native('/changes', params);
+}
+
+/**
+ * A table as Iceberg REST loads it, at the URL's version: the read-only prefixes `<catalog>@<vid>`,
+ * `<catalog>@snapshot=<name>`, `<catalog>@time=<time>` (docs/iceberg-rest.md) serve past versions.
+ */
+export function icebergTable(catalog, namespace, table, version) {
+  return icebergLoad(catalog, namespace, 'tables', table, version);
+}
+
+/** A view as Iceberg REST loads it, at the URL's version. */
+export function icebergView(catalog, namespace, view, version) {
+  return icebergLoad(catalog, namespace, 'views', view, version);
+}
+
+function icebergLoad(catalog, namespace, kind, name, version) {
+  let prefix = catalog;
+  if (version && version.kind === 'vid') {
+    prefix = `${catalog}@${version.value}`;
+  } else if (version && version.kind === 'snapshot') {
+    prefix = `${catalog}@snapshot=${version.value}`;
+  } else if (version && version.kind === 'time') {
+    prefix = `${catalog}@time=${version.value}`;
+  }
+  const ns = namespace.join('\u001f');
+  return call(`/v1/${encodeURIComponent(prefix)}/namespaces/${encodeURIComponent(ns)}/${kind}/${encodeURIComponent(name)}`);
+}
+
+// ---- paths and queries
+
+/** A path's escaped text form, as the API reads it: ids joined by '/', with '/' and '\' in an id escaped. */
+export function pathText(ids) {
+  return `/${ids.map((id) => id.replace(/\\/g, '\\\\').replace(/\//g, '\\/')).join('/')}`;
+}
+
+/** The ids of a path's escaped text form. */
+export function pathIds(text) {
+  const ids = [];
+  let id = '';
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && i + 1 < text.length) {
+      id += text[++i];
+    } else if (c === '/') {
+      ids.push(id);
+      id = '';
+    } else {
+      id += c;
+    }
+  }
+  if (text.length > 1) {
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** A string literal of the query language. */
+export function literal(text) {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The query whose results are the children of the object at {@code ids}, then {@code step}. */
+export function childrenQuery(ids, step = '*') {
+  return `${ids.map((id) => `/[obj_id=${literal(id)}]`).join('')}/${step}`;
+}
