@@ -30,6 +30,8 @@ final class CheckConfigCommand extends ConfiguredCommand<TreeCatConfiguration> {
         TreeCatApplication.checkListeners(configuration);
         // Each auth.oidc entry and the rules between them, as the start checks them (no issuer is contacted).
         TreeCatApplication.oidcIssuers(configuration.auth());
+        // console.oidc names one of them.
+        TreeCatApplication.consoleSignIn(configuration);
         System.out.println("OK: " + (file == null ? "the embedded default configuration" : file) + " is valid");
     }
 

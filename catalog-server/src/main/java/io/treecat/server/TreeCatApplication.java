@@ -64,6 +64,7 @@ import io.treecat.server.auth.AdminPortToken;
 import io.treecat.server.auth.TokenSigningKey;
 import io.treecat.server.cli.RemoteCommands;
 import io.treecat.server.config.AuthConfig;
+import io.treecat.server.config.ConsoleConfig;
 import io.treecat.server.config.GrpcConfig;
 import io.treecat.server.config.HmsConfig;
 import io.treecat.server.config.TreeCatConfiguration;
@@ -261,7 +262,7 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 .jersey()
                 .register(NativeApi.changes(catalog::feed, configuration.feed().maxWait()));
         if (configuration.console().enabled()) {
-            ConsoleAssets.register(environment);
+            ConsoleAssets.register(environment, consoleSignIn(configuration));
         }
         // X-TreeCat-Min-Vid on any route: read-your-writes across the nodes of a group (docs/replication.md).
         environment
@@ -552,6 +553,30 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
                 : DeniedAttempts.Denial.forbidden(
                         principal, "NATIVE_API", Privilege.ALL.name(), ObjectPath.ROOT.toString());
         DeniedAttempts.record(denial, new DeniedAttempts.Caller("grpc", client));
+    }
+
+    /**
+     * The issuer {@code console.oidc} signs users in at: its {@code auth.oidc} entry (the start and {@code
+     * check-config} alike).
+     *
+     * @throws IllegalArgumentException naming {@code console.oidc.issuer} when no {@code auth.oidc} entry has that name,
+     *     or when authentication is off (the console would sign in to nothing)
+     */
+    static Optional<ConsoleAssets.SignIn> consoleSignIn(TreeCatConfiguration configuration) {
+        ConsoleConfig.Oidc console = configuration.console().oidc();
+        if (console == null) {
+            return Optional.empty();
+        }
+        if (!configuration.auth().enabled()) {
+            throw new IllegalArgumentException(
+                    "console.oidc needs auth.enabled: with authentication off the console needs no sign-in");
+        }
+        OidcIssuer issuer = oidcIssuers(configuration.auth()).stream()
+                .filter(candidate -> candidate.name().equals(console.issuer()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "console.oidc.issuer: no auth.oidc entry is named " + console.issuer()));
+        return Optional.of(new ConsoleAssets.SignIn(issuer, console));
     }
 
     /**

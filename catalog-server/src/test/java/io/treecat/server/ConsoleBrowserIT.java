@@ -12,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -150,6 +152,34 @@ class ConsoleBrowserIT {
                 browser,
                 "the table at that vid",
                 () -> browser.findElements(By.cssSelector("#snapshots li")).size() == 1);
+    }
+
+    @Test
+    void comparingTwoVidsOfATableShowsTheFileTheSecondAppendAdded() throws Exception {
+        open(server, "/browse/warehouse/sales/orders?vid=" + oneFileVid);
+        Chromium.await(
+                browser,
+                "the table at the first append",
+                () -> browser.findElements(By.cssSelector("#snapshots li")).size() == 1);
+        browser.findElement(By.linkText("Compare this version with a later one"))
+                .click();
+        Chromium.await(
+                browser,
+                "the comparison",
+                () -> !browser.findElements(By.id("compare-summary")).isEmpty());
+        assertThat(column("compare-added", 0))
+                .singleElement()
+                .satisfies(path -> assertThat(path).startsWith("/warehouse/sales/orders/0:day=2025-01-01/"));
+        assertThat(column("compare-changed", 0)).contains("/warehouse/sales/orders");
+        assertThat(column("compare-removed", 0)).isEmpty();
+        Chromium.screenshot(browser, "compare");
+        // The added file, opened from the comparison, is the second append's.
+        browser.findElement(By.cssSelector("#compare-added tbody a")).click();
+        Chromium.await(browser, "the added file", () -> text("main").contains("second.parquet"));
+
+        // Vids in the wrong order are a message, not a comparison.
+        open(server, "/compare/warehouse/sales/orders?from=" + (oneFileVid + 1) + "&to=" + oneFileVid);
+        Chromium.await(browser, "the refusal", () -> text("#comparison").contains("must be older"));
     }
 
     @Test
@@ -380,6 +410,74 @@ class ConsoleBrowserIT {
             browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
                     .click();
             Chromium.await(browser, "the refusal", () -> text("main").contains("Sign-in failed"));
+        }
+    }
+
+    /**
+     * Sign-in at an external OpenID Connect issuer (navikt's mock-oauth2-server on loopback): the authorization code
+     * flow with PKCE, as a public client; the issuer sends the browser back with a code, the page exchanges it and reads
+     * the lake as the issuer's user, and the code does not stay in the address bar.
+     */
+    @Test
+    void aUserSignsInAtTheIssuerWithTheAuthorizationCodeFlowAndPkce() throws Exception {
+        MockOAuth2Server idp = new MockOAuth2Server();
+        idp.start();
+        try (TreeCatTestServer secured = new TreeCatTestServer(
+                directory.resolve("oidc"),
+                TestOidcAuth.oidc(
+                        directory.resolve("oidc.yml"), idp.issuerUrl("default").toString(), "1 second"),
+                ConfigOverride.config("auth.enabled", "true"),
+                ConfigOverride.config("auth.admin-principals", "idp:alice"),
+                ConfigOverride.config("console.oidc.issuer", "idp"),
+                ConfigOverride.config("console.oidc.client-id", "treecat-console"))) {
+            // The token the issuer gives for the code: alice's, for TreeCat's audience.
+            idp.enqueueCallback(new DefaultOAuth2TokenCallback(
+                    "default", "alice", "JWT", List.of(TestOidcAuth.AUDIENCE), Map.of(), 3600));
+            open(secured, "/sign-in");
+            Chromium.await(
+                    browser,
+                    "the issuer's button",
+                    () -> !browser.findElements(By.id("issuer-sign-in")).isEmpty());
+            assertThat(text("#issuer-sign-in")).isEqualTo("Sign in with idp");
+            browser.findElement(By.id("issuer-sign-in")).click();
+
+            Chromium.await(
+                    browser, "the lake as alice", () -> column("children", 0).contains("warehouse"));
+            assertThat(browser.getCurrentUrl())
+                    .startsWith("http://127.0.0.1:" + secured.port() + "/ui/#/browse")
+                    .doesNotContain("code=");
+            // The issuer saw PKCE: a S256 challenge with the authorization request, the verifier with the token
+            // request.
+            // Every request the issuer got (mock-oauth2-server records them all, and throws once none is left).
+            List<okhttp3.mockwebserver.RecordedRequest> seen = new java.util.ArrayList<>();
+            while (true) {
+                try {
+                    seen.add(idp.takeRequest(1, java.util.concurrent.TimeUnit.SECONDS));
+                } catch (RuntimeException none) {
+                    break;
+                }
+            }
+            var authorize = seen.stream()
+                    .filter(request -> request.getRequestUrl().encodedPath().endsWith("/authorize"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(authorize.getRequestUrl().queryParameter("code_challenge_method"))
+                    .isEqualTo("S256");
+            assertThat(authorize.getRequestUrl().queryParameter("code_challenge"))
+                    .hasSize(43);
+            assertThat(authorize.getRequestUrl().queryParameter("client_id")).isEqualTo("treecat-console");
+            assertThat(authorize.getRequestUrl().queryParameter("redirect_uri"))
+                    .isEqualTo("http://127.0.0.1:" + secured.port() + "/ui/");
+            var exchange = seen.stream()
+                    .filter(request -> request.getRequestUrl().encodedPath().endsWith("/token"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(exchange.getBody().readUtf8())
+                    .contains("grant_type=authorization_code")
+                    .contains("code_verifier=");
+            browser.findElement(By.xpath("//button[text()='Sign out']")).click();
+        } finally {
+            idp.shutdown();
         }
     }
 

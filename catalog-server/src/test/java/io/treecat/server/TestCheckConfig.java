@@ -89,6 +89,30 @@ class TestCheckConfig {
     }
 
     @Test
+    void theConsolesIssuerIsOneOfTheAuthIssuers() throws IOException {
+        String issuers = "  oidc:\n    - name: corp\n      issuer: https://keycloak.example.com/realms/lake\n"
+                + "      audience: treecat\n";
+        assertThat(check("auth:\n  enabled: true\n" + issuers
+                        + "console:\n  oidc:\n    issuer: corp\n    client-id: treecat-console\n"))
+                .isEqualTo(0);
+
+        assertThat(check("auth:\n  enabled: true\n" + issuers
+                        + "console:\n  oidc:\n    issuer: other\n    client-id: treecat-console\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("console.oidc.issuer: no auth.oidc entry is named other");
+
+        err.reset();
+        assertThat(check("auth:\n" + issuers + "console:\n  oidc:\n    issuer: corp\n    client-id: treecat-console\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("console.oidc needs auth.enabled");
+
+        err.reset();
+        assertThat(check("auth:\n  enabled: true\n" + issuers + "console:\n  oidc:\n    issuer: corp\n"))
+                .isEqualTo(1);
+        assertThat(errors()).contains("console.oidc.clientId");
+    }
+
+    @Test
     void rejectsAMisspeltKeyNamingIt() throws IOException {
         assertThat(check("storage:\n  data-dri: /tmp/x\n")).isEqualTo(1);
         assertThat(errors()).contains("Unrecognized field at: storage.data-dri").contains("data-dir");

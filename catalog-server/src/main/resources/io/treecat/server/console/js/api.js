@@ -184,3 +184,102 @@ export function literal(text) {
 export function childrenQuery(ids, step = '*') {
   return `${ids.map((id) => `/[obj_id=${literal(id)}]`).join('')}/${step}`;
 }
+
+// ---- sign-in at an external issuer: OpenID Connect's authorization code flow with PKCE (RFC 7636)
+
+const OIDC_KEY = 'treecat.console.oidc';
+
+let settings;
+
+/** How users sign in here, read once: {oidc: {name, issuer, discovery, clientId, scope, audience?} | null}. */
+export function consoleSettings() {
+  if (!settings) {
+    settings = fetch('config.json', { credentials: 'omit' }).then((response) => {
+      if (!response.ok) {
+        throw new ApiError(response.status, 'BAD_ANSWER', "The console's settings cannot be read");
+      }
+      return response.json();
+    });
+  }
+  return settings;
+}
+
+function base64url(bytes) {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+async function discover(oidc) {
+  const response = await fetch(oidc.discovery, { credentials: 'omit' });
+  if (!response.ok) {
+    throw new ApiError(response.status, 'OIDC_DISCOVERY', `The issuer's discovery document answered ${response.status}`);
+  }
+  return response.json();
+}
+
+/** Leaves for the issuer's sign-in page; it sends the browser back to this page with a code. */
+export async function startIssuerSignIn(oidc, returnTo) {
+  if (!window.crypto || !window.crypto.subtle) {
+    throw new ApiError(0, 'INSECURE_PAGE', 'Signing in at an issuer needs the console over https (or on localhost)');
+  }
+  const discovery = await discover(oidc);
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+  const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  sessionStorage.setItem(OIDC_KEY, JSON.stringify({ verifier, state, tokenEndpoint: discovery.token_endpoint, returnTo }));
+  const url = new URL(discovery.authorization_endpoint);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', oidc.clientId);
+  url.searchParams.set('redirect_uri', redirectUri());
+  url.searchParams.set('scope', oidc.scope);
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', challenge);
+  url.searchParams.set('code_challenge_method', 'S256');
+  if (oidc.audience) {
+    url.searchParams.set('audience', oidc.audience);
+  }
+  location.assign(url.toString());
+}
+
+function redirectUri() {
+  return `${location.origin}${location.pathname}`;
+}
+
+/**
+ * Finishes a sign-in the issuer sent the browser back from (`?code=…&state=…` on this page): exchanges the code for
+ * a token and keeps it for this tab. Returns where to go next, or null when this page load is no such return.
+ */
+export async function finishIssuerSignIn(oidc) {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('code') && !params.has('error')) {
+    return null;
+  }
+  const pending = JSON.parse(sessionStorage.getItem(OIDC_KEY) || 'null');
+  sessionStorage.removeItem(OIDC_KEY);
+  // The code must not stay in the address bar or the history.
+  history.replaceState(null, '', `${location.pathname}${(pending && pending.returnTo) || '#/browse'}`);
+  if (params.has('error')) {
+    throw new ApiError(401, params.get('error'), params.get('error_description') || 'The issuer refused the sign-in');
+  }
+  if (!pending || pending.state !== params.get('state') || !oidc) {
+    throw new ApiError(400, 'OIDC_STATE', 'The sign-in answer does not match a sign-in this tab started');
+  }
+  const response = await fetch(pending.tokenEndpoint, {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: params.get('code'),
+      redirect_uri: redirectUri(),
+      client_id: oidc.clientId,
+      code_verifier: pending.verifier,
+    }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok || !answer.access_token) {
+    throw new ApiError(response.status, answer.error || 'OIDC_TOKEN',
+      answer.error_description || `The issuer's token endpoint answered ${response.status}`);
+  }
+  sessionStorage.setItem(TOKEN_KEY, answer.access_token);
+  return pending.returnTo;
+}

@@ -1,10 +1,11 @@
 // The console's shell: the hash route (#/<section>/<path…>?<version>) picks a page; the version picker puts the
 // catalog version into the URL, so every page can be shown, linked and reloaded as of a past vid.
-import { signOut, token } from './api.js';
+import { consoleSettings, finishIssuerSignIn, signOut, token } from './api.js';
 import { el, replace } from './dom.js';
 import { errorBox, href, route } from './nav.js';
 import { renderActivity } from './pages/activity.js';
 import { renderBrowse } from './pages/browse.js';
+import { renderCompare } from './pages/compare.js';
 import { renderQuery } from './pages/query.js';
 import { renderSignIn } from './pages/signin.js';
 
@@ -60,7 +61,9 @@ async function render() {
       link.removeAttribute('aria-current');
     }
   }
-  const pages = { browse: renderBrowse, query: renderQuery, activity: renderActivity, 'sign-in': renderSignIn };
+  const pages = {
+    browse: renderBrowse, compare: renderCompare, query: renderQuery, activity: renderActivity, 'sign-in': renderSignIn,
+  };
   const renderPage = pages[current.section];
   if (!renderPage) {
     replace(page, errorBox(new Error(`No such page: ${current.section}`), 'Not found'));
@@ -82,4 +85,11 @@ document.querySelector('.skip').addEventListener('click', (event) => {
 });
 
 window.addEventListener('hashchange', render);
-render();
+
+// A return from the issuer's sign-in page finishes the sign-in before the first page is shown.
+consoleSettings()
+  .catch(() => ({ oidc: null }))
+  .then((loaded) => finishIssuerSignIn(loaded.oidc))
+  .then(() => render(), (error) => {
+    render().then(() => page.prepend(errorBox(error, 'Sign-in failed')));
+  });

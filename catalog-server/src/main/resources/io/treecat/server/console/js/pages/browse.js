@@ -20,7 +20,9 @@ export async function renderBrowse(page, { ids, version }) {
   replace(page,
     crumbs(ids),
     el('h1', {}, ids[ids.length - 1], ' ', el('span', { className: 'pill' }, type)),
-    asOf(version, object.vid));
+    asOf(version, object.vid),
+    el('p', {}, el('a', { href: href('compare', ids, { from: String(object.vid) }, { kind: 'now' }) },
+      'Compare this version with a later one')));
   if (type === 'table') {
     await tablePage(page, ids, value, version);
   } else if (type === 'view') {

@@ -22,9 +22,17 @@ export async function renderSignIn(page) {
       replace(outcome, errorBox(error, 'Sign-in failed', { signInHint: false }));
     }
   });
+  const { oidc } = await api.consoleSettings().catch(() => ({ oidc: null }));
+  const issuer = oidc ? el('div', { className: 'row-actions' }, el('button', {
+    type: 'button',
+    id: 'issuer-sign-in',
+    onclick: () => api.startIssuerSignIn(oidc, href('browse', []))
+      .catch((error) => replace(outcome, errorBox(error, 'Sign-in failed', { signInHint: false }))),
+  }, `Sign in with ${oidc.name}`)) : null;
   replace(page, el('h1', {}, 'Sign in'),
-    el('p', {}, 'With a built-in principal of this server (its client id and secret). With authentication off, '
-      + 'no sign-in is needed.'),
+    issuer,
+    el('p', {}, `${oidc ? 'Or with' : 'With'} a built-in principal of this server (its client id and secret). `
+      + 'With authentication off, no sign-in is needed.'),
     form, outcome);
-  clientId.focus();
+  (issuer ? issuer.querySelector('button') : clientId).focus();
 }
