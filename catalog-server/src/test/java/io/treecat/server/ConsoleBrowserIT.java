@@ -66,6 +66,11 @@ class ConsoleBrowserIT {
             orders.newFastAppend().appendFile(file("first.parquet", 10)).commit();
             oneFileVid = newestVid(server);
             orders.newFastAppend().appendFile(file("second.parquet", 20)).commit();
+            iceberg.buildView(TableIdentifier.of("sales", "big_orders"))
+                    .withSchema(SCHEMA)
+                    .withDefaultNamespace(Namespace.of("sales"))
+                    .withQuery("spark", "SELECT id, day FROM orders WHERE id > 100")
+                    .create();
         }
         browser = Chromium.headless(directory, 1280, 1000);
     }
@@ -129,6 +134,10 @@ class ConsoleBrowserIT {
                 .contains("Hive Metastore: catalog warehouse, database sales, table orders");
         assertThat(text("main")).contains("Schema 0").contains("identity");
         Chromium.await(browser, "the partitions", () -> column("partitions", 0).contains("0:day=2025-01-01"));
+        Chromium.await(
+                browser,
+                "the table's files",
+                () -> column("files", 0).equals(List.of("first.parquet", "second.parquet")));
         Chromium.screenshot(browser, "table");
 
         browser.findElement(By.linkText("0:day=2025-01-01")).click();
@@ -152,6 +161,15 @@ class ConsoleBrowserIT {
                 browser,
                 "the table at that vid",
                 () -> browser.findElements(By.cssSelector("#snapshots li")).size() == 1);
+    }
+
+    @Test
+    void aViewShowsItsSqlAndVersions() throws Exception {
+        open(server, "/browse/warehouse/sales/big_orders");
+        Chromium.await(
+                browser, "the view's SQL", () -> text("main").contains("SELECT id, day FROM orders WHERE id > 100"));
+        assertThat(text("h1")).isEqualTo("big_orders view");
+        assertThat(text("main")).contains("Versions").contains("spark");
     }
 
     @Test

@@ -125,8 +125,12 @@ async function tablePage(page, ids, value, version) {
   }
 
   const partitions = el('section', { 'aria-label': 'Partitions', id: 'partitions' }, el('h2', {}, 'Partitions'));
-  page.append(partitions);
-  await childrenList(partitions, ids, version, 'Partitions', "[obj_type='partition']", 'inner');
+  const files = el('section', { 'aria-label': 'Files', id: 'files' }, el('h2', {}, 'Files, all partitions'));
+  page.append(partitions, files);
+  await Promise.all([
+    childrenList(partitions, ids, version, 'Partitions', "[obj_type='partition']", 'inner'),
+    filesList(files, ids, version, "[obj_type='partition']/*"),
+  ]);
 }
 
 function icebergSections(container, metadata) {
@@ -190,15 +194,15 @@ async function viewPage(page, ids, value, version) {
     ])));
 }
 
-/** A partition's files, a page at a time, with their statistics. */
-async function filesList(container, ids, version) {
+/** The files at `step` below `ids` (a partition's own by default), a page at a time, with their statistics. */
+async function filesList(container, ids, version, step = '*') {
   const body = el('div');
   const more = el('div', { className: 'row-actions' });
   container.append(body, more);
   const rows = [];
   let token = null;
   const load = async () => {
-    const answer = await api.query(api.childrenQuery(ids), version, { results: 'leaves', limit: PAGE, pageToken: token });
+    const answer = await api.query(api.childrenQuery(ids, step), version, { results: 'leaves', limit: PAGE, pageToken: token });
     for (const row of answer.rows) {
       const file = row.value || {};
       const childIds = api.pathIds(row.path);
