@@ -17,16 +17,17 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * Debian's Chromium, headless, driven through Debian's chromedriver by Selenium: the browser of the console's tests.
  * The packages ({@code chromium}, {@code chromium-driver}) are installed with apt-get when missing, so the build
- * needs nothing installed beforehand; nothing is downloaded from anywhere else (Selenium Manager is not used).
+ * needs nothing installed beforehand; nothing is downloaded from anywhere else (Selenium Manager is not used). Public,
+ * and in catalog-server's test-jar, for spark-connector's console test.
  */
-final class Chromium {
+public final class Chromium {
     static final Path BROWSER = Path.of("/usr/bin/chromium");
     static final Path DRIVER = Path.of("/usr/bin/chromedriver");
 
     private Chromium() {}
 
     /** Installs Debian's chromium and chromium-driver unless they are there (as root, with apt-get). */
-    static synchronized void ensureInstalled() throws Exception {
+    public static synchronized void ensureInstalled() throws Exception {
         if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
             return;
         }
@@ -57,7 +58,7 @@ final class Chromium {
      * A headless browser of {@code width}×{@code height} CSS pixels with a fresh profile under {@code directory}.
      * The switches keep Chromium from calling Google's services, which this machine's closed network refuses.
      */
-    static WebDriver headless(Path directory, int width, int height) throws Exception {
+    public static WebDriver headless(Path directory, int width, int height) throws Exception {
         ensureInstalled();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());
@@ -89,7 +90,7 @@ final class Chromium {
     }
 
     /** Waits up to 20 s for {@code condition}; fails with {@code what} and the page's text if it never holds. */
-    static void await(WebDriver browser, String what, Supplier<Boolean> condition) throws InterruptedException {
+    public static void await(WebDriver browser, String what, Supplier<Boolean> condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
@@ -129,7 +130,7 @@ final class Chromium {
     }
 
     /** Saves what the browser shows as {@code target/console-screenshots/<name>.png}, for docs and for review. */
-    static Path screenshot(WebDriver browser, String name) throws Exception {
+    public static Path screenshot(WebDriver browser, String name) throws Exception {
         Path directory = Path.of("target", "console-screenshots");
         Files.createDirectories(directory);
         Path file = directory.resolve(name + ".png");
