@@ -65,6 +65,9 @@ class ConsoleBrowserIT {
             Table orders = iceberg.createTable(TableIdentifier.of("sales", "orders"), SCHEMA, BY_DAY);
             orders.newFastAppend().appendFile(file("first.parquet", 10)).commit();
             oneFileVid = newestVid(server);
+            Reply named =
+                    server.post("/treecat/v1/snapshots", "{\"name\": \"before second\", \"vid\": " + oneFileVid + "}");
+            assertThat(named.status()).as(named.body()).isEqualTo(201);
             orders.newFastAppend().appendFile(file("second.parquet", 20)).commit();
             iceberg.buildView(TableIdentifier.of("sales", "big_orders"))
                     .withSchema(SCHEMA)
@@ -164,6 +167,24 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aNamedSnapshotShowsTheLakeAsOfIt() throws Exception {
+        open(server, "/browse");
+        Chromium.await(
+                browser,
+                "the named snapshots",
+                () -> column("named-snapshots", 0).contains("before second"));
+        assertThat(column("named-snapshots", 1)).contains(Long.toString(oneFileVid));
+        browser.findElement(By.linkText("before second")).click();
+        Chromium.await(
+                browser, "the lake as of the snapshot", () -> text(".as-of").contains("snapshot before second"));
+        open(server, "/browse/warehouse/sales/orders/0:day=2025-01-01?snapshot=before%20second");
+        Chromium.await(
+                browser,
+                "the files as of the snapshot",
+                () -> column("files", 0).equals(List.of("first.parquet")));
+    }
+
+    @Test
     void aViewShowsItsSqlAndVersions() throws Exception {
         open(server, "/browse/warehouse/sales/big_orders");
         Chromium.await(
@@ -203,6 +224,10 @@ class ConsoleBrowserIT {
     @Test
     void aQuerysSyntaxErrorIsShownAtItsPositionAndAGoodQueryPagesItsResults() throws Exception {
         open(server, "/query");
+        Chromium.await(
+                browser,
+                "the editor",
+                () -> !browser.findElements(By.id("query-text")).isEmpty());
         WebElement editor = browser.findElement(By.id("query-text"));
         editor.clear();
         editor.sendKeys("/[obj_id='retail']/*/[x =]", Keys.chord(Keys.CONTROL, Keys.ENTER));
@@ -319,6 +344,19 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aMalformedAddressIsAMessageNotABlankPage() throws Exception {
+        open(server, "/browse/warehouse/%E0%A4");
+        Chromium.await(
+                browser,
+                "the message",
+                () -> !browser.findElements(By.cssSelector("[role=alert]")).isEmpty());
+        assertThat(text("[role=alert]")).contains("%E0%A4");
+        open(server, "/no-such-page");
+        Chromium.await(
+                browser, "the unknown page's message", () -> text("main").contains("No such page: no-such-page"));
+    }
+
+    @Test
     void anExpiredVidIsAClearMessage() throws Exception {
         try (TreeCatTestServer retained = new TreeCatTestServer(
                 directory.resolve("retained"),
@@ -405,6 +443,10 @@ class ConsoleBrowserIT {
             Chromium.await(browser, "the sign-in notice", () -> text("main").contains("Sign-in needed"));
 
             open(secured, "/sign-in");
+            Chromium.await(
+                    browser,
+                    "the sign-in form",
+                    () -> !browser.findElements(By.id("client-id")).isEmpty());
             browser.findElement(By.id("client-id")).sendKeys(readerId);
             browser.findElement(By.id("client-secret")).sendKeys(readerSecret);
             browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
@@ -423,6 +465,10 @@ class ConsoleBrowserIT {
             // A wrong secret is refused with a message.
             browser.findElement(By.xpath("//button[text()='Sign out']")).click();
             open(secured, "/sign-in");
+            Chromium.await(
+                    browser,
+                    "the sign-in form",
+                    () -> !browser.findElements(By.id("client-id")).isEmpty());
             browser.findElement(By.id("client-id")).sendKeys(readerId);
             browser.findElement(By.id("client-secret")).sendKeys("not-the-secret");
             browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))

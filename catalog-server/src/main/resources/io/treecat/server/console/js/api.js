@@ -51,6 +51,9 @@ async function call(url, options = {}) {
   try {
     response = await fetch(url, { ...options, headers, credentials: 'omit' });
   } catch (e) {
+    if (e.name === 'AbortError') {
+      throw e;
+    }
     throw new ApiError(0, 'UNREACHABLE', `The server cannot be reached: ${e.message}`);
   }
   if (response.status === 204) {
@@ -81,7 +84,7 @@ export function readPointParams(version) {
   return key ? { [key]: version.value } : {};
 }
 
-function native(path, params) {
+function native(path, params, signal) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params || {})) {
     if (value !== undefined && value !== null && value !== '') {
@@ -89,7 +92,7 @@ function native(path, params) {
     }
   }
   const suffix = query.toString();
-  return call(`${NATIVE}${path}${suffix ? `?${suffix}` : ''}`);
+  return call(`${NATIVE}${path}${suffix ? `?${suffix}` : ''}`, { signal });
 }
 
 /** One page of a path query: {vid, rows: [{path, kind, version, value}], nextPageToken}. */
@@ -116,9 +119,9 @@ export function commits(params) {
   return native('/commits', params);
 }
 
-/** A long poll of the change feed: {commits, resumeAfter, caughtUp}. */
-export function changes(params) {
-  return native('/changes', params);
+/** A long poll of the change feed: {commits, resumeAfter, caughtUp}; `signal` ends it early. */
+export function changes(params, signal) {
+  return native('/changes', params, signal);
 }
 
 /**

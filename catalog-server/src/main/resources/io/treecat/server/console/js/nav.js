@@ -15,7 +15,16 @@ export function route() {
       version = { kind, value: params.get(kind) };
     }
   }
-  return { section, ids: segments.map(decodeURIComponent), params, version };
+  return { section, ids: segments.map(decoded), params, version };
+}
+
+/** A path segment of the URL, decoded; one that is not valid percent-encoding stays as typed. */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch (e) {
+    return segment;
+  }
 }
 
 /** A link to a route, keeping the current version unless `version` says otherwise. */

@@ -40,13 +40,24 @@ export async function renderActivity(page, { params }) {
   follow(list, status, filter, after);
 }
 
-/** Long-polls the feed while this page is the one shown; new commits go on top. */
+/**
+ * Long-polls the feed while this page is the one shown; new commits go on top. Leaving the page cancels the waiting
+ * poll at once: a browser keeps few connections per server, and a forgotten poll would hold one for its whole wait.
+ */
 async function follow(list, status, filter, after) {
   const shownAt = location.hash;
+  const leaving = new AbortController();
+  const leave = () => {
+    if (location.hash !== shownAt) {
+      leaving.abort();
+      window.removeEventListener('hashchange', leave);
+    }
+  };
+  window.addEventListener('hashchange', leave);
   let resumeAfter = after;
   while (location.hash === shownAt && list.isConnected) {
     try {
-      const answer = await api.changes({ after: resumeAfter, path: filter.path, wait: WAIT, limit: 100 });
+      const answer = await api.changes({ after: resumeAfter, path: filter.path, wait: WAIT, limit: 100 }, leaving.signal);
       if (location.hash !== shownAt || !list.isConnected) {
         return;
       }
@@ -58,7 +69,9 @@ async function follow(list, status, filter, after) {
       resumeAfter = answer.resumeAfter;
       status.textContent = `Following new commits live (up to vid ${resumeAfter}).`;
     } catch (error) {
-      replace(status, errorBox(error, 'The change feed stopped'));
+      if (error.name !== 'AbortError') {
+        replace(status, errorBox(error, 'The change feed stopped'));
+      }
       return;
     }
   }

@@ -10,8 +10,9 @@ export async function renderBrowse(page, { ids, version }) {
   if (ids.length === 0) {
     const heading = el('h1', {}, 'Catalogs');
     const list = el('section', { 'aria-label': 'Catalogs', id: 'children' });
-    replace(page, heading, asOf(version), list);
-    await childrenList(list, ids, version, 'Catalogs of the lake');
+    const snapshots = el('section', { 'aria-label': 'Named snapshots', id: 'named-snapshots' });
+    replace(page, heading, asOf(version), list, snapshots);
+    await Promise.all([childrenList(list, ids, version, 'Catalogs of the lake'), namedSnapshots(snapshots)]);
     return;
   }
   const object = await api.object(api.pathText(ids), version);
@@ -39,6 +40,23 @@ export async function renderBrowse(page, { ids, version }) {
       page.append(children);
       await childrenList(children, ids, version, 'Children');
     }
+  }
+}
+
+/** The lake's named snapshots, each a link to the lake as of it; nothing when the user may not list them. */
+async function namedSnapshots(container) {
+  let answer;
+  try {
+    answer = await api.snapshots();
+  } catch (error) {
+    return; // listing snapshots needs ALL on / when grants are in force: not every user's business
+  }
+  const named = [...(answer.snapshots || [])].sort((a, b) => b.vid - a.vid);
+  if (named.length) {
+    container.append(el('h2', {}, 'Named snapshots'), table('Named snapshots', ['name', 'vid'], named.map((snapshot) => [
+      el('a', { href: href('browse', [], {}, { kind: 'snapshot', value: snapshot.name }) }, snapshot.name),
+      String(snapshot.vid),
+    ])));
   }
 }
 
