@@ -474,6 +474,32 @@ class ConsoleBrowserIT {
             browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
                     .click();
             Chromium.await(browser, "the refusal", () -> text("main").contains("Sign-in failed"));
+
+            // The admin reads the commit log, filtered by who committed: its own namespaces, and no commit of
+            // the reader (who made none).
+            browser.findElement(By.id("client-id")).clear();
+            browser.findElement(By.id("client-id")).sendKeys(adminId);
+            browser.findElement(By.id("client-secret")).clear();
+            browser.findElement(By.id("client-secret")).sendKeys(adminSecret);
+            browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
+                    .click();
+            Chromium.await(
+                    browser,
+                    "the catalogs as the admin",
+                    () -> column("children", 0).contains("warehouse"));
+            open(secured, "/activity?principal=admin");
+            Chromium.await(
+                    browser, "the admin's commits", () -> text("#feed-status").startsWith("Following"));
+            List<WebElement> byAdmin = browser.findElements(By.cssSelector("#commits > li"));
+            assertThat(byAdmin)
+                    .isNotEmpty()
+                    .allSatisfy(commit -> assertThat(commit.getText()).contains("by admin"));
+            assertThat(text("#commits")).contains("/warehouse/secret");
+            open(secured, "/activity?principal=reader");
+            Chromium.await(
+                    browser, "the reader's commits", () -> text("#feed-status").startsWith("Following"));
+            assertThat(browser.findElements(By.cssSelector("#commits > li"))).isEmpty();
+            browser.findElement(By.xpath("//button[text()='Sign out']")).click();
         }
     }
 
