@@ -442,15 +442,7 @@ class ConsoleBrowserIT {
             open(secured, "/browse/warehouse");
             Chromium.await(browser, "the sign-in notice", () -> text("main").contains("Sign-in needed"));
 
-            open(secured, "/sign-in");
-            Chromium.await(
-                    browser,
-                    "the sign-in form",
-                    () -> !browser.findElements(By.id("client-id")).isEmpty());
-            browser.findElement(By.id("client-id")).sendKeys(readerId);
-            browser.findElement(By.id("client-secret")).sendKeys(readerSecret);
-            browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
-                    .click();
+            signIn(secured, readerId, readerSecret);
             Chromium.await(
                     browser,
                     "the catalogs as the reader",
@@ -464,25 +456,12 @@ class ConsoleBrowserIT {
             Chromium.screenshot(browser, "signed-in-reader");
             // A wrong secret is refused with a message.
             browser.findElement(By.xpath("//button[text()='Sign out']")).click();
-            open(secured, "/sign-in");
-            Chromium.await(
-                    browser,
-                    "the sign-in form",
-                    () -> !browser.findElements(By.id("client-id")).isEmpty());
-            browser.findElement(By.id("client-id")).sendKeys(readerId);
-            browser.findElement(By.id("client-secret")).sendKeys("not-the-secret");
-            browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
-                    .click();
+            signIn(secured, readerId, "not-the-secret");
             Chromium.await(browser, "the refusal", () -> text("main").contains("Sign-in failed"));
 
             // The admin reads the commit log, filtered by who committed: its own namespaces, and no commit of
             // the reader (who made none).
-            browser.findElement(By.id("client-id")).clear();
-            browser.findElement(By.id("client-id")).sendKeys(adminId);
-            browser.findElement(By.id("client-secret")).clear();
-            browser.findElement(By.id("client-secret")).sendKeys(adminSecret);
-            browser.findElement(By.xpath("//form[@aria-label='Sign in']//button"))
-                    .click();
+            signIn(secured, adminId, adminSecret);
             Chromium.await(
                     browser,
                     "the catalogs as the admin",
@@ -569,6 +548,21 @@ class ConsoleBrowserIT {
         } finally {
             idp.shutdown();
         }
+    }
+
+    /** Signs in on the sign-in page with a built-in principal's client id and secret, as a user types them. */
+    private static void signIn(TreeCatTestServer on, String clientId, String secret) throws Exception {
+        open(on, "/sign-in");
+        Chromium.await(
+                browser,
+                "the sign-in form",
+                () -> !browser.findElements(By.id("client-id")).isEmpty());
+        // Already on the sign-in page (after a refusal), the form keeps what was typed.
+        browser.findElement(By.id("client-id")).clear();
+        browser.findElement(By.id("client-id")).sendKeys(clientId);
+        browser.findElement(By.id("client-secret")).clear();
+        browser.findElement(By.id("client-secret")).sendKeys(secret);
+        browser.findElement(By.xpath("//form[@aria-label='Sign in']//button")).click();
     }
 
     private static String token(TreeCatTestServer on, String clientId, String secret) throws Exception {

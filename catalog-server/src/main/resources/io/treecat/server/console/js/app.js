@@ -69,13 +69,18 @@ async function render() {
     replace(page, errorBox(new Error(`No such page: ${current.section}`), 'Not found'));
     return;
   }
-  replace(page, el('p', { className: 'notice' }, 'Loading…'));
+  // Each render fills its own view: one still waiting for an answer when the route moves on (a sign-out, a link
+  // clicked) finishes into a view no longer on the page, and cannot overwrite the newer one.
+  const view = el('div', { className: 'view' }, el('p', { className: 'notice' }, 'Loading…'));
+  replace(page, view);
   try {
-    await renderPage(page, current);
+    await renderPage(view, current);
   } catch (error) {
-    replace(page, errorBox(error, 'The page could not be shown'));
+    replace(view, errorBox(error, 'The page could not be shown'));
   }
-  document.title = `TreeCat – ${current.section}`;
+  if (view.isConnected) {
+    document.title = `TreeCat – ${current.section}`;
+  }
 }
 
 // The skip link moves the focus to the page; as a plain "#page" link it would change the route.

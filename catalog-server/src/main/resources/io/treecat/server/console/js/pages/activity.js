@@ -2,7 +2,7 @@
 // /treecat/v1/changes) while the page is open; filtered by subtree and by principal.
 import * as api from '../api.js';
 import { el, replace } from '../dom.js';
-import { errorBox, href, route } from '../nav.js';
+import { errorBox, href } from '../nav.js';
 
 const WAIT = '25s';
 
@@ -79,13 +79,12 @@ async function follow(list, status, filter, after) {
 
 function entry(commit) {
   const changes = commit.changes || [];
-  const route_ = route();
   return el('li', { 'data-vid': commit.vid },
     el('strong', {}, `vid ${commit.vid}`), '  ', commit.commitTime, '  ',
     el('span', { className: 'pill' }, `${commit.interface}.${commit.operation}`), '  ',
     commit.principal ? `by ${commit.principal}  ` : '',
     `+${commit.added} ~${commit.updated} -${commit.removed}`, '  ',
-    el('a', { href: href(route_.section === 'activity' ? 'browse' : route_.section, [], {}, { kind: 'vid', value: commit.vid }) }, 'lake at this vid'),
+    el('a', { href: href('browse', [], {}, { kind: 'vid', value: commit.vid }) }, 'lake at this vid'),
     changes.length ? el('ul', { className: 'changes' }, changes.slice(0, 10).map((c) => el('li', {},
       `${c.change} `, el('a', { href: href('browse', api.pathIds(c.path), {}, { kind: 'vid', value: commit.vid }) }, c.path))),
     changes.length > 10 ? el('li', {}, `… ${changes.length - 10} more`) : null) : null,
