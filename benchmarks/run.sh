@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The benchmark suite, as one command (benchmarks/README.md):
+#
+#   benchmarks/run.sh [small|medium|paper] [experiment…]      e.g. benchmarks/run.sh small concurrency
+#   benchmarks/run.sh --list                                    the experiments, in the report's order
+#
+# Builds the server and the benchmarks (skipping tests), runs the chosen experiments (all by default), each starting
+# and stopping what it compares against, and writes benchmarks/results/<preset>-<time>/: report.md with its PNG
+# charts, one CSV per table, results.json and the machine's summary. Options before the preset: --out DIR,
+# --keep-work (keep the stores). SUITE_JAVA_OPTS sets the driver's JVM options (default -Xmx6g); SKIP_BUILD=1 reuses
+# the last build.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  ./mvnw -B -q -DskipTests -Dspotless.check.skip=true -pl catalog-server,benchmarks -am package
+fi
+# shellcheck disable=SC2086 # the options are words
+exec java ${SUITE_JAVA_OPTS:--Xmx6g} -Djava.awt.headless=true \
+  -cp benchmarks/target/treecat-benchmarks.jar io.treecat.benchmarks.suite.Suite "${@:-small}"

@@ -1,0 +1,143 @@
+package io.treecat.benchmarks.suite;
+
+import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The benchmark suite's entry point, which {@code benchmarks/run.sh} calls: runs the chosen
+ * experiments (all by default) at one preset, one after another, and writes the report after each,
+ * so an interrupted run keeps what it measured.
+ *
+ * <p>Usage: {@code Suite [--out DIR] [--keep-work] [--list] <small|medium|paper> [experiment…]}
+ */
+public final class Suite {
+    private Suite() {}
+
+    /** Every experiment, in the report's order. */
+    public static List<Experiment> experiments() {
+        return List.of(new ConcurrencyExperiment());
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Path output = null;
+        boolean keepWork = false;
+        List<String> positional = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--out" -> {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("--out needs a directory");
+                    }
+                    output = Path.of(args[++i]);
+                }
+                case "--keep-work" -> keepWork = true;
+                case "--list" -> {
+                    experiments().forEach(e -> System.out.printf("%-14s %s%n", e.name(), e.title()));
+                    return;
+                }
+                default -> positional.add(args[i]);
+            }
+        }
+        if (positional.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Usage: run.sh <small|medium|paper> [experiment…]; experiments: " + names(experiments()));
+        }
+        Preset preset = Preset.parse(positional.get(0));
+        List<Experiment> chosen = choose(positional.subList(1, positional.size()));
+        if (output == null) {
+            output = Path.of(
+                    "benchmarks",
+                    "results",
+                    preset.label() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        boolean failed = run(preset, chosen, output, keepWork, "benchmarks/run.sh " + String.join(" ", positional));
+        System.err.println("Report: " + output.resolve("report.md"));
+        System.exit(failed ? 1 : 0);
+    }
+
+    /** Runs the experiments and writes the report; true when one of them failed. */
+    public static boolean run(Preset preset, List<Experiment> chosen, Path output, boolean keepWork, String command)
+            throws IOException {
+        Files.createDirectories(output);
+        Path work = Files.createDirectories(output.resolve("work"));
+        Instant started = Instant.now();
+        MachineSummary machine = MachineSummary.measure(work);
+        Report report = new Report(output, preset, command, started, machine);
+        List<Report.Outcome> outcomes = new ArrayList<>();
+        boolean failed = false;
+        for (Experiment experiment : chosen) {
+            Path directory = Files.createDirectories(work.resolve(experiment.name()));
+            ExperimentRun run = new ExperimentRun(experiment, preset, directory);
+            run.log("starting, preset %s", preset.label());
+            long start = System.nanoTime();
+            Optional<Throwable> failure = Optional.empty();
+            try {
+                experiment.run(run);
+            } catch (Exception | AssertionError e) {
+                failure = Optional.of(e);
+                failed = true;
+                run.log("FAILED: %s", e);
+                e.printStackTrace();
+            } finally {
+                if (!keepWork) {
+                    deleteRecursively(directory);
+                }
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            run.log("done in %.1f s", took.toMillis() / 1000.0);
+            outcomes.add(new Report.Outcome(experiment, run, took, failure));
+            report.write(outcomes);
+        }
+        if (!keepWork) {
+            deleteRecursively(work);
+        }
+        return failed;
+    }
+
+    private static List<Experiment> choose(List<String> names) {
+        List<Experiment> all = experiments();
+        if (names.isEmpty()) {
+            return all;
+        }
+        Map<String, Experiment> byName = new LinkedHashMap<>();
+        all.forEach(experiment -> byName.put(experiment.name(), experiment));
+        List<Experiment> chosen = new ArrayList<>();
+        for (String name : names) {
+            Experiment experiment = byName.get(name);
+            if (experiment == null) {
+                throw new IllegalArgumentException("Unknown experiment '" + name + "'; there are " + names(all));
+            }
+            chosen.add(experiment);
+        }
+        return chosen;
+    }
+
+    private static String names(List<Experiment> experiments) {
+        return String.join(", ", experiments.stream().map(Experiment::name).toList());
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path each : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(each);
+            }
+        }
+    }
+}
