@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bson.BsonDocument;
-import org.bson.BsonValue;
 
 /**
  * Runs a plan as the paper's chain of correlated batch scans (§4.4): step i scans the children of
@@ -62,11 +61,13 @@ public final class QueryExecutor {
     private final class ChainCursor implements QueryCursor {
         private final StepScan last;
         private final QueryOptions options;
+        private final Projection projection;
         private CatalogObject current;
 
         ChainCursor(StepScan last, QueryOptions options) {
             this.last = last;
             this.options = options;
+            this.projection = options.projection().isEmpty() ? null : Projection.of(options.projection());
         }
 
         @Override
@@ -76,8 +77,7 @@ public final class QueryExecutor {
                 return false;
             }
             ChildCursor cursor = last.cursor;
-            BsonDocument value =
-                    options.projection().isEmpty() ? cursor.value() : project(cursor.value(), options.projection());
+            BsonDocument value = projection == null ? cursor.value() : projection.apply(cursor.value());
             current = new CatalogObject(last.context.child(cursor.id()), cursor.kind(), value, cursor.version());
             return true;
         }
@@ -247,31 +247,5 @@ public final class QueryExecutor {
             }
         }
         return clamped;
-    }
-
-    /** Keeps only the given dotted fields of a value, with their nesting. */
-    static BsonDocument project(BsonDocument value, List<String> fields) {
-        BsonDocument projected = new BsonDocument();
-        for (String field : fields) {
-            String[] names = field.split("\\.");
-            BsonValue found = value;
-            for (String name : names) {
-                found = found != null && found.isDocument() ? found.asDocument().get(name) : null;
-            }
-            if (found == null) {
-                continue;
-            }
-            BsonDocument target = projected;
-            for (int i = 0; i < names.length - 1; i++) {
-                BsonValue nested = target.get(names[i]);
-                if (nested == null || !nested.isDocument()) {
-                    nested = new BsonDocument();
-                    target.put(names[i], nested);
-                }
-                target = nested.asDocument();
-            }
-            target.put(names[names.length - 1], found);
-        }
-        return projected;
     }
 }
