@@ -39,7 +39,12 @@ public final class ServerProcess implements AutoCloseable {
 
     /** A driven server's JVM options: {@code -Dserver.xmx} (default {@code -Xmx1g}) and {@code -Dserver.jvm-args}. */
     public static List<String> serverJvmOptions() {
-        List<String> jvm = new ArrayList<>(List.of(System.getProperty("server.xmx", "-Xmx1g")));
+        return serverJvmOptions("-Xmx1g");
+    }
+
+    /** {@link #serverJvmOptions()} with another default heap, for a server that holds a large table. */
+    public static List<String> serverJvmOptions(String defaultHeap) {
+        List<String> jvm = new ArrayList<>(List.of(System.getProperty("server.xmx", defaultHeap)));
         String extra = System.getProperty("server.jvm-args", "").trim();
         if (!extra.isEmpty()) {
             jvm.addAll(Arrays.asList(extra.split("\\s+")));

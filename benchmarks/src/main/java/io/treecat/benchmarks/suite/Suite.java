@@ -1,6 +1,7 @@
 package io.treecat.benchmarks.suite;
 
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
+import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,11 +29,15 @@ public final class Suite {
 
     /** Every experiment, in the report's order. */
     public static List<Experiment> experiments() {
-        return List.of(new ConcurrencyExperiment());
+        return List.of(new ConcurrencyExperiment(), new FileRetrievalExperiment());
     }
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
+        // Iceberg's client logs every scan and commit at INFO: the report is the output, and progress goes to stderr.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         Path output = null;
         boolean keepWork = false;
         List<String> positional = new ArrayList<>();
