@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableList;
 import io.treecat.benchmarks.concurrency.MetadataWorkload.Figures;
 import io.treecat.benchmarks.concurrency.MetadataWorkload.Operation;
 import io.treecat.benchmarks.concurrency.MetadataWorkload.OperationFigures;
+import io.treecat.benchmarks.suite.Directories;
 import io.treecat.benchmarks.suite.Experiment;
 import io.treecat.benchmarks.suite.ExperimentRun;
 import io.treecat.benchmarks.suite.Preset;
@@ -14,14 +15,10 @@ import io.treecat.core.service.CatalogService;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Experiment 1, the paper's Figures 7 and 8: throughput, abort rate and p99 latency by operation
@@ -277,7 +274,7 @@ public final class ConcurrencyExperiment implements Experiment {
             double seconds)
             throws Exception {
         Path directory = run.workDirectory().resolve("cell-" + cell);
-        copy(template, directory);
+        Directories.copy(template, directory);
         TransactionConfig config =
                 TransactionConfig.defaults().withProtocol(protocol).withLockTimeout(settings.lockTimeout());
         try (CatalogService catalog = CatalogService.open(directory, RocksStoreOptions.defaults(), config)) {
@@ -288,7 +285,7 @@ public final class ConcurrencyExperiment implements Experiment {
                     protocol, threads, 100 * share, figures.committed() / figures.seconds(), 100 * figures.abortRate());
             return figures;
         } finally {
-            delete(directory);
+            Directories.delete(directory);
         }
     }
 
@@ -316,26 +313,5 @@ public final class ConcurrencyExperiment implements Experiment {
         text.setLength(text.length() - 1);
         text.append(". The read-write p99 above is the slowest operation type's p99 in the cell.");
         return text.toString();
-    }
-
-    private static void copy(Path source, Path target) throws IOException {
-        try (Stream<Path> walk = Files.walk(source)) {
-            for (Path each : walk.toList()) {
-                Path copy = target.resolve(source.relativize(each).toString());
-                if (Files.isDirectory(each)) {
-                    Files.createDirectories(copy);
-                } else {
-                    Files.copy(each, copy);
-                }
-            }
-        }
-    }
-
-    private static void delete(Path directory) throws IOException {
-        try (Stream<Path> walk = Files.walk(directory)) {
-            for (Path each : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(each);
-            }
-        }
     }
 }

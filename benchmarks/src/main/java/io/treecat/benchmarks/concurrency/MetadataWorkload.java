@@ -18,11 +18,8 @@ import io.treecat.core.query.exec.QueryCursor;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
-import io.treecat.core.txn.Transaction;
 import io.treecat.core.txn.TransactionId;
-import io.treecat.core.txn.TransactionMode;
 import io.treecat.core.version.WriteOp;
-import io.treecat.core.version.WriteSet;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,9 +27,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.bson.BsonDocument;
 
 /**
@@ -134,44 +128,11 @@ public final class MetadataWorkload {
 
     /** Runs {@code threads} clients for {@code seconds}; rethrows the first error that is not a conflict. */
     public Figures run(int threads, double seconds, long seed) throws InterruptedException {
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch ready = new CountDownLatch(threads);
         List<Client> clients = new ArrayList<>();
-        List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            Client client = new Client(t, new SplittableRandom(seed + 7919L * t));
-            clients.add(client);
-            Thread worker = new Thread(
-                    () -> {
-                        ready.countDown();
-                        try {
-                            while (running.get()) {
-                                client.next();
-                            }
-                        } catch (Throwable e) {
-                            failure.compareAndSet(null, e);
-                            running.set(false);
-                        }
-                    },
-                    "tpcds-client-" + t);
-            workers.add(worker);
+            clients.add(new Client(t, new SplittableRandom(seed + 7919L * t)));
         }
-        workers.forEach(Thread::start);
-        ready.await();
-        long start = System.nanoTime();
-        long end = start + (long) (seconds * 1e9);
-        while (running.get() && System.nanoTime() < end) {
-            Thread.sleep(Math.max(1, Math.min(50, (end - System.nanoTime()) / 1_000_000)));
-        }
-        running.set(false);
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        if (failure.get() != null) {
-            throw new IllegalStateException("A client failed", failure.get());
-        }
+        double elapsed = ClientThreads.run(threads, seconds, t -> clients.get(t)::next);
         Map<Operation, OperationFigures> figures = new EnumMap<>(Operation.class);
         for (Operation operation : Operation.values()) {
             long[] latencies = clients.stream()
@@ -256,7 +217,7 @@ public final class MetadataWorkload {
             String fact = FACT_TABLES.get(random.nextInt(FACT_TABLES.size()));
             long customer = random.nextLong(CUSTOMERS - CUSTOMER_LOOKUP_WIDTH);
             long item = random.nextLong(ITEMS - ITEM_LOOKUP_WIDTH);
-            inTransaction(txn -> {
+            ReadWriteTransaction.run(catalog, txn -> {
                 // The join of the new rows with the dimensions: only the files holding their keys.
                 count(txn, dimensionLookup("customer", customer, customer + CUSTOMER_LOOKUP_WIDTH - 1));
                 count(txn, dimensionLookup("item", item, item + ITEM_LOOKUP_WIDTH - 1));
@@ -285,7 +246,7 @@ public final class MetadataWorkload {
             long space = TpcdsMetadata.keySpace(dimension);
             long width = Math.max(1, space / 1000);
             long first = random.nextLong(space - width);
-            inTransaction(txn -> {
+            ReadWriteTransaction.run(catalog, txn -> {
                 // Changed rows of existing keys (slowly changing dimension): read the files they are in.
                 count(txn, dimensionLookup(dimension, first, first + width - 1));
                 String id = newFileId();
@@ -305,7 +266,7 @@ public final class MetadataWorkload {
         private void optimize() {
             String fact = FACT_TABLES.get(random.nextInt(FACT_TABLES.size()));
             ObjectPath partition = TpcdsMetadata.table(fact).child(TpcdsMetadata.partition(recentDay()));
-            inTransaction(txn -> {
+            ReadWriteTransaction.run(catalog, txn -> {
                 List<CatalogObject> small = rows(txn, path(partition) + "/[size < " + SMALL_FILE + "]");
                 if (small.size() < 2) {
                     return List.of();
@@ -345,7 +306,7 @@ public final class MetadataWorkload {
             String fact = FACT_TABLES.get(random.nextInt(FACT_TABLES.size()));
             LocalDate day = TpcdsMetadata.FIRST_DAY.plusDays(random.nextInt(Math.max(1, metadata.days() / 3)));
             ObjectPath partition = TpcdsMetadata.table(fact).child(TpcdsMetadata.partition(day));
-            inTransaction(txn -> {
+            ReadWriteTransaction.run(catalog, txn -> {
                 List<CatalogObject> files = rows(txn, path(partition) + "/*");
                 List<WriteOp> writes = new ArrayList<>();
                 files.forEach(file -> writes.add(new WriteOp.Remove(file.path())));
@@ -388,34 +349,6 @@ public final class MetadataWorkload {
         }
     }
 
-    /** The body of a read-write transaction: its reads, then the writes it commits. */
-    @FunctionalInterface
-    private interface TransactionBody {
-        List<WriteOp> run(TransactionId txn);
-    }
-
-    private void inTransaction(TransactionBody body) {
-        Transaction txn = catalog.begin(TransactionMode.READ_WRITE, ReadPoint.LATEST);
-        boolean ended = false;
-        try {
-            List<WriteOp> writes = body.run(txn.id());
-            if (writes.isEmpty()) {
-                catalog.abort(txn.id());
-            } else {
-                catalog.commit(txn.id(), new WriteSet(writes));
-            }
-            ended = true;
-        } finally {
-            if (!ended) {
-                try {
-                    catalog.abort(txn.id());
-                } catch (CatalogException ignored) {
-                    // A failed commit has ended the transaction already.
-                }
-            }
-        }
-    }
-
     private static String dimensionLookup(String dimension, long first, long last) {
         return "/[obj_id='" + DATABASE + "']/[obj_id='" + dimension + "']/[stats.bk.max >= " + first
                 + " and stats.bk.min <= " + last + "]";
@@ -434,13 +367,7 @@ public final class MetadataWorkload {
     }
 
     private List<CatalogObject> rows(TransactionId txn, String query) {
-        List<CatalogObject> rows = new ArrayList<>();
-        try (QueryCursor cursor = catalog.openQuery(txn, QueryRequest.of(query))) {
-            while (cursor.advance()) {
-                rows.add(cursor.current());
-            }
-        }
-        return rows;
+        return ReadWriteTransaction.rows(catalog, txn, query);
     }
 
     private static WriteOp filesDelta(String table, long delta) {

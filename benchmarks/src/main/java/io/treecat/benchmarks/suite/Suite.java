@@ -1,5 +1,6 @@
 package io.treecat.benchmarks.suite;
 
+import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
 import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
 import java.io.IOException;
@@ -10,12 +11,10 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The benchmark suite's entry point, which {@code benchmarks/run.sh} calls: runs the chosen
@@ -29,7 +28,7 @@ public final class Suite {
 
     /** Every experiment, in the report's order. */
     public static List<Experiment> experiments() {
-        return List.of(new ConcurrencyExperiment(), new FileRetrievalExperiment());
+        return List.of(new ConcurrencyExperiment(), new BreadthDepthExperiment(), new FileRetrievalExperiment());
     }
 
     public static void main(String[] args) throws Exception {
@@ -99,7 +98,7 @@ public final class Suite {
                 e.printStackTrace();
             } finally {
                 if (!keepWork) {
-                    deleteRecursively(directory);
+                    Directories.delete(directory);
                 }
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -108,7 +107,7 @@ public final class Suite {
             report.write(outcomes);
         }
         if (!keepWork) {
-            deleteRecursively(work);
+            Directories.delete(work);
         }
         return failed;
     }
@@ -133,16 +132,5 @@ public final class Suite {
 
     private static String names(List<Experiment> experiments) {
         return String.join(", ", experiments.stream().map(Experiment::name).toList());
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path each : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(each);
-            }
-        }
     }
 }
