@@ -23,7 +23,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * The paper's §6 file retrieval: all files of {@code store_sales} (499,776 in 1,096 date
  * partitions) for 1 day or 365 days, streamed through {@link CatalogService#openQuery}. Rows per
  * second of the 365-day query, divided by entries per second of {@link RawIteratorBenchmark}'s
- * 365-day scan, is the figure docs/benchmarks.md holds against the 0.5 goal.
+ * 365-day scan, is the figure docs/benchmarks-history.md holds against the 0.5 goal.
  *
  * <p>{@code predicate=part_val} filters partitions on a value field, so every partition of the
  * table is read and tested; {@code predicate=obj_id} says the same on ids, which the planner turns

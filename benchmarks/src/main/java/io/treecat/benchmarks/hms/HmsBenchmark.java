@@ -21,7 +21,7 @@ import org.apache.thrift.transport.TTransportException;
 
 /**
  * TreeCat's HMS Thrift server against a real Apache Hive standalone metastore 4.0.1 (embedded
- * Derby): same client, same workload, same run (issue 6, "Benchmark"; docs/benchmarks.md, "Hive
+ * Derby): same client, same workload, same run (issue 6, "Benchmark"; docs/benchmarks-history.md, "Hive
  * Metastore").
  *
  * <p>Both servers run in their own JVMs with the same options ({@code --server-jvm}, default

@@ -21,7 +21,7 @@ import java.util.Optional;
  * experiments (all by default) at one preset, one after another, and writes the report after each,
  * so an interrupted run keeps what it measured.
  *
- * <p>Usage: {@code Suite [--out DIR] [--keep-work] [--list] <small|medium|paper> [experiment…]}
+ * <p>Usage: {@code Suite [--out DIR] [--keep-work] [--publish] [--list] <small|medium|paper> [experiment…]}
  */
 public final class Suite {
     private Suite() {}
@@ -39,6 +39,7 @@ public final class Suite {
         }
         Path output = null;
         boolean keepWork = false;
+        boolean publish = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -49,6 +50,7 @@ public final class Suite {
                     output = Path.of(args[++i]);
                 }
                 case "--keep-work" -> keepWork = true;
+                case "--publish" -> publish = true;
                 case "--list" -> {
                     experiments().forEach(e -> System.out.printf("%-14s %s%n", e.name(), e.title()));
                     return;
@@ -62,6 +64,10 @@ public final class Suite {
         }
         Preset preset = Preset.parse(positional.get(0));
         List<Experiment> chosen = choose(positional.subList(1, positional.size()));
+        if (publish && chosen.size() != experiments().size()) {
+            throw new IllegalArgumentException(
+                    "--publish replaces docs/benchmarks-history.md with the run's report: run every experiment for it");
+        }
         if (output == null) {
             output = Path.of(
                     "benchmarks",
@@ -70,6 +76,12 @@ public final class Suite {
         }
         boolean failed = run(preset, chosen, output, keepWork, "benchmarks/run.sh " + String.join(" ", positional));
         System.err.println("Report: " + output.resolve("report.md"));
+        if (publish && !failed) {
+            Publisher.publish(output, chosen, Path.of("docs"));
+            System.err.println("Published to docs/benchmarks-history.md and docs/benchmarks/");
+        } else if (publish) {
+            System.err.println("Not published: an experiment failed");
+        }
         System.exit(failed ? 1 : 0);
     }
 
