@@ -13,7 +13,7 @@ import org.apache.iceberg.expressions.Projections;
  *
  * <p>Why {@code auto} decides as it does: a filter that restricts the partitions lets the tree seek to the
  * matching partitions and read only their files (1 day of 500,000 files: 10–23 ms against Iceberg's
- * 325–400 ms from the manifests, docs/benchmarks.md, "Iceberg scan planning"); a scan of every partition
+ * 325–400 ms from the manifests, docs/benchmarks-history.md, "Iceberg scan planning"); a scan of every partition
  * reads every file's leaf and answers it as JSON, which costs more than reading the manifests (1.8× at
  * 100,000 and 500,000 files). So {@code auto} plans on the server exactly when the filter, projected on some
  * partition spec of the table, restricts the partitions.

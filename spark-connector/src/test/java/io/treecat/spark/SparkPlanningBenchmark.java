@@ -39,7 +39,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * only (100 appends of N/100 files, each file with bounds for 4 columns, as {@code ScanPlanningBenchmark}
  * writes them): nothing is read.
  *
- * <p>Usage (docs/benchmarks.md): {@code SparkPlanningBenchmark <files> [<files>…]} with
+ * <p>Usage (docs/benchmarks-history.md): {@code SparkPlanningBenchmark <files> [<files>…]} with
  * {@code -Dtreecat.server.jar=…}; results as one table on stdout.
  */
 public final class SparkPlanningBenchmark {

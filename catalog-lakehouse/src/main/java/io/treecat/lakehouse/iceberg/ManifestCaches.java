@@ -12,7 +12,7 @@ import org.apache.iceberg.TreeCatIcebergAccess;
  * caches its list (and files) on first read, and a snapshot object is shared by every later version of its table's
  * metadata, which the server keeps ({@link MetadataFileCache}): the lists a commit reads (its own snapshots' for the
  * file index, the branch head's for a rebase) stayed in memory for every snapshot of every table, and a table of
- * thousands of snapshots ran the server out of heap (docs/benchmarks.md, "REST hot path").
+ * thousands of snapshots ran the server out of heap (docs/benchmarks-history.md, "REST hot path").
  */
 final class ManifestCaches {
     private ManifestCaches() {}

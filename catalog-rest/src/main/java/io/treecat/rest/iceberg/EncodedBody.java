@@ -24,7 +24,7 @@ import java.util.zip.GZIPOutputStream;
  * many times over: to every member of a commit chain, and to every writer that loads the table
  * before its commit and again after it. Left to the server's gzip handler, every one of those
  * answers compressed the table's whole metadata again: on a hot table that was about a tenth of the
- * request threads' CPU (docs/benchmarks.md). Answered here already compressed, with {@code
+ * request threads' CPU (docs/benchmarks-history.md). Answered here already compressed, with {@code
  * Content-Encoding: gzip}, the handler leaves it as it is.
  */
 final class EncodedBody {
@@ -120,7 +120,7 @@ final class EncodedBody {
             try (GZIPOutputStream zip = new GZIPOutputStream(out, 8192) {
                 {
                     // The fastest level: a body is compressed on a commit's answer, and the default level took four
-                    // times as long for a tenth fewer bytes (docs/benchmarks.md, "REST hot path").
+                    // times as long for a tenth fewer bytes (docs/benchmarks-history.md, "REST hot path").
                     def.setLevel(Deflater.BEST_SPEED);
                 }
             }) {

@@ -635,7 +635,7 @@ public final class IcebergResource {
      * The config a table's load answers for every client: {@code scan-planning-mode} when its owner set
      * {@value #SCAN_PLANNING_PROPERTY} to {@code server} or {@code client} (Iceberg's client takes the server's
      * value over its own). TreeCat does not decide it itself: a server sees no query, and a plan of the whole table
-     * costs 5-6 times Iceberg's own from the manifests while a selective one costs a fifth (docs/benchmarks.md,
+     * costs 5-6 times Iceberg's own from the manifests while a selective one costs a fifth (docs/benchmarks-history.md,
      * "Spark's planning time"); TreeCat's Spark catalog decides per scan instead.
      */
     static Map<String, String> tableConfig(Map<String, String> properties) {

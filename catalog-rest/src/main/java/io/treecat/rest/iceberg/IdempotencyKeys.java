@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The byte bound matters: a table commit's answer is the table's whole metadata, and Iceberg's Java client sends a
  * key with every commit, so a busy table's answers (each one a new metadata version, up to MBs) filled a 1 GB heap
- * long before 10,000 keys (docs/benchmarks.md, "REST hot path").
+ * long before 10,000 keys (docs/benchmarks-history.md, "REST hot path").
  */
 final class IdempotencyKeys {
     private final Clock clock;

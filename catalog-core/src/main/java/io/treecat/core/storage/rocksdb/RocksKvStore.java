@@ -87,7 +87,7 @@ public final class RocksKvStore implements KvStore {
                 // A WAL file is deleted only once every column family with data in it has flushed, and the
                 // small ones (meta, inner objects) fill their memtables rarely: without a cap, RocksDB's
                 // default (4 × all write buffers, about 3 GiB here) let the WAL grow that far under a steady
-                // rewrite while the data itself stayed flat (docs/benchmarks.md, retention). Past the cap
+                // rewrite while the data itself stayed flat (docs/benchmarks-history.md, retention). Past the cap
                 // RocksDB flushes the families that hold the oldest WAL file.
                 .setMaxTotalWalSize(4 * options.writeBufferBytes()));
 
