@@ -45,7 +45,6 @@ final class Publisher {
                 }
             }
         }
-        Files.writeString(
-                docs.resolve("benchmarks.md"), HEADER + body, StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("benchmarks.md"), HEADER + body, StandardCharsets.UTF_8);
     }
 }

@@ -32,7 +32,6 @@ public final class Suite {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
         // Iceberg's client logs every scan and commit at INFO: the report is the output, and progress goes to stderr.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -88,6 +87,8 @@ public final class Suite {
     /** Runs the experiments and writes the report; true when one of them failed. */
     public static boolean run(Preset preset, List<Experiment> chosen, Path output, boolean keepWork, String command)
             throws IOException {
+        // Charts are drawn off screen, also where a display exists.
+        System.setProperty("java.awt.headless", "true");
         Files.createDirectories(output);
         Path work = Files.createDirectories(output.resolve("work"));
         Instant started = Instant.now();
