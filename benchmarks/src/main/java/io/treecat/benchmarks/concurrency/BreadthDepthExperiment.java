@@ -23,8 +23,10 @@ import io.treecat.core.version.WriteSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.bson.BsonDocument;
@@ -154,10 +156,32 @@ public final class BreadthDepthExperiment implements Experiment {
                 "depth",
                 "operations/s",
                 "protocol");
+        run.finding(finding(byFanOut, "fan-out", settings.fanOuts().get(0)) + "; "
+                + finding(
+                        byDepth,
+                        "depth",
+                        settings.depths().get(settings.depths().size() - 1)) + ".");
         run.note("Operations/s counts committed operations, reads included; the abort rate is over read-write"
                 + " transactions. With one level at fan-out 1 every predicate scans all files; read-write"
                 + " transactions conflict only when a new file falls in another's predicate under OSPL, and whenever"
                 + " it lands in a scanned partition under OSL and MGL.");
+    }
+
+    /** OSPL's operations/s over OSL's and MGL's in one cell of a sweep. */
+    private static String finding(ResultTable table, String dimension, int value) {
+        Map<String, Double> rates = new HashMap<>();
+        for (List<Object> row : table.rows()) {
+            if (((Number) row.get(1)).intValue() == value) {
+                rates.put((String) row.get(0), ((Number) row.get(2)).doubleValue());
+            }
+        }
+        return String.format(
+                Locale.ROOT,
+                "at %s %d OSPL runs %.2f× OSL's and %.2f× MGL's operations per second",
+                dimension,
+                value,
+                rates.get("OSPL") / rates.get("OSL"),
+                rates.get("OSPL") / rates.get("MGL"));
     }
 
     private boolean measureLayout(

@@ -17,8 +17,10 @@ import io.treecat.core.txn.ConcurrencyProtocol;
 import io.treecat.core.txn.TransactionConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Experiment 1, the paper's Figures 7 and 8: throughput, abort rate and p99 latency by operation
@@ -261,6 +263,7 @@ public final class ConcurrencyExperiment implements Experiment {
                 "abort rate %",
                 "protocol");
         run.note(summary(byThreads, most));
+        run.finding(finding(byThreads, most));
     }
 
     private static Figures measure(
@@ -295,6 +298,27 @@ public final class ConcurrencyExperiment implements Experiment {
                 .mapToDouble(OperationFigures::p99Millis)
                 .max()
                 .orElse(Double.NaN);
+    }
+
+    /** OSPL's read-write commits against the other two protocols' at the most threads, and the abort rates. */
+    private static String finding(ResultTable byThreads, int most) {
+        Map<String, List<Object>> rows = new HashMap<>();
+        for (List<Object> row : byThreads.rows()) {
+            if (((Number) row.get(1)).intValue() == most) {
+                rows.put((String) row.get(0), row);
+            }
+        }
+        double ospl = ((Number) rows.get("OSPL").get(3)).doubleValue();
+        return String.format(
+                Locale.ROOT,
+                "at %d threads, OSPL commits %.2f× OSL's and %.2f× MGL's read-write transactions per second, aborting"
+                        + " %.1f %% of them against %.1f %% and %.1f %%.",
+                most,
+                ospl / ((Number) rows.get("OSL").get(3)).doubleValue(),
+                ospl / ((Number) rows.get("MGL").get(3)).doubleValue(),
+                ((Number) rows.get("OSPL").get(4)).doubleValue(),
+                ((Number) rows.get("OSL").get(4)).doubleValue(),
+                ((Number) rows.get("MGL").get(4)).doubleValue());
     }
 
     /** The paragraph that says what the run showed, in figures read from its own table. */

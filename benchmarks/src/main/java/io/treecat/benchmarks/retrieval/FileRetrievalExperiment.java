@@ -230,6 +230,7 @@ public final class FileRetrievalExperiment implements Experiment {
                 "median ms",
                 "method");
         run.note(ratios(latency));
+        run.finding(finding(latency, largest, settings.ranges().get(0), widest));
     }
 
     private void measureTable(ExperimentRun run, Settings settings, int files, ResultTable latency) throws Exception {
@@ -442,6 +443,29 @@ public final class FileRetrievalExperiment implements Experiment {
             parts.add(String.format(Locale.ROOT, "%s %.1f ms", method.label, sorted[sorted.length / 2] / 1e6));
         });
         return String.join(", ", parts);
+    }
+
+    /** At the largest table: the narrowest and the widest range, each TreeCat method against planFiles. */
+    private static String finding(ResultTable latency, int files, int narrowest, int widest) {
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "at %,d files,", files));
+        for (int range : List.of(narrowest, widest)) {
+            Map<String, Double> medians = new HashMap<>();
+            for (List<Object> row : latency.rows()) {
+                if (((Number) row.get(0)).intValue() == files && ((Number) row.get(1)).intValue() == range) {
+                    medians.put((String) row.get(2), ((Number) row.get(4)).doubleValue());
+                }
+            }
+            double manifests = medians.get(Method.PLAN_FILES.label);
+            text.append(String.format(
+                    Locale.ROOT,
+                    " %d day(s): the path query takes %.2f× and REST /plan %.2f× the time of Iceberg's planFiles (%.0f ms);",
+                    range,
+                    medians.get(Method.PATH_QUERY.label) / manifests,
+                    medians.get(Method.REST_PLAN.label) / manifests,
+                    manifests));
+        }
+        text.setLength(text.length() - 1);
+        return text.append(" (below 1: TreeCat is faster).").toString();
     }
 
     /** Each TreeCat method's median over planFiles', cell by cell: below 1 TreeCat is faster. */

@@ -30,6 +30,7 @@ public final class ExperimentRun {
     private final Preset preset;
     private final Path workDirectory;
     private final List<Block> blocks = new ArrayList<>();
+    private final List<String> findings = new ArrayList<>();
 
     ExperimentRun(Experiment experiment, Preset preset, Path workDirectory) {
         this.experiment = requireNonNull(experiment, "experiment is null");
@@ -80,6 +81,18 @@ public final class ExperimentRun {
     /** A paragraph of the report, in markdown: what the figures mean, where TreeCat is behind, what was left out. */
     public synchronized void note(String markdown) {
         blocks.add(new NoteBlock(markdown));
+    }
+
+    /**
+     * One line for the report's summary at its top: a comparison this run measured, in figures, whichever way it
+     * came out. Say where TreeCat is behind as plainly as where it is ahead.
+     */
+    public synchronized void finding(String markdown) {
+        findings.add(markdown);
+    }
+
+    synchronized List<String> findings() {
+        return List.copyOf(findings);
     }
 
     /** Progress on stderr, with the time and the experiment's name. */

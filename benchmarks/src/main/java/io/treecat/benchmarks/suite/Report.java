@@ -63,6 +63,21 @@ final class Report {
                 outcomes.size(),
                 total.toMillis() / 60_000.0,
                 command));
+        markdown.append("## Summary\n\n");
+        for (Outcome outcome : outcomes) {
+            for (String finding : outcome.run().findings()) {
+                markdown.append("- **")
+                        .append(outcome.experiment().name())
+                        .append("**: ")
+                        .append(finding)
+                        .append('\n');
+            }
+            outcome.failure()
+                    .ifPresent(failure -> markdown.append("- **")
+                            .append(outcome.experiment().name())
+                            .append("**: failed, see its section\n"));
+        }
+        markdown.append('\n');
         markdown.append("## The machine\n\n").append(machine.toMarkdown()).append('\n');
         List<Object> experiments = new ArrayList<>();
         int number = 1;

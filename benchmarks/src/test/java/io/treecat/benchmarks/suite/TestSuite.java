@@ -33,6 +33,7 @@ class TestSuite {
         assertThat(failed).isFalse();
         String report = Files.readString(output.resolve("report.md"));
         assertThat(report)
+                .contains("## Summary", "- **concurrency**: at 2 threads, OSPL commits ")
                 .contains("## The machine", "| fsync p50 ms |", "## 1. Concurrency control")
                 .contains(
                         "![Abort rate of read-write transactions by client threads (Fig. 7b)](concurrency/aborts.png)")
@@ -84,7 +85,8 @@ class TestSuite {
         assertThat(failed).isTrue();
         String report = Files.readString(output.resolve("report.md"));
         assertThat(report)
-                .contains("**This experiment failed**", "the peer did not start", "| one | 1.50 |", "It ran.");
+                .contains("**This experiment failed**", "the peer did not start", "| one | 1.50 |", "It ran.")
+                .contains("- **failing**: failed, see its section");
         assertThat(Files.readAllLines(output.resolve("failing/partial.csv"))).containsExactly("step,ms", "one,1.5");
     }
 
