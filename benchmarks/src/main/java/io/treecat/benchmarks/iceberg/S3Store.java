@@ -160,6 +160,26 @@ final class S3Store implements AutoCloseable {
         return Map.of(ACCESS_KEY_ENV, ACCESS_KEY, SECRET_KEY_ENV, SECRET_KEY);
     }
 
+    /** The store's endpoint for servers in other JVMs (the peers'): the server-side latency proxy. */
+    String serverEndpoint() {
+        return serverProxy.endpoint();
+    }
+
+    String accessKey() {
+        return ACCESS_KEY;
+    }
+
+    String secretKey() {
+        return SECRET_KEY;
+    }
+
+    /** The SDK's checksum switches, for a peer server's JVM on this store. */
+    static List<String> checksumJvmOptions() {
+        List<String> options = new ArrayList<>();
+        CHECKSUM_PROPERTIES.forEach((key, value) -> options.add("-D" + key + "=" + value));
+        return options;
+    }
+
     /** The JDBC catalog's warehouse, beside TreeCat's in the same bucket. */
     String jdbcWarehouse() {
         return "s3://" + BUCKET + "/jdbc";

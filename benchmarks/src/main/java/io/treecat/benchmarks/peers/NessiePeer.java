@@ -77,9 +77,9 @@ public final class NessiePeer {
         return ServerProcess.start("Nessie", command, Map.of(), home, port, null, home.resolve("nessie.log"), 120);
     }
 
-    /** The catalog properties of a client of {@code nessie}: Iceberg's RESTCatalog at its endpoint, branch main. */
-    public static Map<String, String> clientProperties(ServerProcess nessie) {
-        return Map.of("uri", "http://127.0.0.1:" + nessie.port() + "/iceberg", "prefix", "main");
+    /** The URI of Nessie's Iceberg REST catalog; its default warehouse and the branch {@code main} need no more. */
+    public static String catalogUri(ServerProcess nessie) {
+        return "http://127.0.0.1:" + nessie.port() + "/iceberg";
     }
 
     /** A JDK of version 21 or later: TREECAT_BENCH_JAVA21, else the newest under /usr/lib/jvm. */

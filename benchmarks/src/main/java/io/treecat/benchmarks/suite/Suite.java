@@ -2,6 +2,7 @@ package io.treecat.benchmarks.suite;
 
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
+import io.treecat.benchmarks.iceberg.InsertsExperiment;
 import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,11 @@ public final class Suite {
 
     /** Every experiment, in the report's order. */
     public static List<Experiment> experiments() {
-        return List.of(new ConcurrencyExperiment(), new BreadthDepthExperiment(), new FileRetrievalExperiment());
+        return List.of(
+                new ConcurrencyExperiment(),
+                new BreadthDepthExperiment(),
+                new FileRetrievalExperiment(),
+                new InsertsExperiment());
     }
 
     public static void main(String[] args) throws Exception {
