@@ -27,17 +27,15 @@ public final class CommitAttempts implements MetricsReporter {
         }
     }
 
-    /** Mean retries per committed operation on tables whose name ends with {@code suffix}; 0 when none committed. */
-    static double meanRetries(String suffix) {
-        long attempts = sum(ATTEMPTS, suffix);
-        long commits = sum(COMMITS, suffix);
+    /** Mean retries per committed operation on one table, named as its catalog reports it; 0 when none committed. */
+    static double meanRetries(String table) {
+        long attempts = sum(ATTEMPTS, table);
+        long commits = sum(COMMITS, table);
         return commits == 0 ? 0 : (double) (attempts - commits) / commits;
     }
 
-    private static long sum(Map<String, LongAdder> counters, String suffix) {
-        return counters.entrySet().stream()
-                .filter(entry -> entry.getKey().endsWith(suffix))
-                .mapToLong(entry -> entry.getValue().sum())
-                .sum();
+    private static long sum(Map<String, LongAdder> counters, String table) {
+        LongAdder counter = counters.get(table);
+        return counter == null ? 0 : counter.sum();
     }
 }

@@ -2,6 +2,7 @@ package io.treecat.benchmarks.suite;
 
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
+import io.treecat.benchmarks.iceberg.ConflictsExperiment;
 import io.treecat.benchmarks.iceberg.InsertsExperiment;
 import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
 import java.io.IOException;
@@ -33,7 +34,8 @@ public final class Suite {
                 new ConcurrencyExperiment(),
                 new BreadthDepthExperiment(),
                 new FileRetrievalExperiment(),
-                new InsertsExperiment());
+                new InsertsExperiment(),
+                new ConflictsExperiment());
     }
 
     public static void main(String[] args) throws Exception {
@@ -41,6 +43,8 @@ public final class Suite {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
+        // Iceberg's retry loop logs every conflict it retries, with its stack: the experiments count them instead.
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.iceberg.util.Tasks", "error");
         Path output = null;
         boolean keepWork = false;
         boolean publish = false;

@@ -1,0 +1,278 @@
+package io.treecat.benchmarks.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.collect.ImmutableList;
+import io.treecat.benchmarks.iceberg.IcebergPeers.Peer;
+import io.treecat.benchmarks.suite.Experiment;
+import io.treecat.benchmarks.suite.ExperimentRun;
+import io.treecat.benchmarks.suite.Percentiles;
+import io.treecat.benchmarks.suite.Preset;
+import io.treecat.benchmarks.suite.ResultTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * Experiment 5, the Iceberg commit-conflict study's workload on real catalogs: open-loop Poisson arrivals of
+ * transactions on one table, {@value #FAST_APPEND_PERCENT} % fast appends and the rest validated overwrites, each
+ * retried by Iceberg's client on a conflict with its default policy. Per catalog and offered rate: success, latency
+ * from arrival to acknowledgement, mean retries, and the highest rate sustained at 99 % success or more.
+ */
+public final class ConflictsExperiment implements Experiment {
+    /** @param rates offered transactions per second, each a fresh table for {@code secondsPerRate} */
+    public record Settings(List<Double> rates, int secondsPerRate, int warmupSeconds) {
+        public Settings {
+            rates = ImmutableList.copyOf(rates);
+        }
+
+        public static Settings of(Preset preset) {
+            return new Settings(
+                    preset.pick(
+                            List.of(5.0, 10.0, 20.0, 40.0),
+                            List.of(5.0, 10.0, 20.0, 40.0, 80.0, 120.0),
+                            List.of(2.0, 5.0, 10.0, 20.0, 40.0, 60.0, 80.0, 100.0, 120.0, 160.0)),
+                    preset.pick(8, 20, 60),
+                    preset.pick(5, 15, 30));
+        }
+    }
+
+    /** The study's 90/10 mix of light and heavy transactions (its experiment 2b). */
+    static final int FAST_APPEND_PERCENT = 90;
+
+    private final Settings fixed;
+
+    public ConflictsExperiment() {
+        this.fixed = null;
+    }
+
+    public ConflictsExperiment(Settings settings) {
+        this.fixed = requireNonNull(settings, "settings is null");
+    }
+
+    @Override
+    public String name() {
+        return "conflicts";
+    }
+
+    @Override
+    public String title() {
+        return "Commit conflicts on one table: the conflict study's workload";
+    }
+
+    @Override
+    public String description() {
+        return "The workload of the Iceberg commit-conflict study on real catalogs: open-loop Poisson arrivals of"
+                + " transactions on one table, " + FAST_APPEND_PERCENT + " % fast appends (load the table, append"
+                + " one file to one of 28 day partitions) and the rest validated overwrites (replace the file of a"
+                + " partition no append touches, validating from the loaded snapshot that no conflicting data or"
+                + " deletes were committed since: Iceberg reads every manifest list committed in between). A"
+                + " conflict is retried by Iceberg's client with its defaults (4 retries, 100 ms to 60 s backoff)."
+                + " Each offered rate runs on a fresh table, the catalogs one after another; on the local disk,"
+                + " one client JVM. TreeCat's tables rebase appends on the server (its default); the others retry"
+                + " in the client. Latency is from arrival to acknowledgement, retries included.";
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        Settings settings = fixed != null ? fixed : Settings.of(run.preset());
+        ResultTable steps = run.table(
+                "open-loop",
+                "Open-loop transactions on one table, " + FAST_APPEND_PERCENT + " % fast appends",
+                "catalog",
+                "offered /s",
+                "committed",
+                "failed",
+                "success %",
+                "achieved /s",
+                "p50 ms",
+                "p99 ms",
+                "mean retries",
+                "overwrites committed %");
+        try (IcebergPeers peers = IcebergPeers.start(run.directory("local"), null)) {
+            for (Peer peer : peers.peers()) {
+                ((SupportsNamespaces) peer.catalog()).createNamespace(InsertsExperiment.NAMESPACE);
+                if (settings.warmupSeconds() > 0) {
+                    step(peer, "warmup", 10, settings.warmupSeconds());
+                }
+            }
+            for (double rate : settings.rates()) {
+                for (Peer peer : peers.peers()) {
+                    String table = String.format(Locale.ROOT, "c%03d", (int) rate);
+                    Result result = step(peer, table, rate, settings.secondsPerRate());
+                    steps.add(
+                            peer.name(),
+                            rate,
+                            result.committed(),
+                            result.failed(),
+                            result.successPercent(),
+                            result.achieved(),
+                            result.p50(),
+                            result.p99(),
+                            CommitAttempts.meanRetries(
+                                    peer.catalog().name() + "." + InsertsExperiment.NAMESPACE + "." + table),
+                            result.overwritePercent());
+                    run.log(
+                            "%s at %.0f/s: %.1f %% committed, p50 %.0f ms, p99 %.0f ms",
+                            peer.name(), rate, result.successPercent(), result.p50(), result.p99());
+                }
+            }
+        }
+        run.lines("success", "Success rate by offered rate", steps, "offered /s", "success %", "catalog");
+        run.lines(
+                "p99",
+                "p99 latency by offered rate (arrival to acknowledgement)",
+                steps,
+                "offered /s",
+                "p99 ms",
+                "catalog");
+        run.lines("retries", "Mean retries per committed transaction", steps, "offered /s", "mean retries", "catalog");
+        run.finding(sustained(steps));
+    }
+
+    private record Result(
+            int committed, int failed, double achieved, double p50, double p99, int overwrites, int overwritesOffered) {
+        double successPercent() {
+            return 100.0 * committed / Math.max(1, committed + failed);
+        }
+
+        double overwritePercent() {
+            return overwritesOffered == 0 ? 100 : 100.0 * overwrites / overwritesOffered;
+        }
+    }
+
+    /** One offered rate on a fresh table: Poisson arrivals for {@code seconds}, then every transaction's end. */
+    private static Result step(Peer peer, String name, double rate, int seconds) throws Exception {
+        TableIdentifier id = TableIdentifier.of(InsertsExperiment.NAMESPACE, name);
+        Table created = peer.catalog()
+                .createTable(
+                        id,
+                        InsertsExperiment.SCHEMA,
+                        InsertsExperiment.SPEC,
+                        Map.of(TableProperties.FORMAT_VERSION, "2"));
+        created.newFastAppend().appendFile(InsertsExperiment.file(created)).commit();
+        ExecutorService pool = Executors.newCachedThreadPool();
+        AtomicInteger committed = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        AtomicInteger overwrites = new AtomicInteger();
+        AtomicInteger overwritesOffered = new AtomicInteger();
+        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        Random random = new Random(42);
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long next = start;
+        while (true) {
+            next += (long) (-Math.log(1 - random.nextDouble()) / rate * 1e9);
+            if (next >= end) {
+                break;
+            }
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            long arrival = next;
+            boolean overwrite = random.nextInt(100) >= FAST_APPEND_PERCENT;
+            int partition = 1 + random.nextInt(28);
+            if (overwrite) {
+                overwritesOffered.incrementAndGet();
+            }
+            pool.execute(() -> {
+                try {
+                    Table table = peer.catalog().loadTable(id);
+                    if (overwrite) {
+                        validatedOverwrite(table, partition);
+                        overwrites.incrementAndGet();
+                    } else {
+                        table.newFastAppend()
+                                .appendFile(InsertsExperiment.file(table))
+                                .commit();
+                    }
+                    latencies.add(System.nanoTime() - arrival);
+                    committed.incrementAndGet();
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
+                }
+            });
+        }
+        pool.shutdown();
+        if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
+            throw new IllegalStateException(peer.name() + ": transactions still running after 10 minutes");
+        }
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        long[] nanos = latencies.stream().mapToLong(Long::longValue).toArray();
+        return new Result(
+                committed.get(),
+                failed.get(),
+                committed.get() / elapsed,
+                Percentiles.millis(nanos.clone(), 50),
+                Percentiles.millis(nanos.clone(), 99),
+                overwrites.get(),
+                overwritesOffered.get());
+    }
+
+    /**
+     * The study's heavy transaction: replace the files of one partition that no append writes to ({@code
+     * day=2026-02-dd}), validating from the loaded snapshot that nothing conflicting was committed since.
+     */
+    private static void validatedOverwrite(Table table, int partition) {
+        String day = String.format(Locale.ROOT, "2026-02-%02d", partition);
+        Expression filter = Expressions.equal("day", day);
+        long base = table.currentSnapshot().snapshotId();
+        table.newOverwrite()
+                .overwriteByRowFilter(filter)
+                .addFile(DataFiles.builder(table.spec())
+                        .withPath(table.location() + "/data/day=" + day + "/o-" + System.nanoTime() + ".parquet")
+                        .withFileSizeInBytes(4096)
+                        .withRecordCount(400)
+                        .withPartitionPath("day=" + day)
+                        .build())
+                .validateFromSnapshot(base)
+                .conflictDetectionFilter(filter)
+                .validateNoConflictingData()
+                .validateNoConflictingDeletes()
+                .commit();
+    }
+
+    /** Per catalog: the highest offered rate at which 99 % or more committed. */
+    private static String sustained(ResultTable steps) {
+        Map<String, Double> best = new LinkedHashMap<>();
+        Map<String, Double> highest = new HashMap<>();
+        for (List<Object> row : steps.rows()) {
+            String catalog = (String) row.get(0);
+            double rate = ((Number) row.get(1)).doubleValue();
+            best.putIfAbsent(catalog, 0.0);
+            highest.merge(catalog, rate, Math::max);
+            if (((Number) row.get(4)).doubleValue() >= 99) {
+                best.merge(catalog, rate, Math::max);
+            }
+        }
+        List<String> parts = new ArrayList<>();
+        best.forEach((catalog, rate) -> parts.add(String.format(
+                Locale.ROOT,
+                "%s %s",
+                catalog,
+                rate == 0
+                        ? "none of the offered rates"
+                        : rate.equals(highest.get(catalog))
+                                ? String.format(Locale.ROOT, "%.0f/s (the highest offered)", rate)
+                                : String.format(Locale.ROOT, "%.0f/s", rate))));
+        return "highest offered rate sustained at ≥ 99 % success on one table, " + FAST_APPEND_PERCENT
+                + " % fast appends: " + String.join(", ", parts) + ".";
+    }
+}
