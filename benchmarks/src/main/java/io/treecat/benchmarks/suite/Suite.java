@@ -2,6 +2,7 @@ package io.treecat.benchmarks.suite;
 
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
+import io.treecat.benchmarks.history.GrowthExperiment;
 import io.treecat.benchmarks.iceberg.ConflictsExperiment;
 import io.treecat.benchmarks.iceberg.InsertsExperiment;
 import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
@@ -35,7 +36,8 @@ public final class Suite {
                 new BreadthDepthExperiment(),
                 new FileRetrievalExperiment(),
                 new InsertsExperiment(),
-                new ConflictsExperiment());
+                new ConflictsExperiment(),
+                new GrowthExperiment());
     }
 
     public static void main(String[] args) throws Exception {
