@@ -18,7 +18,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +29,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Issue 20's replication figures: a single TreeCat node against a Raft group of three, on the same machine, through
@@ -77,7 +75,7 @@ import java.util.stream.Stream;
  * <p>About 4 minutes. {@code -Dserver.xmx} (-Xmx1g) and {@code -Dserver.jvm-args} go to every server's JVM; {@code
  * -Dkeep=true} keeps the work directory (the servers' logs, stores and Raft logs), deleted otherwise.
  */
-public final class ReplicationBenchmark {
+final class ReplicationBenchmark {
     private static final int READ_TARGETS = 100;
     private static final String NAMESPACE = "benchns";
     private static final String COMMIT = "/treecat/v1/commit";
@@ -120,7 +118,7 @@ public final class ReplicationBenchmark {
     }
 
     /** One figure of the table: what its rounds gathered. */
-    private static final class Figure {
+    static final class Figure {
         final String setup;
         final String workload;
         final String target;
@@ -161,20 +159,31 @@ public final class ReplicationBenchmark {
     /** One measured step of a round: a figure, the nodes its clients are dealt to, and its request. */
     private record Step(Figure figure, Setup setup, List<Node> targets, Operation operation) {}
 
-    public static void main(String[] args) throws Exception {
-        int rounds = Integer.getInteger("rounds", 2);
-        int commits = Integer.getInteger("commits", 300);
-        int clients = Integer.getInteger("clients", 8);
-        double seconds = Double.parseDouble(System.getProperty("seconds", "8"));
-        double warmupSeconds = Double.parseDouble(System.getProperty("warmup.seconds", "5"));
-        double commitWarmupSeconds = Double.parseDouble(System.getProperty("warmup.commit-seconds", "30"));
-        Path work = Files.createTempDirectory("replication-bench");
-        System.out.printf(
-                Locale.ROOT,
-                "Work directory %s (deleted at the end unless -Dkeep=true)%nStarted %s, load average %s%n",
-                work,
-                now(),
-                loadAverage());
+    /**
+     * How much to run: rounds of the figures, commits of a one-client latency figure, clients of the others and their
+     * seconds, the untimed warm-ups (reads, commits), and whether to kill the leader once at the end (fail-over).
+     */
+    record Params(
+            int rounds,
+            int commits,
+            int clients,
+            double seconds,
+            double warmupSeconds,
+            double commitWarmupSeconds,
+            boolean failover) {}
+
+    /** What a run measured: its figures, and the fail-over time in milliseconds (NaN when not measured). */
+    record Measured(List<Figure> figures, double failoverMillis) {}
+
+    /** Starts both setups under {@code work}, measures, stops them; progress goes to stderr. */
+    static Measured measure(Path work, Params params) throws Exception {
+        int rounds = params.rounds();
+        int commits = params.commits();
+        int clients = params.clients();
+        double seconds = params.seconds();
+        double warmupSeconds = params.warmupSeconds();
+        double commitWarmupSeconds = params.commitWarmupSeconds();
+        System.err.printf(Locale.ROOT, "Work directory %s%nStarted %s, load average %s%n", work, now(), loadAverage());
 
         List<Node> all = new ArrayList<>();
         try {
@@ -187,7 +196,7 @@ public final class ReplicationBenchmark {
             Node follower =
                     members.stream().filter(node -> node != leader).findFirst().orElseThrow();
             Setup group = new Setup("group", members, leader, follower);
-            System.out.printf(
+            System.err.printf(
                     Locale.ROOT,
                     "single: started in %d ms, leader gauge %d; group: started in %s ms, leader %s, follower %s%n",
                     lone.server().startedMillis(),
@@ -220,7 +229,7 @@ public final class ReplicationBenchmark {
                         }
                     }
                 }
-                System.out.printf(
+                System.err.printf(
                         Locale.ROOT,
                         "%s warm-up done (%.0f s of commits and %.0f s of each read on each node), load average %s%n",
                         now(),
@@ -273,7 +282,7 @@ public final class ReplicationBenchmark {
                     for (Step step : order) {
                         boolean fixedCount = step.figure().clients == 1;
                         run(step, all, step.figure().clients, fixedCount ? commits : 0, seconds);
-                        System.out.printf(
+                        System.err.printf(
                                 Locale.ROOT,
                                 "%s round %d: %s %s on %s: %.1f/s, p50 %.2f ms so far%n",
                                 now(),
@@ -285,11 +294,11 @@ public final class ReplicationBenchmark {
                                 step.figure().percentileMillis(0.5));
                     }
                 }
-                System.out.printf(
+                System.err.printf(
                         Locale.ROOT, "round %d of %d done, load average %s%n", round + 1, rounds, loadAverage());
                 if (leaderGauge(leader) != 1) {
                     // An election on the loaded machine: "leader" and "follower" figures from here on are mixed.
-                    System.out.printf(
+                    System.err.printf(
                             Locale.ROOT, "WARNING: %s no longer leads after round %d%n", leader.id(), round + 1);
                 }
             }
@@ -297,17 +306,11 @@ public final class ReplicationBenchmark {
                     .flatMap(List::stream)
                     .map(Step::figure)
                     .toList();
-            report(figures, rounds, commits, clients, seconds);
+            double failoverMillis = params.failover() ? failover(members, leader) : Double.NaN;
+            return new Measured(figures, failoverMillis);
         } finally {
             for (Node node : all) {
                 node.server().close();
-            }
-        }
-        System.out.printf(Locale.ROOT, "Ended %s, load average %s%n", now(), loadAverage());
-        if (!Boolean.getBoolean("keep")) {
-            try (Stream<Path> paths = Files.walk(work)) {
-                paths.sorted(Comparator.reverseOrder())
-                        .forEach(path -> path.toFile().delete());
             }
         }
     }
@@ -554,6 +557,50 @@ public final class ReplicationBenchmark {
         }
     }
 
+    /**
+     * Fail-over: clients commit continuously through the followers (which forward to the leader) while the leader is
+     * killed with SIGKILL; answers the milliseconds from the kill to the first commit acknowledged after it that was
+     * also sent after it.
+     */
+    private static double failover(List<Node> members, Node leader) throws Exception {
+        List<Node> survivors = members.stream().filter(node -> node != leader).toList();
+        AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong firstAfter = new AtomicLong(Long.MAX_VALUE);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        for (int i = 0; i < 4; i++) {
+            Node node = survivors.get(i % survivors.size());
+            pool.submit(() -> {
+                while (running.get()) {
+                    long sent = System.nanoTime();
+                    try {
+                        commit(node);
+                        if (sent > killedAt.get()) {
+                            firstAfter.accumulateAndGet(System.nanoTime(), Math::min);
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // No leader yet: the commit is refused or unanswered; the next one tries again.
+                    }
+                }
+                return null;
+            });
+        }
+        Thread.sleep(2000);
+        killedAt.set(System.nanoTime());
+        leader.server().kill();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (firstAfter.get() == Long.MAX_VALUE && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        running.set(false);
+        pool.shutdown();
+        pool.awaitTermination(60, TimeUnit.SECONDS);
+        if (firstAfter.get() == Long.MAX_VALUE) {
+            throw new IllegalStateException("No commit was acknowledged within 60 s of killing the leader");
+        }
+        return (firstAfter.get() - killedAt.get()) / 1e6;
+    }
+
     private static long cpu(List<Node> nodes) {
         return nodes.stream().mapToLong(node -> node.server().cpuNanos()).sum();
     }
@@ -568,82 +615,6 @@ public final class ReplicationBenchmark {
     }
 
     // ---- report
-
-    private static void report(List<Figure> figures, int rounds, int commits, int clients, double seconds) {
-        System.out.printf(
-                Locale.ROOT,
-                "%n%d rounds; a: %d commits per round; b-d: %d clients, %.0f s per round%n"
-                        + "| setup | figure | node | ops | ops/s | p50 ms | p90 ms | p99 ms | failed"
-                        + " | CPU µs/op: node, rest of setup, driver | other setup idle, %% of a core |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|%n",
-                rounds,
-                commits,
-                clients,
-                seconds);
-        for (Figure figure : figures) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "| %s | %s | %s | %d | %.1f | %.2f | %.2f | %.2f | %d | %.0f, %.0f, %.0f | %.1f |%n",
-                    figure.setup,
-                    figure.workload,
-                    figure.target,
-                    figure.nanos.size(),
-                    figure.perSecond(),
-                    figure.percentileMillis(0.50),
-                    figure.percentileMillis(0.90),
-                    figure.percentileMillis(0.99),
-                    figure.failures,
-                    figure.cpuMicrosPerOperation(figure.targetCpu),
-                    figure.cpuMicrosPerOperation(figure.restCpu),
-                    figure.cpuMicrosPerOperation(figure.driverCpu),
-                    100.0 * figure.idleCpu / 1e9 / Math.max(1e-9, figure.seconds));
-        }
-        for (Figure figure : figures) {
-            if (!figure.errors.isEmpty()) {
-                System.out.printf(Locale.ROOT, "failures of %s %s: %s%n", figure.setup, figure.workload, figure.errors);
-            }
-        }
-
-        Figure single = figures.get(0);
-        System.out.printf(
-                Locale.ROOT,
-                "%nGoal: the group's commit p50 ≤ 3× the single node's (%.2f ms)%n",
-                single.percentileMillis(0.5));
-        for (Figure figure : figures.subList(1, 3)) {
-            double ratio = figure.percentileMillis(0.5) / single.percentileMillis(0.5);
-            System.out.printf(
-                    Locale.ROOT,
-                    "  %s: p50 %.2f ms = %.2f× the single node's: %s%n",
-                    figure.workload,
-                    figure.percentileMillis(0.5),
-                    ratio,
-                    ratio <= 3 ? "met" : "NOT met");
-        }
-        Figure singleThroughput = figures.get(3);
-        Figure groupThroughput = figures.get(4);
-        System.out.printf(
-                Locale.ROOT,
-                "  commit throughput, %d clients: group %.1f/s against single %.1f/s (%.2f×)%n",
-                clients,
-                groupThroughput.perSecond(),
-                singleThroughput.perSecond(),
-                groupThroughput.perSecond() / Math.max(1e-9, singleThroughput.perSecond()));
-        System.out.printf(
-                Locale.ROOT,
-                "%nPer-node read capacity: reads/s one core of the node would serve at its measured CPU per read%n");
-        for (Figure figure : figures.subList(5, figures.size())) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "  %s %s: %.0f reads/s measured, %.0f µs of the node's CPU per read (%.0f on the rest of its group)"
-                            + " = %.0f reads/s per core%n",
-                    figure.setup,
-                    figure.workload,
-                    figure.perSecond(),
-                    figure.cpuMicrosPerOperation(figure.targetCpu),
-                    figure.cpuMicrosPerOperation(figure.restCpu),
-                    1e6 / Math.max(1e-9, figure.cpuMicrosPerOperation(figure.targetCpu)));
-        }
-    }
 
     private static String now() {
         return ZonedDateTime.now(java.time.ZoneOffset.UTC)

@@ -261,6 +261,12 @@ public final class ServerProcess implements AutoCloseable {
                 .orElse(-1L);
     }
 
+    /** Kills the process with SIGKILL, as a crash would, and waits for it to end. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

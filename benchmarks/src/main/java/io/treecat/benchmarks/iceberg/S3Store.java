@@ -17,7 +17,7 @@ import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStoreContext;
 
 /**
- * The S3-compatible store of {@code IcebergCommitBenchmark -Dstore=s3}: S3Proxy 2.6 in the driver's JVM on loopback
+ * The S3-compatible store of the suite's S3 variants ({@link InsertsExperiment}): S3Proxy 2.6 in the driver's JVM on loopback
  * (over jclouds' in-memory blob store, one bucket, AWS signature v4 on one key pair; its Jetty is shaded), with a
  * {@link LatencyProxy} in front of it. Every client of the store goes through a proxy with the same fixed latency
  * per S3 request: the TreeCat server's warehouse through one, both catalogs' clients in this JVM through another, so

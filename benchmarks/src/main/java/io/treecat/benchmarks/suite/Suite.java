@@ -1,5 +1,6 @@
 package io.treecat.benchmarks.suite;
 
+import io.treecat.benchmarks.ReplicationExperiment;
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
 import io.treecat.benchmarks.history.GrowthExperiment;
@@ -37,7 +38,8 @@ public final class Suite {
                 new FileRetrievalExperiment(),
                 new InsertsExperiment(),
                 new ConflictsExperiment(),
-                new GrowthExperiment());
+                new GrowthExperiment(),
+                new ReplicationExperiment());
     }
 
     public static void main(String[] args) throws Exception {

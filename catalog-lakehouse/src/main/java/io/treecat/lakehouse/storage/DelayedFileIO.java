@@ -17,8 +17,8 @@ import org.apache.iceberg.io.SeekableInputStream;
 
 /**
  * A {@link FileIO} that adds a fixed latency to each request another FileIO makes to its store, to
- * measure commits at object-store latency on a local disk (benchmarks/, {@code IcebergCommitBenchmark
- * --store-latency}). Each request an object store would serve pays it once: opening a file to read
+ * measure commits at object-store latency on a local disk (the commit benchmark of
+ * docs/benchmarks-history.md; the suite's experiments use a real S3 server behind a latency proxy). Each request an object store would serve pays it once: opening a file to read
  * (a GET), its length or existence (a HEAD), a written file's close (a PUT) and a delete. Reads of
  * an open stream are not delayed (one GET streams the whole object).
  *
