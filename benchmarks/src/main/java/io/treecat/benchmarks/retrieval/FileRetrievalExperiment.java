@@ -11,6 +11,7 @@ import io.treecat.core.version.ChildKinds;
 import io.treecat.grpc.client.QueryResults;
 import io.treecat.grpc.client.QuerySpec;
 import io.treecat.grpc.client.TreeCatClient;
+import io.treecat.lakehouse.storage.LocalFileIO;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
@@ -334,6 +335,8 @@ public final class FileRetrievalExperiment implements Experiment {
         properties.put(CatalogProperties.URI, "http://127.0.0.1:" + port);
         properties.put(RESTCatalogProperties.SCAN_PLANNING_MODE, planning);
         properties.put(CatalogProperties.CACHE_ENABLED, "false");
+        // The warehouse is the server's local directory; Iceberg's default, ResolvingFileIO, needs Hadoop.
+        properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
         catalog.initialize("retrieval-" + planning, properties);
         return catalog;
     }
