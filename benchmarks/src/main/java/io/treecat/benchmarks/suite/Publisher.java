@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Makes a whole run the project's published figures: {@code docs/benchmarks-history.md} becomes its report,
+ * Makes a whole run the project's published figures: {@code docs/benchmarks.md} becomes its report,
  * and its charts and CSVs go to {@code docs/benchmarks/}, replacing the previous run's.
  */
 final class Publisher {

@@ -78,7 +78,7 @@ public final class Suite {
         List<Experiment> chosen = choose(positional.subList(1, positional.size()));
         if (publish && chosen.size() != experiments().size()) {
             throw new IllegalArgumentException(
-                    "--publish replaces docs/benchmarks-history.md with the run's report: run every experiment for it");
+                    "--publish replaces docs/benchmarks.md with the run's report: run every experiment for it");
         }
         if (output == null) {
             output = Path.of(
@@ -90,7 +90,7 @@ public final class Suite {
         System.err.println("Report: " + output.resolve("report.md"));
         if (publish && !failed) {
             Publisher.publish(output, chosen, Path.of("docs"));
-            System.err.println("Published to docs/benchmarks-history.md and docs/benchmarks/");
+            System.err.println("Published to docs/benchmarks.md and docs/benchmarks/");
         } else if (publish) {
             System.err.println("Not published: an experiment failed");
         }
