@@ -82,7 +82,7 @@ final class IcebergPeers implements AutoCloseable {
         servers.add(treecat);
         peers.add(restPeer(TREECAT, treecat, "http://127.0.0.1:" + treecat.port(), prefix));
 
-        ServerProcess reference = startReference(work.resolve("reference"));
+        ServerProcess reference = startReference(work.resolve("reference"), s3);
         servers.add(reference);
         peers.add(restPeer(REFERENCE, reference, "http://127.0.0.1:" + reference.port(), null));
 
@@ -166,9 +166,9 @@ final class IcebergPeers implements AutoCloseable {
      * Iceberg's reference server in its own JVM ({@code RESTCatalogServer}'s catalog, bound to loopback): this
      * benchmark's jar plus {@code benchmarks/target/reference-rest-peer} (the fixtures, Hadoop), configured by
      * environment as {@code RESTCatalogServer} is: sqlite in a file, and a {@code file:} warehouse with {@code
-     * HadoopFileIO}, or the S3 store with {@code S3FileIO}.
+     * HadoopFileIO}, or the S3 store ({@code s3}, null for the local disk) with {@code S3FileIO}.
      */
-    private ServerProcess startReference(Path directory) throws IOException, InterruptedException {
+    static ServerProcess startReference(Path directory, S3Store s3) throws IOException, InterruptedException {
         Path lib = Path.of(System.getProperty("reference.lib", "benchmarks/target/reference-rest-peer"))
                 .toAbsolutePath();
         if (!Files.isDirectory(lib)) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.treecat.benchmarks.ServerProcess;
 import io.treecat.lakehouse.storage.LocalFileIO;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -24,10 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -110,7 +105,6 @@ public final class RestHotPathBenchmark {
     private static final TableIdentifier HISTORY = TableIdentifier.of(NS, "history");
     private static final String PYICEBERG = "pyiceberg[pyarrow]==0.12.0";
     private static final int OPEN_LOOP_CLIENTS = 8;
-    private static final AtomicLong FILES = new AtomicLong();
     private static final ExecutorService DIRECT = MoreExecutors.newDirectExecutorService();
 
     private RestHotPathBenchmark() {}
@@ -181,7 +175,7 @@ public final class RestHotPathBenchmark {
                         ServerProcess.serverJvmOptions(),
                         ServerProcess.freePort(),
                         0);
-                ServerProcess referenceServer = startReference(work.resolve("reference"))) {
+                ServerProcess referenceServer = IcebergPeers.startReference(work.resolve("reference"), null)) {
             List<Side> sides = List.of(side("TreeCat", treecatServer), side("reference", referenceServer));
             for (Side side : sides) {
                 long began = System.nanoTime();
@@ -226,50 +220,6 @@ public final class RestHotPathBenchmark {
 
     // ---- servers and clients
 
-    /**
-     * Iceberg's reference server in its own JVM: this benchmark's jar (Iceberg, Jetty, sqlite-jdbc) plus the jars in
-     * {@code -Dreference.lib} (benchmarks/target/reference-rest-peer: the fixtures and Hadoop), configured by
-     * environment like {@code RESTCatalogServer}: sqlite in a file, a {@code file://} warehouse, {@code HadoopFileIO}.
-     */
-    private static ServerProcess startReference(Path directory) throws IOException, InterruptedException {
-        Path lib = Path.of(System.getProperty("reference.lib", "benchmarks/target/reference-rest-peer"))
-                .toAbsolutePath();
-        if (!Files.isDirectory(lib)) {
-            throw new IllegalArgumentException("No reference server class path at " + lib
-                    + ": build it with ./mvnw -B -q -DskipTests -pl benchmarks -am package, or set -Dreference.lib");
-        }
-        Path home = Files.createDirectories(directory).toAbsolutePath();
-        Path warehouse = Files.createDirectories(home.resolve("warehouse"));
-        Path ownJar = Path.of(RestHotPathBenchmark.class
-                        .getProtectionDomain()
-                        .getCodeSource()
-                        .getLocation()
-                        .getPath())
-                .toAbsolutePath();
-        int port = ServerProcess.freePort();
-        List<String> command = new ArrayList<>();
-        command.add(ServerProcess.javaBinary());
-        command.addAll(ServerProcess.serverJvmOptions());
-        // Warnings and errors only, as TreeCat's server logs here (logging.level=WARN): slf4j-simple's default, INFO,
-        // would have the reference server write lines for every request.
-        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        command.addAll(List.of(
-                "-cp",
-                ownJar + File.pathSeparator + lib + File.separator + "*",
-                "org.apache.iceberg.rest.LoopbackRESTCatalogServer"));
-        Map<String, String> environment = Map.of(
-                "CATALOG_URI",
-                "jdbc:sqlite:" + home.resolve("catalog.db"),
-                "CATALOG_WAREHOUSE",
-                warehouse.toUri().toString(),
-                "CATALOG_REST_PORT",
-                Integer.toString(port),
-                "CATALOG_IO__IMPL",
-                "org.apache.iceberg.hadoop.HadoopFileIO");
-        return ServerProcess.start(
-                "reference", command, environment, home, port, Optional::empty, home.resolve("server.log"), 60);
-    }
-
     private static Side side(String name, ServerProcess server) throws IOException, InterruptedException {
         TimedRestClient.Stopwatch stopwatch = new TimedRestClient.Stopwatch();
         return new Side(
@@ -301,17 +251,6 @@ public final class RestHotPathBenchmark {
         return catalog;
     }
 
-    private static DataFile file(Table table) {
-        long n = FILES.incrementAndGet();
-        String day = String.format(Locale.ROOT, "2026-01-%02d", 1 + n % 28);
-        return DataFiles.builder(table.spec())
-                .withPath(table.location() + "/data/day=" + day + "/f-" + n + ".parquet")
-                .withFileSizeInBytes(1024)
-                .withRecordCount(100)
-                .withPartitionPath("day=" + day)
-                .build();
-    }
-
     /**
      * The namespace and the tables, made the same way through both servers: {@code hot} and {@code py_hot} with 20
      * appends each, and {@code history} with {@code snapshots} snapshots.
@@ -322,7 +261,7 @@ public final class RestHotPathBenchmark {
         for (TableIdentifier id : List.of(HOT, PY_HOT)) {
             Table table = catalog.createTable(id, SCHEMA, SPEC);
             for (int i = 0; i < 20; i++) {
-                table.newFastAppend().appendFile(file(table)).commit();
+                table.newFastAppend().appendFile(InsertsExperiment.file(table)).commit();
             }
         }
         Table history = catalog.createTable(HISTORY, SCHEMA, SPEC);
@@ -336,7 +275,7 @@ public final class RestHotPathBenchmark {
                 // loop (Tasks.waitFor), and 5,000 appends took 4.5 minutes per server, mostly asleep.
                 transaction
                         .newAppend()
-                        .appendFile(file(history))
+                        .appendFile(InsertsExperiment.file(history))
                         .scanManifestsWith(DIRECT)
                         .commit();
             }
@@ -371,7 +310,7 @@ public final class RestHotPathBenchmark {
         side.stopwatch().recordCommitsTo(measured ? commitSamples::add : nanos -> {});
         long conflictsBefore = side.stopwatch().conflicts();
         for (int i = 0; i < commits; i++) {
-            table.newFastAppend().appendFile(file(table)).commit();
+            table.newFastAppend().appendFile(InsertsExperiment.file(table)).commit();
         }
         side.stopwatch().recordCommitsTo(nanos -> {});
         if (side.stopwatch().conflicts() != conflictsBefore) {
@@ -612,7 +551,7 @@ public final class RestHotPathBenchmark {
             throws Exception {
         TableIdentifier id = TableIdentifier.of(NS, tableName);
         Table created = clients.get(0).createTable(id, SCHEMA, SPEC, tableProperties);
-        created.newFastAppend().appendFile(file(created)).commit();
+        created.newFastAppend().appendFile(InsertsExperiment.file(created)).commit();
 
         // Each client is one writer: it makes one commit at a time, and an arrival dealt to it while it is busy waits
         // in its queue (its latency counts from the arrival). With a thread per arrival instead, hundreds of loads
@@ -657,7 +596,9 @@ public final class RestHotPathBenchmark {
                 }
                 try {
                     Table table = client.loadTable(id);
-                    table.newFastAppend().appendFile(file(table)).commit();
+                    table.newFastAppend()
+                            .appendFile(InsertsExperiment.file(table))
+                            .commit();
                     latencies.add(System.nanoTime() - arrival);
                     committed.incrementAndGet();
                 } catch (RuntimeException e) {
