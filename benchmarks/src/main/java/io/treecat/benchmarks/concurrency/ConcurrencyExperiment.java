@@ -294,7 +294,7 @@ public final class ConcurrencyExperiment implements Experiment {
 
     private static double readWriteP99(Figures figures) {
         return figures.operations().values().stream()
-                .filter(figures1 -> figures1.operation() != Operation.READ && figures1.committed() > 0)
+                .filter(operation -> operation.operation() != Operation.READ && operation.committed() > 0)
                 .mapToDouble(OperationFigures::p99Millis)
                 .max()
                 .orElse(Double.NaN);

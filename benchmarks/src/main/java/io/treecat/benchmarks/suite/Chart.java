@@ -28,14 +28,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * @param kind lines over a numeric {@code x}, or grouped bars over {@code x} as categories
  */
 public record Chart(
-        String name,
-        String title,
-        Kind kind,
-        ResultTable table,
-        String x,
-        String y,
-        List<String> seriesColumns,
-        boolean logarithmicY) {
+        String name, String title, Kind kind, ResultTable table, String x, String y, List<String> seriesColumns) {
     public enum Kind {
         LINES,
         BARS
@@ -74,7 +67,6 @@ public record Chart(
                     .yAxisTitle(y)
                     .build();
             style(chart.getStyler());
-            chart.getStyler().setYAxisLogarithmic(logarithmicY);
             series.forEach((label, rows) -> {
                 List<Number> xs =
                         rows.stream().map(row -> (Number) row.get(xIndex)).toList();
@@ -92,8 +84,7 @@ public record Chart(
                     .yAxisTitle(y)
                     .build();
             style(chart.getStyler());
-            chart.getStyler().setYAxisLogarithmic(logarithmicY);
-            // Every series needs every category: a missing cell is drawn as no bar (0 on a linear axis).
+            // Every series needs every category: a missing cell is drawn as no bar.
             Set<String> categories = new LinkedHashSet<>();
             table.rows().forEach(row -> categories.add(String.valueOf(row.get(xIndex))));
             series.forEach((label, rows) -> {
@@ -101,7 +92,7 @@ public record Chart(
                 rows.forEach(row -> values.put(String.valueOf(row.get(xIndex)), (Number) row.get(yIndex)));
                 List<String> xs = List.copyOf(categories);
                 List<Number> ys = xs.stream()
-                        .map(category -> values.getOrDefault(category, logarithmicY ? 1e-9 : 0))
+                        .map(category -> values.getOrDefault(category, 0))
                         .toList();
                 chart.addSeries(label, xs, ys);
             });

@@ -64,18 +64,13 @@ public final class ExperimentRun {
     /** Lines of {@code y} over a numeric {@code x}, one per distinct value of the series columns. */
     public synchronized void lines(
             String name, String title, ResultTable table, String x, String y, String... seriesColumns) {
-        blocks.add(
-                new ChartBlock(new Chart(name, title, Chart.Kind.LINES, table, x, y, List.of(seriesColumns), false)));
+        blocks.add(new ChartBlock(new Chart(name, title, Chart.Kind.LINES, table, x, y, List.of(seriesColumns))));
     }
 
     /** Grouped bars of {@code y} for each value of {@code x}, one bar per distinct value of the series columns. */
     public synchronized void bars(
             String name, String title, ResultTable table, String x, String y, String... seriesColumns) {
-        blocks.add(new ChartBlock(new Chart(name, title, Chart.Kind.BARS, table, x, y, List.of(seriesColumns), false)));
-    }
-
-    public synchronized void chart(Chart chart) {
-        blocks.add(new ChartBlock(chart));
+        blocks.add(new ChartBlock(new Chart(name, title, Chart.Kind.BARS, table, x, y, List.of(seriesColumns))));
     }
 
     /** A paragraph of the report, in markdown: what the figures mean, where TreeCat is behind, what was left out. */
