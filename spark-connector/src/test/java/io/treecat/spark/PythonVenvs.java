@@ -1,8 +1,11 @@
 package io.treecat.spark;
 
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,10 +15,20 @@ final class PythonVenvs {
 
     /**
      * The python of venv {@code target/<name>}, with {@code requirement} (a pip requirement, pinned) installed into
-     * it unless this build already did.
+     * it unless this build already did. The failsafe plugin runs two test JVMs side by side, so the check and the
+     * install hold a lock file beside the venv: the second JVM waits, then finds it installed.
      */
     static synchronized Path python(String name, String requirement, Path scratch) throws Exception {
         Path venv = Path.of("target", name).toAbsolutePath();
+        Files.createDirectories(venv.getParent());
+        try (FileChannel lockFile = FileChannel.open(
+                        venv.resolveSibling(name + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = lockFile.lock()) {
+            return install(venv, requirement, scratch);
+        }
+    }
+
+    private static Path install(Path venv, String requirement, Path scratch) throws Exception {
         Path python = venv.resolve("bin/python");
         Path installed = venv.resolve("installed.txt");
         if (Files.isRegularFile(installed) && Files.readString(installed).equals(requirement)) {

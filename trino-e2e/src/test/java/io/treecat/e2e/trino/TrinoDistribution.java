@@ -3,10 +3,13 @@ package io.treecat.e2e.trino;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -37,8 +40,23 @@ final class TrinoDistribution {
 
     private TrinoDistribution() {}
 
-    /** Unpacks {@code archive} into {@code home} unless it already holds it; returns {@code home}. */
-    static Path unpack(Path archive, Path home) throws IOException {
+    /**
+     * Unpacks {@code archive} into {@code home} unless it already holds it; returns {@code home}. Test JVMs run side
+     * by side (spark-connector forks two), so the check and the unpacking hold a lock file beside {@code home}: the
+     * second JVM waits, then finds the marker.
+     */
+    static synchronized Path unpack(Path archive, Path home) throws IOException {
+        Files.createDirectories(home.getParent());
+        try (FileChannel lockFile = FileChannel.open(
+                        home.resolveSibling(home.getFileName() + ".lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+                FileLock ignored = lockFile.lock()) {
+            return unpackLocked(archive, home);
+        }
+    }
+
+    private static Path unpackLocked(Path archive, Path home) throws IOException {
         if (!Files.isRegularFile(archive)) {
             throw new IllegalStateException(
                     "The Trino distribution " + archive + " is missing: run the tests through Maven, "
