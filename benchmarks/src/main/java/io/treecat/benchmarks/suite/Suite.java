@@ -4,6 +4,7 @@ import io.treecat.benchmarks.ReplicationExperiment;
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
 import io.treecat.benchmarks.history.GrowthExperiment;
+import io.treecat.benchmarks.hms.HmsExperiment;
 import io.treecat.benchmarks.iceberg.ConflictsExperiment;
 import io.treecat.benchmarks.iceberg.InsertsExperiment;
 import io.treecat.benchmarks.retrieval.FileRetrievalExperiment;
@@ -36,6 +37,7 @@ public final class Suite {
                 new ConcurrencyExperiment(),
                 new BreadthDepthExperiment(),
                 new FileRetrievalExperiment(),
+                new HmsExperiment(),
                 new InsertsExperiment(),
                 new ConflictsExperiment(),
                 new GrowthExperiment(),
