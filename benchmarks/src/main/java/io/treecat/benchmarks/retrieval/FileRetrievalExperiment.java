@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.collect.ImmutableList;
 import io.treecat.benchmarks.ServerProcess;
+import io.treecat.benchmarks.peers.HivePeer;
 import io.treecat.benchmarks.suite.Experiment;
 import io.treecat.benchmarks.suite.ExperimentRun;
 import io.treecat.benchmarks.suite.ResultTable;
@@ -12,8 +13,12 @@ import io.treecat.grpc.client.QueryResults;
 import io.treecat.grpc.client.QuerySpec;
 import io.treecat.grpc.client.TreeCatClient;
 import io.treecat.lakehouse.storage.LocalFileIO;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,7 +57,7 @@ import org.apache.iceberg.types.Types;
  * Experiment 3, the paper's Figures 10 and 11: how long it takes to find a table's files for a
  * predicate, against the table's size and the predicate's range. One Iceberg table of N files over
  * 365 days (identity {@code day} + {@code bucket(16, id)}) lives in a packaged TreeCat server; the
- * same files are then found three ways, alternating in every round:
+ * same files are then found four ways, alternating in every round:
  *
  * <ul>
  *   <li>{@code path query}: TreeCat's native gRPC query over the file index, the day range split
@@ -59,7 +65,9 @@ import org.apache.iceberg.types.Types;
  *   <li>{@code REST /plan}: Iceberg's own {@code RESTCatalog} with {@code scan-planning-mode=server}:
  *       the server plans from the tree, Iceberg's client reads the plan tasks;
  *   <li>{@code planFiles}: Iceberg's {@code RESTCatalog} planning locally, reading the manifests from
- *       the warehouse (what every engine does without TreeCat).
+ *       the warehouse (what every engine does without TreeCat);
+ *   <li>Hive: the same files registered in a Hive 4.0.1 metastore, one partition per day ({@link HiveListing}):
+ *       {@code get_partitions_by_filter}, then the partitions' directories listed in parallel.
  * </ul>
  *
  * Every method must find the same number of files in every cell, or the experiment fails.
@@ -96,7 +104,8 @@ public final class FileRetrievalExperiment implements Experiment {
     enum Method {
         PATH_QUERY("path query (gRPC)"),
         REST_PLAN("REST /plan"),
-        PLAN_FILES("Iceberg planFiles");
+        PLAN_FILES("Iceberg planFiles"),
+        HIVE("Hive 4.0.1 by filter + listing");
 
         private final String label;
 
@@ -133,6 +142,15 @@ public final class FileRetrievalExperiment implements Experiment {
             "data_sequence_number",
             "file_sequence_number");
 
+    /** Calls of each method on the narrowest range before any is measured. */
+    private static final int WARMUP_CALLS = 30;
+
+    /** One way to find the files of the last {@code range} days; answers how many it found. */
+    @FunctionalInterface
+    private interface Retrieval {
+        int files(int range) throws Exception;
+    }
+
     private static final Namespace NAMESPACE = Namespace.of("db");
     private static final TableIdentifier TABLE = TableIdentifier.of(NAMESPACE, "events");
 
@@ -157,17 +175,21 @@ public final class FileRetrievalExperiment implements Experiment {
 
     @Override
     public String title() {
-        return "File retrieval: the tree against the manifests (paper Figs. 10–11)";
+        return "File retrieval: the tree against the manifests and Hive's partitions (paper Figs. 10–11)";
     }
 
     @Override
     public String description() {
         return "One Iceberg table of N files over 365 days (partitioned by day and bucket(16, id), bounds on 4 columns,"
                 + " filled by 100 time-ordered appends through Iceberg's REST client) in a packaged TreeCat server on"
-                + " loopback. Its files for a range of days ending at the last day are found three ways, alternating"
+                + " loopback. Its files for a range of days ending at the last day are found four ways, alternating"
                 + " in every round: TreeCat's native path query over gRPC (the day range split over parallel"
                 + " streams), TreeCat's REST `/plan` read by Iceberg's own `RESTCatalog` (server-side planning), and"
-                + " Iceberg's client-side `planFiles` over the manifests in the warehouse. Every method must return"
+                + " Iceberg's client-side `planFiles` over the manifests in the warehouse; and the paper's Hive"
+                + " Metastore way: the same files (made, empty, on this disk) registered in a Hive 4.0.1 metastore"
+                + " (Derby) partitioned by day, found by `get_partitions_by_filter` and a listing of each returned"
+                + " partition's directory (with each file's attributes, as an HDFS listing returns them) on as many"
+                + " threads as the path query's streams. Every method must return"
                 + " the same files. Times are medians, from the call to the last file in hand; client and server"
                 + " share this machine's cores. The CPU columns say where a call's work is done: the server"
                 + " process's CPU time and this (client) process's, per call, averaged over the measured rounds"
@@ -179,6 +201,20 @@ public final class FileRetrievalExperiment implements Experiment {
     @Override
     public void run(ExperimentRun run) throws Exception {
         Settings settings = fixed != null ? fixed : Settings.of(run.preset());
+        Optional<String> hiveMissing = HivePeer.unavailable();
+        HivePeer.Started hive = hiveMissing.isEmpty()
+                ? HivePeer.start(run.directory("hive"), ServerProcess.serverJvmOptions("-Xmx2g"))
+                : null;
+        hiveMissing.ifPresent(reason -> run.note("Hive Metastore was not measured: " + reason + "."));
+        try (ServerProcess hiveServer = hive == null ? null : hive.server();
+                HiveListing hiveListing =
+                        hive == null ? null : new HiveListing(hive.server().port())) {
+            measure(run, settings, hive, hiveListing);
+        }
+    }
+
+    private void measure(ExperimentRun run, Settings settings, HivePeer.Started hive, HiveListing hiveListing)
+            throws Exception {
         ResultTable latency = run.table(
                 "latency",
                 "Median time to retrieve the files, by table size and predicate range",
@@ -191,7 +227,7 @@ public final class FileRetrievalExperiment implements Experiment {
                 "server CPU ms",
                 "client CPU ms");
         for (int files : settings.files()) {
-            measureTable(run, settings, files, latency);
+            measureTable(run, settings, files, latency, hive, hiveListing);
         }
         int largest = settings.files().get(settings.files().size() - 1);
         int widest = settings.ranges().get(settings.ranges().size() - 1);
@@ -230,11 +266,25 @@ public final class FileRetrievalExperiment implements Experiment {
                 "range days",
                 "median ms",
                 "method");
+        if (hiveListing != null) {
+            run.note(
+                    "Hive's method finds less than the others: a file's name and its attributes from the listing (size,"
+                            + " times), not its partition values, record count or layout, which the path query, `/plan` and"
+                            + " `planFiles` all return; and it lists this machine's disk, where the paper's listed HDFS over the"
+                            + " network. It answers what the paper's HMS client asked, on the same files.");
+        }
         run.note(ratios(latency));
         run.finding(finding(latency, largest, settings.ranges().get(0), widest));
     }
 
-    private void measureTable(ExperimentRun run, Settings settings, int files, ResultTable latency) throws Exception {
+    private void measureTable(
+            ExperimentRun run,
+            Settings settings,
+            int files,
+            ResultTable latency,
+            HivePeer.Started hive,
+            HiveListing hiveListing)
+            throws Exception {
         int restPort = ServerProcess.freePort();
         int grpcPort = ServerProcess.freePort();
         List<String> jvm = new ArrayList<>(ServerProcess.serverJvmOptions("-Xmx4g"));
@@ -251,37 +301,59 @@ public final class FileRetrievalExperiment implements Experiment {
                     .withProperty(TableProperties.FORMAT_VERSION, "2")
                     .create();
             long start = System.nanoTime();
-            fill(table, files);
+            Path data = fill(table, files);
             run.log("%,d files loaded in %.1f s", files, (System.nanoTime() - start) / 1e9);
+            String hiveTable = "events_" + files;
+            if (hiveListing != null) {
+                hiveListing.register(hiveTable, data, FIRST_DAY, DAYS, hive.warehouse());
+            }
             settle(run, server);
             Table manifestsTable = manifests.loadTable(TABLE);
             Table treeTable = tree.loadTable(TABLE);
             ExecutorService streams = Executors.newFixedThreadPool(settings.streams());
             try {
+                Map<Method, Retrieval> retrievals = new LinkedHashMap<>();
+                retrievals.put(Method.PATH_QUERY, range -> pathQuery(native_, streams, settings.streams(), range));
+                retrievals.put(Method.REST_PLAN, range -> planFiles(treeTable, range));
+                retrievals.put(Method.PLAN_FILES, range -> planFiles(manifestsTable, range));
+                if (hiveListing != null) {
+                    retrievals.put(
+                            Method.HIVE,
+                            range -> hiveListing.files(
+                                    hiveTable,
+                                    FIRST_DAY.plusDays(DAYS - range),
+                                    FIRST_DAY.plusDays(DAYS - 1),
+                                    streams,
+                                    settings.streams()));
+                }
+                // The servers' JIT first: a few rounds per range are too few to warm the narrow ranges' code paths.
+                for (int call = 0; call < WARMUP_CALLS; call++) {
+                    for (Retrieval retrieval : retrievals.values()) {
+                        retrieval.files(settings.ranges().get(0));
+                    }
+                }
+                Method[] methods = retrievals.keySet().toArray(new Method[0]);
                 for (int range : settings.ranges()) {
                     Map<Method, long[]> times = new LinkedHashMap<>();
                     Map<Method, long[]> serverCpu = new HashMap<>();
                     Map<Method, long[]> clientCpu = new HashMap<>();
                     Map<Method, Integer> found = new HashMap<>();
                     for (int round = -settings.warmupRounds(); round < settings.rounds(); round++) {
-                        Method[] methods = Method.values();
                         for (int m = 0; m < methods.length; m++) {
                             // A different method first in each round: none always runs after another's garbage.
                             Method method = methods[Math.floorMod(round + m, methods.length)];
-                            long serverBefore = server.cpuNanos();
+                            // The server of the method: Hive's process for Hive, TreeCat's for the others.
+                            ServerProcess measured = method == Method.HIVE ? hive.server() : server;
+                            long serverBefore = measured.cpuNanos();
                             long clientBefore = CLIENT.getProcessCpuTime();
                             long t0 = System.nanoTime();
-                            int count = switch (method) {
-                                case PATH_QUERY -> pathQuery(native_, streams, settings.streams(), range);
-                                case REST_PLAN -> planFiles(treeTable, range);
-                                case PLAN_FILES -> planFiles(manifestsTable, range);
-                            };
+                            int count = retrievals.get(method).files(range);
                             long elapsed = System.nanoTime() - t0;
                             found.put(method, count);
                             if (round >= 0) {
                                 times.computeIfAbsent(method, ignored -> new long[settings.rounds()])[round] = elapsed;
                                 serverCpu.computeIfAbsent(method, ignored -> new long[1])[0] +=
-                                        server.cpuNanos() - serverBefore;
+                                        measured.cpuNanos() - serverBefore;
                                 clientCpu.computeIfAbsent(method, ignored -> new long[1])[0] +=
                                         CLIENT.getProcessCpuTime() - clientBefore;
                             }
@@ -394,8 +466,11 @@ public final class FileRetrievalExperiment implements Experiment {
                 Expressions.lessThanOrEqual("day", FIRST_DAY.plusDays(DAYS - 1).toString()));
     }
 
-    /** Time-ordered appends: each commit holds consecutive days' files, every day files/365 of them. */
-    private static void fill(Table table, int files) {
+    /**
+     * Time-ordered appends: each commit holds consecutive days' files, every day files/365 of them. Each file is also
+     * made, empty, in its day's directory under the table's data directory (returned), for the Hive method to list.
+     */
+    private static Path fill(Table table, int files) throws IOException {
         Random random = new Random(files);
         int perCommit = files / APPENDS;
         int written = 0;
@@ -403,10 +478,15 @@ public final class FileRetrievalExperiment implements Experiment {
             AppendFiles append = table.newAppend();
             for (int i = 0; i < perCommit; i++) {
                 int day = (int) ((long) written * DAYS / files);
-                append.appendFile(file(table, random, day, written++));
+                DataFile file = file(table, random, day, written++);
+                Path path = Path.of(URI.create(file.path().toString()));
+                Files.createDirectories(path.getParent());
+                Files.createFile(path);
+                append.appendFile(file);
             }
             append.commit();
         }
+        return Path.of(URI.create(table.location())).resolve("data");
     }
 
     private static DataFile file(Table table, Random random, int day, int number) {
@@ -461,11 +541,20 @@ public final class FileRetrievalExperiment implements Experiment {
             double manifests = medians.get(Method.PLAN_FILES.label);
             text.append(String.format(
                     Locale.ROOT,
-                    " %d day(s): the path query takes %.2f× and REST /plan %.2f× the time of Iceberg's planFiles (%.0f ms);",
+                    " %d day(s): the path query takes %.2f× and REST /plan %.2f× the time of Iceberg's planFiles (%.0f ms)",
                     range,
                     medians.get(Method.PATH_QUERY.label) / manifests,
                     medians.get(Method.REST_PLAN.label) / manifests,
                     manifests));
+            Double hive = medians.get(Method.HIVE.label);
+            if (hive != null) {
+                text.append(String.format(
+                        Locale.ROOT,
+                        ", the path query %.2f× Hive's filter and listing (%.0f ms)",
+                        medians.get(Method.PATH_QUERY.label) / hive,
+                        hive));
+            }
+            text.append(';');
         }
         text.setLength(text.length() - 1);
         return text.append(" (below 1: TreeCat is faster).").toString();
