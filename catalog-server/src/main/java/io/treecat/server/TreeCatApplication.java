@@ -44,7 +44,6 @@ import io.treecat.lakehouse.catalog.Catalogs;
 import io.treecat.lakehouse.model.LakeNames;
 import io.treecat.lakehouse.model.LakeObjectValidator;
 import io.treecat.lakehouse.storage.CatalogWarehouses;
-import io.treecat.lakehouse.storage.DelayedFileIO;
 import io.treecat.lakehouse.storage.LocalFileIO;
 import io.treecat.lakehouse.storage.Warehouses;
 import io.treecat.replication.ReplicaNode;
@@ -181,12 +180,9 @@ public final class TreeCatApplication extends Application<TreeCatConfiguration> 
         // store's Iceberg FileIO; every other catalog under the root (docs/object-storage.md). The catalog objects are
         // read once the catalog is open.
         AtomicReference<CatalogLifecycle> opened = new AtomicReference<>();
-        // DelayedFileIO only under a benchmark that sets its system property (store latency on a local disk).
         CatalogWarehouses warehouses = new CatalogWarehouses(
                 Warehouses.underRoot(
-                        warehouse,
-                        DelayedFileIO.wrapIfAsked(new LocalFileIO()),
-                        configuration.warehouse().externalLocations()),
+                        warehouse, new LocalFileIO(), configuration.warehouse().externalLocations()),
                 configuration.warehouse().externalLocations(),
                 configuration.warehouse().catalogs(),
                 name -> opened.get() == null
