@@ -29,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Issue 20's replication figures: a single TreeCat node against a Raft group of three, on the same machine, through
@@ -90,11 +91,15 @@ final class ReplicationBenchmark {
 
     private ReplicationBenchmark() {}
 
-    /** One server: its id ({@code single}, or its node id in the group), process and admin port. */
-    private record Node(String id, ServerProcess server, int adminPort) {
+    /**
+     * One server: its id ({@code single}, or its node id in the group), process and admin port, and its directory and
+     * options, to start it again on its data after a kill.
+     */
+    private record Node(String id, ServerProcess server, int adminPort, Path directory, List<String> options) {
         Node {
             requireNonNull(id, "id is null");
             requireNonNull(server, "server is null");
+            options = List.copyOf(options);
         }
 
         URI uri(String pathAndQuery) {
@@ -161,7 +166,7 @@ final class ReplicationBenchmark {
 
     /**
      * How much to run: rounds of the figures, commits of a one-client latency figure, clients of the others and their
-     * seconds, the untimed warm-ups (reads, commits), and whether to kill the leader once at the end (fail-over).
+     * seconds, the untimed warm-ups (reads, commits), and how many times to kill the leader at the end (fail-over).
      */
     record Params(
             int rounds,
@@ -170,10 +175,15 @@ final class ReplicationBenchmark {
             double seconds,
             double warmupSeconds,
             double commitWarmupSeconds,
-            boolean failover) {}
+            int kills) {}
 
-    /** What a run measured: its figures, and the fail-over time in milliseconds (NaN when not measured). */
-    record Measured(List<Figure> figures, double failoverMillis) {}
+    /** What a run measured: its figures, and each kill's fail-over time in milliseconds (none when not measured). */
+    record Measured(List<Figure> figures, List<Double> failoverMillis) {
+        Measured {
+            figures = List.copyOf(figures);
+            failoverMillis = List.copyOf(failoverMillis);
+        }
+    }
 
     /** Starts both setups under {@code work}, measures, stops them; progress goes to stderr. */
     static Measured measure(Path work, Params params) throws Exception {
@@ -306,7 +316,7 @@ final class ReplicationBenchmark {
                     .flatMap(List::stream)
                     .map(Step::figure)
                     .toList();
-            double failoverMillis = params.failover() ? failover(members, leader) : Double.NaN;
+            List<Double> failoverMillis = failovers(members, params.kills(), all);
             return new Measured(figures, failoverMillis);
         } finally {
             for (Node node : all) {
@@ -329,7 +339,7 @@ final class ReplicationBenchmark {
         jvm.addAll(options);
         ServerProcess server =
                 ServerProcess.startTreeCat(ServerProcess.treecatJar(), directory, jvm, ServerProcess.freePort(), 0);
-        return new Node(id, server, adminPort);
+        return new Node(id, server, adminPort, directory, options);
     }
 
     /** Starts a group's nodes at once (each waits for a majority to elect a leader before it serves). */
@@ -558,47 +568,108 @@ final class ReplicationBenchmark {
     }
 
     /**
-     * Fail-over: clients commit continuously through the followers (which forward to the leader) while the leader is
-     * killed with SIGKILL; answers the milliseconds from the kill to the first commit acknowledged after it that was
-     * also sent after it.
+     * Fail-over, {@code kills} times: 4 clients commit continuously, each through a live node other than the leader
+     * (which forwards to it), while the leader is killed with SIGKILL; the figure is the time from the kill to the
+     * first commit acknowledged that was also sent after it. The killed node is then started again on its data, and
+     * the next kill waits until a commit through it is acknowledged (it has caught up) and 2 s more. Restarted nodes
+     * join {@code all}, to be stopped at the end.
      */
-    private static double failover(List<Node> members, Node leader) throws Exception {
-        List<Node> survivors = members.stream().filter(node -> node != leader).toList();
+    private static List<Double> failovers(List<Node> members, int kills, List<Node> all) throws Exception {
+        if (kills == 0) {
+            return List.of();
+        }
+        AtomicReference<List<Node>> live = new AtomicReference<>(List.copyOf(members));
+        AtomicReference<Node> leading = new AtomicReference<>(awaitLeader(members));
         AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
         AtomicLong firstAfter = new AtomicLong(Long.MAX_VALUE);
         java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(4);
-        for (int i = 0; i < 4; i++) {
-            Node node = survivors.get(i % survivors.size());
-            pool.submit(() -> {
-                while (running.get()) {
-                    long sent = System.nanoTime();
-                    try {
-                        commit(node);
-                        if (sent > killedAt.get()) {
-                            firstAfter.accumulateAndGet(System.nanoTime(), Math::min);
+        List<Double> times = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                int client = i;
+                pool.submit(() -> {
+                    int turn = client;
+                    while (running.get()) {
+                        List<Node> others = live.get().stream()
+                                .filter(node -> node != leading.get())
+                                .toList();
+                        if (others.isEmpty()) {
+                            Thread.sleep(10);
+                            continue;
                         }
-                    } catch (IOException | RuntimeException e) {
-                        // No leader yet: the commit is refused or unanswered; the next one tries again.
+                        Node node = others.get(turn++ % others.size());
+                        long sent = System.nanoTime();
+                        try {
+                            commit(node);
+                            if (sent > killedAt.get()) {
+                                firstAfter.accumulateAndGet(System.nanoTime(), Math::min);
+                            }
+                        } catch (IOException | RuntimeException e) {
+                            // No leader yet, or the node was killed: refused or unanswered; the next one tries again.
+                        }
                     }
+                    return null;
+                });
+            }
+            for (int kill = 1; kill <= kills; kill++) {
+                Thread.sleep(2000);
+                Node leader = awaitLeader(live.get());
+                leading.set(leader);
+                firstAfter.set(Long.MAX_VALUE);
+                killedAt.set(System.nanoTime());
+                leader.server().kill();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (firstAfter.get() == Long.MAX_VALUE && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
                 }
-                return null;
-            });
+                if (firstAfter.get() == Long.MAX_VALUE) {
+                    throw new IllegalStateException(
+                            "No commit was acknowledged within 60 s of killing the leader " + leader.id());
+                }
+                times.add((firstAfter.get() - killedAt.get()) / 1e6);
+                killedAt.set(Long.MAX_VALUE);
+                System.err.printf(
+                        Locale.ROOT,
+                        "kill %d of %d: %s killed, a commit acknowledged %.0f ms after%n",
+                        kill,
+                        kills,
+                        leader.id(),
+                        times.get(times.size() - 1));
+                List<Node> survivors =
+                        live.get().stream().filter(node -> node != leader).toList();
+                live.set(survivors);
+                leading.set(awaitLeader(survivors));
+                Node back = startNode(leader.id(), leader.directory(), leader.options());
+                all.add(back);
+                awaitCommit(back);
+                List<Node> whole = new ArrayList<>(survivors);
+                whole.add(back);
+                live.set(List.copyOf(whole));
+            }
+            return times;
+        } finally {
+            running.set(false);
+            pool.shutdown();
+            pool.awaitTermination(60, TimeUnit.SECONDS);
         }
-        Thread.sleep(2000);
-        killedAt.set(System.nanoTime());
-        leader.server().kill();
+    }
+
+    /** Waits until a commit through {@code node} is acknowledged: a restarted node has caught up and forwards. */
+    private static void awaitCommit(Node node) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (firstAfter.get() == Long.MAX_VALUE && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+        while (true) {
+            try {
+                commit(node);
+                return;
+            } catch (IOException | RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            node.id() + " acknowledged no commit within 60 s of its restart", e);
+                }
+                Thread.sleep(100);
+            }
         }
-        running.set(false);
-        pool.shutdown();
-        pool.awaitTermination(60, TimeUnit.SECONDS);
-        if (firstAfter.get() == Long.MAX_VALUE) {
-            throw new IllegalStateException("No commit was acknowledged within 60 s of killing the leader");
-        }
-        return (firstAfter.get() - killedAt.get()) / 1e6;
     }
 
     private static long cpu(List<Node> nodes) {
