@@ -9,6 +9,7 @@ import io.treecat.benchmarks.suite.ExperimentRun;
 import io.treecat.benchmarks.suite.Percentiles;
 import io.treecat.benchmarks.suite.Preset;
 import io.treecat.benchmarks.suite.ResultTable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,10 +37,15 @@ import org.apache.iceberg.expressions.Expressions;
  * from arrival to acknowledgement, mean retries, and the highest rate sustained at 99 % success or more.
  */
 public final class ConflictsExperiment implements Experiment {
-    /** @param rates offered transactions per second, each a fresh table for {@code secondsPerRate} */
-    public record Settings(List<Double> rates, int secondsPerRate, int warmupSeconds) {
+    /**
+     * @param rates offered transactions per second, each a fresh table for {@code secondsPerRate}
+     * @param s3Latencies after the local disk, the S3 variants (Nessie among the catalogs): the fixed latency of every
+     *     S3 request in each; none in {@code small}, which must stay within its 15 minutes
+     */
+    public record Settings(List<Double> rates, int secondsPerRate, int warmupSeconds, List<Duration> s3Latencies) {
         public Settings {
             rates = ImmutableList.copyOf(rates);
+            s3Latencies = ImmutableList.copyOf(s3Latencies);
         }
 
         public static Settings of(Preset preset) {
@@ -49,7 +55,8 @@ public final class ConflictsExperiment implements Experiment {
                             List.of(5.0, 10.0, 20.0, 40.0, 80.0, 120.0),
                             List.of(2.0, 5.0, 10.0, 20.0, 40.0, 60.0, 80.0, 100.0, 120.0, 160.0)),
                     preset.pick(8, 20, 60),
-                    preset.pick(5, 15, 30));
+                    preset.pick(5, 15, 30),
+                    preset.pick(List.of(), List.of(Duration.ofMillis(20)), List.of(Duration.ofMillis(20))));
         }
     }
 
@@ -84,8 +91,9 @@ public final class ConflictsExperiment implements Experiment {
                 + " partition no append touches, validating from the loaded snapshot that no conflicting data or"
                 + " deletes were committed since: Iceberg reads every manifest list committed in between). A"
                 + " conflict is retried by Iceberg's client with its defaults (4 retries, 100 ms to 60 s backoff)."
-                + " Each offered rate runs on a fresh table, the catalogs one after another; on the local disk,"
-                + " one client JVM. TreeCat's tables rebase appends on the server (its default); the others retry"
+                + " Each offered rate runs on a fresh table, the catalogs one after another, one client JVM; on the"
+                + " local disk, and in the medium and paper presets also on S3 (S3Proxy behind a proxy adding a"
+                + " fixed latency to every request, as in the inserts experiment, with Nessie). TreeCat's tables rebase appends on the server (its default); the others retry"
                 + " in the client. Latency is from arrival to acknowledgement, retries included.";
     }
 
@@ -95,6 +103,7 @@ public final class ConflictsExperiment implements Experiment {
         ResultTable steps = run.table(
                 "open-loop",
                 "Open-loop transactions on one table, " + FAST_APPEND_PERCENT + " % fast appends",
+                "store",
                 "catalog",
                 "offered /s",
                 "committed",
@@ -105,7 +114,43 @@ public final class ConflictsExperiment implements Experiment {
                 "p99 ms",
                 "mean retries",
                 "overwrites committed %");
-        try (IcebergPeers peers = IcebergPeers.start(run.directory("local"), null)) {
+        List<Duration> stores = new ArrayList<>();
+        stores.add(null);
+        stores.addAll(settings.s3Latencies());
+        for (Duration storeLatency : stores) {
+            measureStore(run, settings, storeLatency, steps);
+        }
+        run.lines("success", "Success rate by offered rate", steps, "offered /s", "success %", "store", "catalog");
+        run.lines(
+                "p99",
+                "p99 latency by offered rate (arrival to acknowledgement)",
+                steps,
+                "offered /s",
+                "p99 ms",
+                "store",
+                "catalog");
+        run.lines(
+                "retries",
+                "Mean retries per committed transaction",
+                steps,
+                "offered /s",
+                "mean retries",
+                "store",
+                "catalog");
+        run.finding(sustained(steps));
+    }
+
+    /** Every offered rate on every catalog, on one store: the local disk ({@code storeLatency} null) or S3. */
+    private static void measureStore(ExperimentRun run, Settings settings, Duration storeLatency, ResultTable steps)
+            throws Exception {
+        boolean s3 = storeLatency != null;
+        String store = s3 ? "S3, " + storeLatency.toMillis() + " ms" : "local disk";
+        try (IcebergPeers peers =
+                IcebergPeers.start(run.directory(s3 ? "s3-" + storeLatency.toMillis() : "local"), storeLatency)) {
+            peers.missing().forEach(reason -> run.log("%s: left out: %s", store, reason));
+            if (!peers.missing().isEmpty()) {
+                run.note("Left out on " + store + ": " + String.join("; ", peers.missing()) + ".");
+            }
             for (Peer peer : peers.peers()) {
                 ((SupportsNamespaces) peer.catalog()).createNamespace(InsertsExperiment.NAMESPACE);
                 if (settings.warmupSeconds() > 0) {
@@ -114,9 +159,11 @@ public final class ConflictsExperiment implements Experiment {
             }
             for (double rate : settings.rates()) {
                 for (Peer peer : peers.peers()) {
-                    String table = String.format(Locale.ROOT, "c%03d", (int) rate);
+                    // A name per store too: the retries are counted by catalog and table name, the same on both stores.
+                    String table = String.format(Locale.ROOT, "%s%03d", s3 ? "s" : "c", (int) rate);
                     Result result = step(peer, table, rate, settings.secondsPerRate());
                     steps.add(
+                            store,
                             peer.name(),
                             rate,
                             result.committed(),
@@ -129,21 +176,11 @@ public final class ConflictsExperiment implements Experiment {
                                     peer.catalog().name() + "." + InsertsExperiment.NAMESPACE + "." + table),
                             result.overwritePercent());
                     run.log(
-                            "%s at %.0f/s: %.1f %% committed, p50 %.0f ms, p99 %.0f ms",
-                            peer.name(), rate, result.successPercent(), result.p50(), result.p99());
+                            "%s, %s at %.0f/s: %.1f %% committed, p50 %.0f ms, p99 %.0f ms",
+                            store, peer.name(), rate, result.successPercent(), result.p50(), result.p99());
                 }
             }
         }
-        run.lines("success", "Success rate by offered rate", steps, "offered /s", "success %", "catalog");
-        run.lines(
-                "p99",
-                "p99 latency by offered rate (arrival to acknowledgement)",
-                steps,
-                "offered /s",
-                "p99 ms",
-                "catalog");
-        run.lines("retries", "Mean retries per committed transaction", steps, "offered /s", "mean retries", "catalog");
-        run.finding(sustained(steps));
     }
 
     private record Result(
@@ -249,16 +286,17 @@ public final class ConflictsExperiment implements Experiment {
                 .commit();
     }
 
-    /** Per catalog: the highest offered rate at which 99 % or more committed. */
+    /** Per store and catalog: the highest offered rate at which 99 % or more committed. */
     private static String sustained(ResultTable steps) {
         Map<String, Double> best = new LinkedHashMap<>();
         Map<String, Double> highest = new HashMap<>();
+        boolean stores = steps.rows().stream().map(row -> row.get(0)).distinct().count() > 1;
         for (List<Object> row : steps.rows()) {
-            String catalog = (String) row.get(0);
-            double rate = ((Number) row.get(1)).doubleValue();
+            String catalog = stores ? row.get(1) + " (" + row.get(0) + ")" : (String) row.get(1);
+            double rate = ((Number) row.get(2)).doubleValue();
             best.putIfAbsent(catalog, 0.0);
             highest.merge(catalog, rate, Math::max);
-            if (((Number) row.get(4)).doubleValue() >= 99) {
+            if (((Number) row.get(steps.column("success %"))).doubleValue() >= 99) {
                 best.merge(catalog, rate, Math::max);
             }
         }
