@@ -274,7 +274,43 @@ public final class FileRetrievalExperiment implements Experiment {
                             + " network. It answers what the paper's HMS client asked, on the same files.");
         }
         run.note(ratios(latency));
+        run.note(wholeTableCosts(latency, largest, widest));
         run.finding(finding(latency, largest, settings.ranges().get(0), widest));
+    }
+
+    /**
+     * Why the whole table is slower from the tree, in this run's figures: CPU per file found, server and client. On
+     * two cores the two sides share the machine, so their sum bounds the time from below.
+     */
+    private static String wholeTableCosts(ResultTable latency, int files, int range) {
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Why the whole table (%,d files, %d days) is slower from the tree: CPU per file found, server +"
+                        + " client, in µs:",
+                files,
+                range));
+        for (List<Object> row : latency.rows()) {
+            if (((Number) row.get(0)).intValue() == files && ((Number) row.get(1)).intValue() == range) {
+                int found = ((Number) row.get(3)).intValue();
+                text.append(String.format(
+                        Locale.ROOT,
+                        " %s %.1f + %.1f;",
+                        row.get(2),
+                        ((Number) row.get(6)).doubleValue() * 1000 / found,
+                        ((Number) row.get(7)).doubleValue() * 1000 / found));
+            }
+        }
+        text.setLength(text.length() - 1);
+        return text.append(". Every file the tree returns is a separate object that the server reads, projects and"
+                        + " encodes and the client decodes, where `planFiles` reads a manifest's Avro blocks of many"
+                        + " files in a row, on both cores. `/plan` adds Iceberg's JSON on both sides: its REST client"
+                        + " writes the schema's and the spec's JSON and converts the partition type to an Avro schema"
+                        + " for every task, and the server rebuilds a `DataFile` per leaf to write it with Iceberg's"
+                        + " serializer (JFR profiles in docs/benchmarks-history.md, \"Spark's planning time\"; the"
+                        + " Spark connector decodes plans itself). What is left to try: the answer written straight"
+                        + " from the leaves, one parent path per batch of siblings on the wire, fewer objects per"
+                        + " file.")
+                .toString();
     }
 
     private void measureTable(
