@@ -192,7 +192,8 @@ public final class FileRetrievalExperiment implements Experiment {
                 + " threads as the path query's streams. Every method must return"
                 + " the same files. Times are medians, from the call to the last file in hand; client and server"
                 + " share this machine's cores. The CPU columns say where a call's work is done: the server"
-                + " process's CPU time and this (client) process's, per call, averaged over the measured rounds"
+                + " process's CPU time (Hive's for its method) and this (client) process's, per call, averaged over"
+                + " the measured rounds"
                 + " (Linux counts process CPU in 10 ms ticks, so small figures are coarse). They include what else the"
                 + " processes did meanwhile (the JIT, the collector, RocksDB's background work): `planFiles` never"
                 + " calls the server, so its server column is that floor.";
