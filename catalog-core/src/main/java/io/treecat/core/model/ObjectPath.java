@@ -72,34 +72,45 @@ public final class ObjectPath implements Comparable<ObjectPath> {
         if (text.equals("/")) {
             return ROOT;
         }
-        ImmutableList.Builder<String> ids = ImmutableList.builder();
-        StringBuilder id = new StringBuilder();
-        for (int i = 1; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\\') {
-                if (i + 1 == text.length()) {
-                    throw invalid(text, i, "a trailing '\\' escapes nothing");
+        // Every result of a query arrives as a path's text: an id without escapes (the common case) is one substring.
+        ImmutableList.Builder<String> ids = ImmutableList.builderWithExpectedSize(8);
+        int start = 1;
+        while (true) {
+            int end = start;
+            boolean escaped = false;
+            while (end < text.length() && text.charAt(end) != '/') {
+                if (text.charAt(end) == '\\') {
+                    if (end + 1 == text.length()) {
+                        throw invalid(text, end, "a trailing '\\' escapes nothing");
+                    }
+                    char next = text.charAt(end + 1);
+                    if (next != '/' && next != '\\') {
+                        throw invalid(text, end, "only '\\/' and '\\\\' are escapes in a path");
+                    }
+                    escaped = true;
+                    end++;
                 }
-                char next = text.charAt(++i);
-                if (next != '/' && next != '\\') {
-                    throw invalid(text, i - 1, "only '\\/' and '\\\\' are escapes in a path");
-                }
-                id.append(next);
-            } else if (c == '/') {
-                if (id.length() == 0) {
-                    throw invalid(text, i, "empty id");
-                }
-                ids.add(id.toString());
-                id.setLength(0);
-            } else {
-                id.append(c);
+                end++;
             }
+            if (end == start) {
+                throw invalid(text, end, "empty id");
+            }
+            ids.add(escaped ? unescape(text, start, end) : text.substring(start, end));
+            if (end == text.length()) {
+                return new ObjectPath(ids.build());
+            }
+            start = end + 1;
         }
-        if (id.length() == 0) {
-            throw invalid(text, text.length(), "empty id");
+    }
+
+    /** The id between {@code start} and {@code end}, its escapes (already checked) undone. */
+    private static String unescape(String text, int start, int end) {
+        StringBuilder id = new StringBuilder(end - start);
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            id.append(c == '\\' ? text.charAt(++i) : c);
         }
-        ids.add(id.toString());
-        return new ObjectPath(ids.build());
+        return id.toString();
     }
 
     private static CatalogException invalid(String text, int index, String problem) {
