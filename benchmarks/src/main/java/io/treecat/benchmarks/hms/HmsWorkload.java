@@ -1,5 +1,6 @@
 package io.treecat.benchmarks.hms;
 
+import io.treecat.benchmarks.peers.HivePeer;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,7 +9,6 @@ import java.util.Map;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Partition;
-import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 
@@ -63,24 +63,12 @@ final class HmsWorkload {
     }
 
     private static StorageDescriptor storage(String location) {
-        StorageDescriptor sd = new StorageDescriptor();
-        sd.setCols(List.of(
-                new FieldSchema("id", "bigint", null),
-                new FieldSchema("payload", "string", null),
-                new FieldSchema("amount", "double", null)));
-        sd.setLocation(location);
-        sd.setInputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
-        sd.setOutputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
-        sd.setCompressed(false);
-        sd.setNumBuckets(-1);
-        SerDeInfo serde = new SerDeInfo();
-        serde.setSerializationLib("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
-        serde.setParameters(new HashMap<>(Map.of("serialization.format", "1")));
-        sd.setSerdeInfo(serde);
-        sd.setBucketCols(new ArrayList<>());
-        sd.setSortCols(new ArrayList<>());
-        sd.setParameters(new HashMap<>());
-        return sd;
+        return HivePeer.parquetStorage(
+                List.of(
+                        new FieldSchema("id", "bigint", null),
+                        new FieldSchema("payload", "string", null),
+                        new FieldSchema("amount", "double", null)),
+                location);
     }
 
     /** Partition {@code (dt=day(d), bucket=bucket(b))}, its directory under the table's location. */

@@ -7,9 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 
 /**
  * A real Apache Hive standalone metastore 4.0.1 on embedded Derby as a peer, from the jars {@code
@@ -96,5 +100,27 @@ public final class HivePeer {
         ServerProcess process = ServerProcess.start(
                 "Hive 4.0.1", server, environment, home, port, null, home.resolve("server.log"), 180);
         return new Started(process, warehouse, schemaMillis);
+    }
+
+    /**
+     * The storage descriptor of an external Parquet table or partition at {@code location} with {@code columns}, as
+     * Hive's own DDL writes it: what the experiments register in both metastores.
+     */
+    public static StorageDescriptor parquetStorage(List<FieldSchema> columns, String location) {
+        StorageDescriptor sd = new StorageDescriptor();
+        sd.setCols(List.copyOf(columns));
+        sd.setLocation(location);
+        sd.setInputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+        sd.setOutputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
+        sd.setCompressed(false);
+        sd.setNumBuckets(-1);
+        SerDeInfo serde = new SerDeInfo();
+        serde.setSerializationLib("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
+        serde.setParameters(new HashMap<>(Map.of("serialization.format", "1")));
+        sd.setSerdeInfo(serde);
+        sd.setBucketCols(new ArrayList<>());
+        sd.setSortCols(new ArrayList<>());
+        sd.setParameters(new HashMap<>());
+        return sd;
     }
 }

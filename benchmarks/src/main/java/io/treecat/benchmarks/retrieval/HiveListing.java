@@ -1,5 +1,6 @@
 package io.treecat.benchmarks.retrieval;
 
+import io.treecat.benchmarks.peers.HivePeer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,7 +18,6 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Partition;
-import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
@@ -35,6 +35,10 @@ import org.apache.thrift.transport.TTransportException;
 final class HiveListing implements AutoCloseable {
     private static final String DATABASE = "retrieval";
     private static final int BATCH = 100;
+    private static final List<FieldSchema> COLUMNS = List.of(
+            new FieldSchema("id", "bigint", null),
+            new FieldSchema("category", "string", null),
+            new FieldSchema("price", "double", null));
 
     private final TSocket socket;
     private final ThriftHiveMetastore.Client client;
@@ -126,23 +130,7 @@ final class HiveListing implements AutoCloseable {
     }
 
     private static StorageDescriptor storage(String location) {
-        StorageDescriptor sd = new StorageDescriptor();
-        sd.setCols(List.of(
-                new FieldSchema("id", "bigint", null),
-                new FieldSchema("category", "string", null),
-                new FieldSchema("price", "double", null)));
-        sd.setLocation(location);
-        sd.setInputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
-        sd.setOutputFormat("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
-        sd.setNumBuckets(-1);
-        SerDeInfo serde = new SerDeInfo();
-        serde.setSerializationLib("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
-        serde.setParameters(new HashMap<>(Map.of("serialization.format", "1")));
-        sd.setSerdeInfo(serde);
-        sd.setBucketCols(new ArrayList<>());
-        sd.setSortCols(new ArrayList<>());
-        sd.setParameters(new HashMap<>());
-        return sd;
+        return HivePeer.parquetStorage(COLUMNS, location);
     }
 
     @Override
