@@ -19,6 +19,8 @@ final class TreeChildCursor implements ChildCursor {
     private final VersionedTree tree;
     /** The store the children are read from: the tree's, or a view of it with a group commit's writes staged. */
     private final KvStore kv;
+    /** Where the iterators over {@link #kv} come from: opened for this cursor, or a {@link ChildScan}'s shared ones. */
+    private final RangeIterators iterators;
 
     private final long vid;
     private final List<byte[][]> ranges;
@@ -29,10 +31,23 @@ final class TreeChildCursor implements ChildCursor {
     private LeafSide leaf;
     private Side current;
 
+    /** Opens iterators of the cursor's own: one per key space and range. */
     TreeChildCursor(
             VersionedTree tree, KvStore kv, ObjectPath parent, long vid, List<byte[][]> ranges, ChildKinds kinds) {
+        this(tree, kv, kv::iterator, parent, vid, ranges, kinds);
+    }
+
+    TreeChildCursor(
+            VersionedTree tree,
+            KvStore kv,
+            RangeIterators iterators,
+            ObjectPath parent,
+            long vid,
+            List<byte[][]> ranges,
+            ChildKinds kinds) {
         this.tree = tree;
         this.kv = kv;
+        this.iterators = iterators;
         this.vid = vid;
         this.ranges = ranges;
         this.kinds = kinds;
@@ -76,10 +91,10 @@ final class TreeChildCursor implements ChildCursor {
         byte[] lower = range[0] == null ? prefix : PathKeys.concat(prefix, range[0]);
         byte[] upper = range[1] == null ? PathKeys.prefixEnd(prefix) : PathKeys.concat(prefix, range[1]);
         if (kinds.includes(ObjectKind.INNER)) {
-            inner = new InnerSide(kv.iterator(KeySpace.INNER_CURRENT, lower, upper));
+            inner = new InnerSide(iterators.open(KeySpace.INNER_CURRENT, lower, upper));
         }
         if (kinds.includes(ObjectKind.LEAF)) {
-            leaf = new LeafSide(kv.iterator(KeySpace.LEAF, lower, upper));
+            leaf = new LeafSide(iterators.open(KeySpace.LEAF, lower, upper));
         }
         // Iterators read the store as it was when they opened: if the horizon has not passed the vid by
         // now, nothing they will read was collected under them.
@@ -325,5 +340,11 @@ final class TreeChildCursor implements ChildCursor {
     @Override
     public String toString() {
         return "TreeChildCursor{vid=" + vid + "}";
+    }
+
+    /** Opens an iterator over [lower, upper) of a key space; closing it ends that range. */
+    @FunctionalInterface
+    interface RangeIterators {
+        KvIterator open(KeySpace space, byte[] lowerInclusive, byte[] upperExclusive);
     }
 }

@@ -361,6 +361,14 @@ public final class VersionedTree implements AutoCloseable {
                 this, kv, parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);
     }
 
+    /**
+     * A scan of the children of one parent after another, sharing its store iterators among them: for a query step,
+     * which visits many parents with few children each.
+     */
+    public ChildScan childScan(ChildKinds kinds) {
+        return new SharedIteratorScan(this, store, kinds);
+    }
+
     /** All the children of {@code parent} at {@code vid}. */
     public ChildCursor children(ObjectPath parent, long vid) {
         return children(parent, vid, List.<byte[][]>of(new byte[][] {null, null}), ChildKinds.BOTH);

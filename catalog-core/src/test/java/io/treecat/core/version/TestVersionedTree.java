@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.CatalogObject;
+import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
@@ -116,6 +117,51 @@ class TestVersionedTree {
                 new WriteOp.Add(path("/t/a/x"), ObjectKind.LEAF, doc("{}"))));
         assertThat(childIds("/t", tree.lastVid())).containsExactly("a", "b(leaf)", "c(leaf)");
         assertThat(childIds("/t/a", tree.lastVid())).containsExactly("x(leaf)");
+    }
+
+    @Test
+    void aChildScanReadsParentAfterParentThroughSharedIteratorsWithinEachOnesRanges() {
+        long vid = tree.commit(WriteSet.of(
+                        new WriteOp.Add(path("/a"), ObjectKind.INNER, doc("{}")),
+                        new WriteOp.Add(path("/a/x"), ObjectKind.LEAF, doc("{n: 1}")),
+                        new WriteOp.Add(path("/a/y"), ObjectKind.INNER, doc("{}")),
+                        new WriteOp.Add(path("/a/z"), ObjectKind.LEAF, doc("{}")),
+                        new WriteOp.Add(path("/ab"), ObjectKind.INNER, doc("{}")),
+                        new WriteOp.Add(path("/ab/q"), ObjectKind.LEAF, doc("{}")),
+                        new WriteOp.Add(path("/b"), ObjectKind.INNER, doc("{}")),
+                        new WriteOp.Add(path("/b/z"), ObjectKind.LEAF, doc("{}")),
+                        new WriteOp.Add(path("/c"), ObjectKind.INNER, doc("{}"))))
+                .vid();
+        List<byte[][]> all = List.<byte[][]>of(new byte[][] {null, null});
+        List<byte[][]> xToZ = List.<byte[][]>of(new byte[][] {IdOrder.encode("x"), IdOrder.encode("z")});
+
+        try (ChildScan scan = tree.childScan(ChildKinds.BOTH)) {
+            assertThat(ids(scan.children(path("/a"), vid, all))).containsExactly("x(leaf)", "y", "z(leaf)");
+            // The shared iterators stop at each parent's last child, not at the next parent's first.
+            assertThat(ids(scan.children(path("/a"), vid, xToZ))).containsExactly("x(leaf)", "y");
+            assertThat(ids(scan.children(path("/c"), vid, all))).isEmpty();
+            assertThat(ids(scan.children(path("/ab"), vid, all))).containsExactly("q(leaf)");
+            assertThat(ids(scan.children(path("/b"), vid, all))).containsExactly("z(leaf)");
+
+            long later = add("/b/w", ObjectKind.LEAF, "{}");
+            assertThat(ids(scan.children(path("/b"), vid, all))).containsExactly("z(leaf)");
+            // A newer vid reopens the iterators: they were opened before its commit.
+            assertThat(ids(scan.children(path("/b"), later, all))).containsExactly("w(leaf)", "z(leaf)");
+            ChildCursor x = scan.children(path("/a"), later, xToZ);
+            assertThat(x.advance()).isTrue();
+            assertThat(x.value().getInt32("n").getValue()).isEqualTo(1);
+            x.close();
+        }
+    }
+
+    private static List<String> ids(ChildCursor cursor) {
+        List<String> ids = new ArrayList<>();
+        try (cursor) {
+            while (cursor.advance()) {
+                ids.add(cursor.id() + (cursor.kind() == ObjectKind.LEAF ? "(leaf)" : ""));
+            }
+        }
+        return ids;
     }
 
     @Test

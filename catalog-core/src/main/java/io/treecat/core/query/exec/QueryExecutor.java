@@ -15,6 +15,7 @@ import io.treecat.core.query.tree.Predicates;
 import io.treecat.core.query.tree.Step;
 import io.treecat.core.version.ChildCursor;
 import io.treecat.core.version.ChildKinds;
+import io.treecat.core.version.ChildScan;
 import io.treecat.core.version.VersionedTree;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -118,6 +119,8 @@ public final class QueryExecutor {
         private byte[] resumeLower;
         ObjectPath context;
         ChildCursor cursor;
+        /** Reads the children of every context of this step through one set of store iterators. */
+        private ChildScan scan;
 
         StepScan(
                 PlanStep step,
@@ -201,7 +204,8 @@ public final class QueryExecutor {
         }
 
         private void open(ObjectPath parent) {
-            context = parent;
+            // Rows are sent with their paths as text: made for the parent once, each child's is then one concatenation.
+            context = parent.withText();
             List<byte[][]> bounds = ranges;
             if (resumeContext != null) {
                 // Contexts arrive in path order, so only the first one can be the resume point's ancestor.
@@ -211,13 +215,20 @@ public final class QueryExecutor {
                 resumeContext = null;
             }
             long vid = options.listener().onScan(parent, step, kinds, last, options.vid());
-            cursor = tree.children(parent, vid, bounds, kinds);
+            if (scan == null) {
+                scan = tree.childScan(kinds);
+            }
+            cursor = scan.children(parent, vid, bounds);
         }
 
         void close() {
             if (cursor != null) {
                 cursor.close();
                 cursor = null;
+            }
+            if (scan != null) {
+                scan.close();
+                scan = null;
             }
         }
     }
