@@ -1,6 +1,7 @@
 package io.treecat.grpc;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.history.CommitRecord;
@@ -90,10 +91,14 @@ public final class WireFormat {
                 .with("field", field);
     }
 
-    /** The raw BSON bytes of a value; a value read from storage is already raw and is not re-encoded. */
+    /**
+     * The raw BSON bytes of a value; a value read from storage is already raw and is not re-encoded, nor copied: a
+     * raw document's bytes are never written after it is made (every one in this code base is over an array of its
+     * own, from storage, a projection or an encoder), so the message can share them.
+     */
     public static ByteString bytes(BsonDocument document) {
         if (document instanceof RawBsonDocument raw) {
-            return ByteString.copyFrom(raw.getByteBuffer().asNIO());
+            return UnsafeByteOperations.unsafeWrap(raw.getByteBuffer().asNIO());
         }
         BasicOutputBuffer out = new BasicOutputBuffer();
         DOCUMENT_CODEC.encode(

@@ -25,15 +25,20 @@ public final class ObjectPath implements Comparable<ObjectPath> {
     /** The longest id, in UTF-8 bytes. */
     public static final int MAX_ID_BYTES = 4096;
 
-    public static final ObjectPath ROOT = new ObjectPath(ImmutableList.of(), true);
+    public static final ObjectPath ROOT = new ObjectPath(ImmutableList.of(), null);
 
     private final ImmutableList<String> ids;
     private int hash;
+    /** The text form once made: a query sends it with every row. */
+    private String text;
+    /** The parent's text form, when it was made before this child was: then this one's is a concatenation. */
+    private final String parentText;
 
     /** A path of the given ids, each checked. */
     public ObjectPath(List<String> ids) {
         requireNonNull(ids, "ids is null");
         this.ids = ImmutableList.copyOf(ids);
+        this.parentText = null;
         checkDepth(this.ids.size());
         for (int i = 0; i < this.ids.size(); i++) {
             checkId(this.ids.get(i), i);
@@ -41,8 +46,9 @@ public final class ObjectPath implements Comparable<ObjectPath> {
     }
 
     /** For ids already checked: navigation builds paths on every row a query returns. */
-    private ObjectPath(ImmutableList<String> ids, boolean checked) {
+    private ObjectPath(ImmutableList<String> ids, String parentText) {
         this.ids = ids;
+        this.parentText = parentText;
     }
 
     private static void checkDepth(int depth) {
@@ -97,7 +103,9 @@ public final class ObjectPath implements Comparable<ObjectPath> {
             }
             ids.add(escaped ? unescape(text, start, end) : text.substring(start, end));
             if (end == text.length()) {
-                return new ObjectPath(ids.build());
+                ObjectPath path = new ObjectPath(ids.build(), null);
+                path.text = text;
+                return path;
             }
             start = end + 1;
         }
@@ -158,7 +166,7 @@ public final class ObjectPath implements Comparable<ObjectPath> {
         if (ids.isEmpty()) {
             throw new IllegalStateException("the root has no parent");
         }
-        return new ObjectPath(ids.subList(0, ids.size() - 1), true);
+        return new ObjectPath(ids.subList(0, ids.size() - 1), null);
     }
 
     public ObjectPath child(String id) {
@@ -169,12 +177,12 @@ public final class ObjectPath implements Comparable<ObjectPath> {
                         .addAll(ids)
                         .add(id)
                         .build(),
-                true);
+                text);
     }
 
     /** The first {@code depth} ids of this path. */
     public ObjectPath prefix(int depth) {
-        return new ObjectPath(ids.subList(0, depth), true);
+        return new ObjectPath(ids.subList(0, depth), null);
     }
 
     /** True when this path is {@code other} or one of its ancestors. */
@@ -194,7 +202,7 @@ public final class ObjectPath implements Comparable<ObjectPath> {
                         .addAll(to.ids)
                         .addAll(ids.subList(from.ids.size(), ids.size()))
                         .build(),
-                true);
+                null);
     }
 
     @Override
@@ -227,23 +235,55 @@ public final class ObjectPath implements Comparable<ObjectPath> {
         return 0;
     }
 
+    /**
+     * Makes the text form now, so that every child made after this makes its own with one concatenation: for a
+     * parent whose many children are sent as text, such as a query's results.
+     */
+    public ObjectPath withText() {
+        if (text == null) {
+            text = makeText();
+        }
+        return this;
+    }
+
     /** The escaped text form accepted by {@link #parse}. */
     @Override
     public String toString() {
+        String made = text;
+        if (made == null) {
+            made = makeText();
+            text = made;
+        }
+        return made;
+    }
+
+    private String makeText() {
         if (ids.isEmpty()) {
             return "/";
         }
+        if (parentText != null) {
+            StringBuilder text = new StringBuilder(parentText.length() + id().length() + 1);
+            if (ids.size() > 1) {
+                text.append(parentText);
+            }
+            appendEscaped(text, id());
+            return text.toString();
+        }
         StringBuilder text = new StringBuilder();
         for (String id : ids) {
-            text.append('/');
-            for (int i = 0; i < id.length(); i++) {
-                char c = id.charAt(i);
-                if (c == '/' || c == '\\') {
-                    text.append('\\');
-                }
-                text.append(c);
-            }
+            appendEscaped(text, id);
         }
         return text.toString();
+    }
+
+    private static void appendEscaped(StringBuilder text, String id) {
+        text.append('/');
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == '/' || c == '\\') {
+                text.append('\\');
+            }
+            text.append(c);
+        }
     }
 }

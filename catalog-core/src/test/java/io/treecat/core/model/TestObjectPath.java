@@ -19,6 +19,19 @@ class TestObjectPath {
     }
 
     @Test
+    void aChildOfAPathWhoseTextWasMadeHasTheSameTextAsOneBuiltWhole() {
+        Random random = new Random(11);
+        for (int i = 0; i < 500; i++) {
+            ObjectPath parent = RandomPaths.path(random, random.nextInt(4));
+            String id = RandomPaths.id(random);
+            String fresh = new ObjectPath(parent.child(id).ids()).toString();
+            assertThat(parent.withText().child(id).toString()).isEqualTo(fresh);
+            assertThat(ObjectPath.parse(parent.toString()).child(id).toString()).isEqualTo(fresh);
+        }
+        assertThat(ObjectPath.ROOT.withText().child("a/b").toString()).isEqualTo("/a\\/b");
+    }
+
+    @Test
     void escapesSlashAndBackslash() {
         ObjectPath path = ObjectPath.of("db", "a/b", "c\\d");
         assertThat(path.toString()).isEqualTo("/db/a\\/b/c\\\\d");
