@@ -20,6 +20,8 @@ import org.bson.RawBsonDocument;
  * parent; a name kept whole covers every field under it. A field missing from a value, or under a
  * parent that is not a document, is left out. The first of two equal names in a value is the one
  * kept.
+ *
+ * <p>Not thread safe: it keeps scratch space for the value it is projecting, and serves one cursor.
  */
 final class Projection {
     private static final int WHOLE = -1;
@@ -41,6 +43,15 @@ final class Projection {
     }
 
     private final List<Entry> entries = new ArrayList<>();
+    /**
+     * For each name length in bytes, the indexes of the entries of that length: most names in a value are told apart
+     * by their length alone, and the others by one comparison.
+     */
+    private int[][] byLength;
+    /** Where each entry's element starts and ends in the value being projected; one value at a time, as a cursor. */
+    private int[] from;
+
+    private int[] to;
 
     private Projection() {}
 
@@ -67,7 +78,28 @@ final class Projection {
                 level = entry.children;
             }
         }
+        root.index();
         return root;
+    }
+
+    private void index() {
+        int longest = 0;
+        for (Entry entry : entries) {
+            longest = Math.max(longest, entry.utf8.length);
+        }
+        byLength = new int[longest + 1][];
+        for (int i = 0; i < entries.size(); i++) {
+            int length = entries.get(i).utf8.length;
+            int[] same = byLength[length] == null ? new int[0] : byLength[length];
+            same = Arrays.copyOf(same, same.length + 1);
+            same[same.length - 1] = i;
+            byLength[length] = same;
+            if (entries.get(i).children != null) {
+                entries.get(i).children.index();
+            }
+        }
+        from = new int[entries.size()];
+        to = new int[entries.size()];
     }
 
     private Entry entry(String name) {
@@ -103,8 +135,8 @@ final class Projection {
     private int projectRaw(byte[] bytes, int start, byte[] out, int at) {
         int end = start + intAt(bytes, start) - 1; // the document's trailing 0
         int count = entries.size();
-        int[] from = new int[count];
-        int[] to = new int[count];
+        int[] from = this.from;
+        int[] to = this.to;
         Arrays.fill(from, WHOLE);
         int found = 0;
         int position = start + 4;
@@ -163,12 +195,19 @@ final class Projection {
     }
 
     private int find(byte[] bytes, int nameStart, int nameLength) {
-        for (int i = 0; i < entries.size(); i++) {
+        if (nameLength >= byLength.length || byLength[nameLength] == null) {
+            return -1;
+        }
+        candidates:
+        for (int i : byLength[nameLength]) {
+            // Names are short: a plain loop beats Arrays.equals's set-up.
             byte[] name = entries.get(i).utf8;
-            if (name.length == nameLength
-                    && Arrays.equals(bytes, nameStart, nameStart + nameLength, name, 0, nameLength)) {
-                return i;
+            for (int k = 0; k < nameLength; k++) {
+                if (bytes[nameStart + k] != name[k]) {
+                    continue candidates;
+                }
             }
+            return i;
         }
         return -1;
     }

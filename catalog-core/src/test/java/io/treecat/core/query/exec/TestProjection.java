@@ -63,6 +63,22 @@ class TestProjection {
     }
 
     @Test
+    void oneProjectionServesValueAfterValue() {
+        Random random = new Random(43);
+        for (int run = 0; run < 300; run++) {
+            List<String> fields = fields(random);
+            Projection projection = Projection.of(fields);
+            for (int value = 0; value < 10; value++) {
+                BsonDocument document = document(random, 0);
+                RawBsonDocument raw = new RawBsonDocument(document, new BsonDocumentCodec());
+                assertThat(projection.apply(raw).toJson())
+                        .as("raw %s of %s", fields, document.toJson())
+                        .isEqualTo(reference(document, fields).toJson());
+            }
+        }
+    }
+
+    @Test
     void aFileLeafKeepsItsPlanningFields() {
         RawBsonDocument file = RawBsonDocument.parse("{obj_type: 'file', file_path: 's3://b/t/f.parquet', spec_id: 0,"
                 + " part_val: {day: 20089, id_bucket: 3}, record_count: {$numberLong: '1000'},"
