@@ -25,6 +25,7 @@ import io.treecat.grpc.v1.ResultKinds;
 import io.treecat.grpc.v1.UpdateOp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -279,7 +280,9 @@ public final class WireFormat {
 
     public static io.treecat.grpc.v1.CatalogObject object(CatalogObject object) {
         return io.treecat.grpc.v1.CatalogObject.newBuilder()
-                .setPath(object.path().toString())
+                // Encoded once by the JDK (a copy, for ASCII) rather than measured and encoded by protobuf's own coder.
+                .setPathBytes(
+                        UnsafeByteOperations.unsafeWrap(object.path().toString().getBytes(StandardCharsets.UTF_8)))
                 .setKind(kind(object.kind()))
                 .setBson(bytes(object.value()))
                 .setVersion(object.version())

@@ -1,7 +1,7 @@
 package io.treecat.core.model;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The order of object ids, and the order-preserving byte encoding of one id that storage keys and
@@ -73,32 +73,38 @@ public final class IdOrder {
 
     /** The id's escaped bytes followed by the terminator. */
     public static byte[] encode(String id) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 2);
-        writeEscaped(out, id);
-        out.write(TERMINATOR);
-        return out.toByteArray();
+        byte[] escaped = encodeUnterminated(id);
+        // The new byte after the escaped id is 0, the terminator.
+        return Arrays.copyOf(escaped, escaped.length + 1);
     }
 
     /** The id's escaped bytes without the terminator: a prefix of the encoding of every id that starts with it. */
     public static byte[] encodeUnterminated(String id) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 1);
-        writeEscaped(out, id);
-        return out.toByteArray();
-    }
-
-    public static void writeEscaped(ByteArrayOutputStream out, String id) {
         byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+        int escapes = 0;
         for (byte b : utf8) {
-            if (b == 0x00) {
-                out.write(ESCAPE);
-                out.write(0x01);
-            } else if (b == ESCAPE) {
-                out.write(ESCAPE);
-                out.write(0x02);
-            } else {
-                out.write(b);
+            if (b == TERMINATOR || b == ESCAPE) {
+                escapes++;
             }
         }
+        if (escapes == 0) {
+            // The common case: every key of every scan is built of these.
+            return utf8;
+        }
+        byte[] escaped = new byte[utf8.length + escapes];
+        int n = 0;
+        for (byte b : utf8) {
+            if (b == TERMINATOR) {
+                escaped[n++] = ESCAPE;
+                escaped[n++] = 0x01;
+            } else if (b == ESCAPE) {
+                escaped[n++] = ESCAPE;
+                escaped[n++] = 0x02;
+            } else {
+                escaped[n++] = b;
+            }
+        }
+        return escaped;
     }
 
     /**

@@ -180,6 +180,19 @@ public final class ObjectPath implements Comparable<ObjectPath> {
                 text);
     }
 
+    /**
+     * {@link #child} for an id read back from the store, which was checked when it was written: a query makes one
+     * per row.
+     */
+    public ObjectPath childOfStoredId(String id) {
+        return new ObjectPath(
+                ImmutableList.<String>builderWithExpectedSize(ids.size() + 1)
+                        .addAll(ids)
+                        .add(id)
+                        .build(),
+                text);
+    }
+
     /** The first {@code depth} ids of this path. */
     public ObjectPath prefix(int depth) {
         return new ObjectPath(ids.subList(0, depth), null);

@@ -2,7 +2,6 @@ package io.treecat.core.storage;
 
 import io.treecat.core.model.IdOrder;
 import io.treecat.core.model.ObjectPath;
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,13 +28,22 @@ public final class PathKeys {
     private PathKeys() {}
 
     public static byte[] pathKey(ObjectPath path) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(16 + path.depth() * 16);
-        out.write(path.depth());
-        for (String id : path.ids()) {
-            IdOrder.writeEscaped(out, id);
-            out.write(IdOrder.TERMINATOR);
+        List<String> ids = path.ids();
+        byte[][] escaped = new byte[ids.size()][];
+        int length = 1;
+        for (int i = 0; i < escaped.length; i++) {
+            escaped[i] = IdOrder.encodeUnterminated(ids.get(i));
+            length += escaped[i].length + 1;
         }
-        return out.toByteArray();
+        byte[] key = new byte[length];
+        key[0] = (byte) ids.size();
+        int at = 1;
+        for (byte[] id : escaped) {
+            System.arraycopy(id, 0, key, at, id.length);
+            at += id.length;
+            key[at++] = IdOrder.TERMINATOR;
+        }
+        return key;
     }
 
     public static byte[] childrenPrefix(ObjectPath parent) {

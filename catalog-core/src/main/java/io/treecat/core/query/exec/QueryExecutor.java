@@ -79,7 +79,8 @@ public final class QueryExecutor {
             }
             ChildCursor cursor = last.cursor;
             BsonDocument value = projection == null ? cursor.value() : projection.apply(cursor.value());
-            current = new CatalogObject(last.context.child(cursor.id()), cursor.kind(), value, cursor.version());
+            current = new CatalogObject(
+                    last.context.childOfStoredId(cursor.id()), cursor.kind(), value, cursor.version());
             return true;
         }
 
@@ -194,7 +195,7 @@ public final class QueryExecutor {
                 contexts.clear();
                 nextContext = 0;
                 while (contexts.size() < BATCH_SIZE && upstream.advance()) {
-                    contexts.add(upstream.context.child(upstream.cursor.id()));
+                    contexts.add(upstream.context.childOfStoredId(upstream.cursor.id()));
                 }
                 if (contexts.isEmpty()) {
                     return null;
