@@ -291,6 +291,10 @@ public final class ObjectPath implements Comparable<ObjectPath> {
 
     private static void appendEscaped(StringBuilder text, String id) {
         text.append('/');
+        if (id.indexOf('/') < 0 && id.indexOf('\\') < 0) {
+            text.append(id);
+            return;
+        }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
             if (c == '/' || c == '\\') {

@@ -3,6 +3,7 @@ package io.treecat.core.query.tree;
 import static java.util.Objects.requireNonNull;
 
 import io.treecat.core.model.IdOrder;
+import io.treecat.core.model.RawBson;
 import io.treecat.core.query.tree.Expr.And;
 import io.treecat.core.query.tree.Expr.Comparison;
 import io.treecat.core.query.tree.Expr.Exists;
@@ -191,11 +192,18 @@ public final class Predicates {
         }
     }
 
+    /** What {@link RawBson#find} answers when the BSON library must look the field up instead. */
+    private static final BsonValue NOT_RAW = new BsonString("not found by the raw walker");
+
     /** One test of one predicate: holds the lazily read value so it is read at most once. */
     private static final class Evaluation {
         private final EvaluationTarget target;
         private BsonDocument value;
         private boolean valueRead;
+        /** The field resolved last, and its value: a range names its field twice ({@code x >= a and x <= b}). */
+        private FieldRef lastField;
+
+        private BsonValue lastValue;
 
         Evaluation(EvaluationTarget target) {
             this.target = target;
@@ -264,6 +272,20 @@ public final class Predicates {
             FieldRef field = (FieldRef) operand;
             if (field.isObjectId()) {
                 return new BsonString(target.id());
+            }
+            if (field.equals(lastField)) {
+                return lastValue;
+            }
+            BsonValue found = lookUp(field);
+            lastField = field;
+            lastValue = found;
+            return found;
+        }
+
+        private BsonValue lookUp(FieldRef field) {
+            BsonValue raw = RawBson.find(value(), field.names(), NOT_RAW);
+            if (raw != NOT_RAW) {
+                return raw;
             }
             BsonValue current = value();
             for (String name : field.names()) {
