@@ -121,15 +121,15 @@ public final class FileRetrievalExperiment implements Experiment {
             Types.NestedField.optional(4, "price", Types.DoubleType.get()));
     private static final PartitionSpec SPEC =
             PartitionSpec.builderFor(SCHEMA).identity("day").bucket("id", 16).build();
-    private static final LocalDate FIRST_DAY = LocalDate.of(2025, 1, 1);
-    private static final int DAYS = 365;
+    static final LocalDate FIRST_DAY = LocalDate.of(2025, 1, 1);
+    static final int DAYS = 365;
     private static final int APPENDS = 100;
-    private static final String CATALOG = "warehouse";
+    static final String CATALOG = "warehouse";
     /**
      * What Iceberg's {@code planFiles} hands back without {@code includeColumnStats()}, and so what the path query
      * asks for: a file's identity, partition, size and layout, not its column statistics.
      */
-    private static final List<String> PLANNED_FIELDS = List.of(
+    static final List<String> PLANNED_FIELDS = List.of(
             "content",
             "file_path",
             "file_format",
