@@ -103,7 +103,8 @@ public final class ObjectPath implements Comparable<ObjectPath> {
             }
             ids.add(escaped ? unescape(text, start, end) : text.substring(start, end));
             if (end == text.length()) {
-                ObjectPath path = new ObjectPath(ids.build(), null);
+                // The checking constructor: a parsed path is input, its ids are checked like any other.
+                ObjectPath path = new ObjectPath(ids.build());
                 path.text = text;
                 return path;
             }

@@ -79,6 +79,13 @@ class TestObjectPath {
         assertThatThrownBy(() -> ObjectPath.of("x".repeat(4097)))
                 .isInstanceOf(CatalogException.class)
                 .hasMessage("Invalid path: id 1 is longer than 4096 bytes");
+        // The text form is checked the same way: it is how paths arrive from clients.
+        assertThatThrownBy(() -> ObjectPath.parse("/x".repeat(256)))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Path is deeper than 255 levels");
+        assertThatThrownBy(() -> ObjectPath.parse("/" + "x".repeat(4097)))
+                .isInstanceOf(CatalogException.class)
+                .hasMessage("Invalid path: id 1 is longer than 4096 bytes");
     }
 
     /** A lone surrogate has no UTF-8 form: kept, it would be stored as '?' and share a key with other ids. */
@@ -89,6 +96,9 @@ class TestObjectPath {
                     .isInstanceOf(CatalogException.class)
                     .hasMessage("Invalid path: id 2 is not well-formed Unicode (it has a lone surrogate)");
             assertThatThrownBy(() -> ObjectPath.of("db").child(id))
+                    .isInstanceOf(CatalogException.class)
+                    .hasMessage("Invalid path: id 2 is not well-formed Unicode (it has a lone surrogate)");
+            assertThatThrownBy(() -> ObjectPath.parse("/db/" + id))
                     .isInstanceOf(CatalogException.class)
                     .hasMessage("Invalid path: id 2 is not well-formed Unicode (it has a lone surrogate)");
         }
