@@ -173,12 +173,7 @@ public final class ObjectPath implements Comparable<ObjectPath> {
     public ObjectPath child(String id) {
         checkDepth(ids.size() + 1);
         checkId(id, ids.size());
-        return new ObjectPath(
-                ImmutableList.<String>builderWithExpectedSize(ids.size() + 1)
-                        .addAll(ids)
-                        .add(id)
-                        .build(),
-                text);
+        return childOfStoredId(id);
     }
 
     /**
