@@ -132,9 +132,9 @@ final class Projection {
     }
 
     /**
-     * Writes the projection of the document at {@code start} into {@code out} at {@code at}, and answers its length;
-     * -1 for an element type it cannot skip. A projection is never longer than its document, so {@code out} as long
-     * as the whole value always has room.
+     * Writes the projection of a nested document at {@code start} into {@code out} at {@code at}, and answers its
+     * length; -1 for an element type it cannot skip. The enclosing level's {@link #locate} counted the nested document
+     * whole, and its projection is never longer, so {@code out} has room.
      */
     private int projectRaw(byte[] bytes, int start, byte[] out, int at) {
         return locate(bytes, start) < 0 ? -1 : write(bytes, out, at);
@@ -156,17 +156,14 @@ final class Projection {
         while (position < end && found < count) {
             byte type = bytes[position];
             int nameStart = position + 1;
-            int nameEnd = nameStart;
-            while (bytes[nameEnd] != 0) {
-                nameEnd++;
-            }
-            int valueStart = nameEnd + 1;
+            int nameLength = RawBson.cstringLength(bytes, nameStart) - 1;
+            int valueStart = nameStart + nameLength + 1;
             int valueLength = RawBson.valueLength(type, bytes, valueStart);
             if (valueLength < 0) {
                 return -1;
             }
             int next = valueStart + valueLength;
-            int index = find(bytes, nameStart, nameEnd - nameStart);
+            int index = find(bytes, nameStart, nameLength);
             if (index >= 0 && from[index] == WHOLE) {
                 // The first element of this name decides, whether or not it is kept.
                 from[index] = position;
