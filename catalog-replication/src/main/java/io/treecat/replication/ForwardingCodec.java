@@ -149,6 +149,20 @@ final class ForwardingCodec {
                 .append("leaderVid", new BsonInt64(leaderVid)));
     }
 
+    /** What applying a group operation came to: {@code refusal}, or applied when it is null. */
+    static byte[] encodeOperationOutcome(CatalogException refusal, long vid) {
+        return refusal == null ? bytes(new BsonDocument("applied", new BsonInt64(vid))) : encodeRefusal(refusal, vid);
+    }
+
+    /** The refusal a group operation met, or null if it was applied. */
+    static CatalogException decodeOperationOutcome(ByteBuffer bytes) {
+        BsonDocument document = document(bytes);
+        if (document.containsKey("applied")) {
+            return null;
+        }
+        return decodeAnswer(bytes).refusal();
+    }
+
     /** The leader's answer: the commit, or its refusal and the newest vid the leader had installed then. */
     record Answer(CommitResult result, CatalogException refusal, long leaderVid) {}
 

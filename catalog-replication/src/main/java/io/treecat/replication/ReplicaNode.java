@@ -7,6 +7,7 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.history.CommitRecordCodec;
 import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.replication.ForwardedCommit;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvOp;
@@ -62,12 +63,15 @@ import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One node of a replicated TreeCat group: a Ratis server whose state machine is this node's tree, and
  * the {@link CommitReplicator} its commit sequencer hands entries to while it leads.
  */
 public final class ReplicaNode implements CommitReplicator, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
     /** A member of the group: its id and the host:port its Raft transport listens on. */
     public record Peer(String id, String address) {
         public Peer {
@@ -124,6 +128,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     private final RaftPeerId self;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
+    /** The highest horizon this node proposed while leading, so that passes do not propose it twice. */
+    private final AtomicLong proposedHorizon = new AtomicLong();
 
     private ReplicaNode(
             RaftServer server,
@@ -376,6 +382,103 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(
                     noLeader("This node could not hand the commit to the group; nothing was committed", e));
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> apply(GroupOperation operation) {
+        Message request = Message.valueOf(ByteString.copyFrom(operation.encode()));
+        CompletableFuture<RaftClientReply> answered = new CompletableFuture<>();
+        submit(request, System.nanoTime() + commitTimeout.toNanos(), answered);
+        return answered.thenCompose(reply -> {
+            CatalogException refusal = ForwardingCodec.decodeOperationOutcome(
+                    reply.getMessage().getContent().asReadOnlyByteBuffer());
+            // Answered once this node has applied it too (refused or not), so the caller sees it here.
+            CompletableFuture<Void> here = stateMachine
+                    .awaitApplied(reply.getLogIndex())
+                    .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return refusal == null
+                    ? here
+                    : here.thenRun(() -> {
+                        throw refusal;
+                    });
+        });
+    }
+
+    @Override
+    public void proposeHorizon(long horizon) {
+        if (!leading() || horizon <= tree.agreedHorizon() || horizon <= proposedHorizon.get()) {
+            return;
+        }
+        proposedHorizon.accumulateAndGet(horizon, Math::max);
+        CompletableFuture<Void> agreed = apply(GroupOperation.agreeHorizon(horizon));
+        var unused = agreed.whenComplete((done, failure) -> {
+            if (failure != null) {
+                // The next pass proposes again (a proposal that did land is not repeated: the agreed horizon moved).
+                proposedHorizon.accumulateAndGet(tree.agreedHorizon(), Math::min);
+                LOG.debug(
+                        "The group did not agree on horizon {}: {}",
+                        horizon,
+                        unwrap(failure).toString());
+            }
+        });
+    }
+
+    /**
+     * Sends a group operation to the leader this node knows of (itself too), into the log, and again to
+     * the next leader as long as the failure says it never ran, until {@code deadline}; after any other
+     * failure its outcome is unknown and it is not sent again (as {@link #send} for forwarded commits).
+     */
+    private void submit(Message request, long deadline, CompletableFuture<RaftClientReply> answered) {
+        RaftPeerId leader = division().getInfo().getLeaderId();
+        if (leader == null) {
+            retryOrGiveUpSubmit(request, deadline, answered, null);
+            return;
+        }
+        RaftClient current = client;
+        RaftClientRequest write = RaftClientRequest.newBuilder()
+                .setClientId(current.getId())
+                .setServerId(leader)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(request)
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        var unused = current.getClientRpc().sendRequestAsyncUnordered(write).whenComplete((reply, failure) -> {
+            Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
+            if (cause == null) {
+                answered.complete(reply);
+            } else if (neverRan(cause)) {
+                if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
+                    renewClient(current);
+                }
+                retryOrGiveUpSubmit(request, deadline, answered, cause);
+            } else {
+                renewClient(current);
+                answered.completeExceptionally(new CatalogException(
+                                ErrorCode.COMMIT_STATE_UNKNOWN,
+                                "The operation was sent to the group's leader but no answer came back; it may or may "
+                                        + "not be applied: " + cause,
+                                cause)
+                        .with("leader", leader.toString()));
+            }
+        });
+    }
+
+    private void retryOrGiveUpSubmit(
+            Message request, long deadline, CompletableFuture<RaftClientReply> answered, Throwable cause) {
+        if (System.nanoTime() > deadline) {
+            answered.completeExceptionally(noLeader(
+                    "No leader of the group took the operation within " + commitTimeout.toSeconds()
+                            + " s (replication.commit-timeout); nothing was applied",
+                    cause));
+            return;
+        }
+        try {
+            var unused = forwardRetries.schedule(() -> submit(request, deadline, answered), 50, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            answered.completeExceptionally(
+                    noLeader("This node is stopping; the operation was not sent, nothing was applied", cause));
         }
     }
 

@@ -4,6 +4,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.replication.ForwardedCommit;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.PathKeys;
@@ -18,7 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +95,9 @@ final class TreeCatStateMachine extends BaseStateMachine {
     private final AtomicLong checkpointsInstalled = new AtomicLong();
     /** Where forwarded commits go while this node leads: its transaction manager. */
     private volatile Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer;
+    /** Who waits for the log to be applied through an index ({@link #awaitApplied}), by index. */
+    private final ConcurrentSkipListMap<Long, Queue<CompletableFuture<Void>>> appliedWaiters =
+            new ConcurrentSkipListMap<>();
     /** The newest log position the store holds, as read at start; entries up to it are replays. */
     private volatile TermIndex stored;
 
@@ -148,6 +155,9 @@ final class TreeCatStateMachine extends BaseStateMachine {
             return CompletableFuture.completedFuture(SKIPPED);
         }
         ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
+        if (GroupOperation.isOperation(data)) {
+            return apply(GroupOperation.decode(data), position);
+        }
         List<ReplicatedCommit> commits = ReplicatedCommit.decodeAll(data);
         long firstVid = commits.get(0).vid();
         if (firstVid != tree.appliedVid() + 1) {
@@ -160,14 +170,74 @@ final class TreeCatStateMachine extends BaseStateMachine {
             updateLastAppliedTermIndex(position);
             return CompletableFuture.completedFuture(SKIPPED);
         }
-        byte[] positionBytes = new byte[16];
-        ByteBuffer.wrap(positionBytes).putLong(position.getTerm()).putLong(position.getIndex());
+        byte[] positionBytes = bytes(position);
         // A failure here throws out of the updater: Ratis stops this node rather than let it go on with a
         // store that may or may not hold the entry.
         tree.applyReplicated(commits, batch -> batch.put(KeySpace.META, APPLIED_KEY, positionBytes));
         tree.publish(commits.get(commits.size() - 1).vid());
         updateLastAppliedTermIndex(position);
         return CompletableFuture.completedFuture(INSTALLED);
+    }
+
+    /**
+     * Applies an operation that is not a commit (a named snapshot made or dropped, an agreed horizon).
+     * Every node checks it against what it holds at this point of the log, so all decide alike; the
+     * answer, the refusal or "applied", goes back to whoever submitted it.
+     */
+    private CompletableFuture<Message> apply(GroupOperation operation, TermIndex position) {
+        // A failure to write throws out of the updater, as for commits: Ratis stops this node.
+        CatalogException refusal =
+                tree.applyOperation(operation, batch -> batch.put(KeySpace.META, APPLIED_KEY, bytes(position)));
+        if (refusal != null) {
+            LOG.info(
+                    "Refused the group's {} of '{}' at {}: {}",
+                    operation.kind(),
+                    operation.name(),
+                    position,
+                    refusal.getMessage());
+        }
+        updateLastAppliedTermIndex(position);
+        return CompletableFuture.completedFuture(
+                Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeOperationOutcome(refusal, tree.lastVid()))));
+    }
+
+    private static byte[] bytes(TermIndex position) {
+        byte[] positionBytes = new byte[16];
+        ByteBuffer.wrap(positionBytes).putLong(position.getTerm()).putLong(position.getIndex());
+        return positionBytes;
+    }
+
+    /**
+     * Completes once this node has applied the log through {@code index} (at once if it has): a node
+     * waits here for the operations it submitted, so that the caller sees them on this node.
+     */
+    CompletableFuture<Void> awaitApplied(long index) {
+        CompletableFuture<Void> applied = new CompletableFuture<>();
+        appliedWaiters
+                .computeIfAbsent(index, i -> new ConcurrentLinkedQueue<>())
+                .add(applied);
+        // Applied meanwhile: nothing else would complete it.
+        releaseAppliedWaiters();
+        return applied;
+    }
+
+    @Override
+    protected boolean updateLastAppliedTermIndex(long term, long index) {
+        boolean updated = super.updateLastAppliedTermIndex(term, index);
+        releaseAppliedWaiters();
+        return updated;
+    }
+
+    private void releaseAppliedWaiters() {
+        TermIndex last = getLastAppliedTermIndex();
+        long applied = last == null ? -1 : last.getIndex();
+        for (var head = appliedWaiters.firstEntry();
+                head != null && head.getKey() <= applied;
+                head = appliedWaiters.firstEntry()) {
+            if (appliedWaiters.remove(head.getKey(), head.getValue())) {
+                head.getValue().forEach(waiter -> waiter.complete(null));
+            }
+        }
     }
 
     /**

@@ -344,6 +344,150 @@ class TestReplicatedGroup {
     }
 
     /** Snapshots every 20 entries and small log files, so that the leader drops its log early. */
+    @Test
+    void aSnapshotNamedThroughAnyNodeNamesTheSameVidOnEveryNodeAndIsDroppedEverywhere() throws IOException {
+        startGroup();
+        Node leader = awaitLeader();
+        long withoutB = add(leader, "/a").vid();
+        long last = add(leader, "/b").vid();
+        Node replica = aReplica(leader);
+        until(() -> replica.tree().lastVid() >= last, "the replica at vid " + last);
+
+        // Made through a replica: the leader puts it in the log, and the replica has it when the call returns.
+        assertThat(replica.catalog()
+                        .createSnapshot("before_b", ReadPoint.vid(withoutB))
+                        .vid())
+                .isEqualTo(withoutB);
+        assertThat(replica.tree().snapshotVid("before_b")).isEqualTo(withoutB);
+        for (Node node : nodes.values()) {
+            until(
+                    () -> node.tree().findSnapshot("before_b").isPresent(),
+                    "the snapshot on " + node.replica().id());
+            long vid = node.tree().snapshotVid("before_b");
+            assertThat(vid).isEqualTo(withoutB);
+            assertThat(node.tree().read(ObjectPath.parse("/a"), vid)).isPresent();
+            assertThat(node.tree().read(ObjectPath.parse("/b"), vid)).isEmpty();
+        }
+        // The name is taken on every node: refused alike, wherever it is asked.
+        for (Node node : nodes.values()) {
+            assertThatThrownBy(() -> node.catalog().createSnapshot("before_b", ReadPoint.LATEST))
+                    .isInstanceOfSatisfying(
+                            CatalogException.class,
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.SNAPSHOT_ALREADY_EXISTS));
+        }
+        assertThatThrownBy(() -> replica.catalog().createSnapshot("bad\nname", ReadPoint.LATEST))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SNAPSHOT_NAME));
+        assertThat(leader.tree().listSnapshots()).hasSize(1);
+
+        // Dropped through the leader: gone on every node; dropping it again is refused on any.
+        leader.catalog().dropSnapshot("before_b");
+        assertThat(leader.tree().findSnapshot("before_b")).isEmpty();
+        for (Node node : nodes.values()) {
+            until(
+                    () -> node.tree().findSnapshot("before_b").isEmpty(),
+                    "the drop on " + node.replica().id());
+        }
+        assertThatThrownBy(() -> replica.catalog().dropSnapshot("before_b"))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SNAPSHOT_NOT_FOUND));
+        // And the name can be taken again, for another vid.
+        assertThat(replica.catalog()
+                        .createSnapshot("before_b", ReadPoint.vid(last))
+                        .vid())
+                .isEqualTo(last);
+        assertThat(leader.tree().lastVid()).isEqualTo(last); // naming a vid commits nothing
+    }
+
+    @Test
+    void theNodesCollectInStepAndNoneCollectsPastASnapshotOfTheGroup() throws IOException {
+        startGroup();
+        Node leader = awaitLeader();
+        Node replica = aReplica(leader);
+        List<GarbageCollector> collectors = new ArrayList<>();
+        try {
+            for (Node node : nodes.values()) {
+                // Each node keeps only its newest version, by its own rules; the group decides how far it goes.
+                GarbageCollector collector = new GarbageCollector(
+                        node.tree(),
+                        new RetentionConfig(
+                                true,
+                                Optional.empty(),
+                                OptionalLong.of(1),
+                                Duration.ofMinutes(1),
+                                1_000_000,
+                                1_000,
+                                false),
+                        Clock.systemUTC());
+                collector.agreeThrough(node.replica()::proposeHorizon);
+                collectors.add(collector);
+            }
+            List<Long> vids = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                vids.add(add(leader, "/v" + i).vid());
+            }
+            long kept = vids.get(1);
+            replica.catalog().createSnapshot("kept", ReadPoint.vid(kept));
+            long last = add(leader, "/after").vid();
+
+            // Every node collects up to the snapshot, and no further, once the leader's proposal is agreed.
+            until(
+                    () -> {
+                        collectors.forEach(GarbageCollector::collect);
+                        return nodes.values().stream().allMatch(n -> n.tree().horizon() == kept);
+                    },
+                    "every node's horizon at the snapshot's vid " + kept);
+            for (Node node : nodes.values()) {
+                assertThat(node.tree().agreedHorizon()).isEqualTo(kept);
+                assertThat(node.tree().read(ObjectPath.parse("/v1"), kept)).isPresent();
+                assertThat(node.tree().read(ObjectPath.parse("/v2"), kept)).isEmpty();
+            }
+            // A vid the group may have collected cannot be named, through any node: every node refuses it alike.
+            assertThatThrownBy(() -> replica.catalog().createSnapshot("too_old", ReadPoint.vid(vids.get(0))))
+                    .isInstanceOfSatisfying(
+                            CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_EXPIRED));
+            for (Node node : nodes.values()) {
+                until(() -> node.tree().lastVid() >= last, "every node at vid " + last);
+                assertThat(node.tree().findSnapshot("too_old")).isEmpty();
+            }
+
+            // Dropped, the snapshot holds nothing back: the group agrees on the newest vid and every node collects.
+            leader.catalog().dropSnapshot("kept");
+            until(
+                    () -> {
+                        collectors.forEach(GarbageCollector::collect);
+                        return nodes.values().stream().allMatch(n -> n.tree().horizon() == last);
+                    },
+                    "every node's horizon at vid " + last);
+            for (Node node : nodes.values()) {
+                assertThat(node.tree().horizon())
+                        .isLessThanOrEqualTo(node.tree().agreedHorizon());
+                assertThatThrownBy(() -> node.tree().read(ObjectPath.parse("/v1"), kept))
+                        .isInstanceOfSatisfying(
+                                CatalogException.class,
+                                e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_EXPIRED));
+            }
+        } finally {
+            collectors.forEach(GarbageCollector::close);
+        }
+    }
+
+    @Test
+    void aCollectorOfAGroupWithNoOneToProposeToCollectsNothing() throws IOException {
+        startGroup();
+        Node leader = awaitLeader();
+        add(leader, "/a");
+        add(leader, "/b");
+        try (GarbageCollector collector = new GarbageCollector(
+                leader.tree(),
+                new RetentionConfig(
+                        true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
+                Clock.systemUTC())) {
+            // Its own rules would keep only the newest version, but the group agreed on nothing.
+            assertThat(collector.collect().horizon()).isZero();
+        }
+    }
+
     private static final ReplicaNode.Settings SHORT_LOG = new ReplicaNode.Settings(
             "test", Duration.ofMillis(300), Duration.ofMillis(600), 20, Duration.ofSeconds(10), 64 << 10);
 
@@ -369,6 +513,7 @@ class TestReplicatedGroup {
         stop(awayId);
         CheckpointShipping.deleteRecursively(directory.resolve(awayId));
 
+        leader.catalog().createSnapshot("made_while_away", ReadPoint.vid(early));
         long last = commitPastTheLog(leader, "while_away_", 0);
 
         Node back = start(awayId);
@@ -377,6 +522,9 @@ class TestReplicatedGroup {
         assertThat(back.tree().read(ObjectPath.parse("/early"), last)).isPresent();
         assertThat(back.tree().read(ObjectPath.parse("/while_away_0"), last)).isPresent();
         assertThat(back.tree().log().find(last)).isEqualTo(leader.tree().log().find(last));
+        // The group's named snapshots come with the checkpoint.
+        assertThat(back.tree().listSnapshots()).isEqualTo(leader.tree().listSnapshots());
+        assertThat(back.tree().snapshotVid("made_while_away")).isEqualTo(early);
         // It goes on from the log after the checkpoint, and forwards its own commits.
         long after = add(leader, "/after").vid();
         until(() -> back.tree().lastVid() >= after, "the node installs entries after the checkpoint");
@@ -408,6 +556,10 @@ class TestReplicatedGroup {
                 new RetentionConfig(
                         true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
                 Clock.systemUTC())) {
+            // The leader proposes its horizon to the group and collects once the group agreed on it.
+            collector.agreeThrough(leader.replica()::proposeHorizon);
+            collector.collect();
+            until(() -> leader.tree().agreedHorizon() == last, "the group agrees on horizon " + last);
             assertThat(collector.collect().horizon()).isEqualTo(last);
         }
 

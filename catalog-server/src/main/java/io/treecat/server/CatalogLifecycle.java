@@ -107,6 +107,10 @@ final class CatalogLifecycle implements Managed, Supplier<CatalogService> {
         feed = new ChangeFeed(catalog.tree(), maxSubscribers, FeedPins.of(catalog.tree()));
         // Its passes start later (collection()), once every listener that pins what it still needs has opened.
         collector = new GarbageCollector(catalog.tree(), retention, Clock.systemUTC());
+        if (replica != null) {
+            // The group's nodes collect in step, as far as the leader's proposals have been agreed.
+            collector.agreeThrough(replica::proposeHorizon);
+        }
         LOG.info(
                 "Opened the catalog at {} (newest version {}, oldest readable {}, protocol {})",
                 dataDir.toAbsolutePath(),

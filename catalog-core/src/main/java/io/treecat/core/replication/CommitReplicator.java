@@ -46,6 +46,23 @@ public interface CommitReplicator {
      */
     CompletableFuture<Long> linearizableVid();
 
+    /**
+     * Applies an operation ({@link GroupOperation}: a named snapshot made or dropped) on every node, from
+     * any node: it goes to the leader, into the log, and every node checks and applies it in its turn.
+     * Completes once this node has applied it too, so the caller sees it here; exceptionally with the
+     * refusal every node made alike (the name is taken, the vid expired, …), with {@code NO_LEADER} if no
+     * leader took it (nothing applied), or with {@code COMMIT_STATE_UNKNOWN}.
+     */
+    CompletableFuture<Void> apply(GroupOperation operation);
+
+    /**
+     * Proposes that every node may collect the versions below {@code horizon} ({@link
+     * GroupOperation#agreeHorizon}), if this node leads and the group has not agreed on that much yet;
+     * otherwise does nothing. Never waits for the group: the collector proposes, and collects once the
+     * agreement is applied here.
+     */
+    void proposeHorizon(long horizon);
+
     /** Where commits forwarded to this node are sequenced while it leads: its transaction manager. */
     void serveForwarded(Function<ForwardedCommit, CompletableFuture<CommitResult>> sequencer);
 

@@ -23,6 +23,7 @@ import io.treecat.core.query.parser.QueryLimits;
 import io.treecat.core.query.parser.QueryParser;
 import io.treecat.core.query.plan.QueryPlan;
 import io.treecat.core.query.plan.QueryPlanner;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.storage.rocksdb.RocksKvStore;
 import io.treecat.core.storage.rocksdb.RocksStoreOptions;
 import io.treecat.core.txn.Transaction;
@@ -402,8 +403,18 @@ public final class CatalogService implements AutoCloseable {
                 .load(input, progress);
     }
 
+    /**
+     * Names the version {@code point} reads. In a replicated group the name is made on every node through
+     * the group's log, each node checking it alike, and is readable here when this returns.
+     */
     public NamedSnapshot createSnapshot(String name, ReadPoint point) {
-        return tree.createSnapshot(name, resolve(point));
+        long vid = resolve(point);
+        if (tree.replicated()) {
+            VersionedTree.checkSnapshotName(name);
+            transactions.applyInGroup(GroupOperation.createSnapshot(name, vid));
+            return new NamedSnapshot(name, vid);
+        }
+        return tree.createSnapshot(name, vid);
     }
 
     public List<NamedSnapshot> listSnapshots() {
@@ -411,6 +422,11 @@ public final class CatalogService implements AutoCloseable {
     }
 
     public void dropSnapshot(String name) {
+        if (tree.replicated()) {
+            VersionedTree.checkSnapshotName(name);
+            transactions.applyInGroup(GroupOperation.dropSnapshot(name));
+            return;
+        }
         tree.dropSnapshot(name);
     }
 

@@ -16,6 +16,7 @@ import io.treecat.core.query.tree.Operand;
 import io.treecat.core.query.tree.Step;
 import io.treecat.core.replication.CommitReplicator;
 import io.treecat.core.replication.ForwardedCommit;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.version.ChildKinds;
 import io.treecat.core.version.CommitResult;
 import io.treecat.core.version.VersionedTree;
@@ -56,6 +57,9 @@ public final class TransactionManager implements AutoCloseable {
     private final Clock clock;
     private final ChangeLog log;
     private final CommitPipeline pipeline;
+    /** The group this node replicates through, once {@link #replicateThrough} ran. */
+    private volatile CommitReplicator group;
+
     private final LockManager locks;
     private final ExecutorService validationPool;
     private final ScheduledExecutorService sweeper;
@@ -114,6 +118,38 @@ public final class TransactionManager implements AutoCloseable {
         }
         pipeline.replicateThrough(group, timeout.toMillis());
         group.serveForwarded(this::sequenceForwarded);
+        this.group = group;
+    }
+
+    /**
+     * Applies an operation that is not a commit (a named snapshot made or dropped) on every node of the
+     * group ({@link CommitReplicator#apply}); returns once this node has applied it. The group bounds the
+     * wait by its commit timeout.
+     *
+     * @throws CatalogException the refusal every node made alike, {@code NO_LEADER} (nothing applied) or
+     *     {@code COMMIT_STATE_UNKNOWN}
+     */
+    public void applyInGroup(GroupOperation operation) {
+        CommitReplicator replicator = group;
+        if (replicator == null) {
+            throw new IllegalStateException("applyInGroup needs replicateThrough()");
+        }
+        try {
+            replicator.apply(operation).get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CatalogException catalogException) {
+                throw catalogException;
+            }
+            throw new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    "The group failed the " + operation.kind() + " operation: " + e.getCause(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    "Interrupted while waiting for the group; the " + operation.kind() + " operation may still apply");
+        }
     }
 
     /** A replica's commit, while this node leads: validated and sequenced like one of its own. */

@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,9 @@ public final class GarbageCollector implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
 
     private volatile boolean paused;
+    /** Where a replicated tree's passes propose their horizon to the group; see {@link #agreeThrough}. */
+    private volatile LongConsumer proposer;
+
     private volatile boolean closing;
     /** What a pass sleeping off its rate limit waits on, so that a pause wakes it at once. */
     private final Object throttleWake = new Object();
@@ -145,13 +149,38 @@ public final class GarbageCollector implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Makes this collector one of a replicated group's (the tree {@link VersionedTree#replicated
+     * replicates}): each pass proposes what its own rules allow through {@code proposer} (the group takes
+     * it from the leader only), and collects no further than the group has agreed ({@link
+     * VersionedTree#agreedHorizon}). Without it, a replicated tree's collector collects nothing.
+     */
+    public void agreeThrough(LongConsumer proposer) {
+        this.proposer = requireNonNull(proposer, "proposer is null");
+    }
+
     /** Runs one pass now (unless paused) and returns what it did. */
     public synchronized PassResult collect() {
         if (paused || closing) {
             return new PassResult(tree.horizon(), 0, 0, false);
         }
         long started = System.nanoTime();
-        long horizon = tree.advanceHorizon(this::candidate);
+        long horizon;
+        if (tree.replicated()) {
+            // The group's nodes collect in step: a named snapshot is checked on every node against the agreed
+            // horizon when its turn in the log comes, so no node may have collected past it by then.
+            long[] proposal = {0};
+            horizon = tree.advanceHorizon(() -> {
+                proposal[0] = candidate();
+                return Math.min(proposal[0], tree.agreedHorizon());
+            });
+            LongConsumer group = proposer;
+            if (group != null && proposal[0] > tree.agreedHorizon()) {
+                group.accept(proposal[0]);
+            }
+        } else {
+            horizon = tree.advanceHorizon(this::candidate);
+        }
         Pass pass = new Pass();
         boolean completed = true;
         if (horizon > 0 && horizon != sweptHorizon) {

@@ -15,6 +15,7 @@ import io.treecat.core.history.StoreCommitLog;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.replication.ReplicatedCommit;
 import io.treecat.core.storage.KeySpace;
 import io.treecat.core.storage.KvBatch;
@@ -52,6 +53,12 @@ public final class VersionedTree implements AutoCloseable {
     /** The persisted horizon: written (synced) before the collector deletes anything below it. */
     private static final byte[] HORIZON_KEY = "gc_horizon".getBytes(StandardCharsets.UTF_8);
 
+    /**
+     * In a replicated group, the horizon every node has agreed it may collect to ({@link
+     * GroupOperation#agreeHorizon}); written with the log position of the entry that agreed it.
+     */
+    private static final byte[] AGREED_HORIZON_KEY = "gc_agreed_horizon".getBytes(StandardCharsets.UTF_8);
+
     private static final String SNAPSHOT_PREFIX = "snapshot/";
     private static final int MAX_SNAPSHOT_NAME = 256;
 
@@ -76,6 +83,8 @@ public final class VersionedTree implements AutoCloseable {
     private final VidWaiters vidWaiters;
     /** Active reads and the horizon below which versions may have been collected. */
     private final ReadPins pins;
+    /** See {@link #AGREED_HORIZON_KEY}; 0 on a single node and until the group agrees on one. */
+    private volatile long agreedHorizon;
 
     private VersionedTree(KvStore store, long lastVid, Clock clock) {
         this.store = store;
@@ -85,6 +94,8 @@ public final class VersionedTree implements AutoCloseable {
         this.log = new StoreCommitLog(store, clock, this.lastVid::get);
         byte[] horizon = store.get(KeySpace.META, HORIZON_KEY);
         this.pins = new ReadPins(horizon == null ? 0 : PathKeys.readLong(horizon, 0));
+        byte[] agreed = store.get(KeySpace.META, AGREED_HORIZON_KEY);
+        this.agreedHorizon = agreed == null ? 0 : PathKeys.readLong(agreed, 0);
     }
 
     /** Opens the tree kept in {@code store}, initializing an empty one. Takes ownership of the store. */
@@ -593,10 +604,28 @@ public final class VersionedTree implements AutoCloseable {
         for (KeySpace space : List.of(KeySpace.INNER_HISTORY, KeySpace.LEAF, KeySpace.INNER_CURRENT)) {
             copyKeySpace(checkpoint, space, false);
         }
-        try (KvBatch batch = store.newBatch()) {
-            batch.put(KeySpace.META, LAST_VID_KEY, longBytes(vid));
-            extra.accept(batch);
-            store.write(batch, true);
+        // The group's named snapshots and agreed horizon are the checkpoint's from here on, like its tree.
+        byte[] agreed = checkpoint.get(KeySpace.META, AGREED_HORIZON_KEY);
+        long newAgreed = agreed == null ? 0 : PathKeys.readLong(agreed, 0);
+        synchronized (writeLock) {
+            try (KvBatch batch = store.newBatch()) {
+                byte[] prefix = SNAPSHOT_PREFIX.getBytes(StandardCharsets.UTF_8);
+                try (KvIterator mine = store.iterator(KeySpace.META, prefix, PathKeys.prefixEnd(prefix))) {
+                    for (mine.seek(prefix); mine.isValid(); mine.next()) {
+                        batch.delete(KeySpace.META, mine.key());
+                    }
+                }
+                try (KvIterator theirs = checkpoint.iterator(KeySpace.META, prefix, PathKeys.prefixEnd(prefix))) {
+                    for (theirs.seek(prefix); theirs.isValid(); theirs.next()) {
+                        batch.put(KeySpace.META, theirs.key(), theirs.value());
+                    }
+                }
+                batch.put(KeySpace.META, AGREED_HORIZON_KEY, longBytes(newAgreed));
+                batch.put(KeySpace.META, LAST_VID_KEY, longBytes(vid));
+                extra.accept(batch);
+                store.write(batch, true);
+            }
+            agreedHorizon = newAgreed;
         }
         appliedVid.set(vid);
         byte[] newest = checkpoint.get(KeySpace.COMMIT_LOG, CommitRecordCodec.key(vid));
@@ -738,7 +767,10 @@ public final class VersionedTree implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------
     // Snapshots
 
-    /** Names {@code vid}; the name must be new. Durable when this returns. */
+    /**
+     * Names {@code vid}; the name must be new. Durable when this returns. A node of a replicated group
+     * names a vid through the group instead ({@link GroupOperation#createSnapshot}, {@link #applyOperation}).
+     */
     public NamedSnapshot createSnapshot(String name, long vid) {
         checkNotReplicated("named snapshots");
         checkSnapshotName(name);
@@ -757,6 +789,102 @@ public final class VersionedTree implements AutoCloseable {
             }
             return new NamedSnapshot(name, vid);
         }
+    }
+
+    /**
+     * In a replicated group, how far every node may collect: a collector goes no further than this,
+     * whatever its own retention allows, so that a named snapshot every node checks against it when its
+     * entry's turn comes ({@link #applyOperation}) finds its vid on every node or on none.
+     */
+    public long agreedHorizon() {
+        return agreedHorizon;
+    }
+
+    /**
+     * Applies an operation of the group's log ({@link GroupOperation}) on this node, with {@code extra}
+     * (the entry's log position) in the same write, whether the operation is accepted or refused: the
+     * checks read only what every node holds alike at this point of the log, so every node decides alike,
+     * and a replay after a restart is recognised by the position and not decided again.
+     *
+     * @return null if applied, or the refusal (every node refuses alike): {@code SNAPSHOT_ALREADY_EXISTS},
+     *     {@code SNAPSHOT_NOT_FOUND}, {@code INVALID_SNAPSHOT_NAME}, {@code VID_NOT_FOUND} for a vid not
+     *     yet installed, {@code VERSION_EXPIRED} for one below the agreed horizon
+     * @throws CatalogException {@code STORAGE_FAILURE} if the store's write failed (the node must stop)
+     */
+    public CatalogException applyOperation(GroupOperation operation, Consumer<KvBatch> extra) {
+        if (!replicated) {
+            throw new IllegalStateException("only a node of a replicated group applies group operations");
+        }
+        synchronized (writeLock) {
+            CatalogException refusal = null;
+            try (KvBatch batch = store.newBatch()) {
+                switch (operation.kind()) {
+                    case CREATE_SNAPSHOT -> refusal = createSnapshotIn(batch, operation.name(), operation.vid());
+                    case DROP_SNAPSHOT -> refusal = dropSnapshotIn(batch, operation.name());
+                    case AGREE_HORIZON -> {
+                        if (operation.vid() > agreedHorizon) {
+                            batch.put(KeySpace.META, AGREED_HORIZON_KEY, longBytes(operation.vid()));
+                        }
+                    }
+                }
+                extra.accept(batch);
+                store.write(batch, false);
+            } catch (CatalogException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new CatalogException(
+                        ErrorCode.STORAGE_FAILURE,
+                        "The store failed while applying the group's " + operation.kind(),
+                        e);
+            }
+            if (operation.kind() == GroupOperation.Kind.AGREE_HORIZON) {
+                agreedHorizon = Math.max(agreedHorizon, operation.vid());
+            }
+            return refusal;
+        }
+    }
+
+    private CatalogException createSnapshotIn(KvBatch batch, String name, long vid) {
+        try {
+            checkSnapshotName(name);
+        } catch (CatalogException refused) {
+            return refused;
+        }
+        byte[] key = snapshotKey(name);
+        if (store.get(KeySpace.META, key) != null) {
+            return new CatalogException(ErrorCode.SNAPSHOT_ALREADY_EXISTS, "Snapshot already exists: " + name)
+                    .with("snapshot", name);
+        }
+        if (vid < 0 || vid > appliedVid.get()) {
+            return new CatalogException(ErrorCode.VID_NOT_FOUND, "Version " + vid + " is not committed")
+                    .with("vid", vid);
+        }
+        if (vid < agreedHorizon) {
+            // This node may still hold it, another may not: every node refuses it alike.
+            return new CatalogException(
+                            ErrorCode.VERSION_EXPIRED,
+                            "Version " + vid + " has expired: the group may collect every version below "
+                                    + agreedHorizon)
+                    .with("vid", vid)
+                    .with("oldestVid", agreedHorizon);
+        }
+        batch.put(KeySpace.META, key, longBytes(vid));
+        return null;
+    }
+
+    private CatalogException dropSnapshotIn(KvBatch batch, String name) {
+        try {
+            checkSnapshotName(name);
+        } catch (CatalogException refused) {
+            return refused;
+        }
+        byte[] key = snapshotKey(name);
+        if (store.get(KeySpace.META, key) == null) {
+            return new CatalogException(ErrorCode.SNAPSHOT_NOT_FOUND, "No snapshot named " + name)
+                    .with("snapshot", name);
+        }
+        batch.delete(KeySpace.META, key);
+        return null;
     }
 
     public Optional<NamedSnapshot> findSnapshot(String name) {
@@ -811,7 +939,8 @@ public final class VersionedTree implements AutoCloseable {
         }
     }
 
-    private static void checkSnapshotName(String name) {
+    /** Refuses a name no snapshot may have: {@code INVALID_SNAPSHOT_NAME}. */
+    public static void checkSnapshotName(String name) {
         requireNonNull(name, "snapshot name is null");
         if (name.isEmpty() || name.length() > MAX_SNAPSHOT_NAME || name.chars().anyMatch(Character::isISOControl)) {
             throw new CatalogException(
