@@ -185,6 +185,57 @@ class ReplicationIT {
         assertThat(Long.parseLong(read.headers().firstValue("X-TreeCat-Vid").orElseThrow()))
                 .isGreaterThanOrEqualTo(written);
 
+        // A named snapshot made through one node names the same vid on every node, reads there through
+        // another, and is dropped group-wide; a name taken is refused through any node.
+        HttpResponse<String> named = http.send(
+                HttpRequest.newBuilder(servers.get("n2").uri().resolve("/treecat/v1/snapshots"))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"name\": \"after-the-kills\", \"vid\": " + written + "}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(named.statusCode()).as(named.body()).isEqualTo(201);
+        // Made, it is on the node that made it; the others have it once they applied its entry of the log.
+        for (String node : IDS) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            JsonNode listed = JSON.readTree(get(servers.get(node).uri(), "/treecat/v1/snapshots", written));
+            while (listed.get("snapshots").isEmpty() && !node.equals("n2") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                listed = JSON.readTree(get(servers.get(node).uri(), "/treecat/v1/snapshots", written));
+            }
+            assertThat(listed.get("snapshots")).as(node).hasSize(1);
+            assertThat(listed.get("snapshots").get(0).get("name").asText()).isEqualTo("after-the-kills");
+            assertThat(listed.get("snapshots").get(0).get("vid").asLong())
+                    .as(node)
+                    .isEqualTo(written);
+        }
+        JsonNode atSnapshot = JSON.readTree(get(
+                servers.get("n3").uri(),
+                "/treecat/v1/query?snapshot=after-the-kills&q="
+                        + URLEncoder.encode("/[obj_id='w']/[obj_id='read-your-writes']", StandardCharsets.UTF_8),
+                written));
+        assertThat(atSnapshot.get("vid").asLong()).isEqualTo(written);
+        assertThat(atSnapshot.get("rows")).hasSize(1);
+        HttpResponse<String> again = http.send(
+                HttpRequest.newBuilder(servers.get("n1").uri().resolve("/treecat/v1/snapshots"))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"after-the-kills\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
+        HttpResponse<String> dropped = http.send(
+                HttpRequest.newBuilder(servers.get("n3").uri().resolve("/treecat/v1/snapshots/after-the-kills"))
+                        .timeout(Duration.ofSeconds(30))
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(dropped.statusCode()).as(dropped.body()).isEqualTo(204);
+        assertThat(JSON.readTree(get(servers.get("n3").uri(), "/treecat/v1/snapshots", written))
+                        .get("snapshots"))
+                .isEmpty();
+
         // An Iceberg client sends no X-TreeCat-Min-Vid: its reads through any node are linearizable, so what
         // it committed through one node is there when it reads through another at once.
         for (int i = 0; i < 30; i++) {
@@ -226,6 +277,18 @@ class ReplicationIT {
                 refusals,
                 appends);
         assertThat(acknowledged).hasSizeGreaterThan(KILLS * 10);
+    }
+
+    /** A native GET through {@code node} once it has {@code minVid}; its body, after a 200. */
+    private String get(URI node, String path, long minVid) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(node.resolve(path))
+                        .header("X-TreeCat-Min-Vid", Long.toString(minVid))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(200);
+        return response.body();
     }
 
     /**
