@@ -1,6 +1,7 @@
 package io.treecat.benchmarks.suite;
 
 import io.treecat.benchmarks.ReplicationExperiment;
+import io.treecat.benchmarks.ScanRatioExperiment;
 import io.treecat.benchmarks.concurrency.BreadthDepthExperiment;
 import io.treecat.benchmarks.concurrency.ConcurrencyExperiment;
 import io.treecat.benchmarks.history.GrowthExperiment;
@@ -41,7 +42,8 @@ public final class Suite {
                 new InsertsExperiment(),
                 new ConflictsExperiment(),
                 new GrowthExperiment(),
-                new ReplicationExperiment());
+                new ReplicationExperiment(),
+                new ScanRatioExperiment());
     }
 
     public static void main(String[] args) throws Exception {
