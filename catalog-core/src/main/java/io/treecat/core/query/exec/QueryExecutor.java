@@ -141,7 +141,7 @@ public final class QueryExecutor {
                 this.resumeContext = resume.prefix(depth - 1);
                 String resumeId = resume.ids().get(depth - 1);
                 // Inner steps restart at the resume path's ancestor itself; the last step just after the row.
-                this.resumeLower = last ? afterId(resumeId) : IdOrder.encode(resumeId);
+                this.resumeLower = last ? IdRange.after(resumeId) : IdOrder.encode(resumeId);
             }
         }
 
@@ -243,13 +243,6 @@ public final class QueryExecutor {
     }
 
     /** The smallest id encoding above {@code id}'s own: the lower bound that skips exactly {@code id}. */
-    private static byte[] afterId(String id) {
-        byte[] escaped = IdOrder.encodeUnterminated(id);
-        byte[] after = Arrays.copyOf(escaped, escaped.length + 1);
-        after[escaped.length] = 0x01;
-        return after;
-    }
-
     private static List<byte[][]> clampLower(List<byte[][]> ranges, byte[] lower) {
         List<byte[][]> clamped = new ArrayList<>(ranges.size());
         for (byte[][] range : ranges) {

@@ -73,8 +73,11 @@ public final class IdRange {
         return new IdRange(null, after(id));
     }
 
-    /** {@code esc(id) 0x01}: above {@code id} and below every id that has {@code id} as a proper prefix or is greater. */
-    private static byte[] after(String id) {
+    /**
+     * {@code esc(id) 0x01}: above {@code id} and below every id that has {@code id} as a proper prefix or is
+     * greater; the inclusive lower bound of the ids after {@code id} (a resumed page starts there).
+     */
+    public static byte[] after(String id) {
         byte[] escaped = IdOrder.encodeUnterminated(id);
         byte[] after = Arrays.copyOf(escaped, escaped.length + 1);
         after[escaped.length] = ESCAPE;
