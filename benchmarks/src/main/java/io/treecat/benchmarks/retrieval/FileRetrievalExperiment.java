@@ -145,7 +145,7 @@ public final class FileRetrievalExperiment implements Experiment {
     /** Calls of each method on the narrowest range, then on the widest, before any is measured. */
     private static final int WARMUP_CALLS = 30;
 
-    private static final int WIDE_WARMUP_CALLS = 10;
+    private static final int WIDE_WARMUP_CALLS = 40;
 
     /** One way to find the files of the last {@code range} days; answers how many it found. */
     @FunctionalInterface
@@ -384,7 +384,9 @@ public final class FileRetrievalExperiment implements Experiment {
                                     settings.streams()));
                 }
                 // The JIT of both sides first: a few rounds per range are too few to warm the narrow ranges' code
-                // paths, or the whole table's (a warm path query on it took 115 ms where 2 rounds left it at 190).
+                // paths, or the whole table's (a warm path query on it took 115 ms where 2 rounds left it at 190;
+                // with 10 whole-table calls the fresh server of the 10,000-file table still took 53 ms for what
+                // it answers in 28 warm, and 40 calls bring every method there).
                 for (int call = 0; call < WARMUP_CALLS; call++) {
                     for (Retrieval retrieval : retrievals.values()) {
                         retrieval.files(settings.ranges().get(0));
