@@ -408,17 +408,7 @@ class TestReplicatedGroup {
         try {
             for (Node node : nodes.values()) {
                 // Each node keeps only its newest version, by its own rules; the group decides how far it goes.
-                GarbageCollector collector = new GarbageCollector(
-                        node.tree(),
-                        new RetentionConfig(
-                                true,
-                                Optional.empty(),
-                                OptionalLong.of(1),
-                                Duration.ofMinutes(1),
-                                1_000_000,
-                                1_000,
-                                false),
-                        Clock.systemUTC());
+                GarbageCollector collector = keepingOneVersion(node.tree());
                 collector.agreeThrough(node.replica()::proposeHorizon);
                 collectors.add(collector);
             }
@@ -427,6 +417,8 @@ class TestReplicatedGroup {
                 vids.add(add(leader, "/v" + i).vid());
             }
             long kept = vids.get(1);
+            // Named through a replica: it names a vid that replica has installed.
+            until(() -> replica.tree().lastVid() >= kept, "the replica at vid " + kept);
             replica.catalog().createSnapshot("kept", ReadPoint.vid(kept));
             long last = add(leader, "/after").vid();
 
@@ -478,11 +470,7 @@ class TestReplicatedGroup {
         Node leader = awaitLeader();
         add(leader, "/a");
         add(leader, "/b");
-        try (GarbageCollector collector = new GarbageCollector(
-                leader.tree(),
-                new RetentionConfig(
-                        true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
-                Clock.systemUTC())) {
+        try (GarbageCollector collector = keepingOneVersion(leader.tree())) {
             // Its own rules would keep only the newest version, but the group agreed on nothing.
             assertThat(collector.collect().horizon()).isZero();
         }
@@ -551,11 +539,7 @@ class TestReplicatedGroup {
         leader.catalog().commit(WriteSet.of(new WriteOp.Remove(ObjectPath.parse("/gone"))));
         long last = commitPastTheLog(leader, "meanwhile_", awayApplied);
         // The leader collects every version but the newest: the removed objects leave no row behind.
-        try (GarbageCollector collector = new GarbageCollector(
-                leader.tree(),
-                new RetentionConfig(
-                        true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
-                Clock.systemUTC())) {
+        try (GarbageCollector collector = keepingOneVersion(leader.tree())) {
             // The leader proposes its horizon to the group and collects once the group agreed on it.
             collector.agreeThrough(leader.replica()::proposeHorizon);
             collector.collect();
@@ -617,6 +601,15 @@ class TestReplicatedGroup {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /** A collector of {@code tree} whose own rules keep only the newest version. */
+    private static GarbageCollector keepingOneVersion(VersionedTree tree) {
+        return new GarbageCollector(
+                tree,
+                new RetentionConfig(
+                        true, Optional.empty(), OptionalLong.of(1), Duration.ofMinutes(1), 1_000_000, 1_000, false),
+                Clock.systemUTC());
     }
 
     private static void until(BooleanSupplier condition, String what) {
