@@ -37,6 +37,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
@@ -389,7 +390,15 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     public CompletableFuture<Void> apply(GroupOperation operation) {
         Message request = Message.valueOf(ByteString.copyFrom(operation.encode()));
         CompletableFuture<RaftClientReply> answered = new CompletableFuture<>();
-        submit(request, System.nanoTime() + commitTimeout.toNanos(), answered);
+        // A write request: the leader puts the operation in the log, and answers once it has applied it.
+        toLeader(new LeaderCall<>(
+                request,
+                RaftClientRequest.writeRequestType(),
+                "operation",
+                "applied",
+                System.nanoTime() + commitTimeout.toNanos(),
+                answered,
+                (reply, call) -> answered.complete(reply)));
         return answered.thenCompose(reply -> {
             CatalogException refusal = ForwardingCodec.decodeOperationOutcome(
                     reply.getMessage().getContent().asReadOnlyByteBuffer());
@@ -422,64 +431,6 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                         unwrap(failure).toString());
             }
         });
-    }
-
-    /**
-     * Sends a group operation to the leader this node knows of (itself too), into the log, and again to
-     * the next leader as long as the failure says it never ran, until {@code deadline}; after any other
-     * failure its outcome is unknown and it is not sent again (as {@link #send} for forwarded commits).
-     */
-    private void submit(Message request, long deadline, CompletableFuture<RaftClientReply> answered) {
-        RaftPeerId leader = division().getInfo().getLeaderId();
-        if (leader == null) {
-            retryOrGiveUpSubmit(request, deadline, answered, null);
-            return;
-        }
-        RaftClient current = client;
-        RaftClientRequest write = RaftClientRequest.newBuilder()
-                .setClientId(current.getId())
-                .setServerId(leader)
-                .setGroupId(groupId)
-                .setCallId(callIds.incrementAndGet())
-                .setMessage(request)
-                .setType(RaftClientRequest.writeRequestType())
-                .build();
-        var unused = current.getClientRpc().sendRequestAsyncUnordered(write).whenComplete((reply, failure) -> {
-            Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
-            if (cause == null) {
-                answered.complete(reply);
-            } else if (neverRan(cause)) {
-                if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
-                    renewClient(current);
-                }
-                retryOrGiveUpSubmit(request, deadline, answered, cause);
-            } else {
-                renewClient(current);
-                answered.completeExceptionally(new CatalogException(
-                                ErrorCode.COMMIT_STATE_UNKNOWN,
-                                "The operation was sent to the group's leader but no answer came back; it may or may "
-                                        + "not be applied: " + cause,
-                                cause)
-                        .with("leader", leader.toString()));
-            }
-        });
-    }
-
-    private void retryOrGiveUpSubmit(
-            Message request, long deadline, CompletableFuture<RaftClientReply> answered, Throwable cause) {
-        if (System.nanoTime() > deadline) {
-            answered.completeExceptionally(noLeader(
-                    "No leader of the group took the operation within " + commitTimeout.toSeconds()
-                            + " s (replication.commit-timeout); nothing was applied",
-                    cause));
-            return;
-        }
-        try {
-            var unused = forwardRetries.schedule(() -> submit(request, deadline, answered), 50, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closing) {
-            answered.completeExceptionally(
-                    noLeader("This node is stopping; the operation was not sent, nothing was applied", cause));
-        }
     }
 
     /** The field that marks a read-point request to the state machine. */
@@ -518,7 +469,20 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     public CompletableFuture<CommitResult> forward(ForwardedCommit commit) {
         Message request = Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeCommit(commit)));
         CompletableFuture<CommitResult> answered = new CompletableFuture<>();
-        send(request, System.nanoTime() + commitTimeout.toNanos(), answered);
+        // A non-linearizable read: the leader runs it at once if it leads (the commit goes through Raft
+        // there, which is the leadership check that counts), with no read-index round first. That also
+        // avoids how a read index fails on a leader that just lost the lead: Ratis answers a ReadException
+        // caused by a NotLeaderException, its Java serialization of the cause fails (RaftPeer is not
+        // Serializable), and no readable reply arrives, so a commit that never ran looked like one of
+        // unknown outcome.
+        toLeader(new LeaderCall<>(
+                request,
+                RaftClientRequest.readRequestType(true),
+                "commit",
+                "committed",
+                System.nanoTime() + commitTimeout.toNanos(),
+                answered,
+                (reply, call) -> settleForwarded(reply, call, answered)));
         // Answered once this node can read it too, so the caller reads its own write here.
         return answered.thenCompose(result -> tree.awaitPublished(result.vid())
                 .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -526,91 +490,113 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     /**
-     * Sends a forwarded commit to the leader this node knows of, and again to the next leader as long as
-     * the failure says the request never ran (the node did not lead, was not ready, or could not be
-     * reached at all), until {@code deadline}. After any other failure it may have run: the outcome is
-     * unknown and it is not sent again.
+     * One request this node sends to the group's leader: a forwarded commit, or a group operation.
+     *
+     * @param what the request, in messages ("commit")
+     * @param outcome what it does when it runs, in messages ("committed")
+     * @param onReply what a successful reply means; it completes {@code answered}, or calls {@link
+     *     #retryOrGiveUp} when the reply says the request never ran
      */
-    private void send(Message request, long deadline, CompletableFuture<CommitResult> answered) {
+    private record LeaderCall<T>(
+            Message request,
+            RaftClientRequest.Type type,
+            String what,
+            String outcome,
+            long deadline,
+            CompletableFuture<T> answered,
+            BiConsumer<RaftClientReply, LeaderCall<T>> onReply) {}
+
+    /**
+     * Sends {@code call} to the leader this node knows of, and again to the next leader as long as the
+     * failure says the request never ran (the node did not lead, was not ready, or could not be reached
+     * at all), until its deadline. After any other failure it may have run: the outcome is unknown and it
+     * is not sent again.
+     */
+    private <T> void toLeader(LeaderCall<T> call) {
         RaftPeerId leader = division().getInfo().getLeaderId();
         if (leader == null) {
-            retryOrGiveUp(request, deadline, answered, null);
+            retryOrGiveUp(call, null);
             return;
         }
         RaftClient current = client;
-        // Unordered: forwarded commits are independent, and Ratis's ordered stream closes for good after
-        // one failure. A non-linearizable read: the leader runs it at once if it leads (the commit goes
-        // through Raft there, which is the leadership check that counts), with no read-index round first.
-        // That also avoids how a read index fails on a leader that just lost the lead: Ratis answers a
-        // ReadException caused by a NotLeaderException, its Java serialization of the cause fails
-        // (RaftPeer is not Serializable), and no readable reply arrives, so a commit that never ran
-        // looked like one of unknown outcome.
-        // Through the client's RPC directly: AsyncApi sends a non-linearizable read only on the ordered
-        // stream, and only to the leader the client thinks of.
-        RaftClientRequest forwarded = RaftClientRequest.newBuilder()
+        // Unordered: these requests are independent, and Ratis's ordered stream closes for good after one
+        // failure. Through the client's RPC directly: AsyncApi sends a non-linearizable read only on the
+        // ordered stream, and only to the leader the client thinks of.
+        RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(current.getId())
                 .setServerId(leader)
                 .setGroupId(groupId)
                 .setCallId(callIds.incrementAndGet())
-                .setMessage(request)
-                .setType(RaftClientRequest.readRequestType(true))
+                .setMessage(call.request())
+                .setType(call.type())
                 .build();
         // `answered` is completed in every branch below; the chained stage carries nothing more.
-        var unused = current.getClientRpc().sendRequestAsyncUnordered(forwarded).whenComplete((reply, failure) -> {
+        var unused = current.getClientRpc().sendRequestAsyncUnordered(request).whenComplete((reply, failure) -> {
             Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
             if (cause == null) {
-                ForwardingCodec.Answer answer;
-                try {
-                    answer = ForwardingCodec.decodeAnswer(
-                            reply.getMessage().getContent().asReadOnlyByteBuffer());
-                } catch (RuntimeException unreadable) {
-                    answered.completeExceptionally(unreadable);
-                    return;
-                }
-                CatalogException refusal = answer.refusal();
-                if (refusal == null) {
-                    answered.complete(answer.result());
-                } else if (refusal.code() == ErrorCode.NO_LEADER) {
-                    // The node had stopped leading: it committed nothing, so the next leader may take it.
-                    retryOrGiveUp(request, deadline, answered, refusal);
-                } else {
-                    // Refused once this node has what the leader had then: a caller who retries after a
-                    // conflict reads the write it conflicted with here, instead of conflicting again.
-                    var settled = tree.awaitPublished(answer.leaderVid())
-                            .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                            .whenComplete((installed, failed) -> answered.completeExceptionally(refusal));
-                }
+                call.onReply().accept(reply, call);
             } else if (neverRan(cause)) {
                 if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
                     renewClient(current);
                 }
-                retryOrGiveUp(request, deadline, answered, cause);
+                retryOrGiveUp(call, cause);
             } else {
                 renewClient(current);
-                answered.completeExceptionally(new CatalogException(
-                                ErrorCode.COMMIT_STATE_UNKNOWN,
-                                "The commit was sent to the group's leader but no answer came back; it may or may "
-                                        + "not be committed: " + cause,
-                                cause)
-                        .with("leader", leader.toString()));
+                call.answered()
+                        .completeExceptionally(new CatalogException(
+                                        ErrorCode.COMMIT_STATE_UNKNOWN,
+                                        "The " + call.what() + " was sent to the group's leader but no answer came"
+                                                + " back; it may or may not be " + call.outcome() + ": " + cause,
+                                        cause)
+                                .with("leader", leader.toString()));
             }
         });
     }
 
-    private void retryOrGiveUp(
-            Message request, long deadline, CompletableFuture<CommitResult> answered, Throwable cause) {
-        if (System.nanoTime() > deadline) {
-            answered.completeExceptionally(noLeader(
-                    "No leader of the group took the commit within " + commitTimeout.toSeconds()
-                            + " s (replication.commit-timeout); nothing was committed",
-                    cause));
+    private <T> void retryOrGiveUp(LeaderCall<T> call, Throwable cause) {
+        if (System.nanoTime() > call.deadline()) {
+            call.answered()
+                    .completeExceptionally(noLeader(
+                            "No leader of the group took the " + call.what() + " within "
+                                    + commitTimeout.toSeconds() + " s (replication.commit-timeout); nothing was "
+                                    + call.outcome(),
+                            cause));
             return;
         }
         try {
-            var unused = forwardRetries.schedule(() -> send(request, deadline, answered), 50, TimeUnit.MILLISECONDS);
+            var unused = forwardRetries.schedule(() -> toLeader(call), 50, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
-            answered.completeExceptionally(
-                    noLeader("This node is stopping; the commit was not sent, nothing was committed", cause));
+            call.answered()
+                    .completeExceptionally(noLeader(
+                            "This node is stopping; the " + call.what() + " was not sent, nothing was "
+                                    + call.outcome(),
+                            cause));
+        }
+    }
+
+    /** The leader's answer to a forwarded commit: the commit, a refusal, or "I no longer lead" (sent again). */
+    private void settleForwarded(
+            RaftClientReply reply, LeaderCall<CommitResult> call, CompletableFuture<CommitResult> answered) {
+        ForwardingCodec.Answer answer;
+        try {
+            answer =
+                    ForwardingCodec.decodeAnswer(reply.getMessage().getContent().asReadOnlyByteBuffer());
+        } catch (RuntimeException unreadable) {
+            answered.completeExceptionally(unreadable);
+            return;
+        }
+        CatalogException refusal = answer.refusal();
+        if (refusal == null) {
+            answered.complete(answer.result());
+        } else if (refusal.code() == ErrorCode.NO_LEADER) {
+            // The node had stopped leading: it committed nothing, so the next leader may take it.
+            retryOrGiveUp(call, refusal);
+        } else {
+            // Refused once this node has what the leader had then: a caller who retries after a
+            // conflict reads the write it conflicted with here, instead of conflicting again.
+            var settled = tree.awaitPublished(answer.leaderVid())
+                    .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .whenComplete((installed, failed) -> answered.completeExceptionally(refusal));
         }
     }
 

@@ -134,22 +134,7 @@ public final class TransactionManager implements AutoCloseable {
         if (replicator == null) {
             throw new IllegalStateException("applyInGroup needs replicateThrough()");
         }
-        try {
-            replicator.apply(operation).get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof CatalogException catalogException) {
-                throw catalogException;
-            }
-            throw new CatalogException(
-                    ErrorCode.COMMIT_STATE_UNKNOWN,
-                    "The group failed the " + operation.kind() + " operation: " + e.getCause(),
-                    e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CatalogException(
-                    ErrorCode.COMMIT_STATE_UNKNOWN,
-                    "Interrupted while waiting for the group; the " + operation.kind() + " operation may still apply");
-        }
+        await(replicator.apply(operation), "group's " + operation.kind() + " operation");
     }
 
     /** A replica's commit, while this node leads: validated and sequenced like one of its own. */
@@ -399,17 +384,29 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     private static CommitResult await(CompletableFuture<CommitResult> done) {
+        return await(done, "commit");
+    }
+
+    /**
+     * The outcome of {@code what} (a noun, "commit"): its refusal as it is, any other failure as an unknown
+     * outcome.
+     */
+    private static <T> T await(CompletableFuture<T> done, String what) {
         try {
             return done.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof CatalogException catalogException) {
                 throw catalogException;
             }
-            throw new CatalogException(ErrorCode.COMMIT_STATE_UNKNOWN, "Commit failed: " + e.getCause(), e.getCause());
+            throw new CatalogException(
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    Character.toUpperCase(what.charAt(0)) + what.substring(1) + " failed: " + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CatalogException(
-                    ErrorCode.COMMIT_STATE_UNKNOWN, "Interrupted while waiting for the commit; it may still complete");
+                    ErrorCode.COMMIT_STATE_UNKNOWN,
+                    "Interrupted while waiting for the " + what + "; it may still complete");
         }
     }
 
