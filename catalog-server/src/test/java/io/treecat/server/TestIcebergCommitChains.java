@@ -225,6 +225,113 @@ class TestIcebergCommitChains {
                 assertThat(expected).containsAll(before).hasSize(before.size() + 1);
                 before = expected;
             }
+            // Appends only: every snapshot, a chain's earlier members too, is planned from the tree.
+            assertThat(indexedSnapshots(id))
+                    .containsExactlyInAnyOrderElementsOf(
+                            history.stream().map(Snapshot::snapshotId).toList());
+        }
+    }
+
+    /** The snapshots the table's file index can plan from the tree: its head, the head's chain, and the others. */
+    private Set<Long> indexedSnapshots(TableIdentifier id) {
+        TreeCatTestServer.Reply index = server.get("/treecat/v1/objects?path="
+                + TreeCatTestServer.encode("/warehouse/" + id.namespace().level(0) + "/" + id.name() + "/_files"));
+        assertThat(index.status()).as(index.body()).isEqualTo(200);
+        com.fasterxml.jackson.databind.JsonNode value = index.json().get("value");
+        Set<Long> indexed = new TreeSet<>();
+        if (value.hasNonNull("head")) {
+            indexed.add(value.get("head").asLong());
+        }
+        value.get("head_chain").fieldNames().forEachRemaining(snapshot -> indexed.add(Long.valueOf(snapshot)));
+        value.get("snapshots").fieldNames().forEachRemaining(snapshot -> indexed.add(Long.valueOf(snapshot)));
+        return indexed;
+    }
+
+    /**
+     * Several snapshots in one commit request (a client's transaction): those followed only by appends are planned
+     * from the tree at the request's vid, each with exactly its own files; one followed by a delete is planned from
+     * its manifests. Either way the server's plan is Iceberg's own, at every snapshot, also after the next commits
+     * moved the chain into the index's history, and for a format 1 table, whose files have no sequence numbers.
+     */
+    @Test
+    void aTransactionsSnapshotsArePlannedFromTheTreeWhenOnlyAppendsFollowThem() throws Exception {
+        TableIdentifier id = TableIdentifier.of(Namespace.of("chains4"), "t");
+        TableIdentifier v1 = TableIdentifier.of(Namespace.of("chains4"), "v1");
+        try (RESTCatalog catalog = server.icebergClient();
+                RESTCatalog serverPlanning = server.icebergClient(
+                        "server-planning",
+                        Map.of(
+                                RESTCatalogProperties.SCAN_PLANNING_MODE,
+                                RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()))) {
+            catalog.createNamespace(id.namespace());
+            Table table = catalog.createTable(id, SCHEMA, SPEC, tableProperties());
+            DataFile first = file(table, "first", "2025-05-01");
+            table.newFastAppend().appendFile(first).commit();
+
+            // One request: a delete, two appends (one into a day the delete emptied), a delete, an append.
+            org.apache.iceberg.Transaction transaction = table.newTransaction();
+            transaction.newDelete().deleteFile(first).commit();
+            DataFile second = file(table, "second", "2025-05-01");
+            transaction.newFastAppend().appendFile(second).commit();
+            transaction
+                    .newFastAppend()
+                    .appendFile(file(table, "third", "2025-05-02"))
+                    .commit();
+            transaction.newDelete().deleteFile(second).commit();
+            transaction
+                    .newFastAppend()
+                    .appendFile(file(table, "fourth", "2025-05-03"))
+                    .commit();
+            transaction.commitTransaction();
+            table.refresh();
+            List<Snapshot> history = mainHistory(table);
+            assertThat(history).hasSize(6);
+
+            // After the request: the head, and the delete before the last append (only an append follows it), are
+            // planned from the tree; the snapshots before that delete are not.
+            Set<Long> indexed = indexedSnapshots(id);
+            assertThat(indexed)
+                    .contains(
+                            history.get(0).snapshotId(),
+                            history.get(4).snapshotId(),
+                            history.get(5).snapshotId())
+                    .doesNotContain(
+                            history.get(1).snapshotId(),
+                            history.get(2).snapshotId(),
+                            history.get(3).snapshotId());
+            assertServerPlansAsIceberg(table, serverPlanning.loadTable(id), history);
+
+            // The next commit moves the request's snapshots into the index's history, with their filters.
+            table.newFastAppend().appendFile(file(table, "fifth", "2025-05-04")).commit();
+            table.refresh();
+            history = mainHistory(table);
+            assertThat(indexedSnapshots(id))
+                    .containsAll(indexed)
+                    .contains(table.currentSnapshot().snapshotId());
+            assertServerPlansAsIceberg(table, serverPlanning.loadTable(id), history);
+
+            // Format 1: no sequence numbers to tell a transaction's snapshots apart, so only its last is indexed.
+            Map<String, String> properties = tableProperties();
+            properties.put("format-version", "1");
+            Table old = catalog.createTable(v1, SCHEMA, SPEC, properties);
+            org.apache.iceberg.Transaction appends = old.newTransaction();
+            appends.newFastAppend().appendFile(file(old, "a", "2025-06-01")).commit();
+            appends.newFastAppend().appendFile(file(old, "b", "2025-06-02")).commit();
+            appends.commitTransaction();
+            old.refresh();
+            List<Snapshot> oldHistory = mainHistory(old);
+            assertThat(indexedSnapshots(v1))
+                    .contains(oldHistory.get(1).snapshotId())
+                    .doesNotContain(oldHistory.get(0).snapshotId());
+            assertServerPlansAsIceberg(old, serverPlanning.loadTable(v1), oldHistory);
+        }
+    }
+
+    private static void assertServerPlansAsIceberg(Table clientPlanned, Table serverPlanned, List<Snapshot> history) {
+        for (Snapshot snapshot : history) {
+            assertThat(plannedFiles(serverPlanned, snapshot.snapshotId()))
+                    .as("server plan at snapshot %s (%s)", snapshot.snapshotId(), snapshot.operation())
+                    .isEqualTo(plannedFiles(clientPlanned, snapshot.snapshotId()));
         }
     }
 

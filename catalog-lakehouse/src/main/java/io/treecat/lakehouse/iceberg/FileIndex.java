@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ManifestFile;
@@ -47,9 +46,19 @@ import org.bson.BsonValue;
  * commits, so it is recorded one step late, without a second write: the index node is rewritten in
  * every write set that changes the leaves, so its own version (the vid of the write that produced
  * it, {@link CatalogObject#version()}) is the vid at which {@code head} became visible; the next
- * index write moves {@code head} into {@code snapshots} with that vid. A snapshot that was never
- * the head of a committed write set (several snapshots in one commit, a branch's snapshots) has no
- * vid, and planning for it goes through the manifests.
+ * index write moves {@code head} into {@code snapshots} with that vid.
+ *
+ * <p>Several snapshots committed in one write set (a chain of appends, a client's transaction) all
+ * become visible at its vid, where the leaves are the last one's files. An earlier one of them whose
+ * successors in the write set only added files, each with its own data sequence number (appends,
+ * row-level deltas that delete no file), had exactly the leaves of that vid whose data sequence
+ * number is at most its own: what came after it all carries higher numbers. Such snapshots are kept
+ * in {@code head_chain} with their sequence numbers, and move into {@code snapshots} as {@code {vid,
+ * max_seq}} with the head. Any other snapshot that was never the head of a committed write set (one
+ * followed by a delete or a compaction in the same write set, a format 1 table's, whose files carry
+ * no sequence numbers, a branch's) has no vid, and planning for it goes through the manifests. One
+ * leaf stands for one location: a file appended again while it is live (Iceberg lets a client add a
+ * path twice) is the later snapshot's leaf, and an earlier snapshot of its write set filters it out.
  *
  * <p>When the new current snapshot descends from the head, the write set applies each snapshot's
  * own manifest entries (ADDED: add a leaf, DELETED: remove it), oldest first. Otherwise (a rollback,
@@ -60,10 +69,31 @@ import org.bson.BsonValue;
 final class FileIndex {
     private static final String HEAD = LakeKeys.FILE_INDEX_HEAD;
     private static final String SNAPSHOTS = LakeKeys.FILE_INDEX_SNAPSHOTS;
+    private static final String HEAD_CHAIN = LakeKeys.FILE_INDEX_HEAD_CHAIN;
     /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
     private static final int MAX_CHAIN = 1000;
 
     private FileIndex() {}
+
+    /**
+     * Where a snapshot's files are in the tree: the leaves under the table at {@code vid} whose data sequence number
+     * is at most {@code maxSequenceNumber} (every leaf there, for the snapshot that was the head).
+     */
+    record Point(long vid, long maxSequenceNumber) {
+        static Point head(long vid) {
+            return new Point(vid, Long.MAX_VALUE);
+        }
+
+        /** Whether some leaves at the vid are not the snapshot's: those with a higher data sequence number. */
+        boolean filtered() {
+            return maxSequenceNumber != Long.MAX_VALUE;
+        }
+
+        /** Whether a leaf with this data sequence number (null: none recorded) holds a file of the snapshot. */
+        boolean holds(Long dataSequenceNumber) {
+            return dataSequenceNumber == null || dataSequenceNumber <= maxSequenceNumber;
+        }
+    }
 
     static ObjectPath indexPath(ObjectPath table) {
         return table.child(LakeKeys.FILE_INDEX_ID);
@@ -91,9 +121,23 @@ final class FileIndex {
         }
         Changes changes = new Changes(table, updated);
         List<Snapshot> chain = node.isPresent() ? chain(updated, target, head) : null;
+        Map<Long, Long> headChain = new LinkedHashMap<>();
         if (chain != null) {
-            for (Snapshot snapshot : chain) {
-                applyDelta(io, changes, updated, snapshot);
+            boolean[] onlyOwnAdds = new boolean[chain.size()];
+            for (int i = 0; i < chain.size(); i++) {
+                onlyOwnAdds[i] = applyDelta(io, changes, updated, chain.get(i));
+            }
+            if (updated.formatVersion() >= 2) {
+                // From the newest down: an earlier snapshot is plannable at this vid while everything after it only
+                // added files numbered after it.
+                for (int i = chain.size() - 2; i >= 0; i--) {
+                    Snapshot snapshot = chain.get(i);
+                    Snapshot next = chain.get(i + 1);
+                    if (!onlyOwnAdds[i + 1] || next.sequenceNumber() <= snapshot.sequenceNumber()) {
+                        break;
+                    }
+                    headChain.put(snapshot.snapshotId(), snapshot.sequenceNumber());
+                }
             }
         } else {
             for (CatalogObject partition : txn.children(table, ObjectType.PARTITION)) {
@@ -105,7 +149,8 @@ final class FileIndex {
         }
         List<WriteOp> writes = new ArrayList<>();
         // The index node first: the partition nodes and leaves follow, the table object is written by the caller.
-        writes.add(new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, updated)));
+        writes.add(
+                new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, headChain, updated)));
         writes.addAll(changes.writes());
         return writes;
     }
@@ -136,26 +181,44 @@ final class FileIndex {
         return null;
     }
 
-    private static BsonDocument indexValue(Optional<CatalogObject> node, Long targetId, TableMetadata updated) {
+    private static BsonDocument indexValue(
+            Optional<CatalogObject> node, Long targetId, Map<Long, Long> headChain, TableMetadata updated) {
         BsonDocument snapshots = new BsonDocument();
         Set<Long> live = new HashSet<>();
         updated.snapshots().forEach(snapshot -> live.add(snapshot.snapshotId()));
         if (node.isPresent()) {
-            BsonValue previous = node.get().value().get(SNAPSHOTS);
-            if (previous != null && previous.isDocument()) {
-                previous.asDocument().forEach((id, vid) -> {
+            BsonDocument previous = node.get().value();
+            BsonValue known = previous.get(SNAPSHOTS);
+            if (known != null && known.isDocument()) {
+                known.asDocument().forEach((id, point) -> {
                     if (live.contains(Long.valueOf(id))) {
-                        snapshots.append(id, vid);
+                        snapshots.append(id, point);
                     }
                 });
             }
+            // The head and its chain became visible at the node's own version: that is their vid.
+            long vid = node.get().version();
             Long head = head(node.get());
             if (head != null && live.contains(head)) {
-                snapshots.append(Long.toString(head), new BsonInt64(node.get().version()));
+                snapshots.append(Long.toString(head), new BsonInt64(vid));
+            }
+            BsonValue chained = previous.get(HEAD_CHAIN);
+            if (chained != null && chained.isDocument()) {
+                chained.asDocument().forEach((id, sequenceNumber) -> {
+                    if (live.contains(Long.valueOf(id))) {
+                        snapshots.append(
+                                id,
+                                new BsonDocument(LakeKeys.FILE_INDEX_VID, new BsonInt64(vid))
+                                        .append(LakeKeys.FILE_INDEX_MAX_SEQ, sequenceNumber));
+                    }
+                });
             }
         }
+        BsonDocument chain = new BsonDocument();
+        headChain.forEach((id, sequenceNumber) -> chain.append(Long.toString(id), new BsonInt64(sequenceNumber)));
         return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
                 .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
+                .append(HEAD_CHAIN, chain)
                 .append(SNAPSHOTS, snapshots);
     }
 
@@ -166,32 +229,50 @@ final class FileIndex {
      * snapshots name versions of the tree in which the leaves were under the old path (and the new
      * path did not exist, or held something else), so they are dropped: planning an older snapshot of
      * a renamed table reads its manifests, as for a snapshot that was never indexed. Keeping them
-     * would need the old path beside each vid, and the old path may since name another table.
+     * would need the old path beside each vid, and the old path may since name another table. The
+     * head's chain stays: its snapshots' files are the moved leaves filtered as before.
      */
     static BsonDocument movedValue(CatalogObject node) {
         BsonValue head = node.value().get(HEAD);
+        BsonValue chain = node.value().get(HEAD_CHAIN);
         return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
                 .append(HEAD, head == null ? BsonNull.VALUE : head)
+                .append(HEAD_CHAIN, chain != null && chain.isDocument() ? chain : new BsonDocument())
                 .append(SNAPSHOTS, new BsonDocument());
     }
 
     /**
-     * The vid at which the leaves under {@code table} are exactly the live files of {@code snapshotId},
-     * from the index node as read at any later vid; empty if that snapshot was never indexed.
+     * Where the files of {@code snapshotId} are under the table, from the index node as read at any later vid;
+     * empty if that snapshot was never indexed.
      */
-    static OptionalLong vidOf(CatalogObject node, long snapshotId) {
+    static Optional<Point> pointOf(CatalogObject node, long snapshotId) {
         Long head = head(node);
         if (head != null && head == snapshotId) {
-            return OptionalLong.of(node.version());
+            return Optional.of(Point.head(node.version()));
+        }
+        String id = Long.toString(snapshotId);
+        BsonValue chain = node.value().get(HEAD_CHAIN);
+        if (chain != null && chain.isDocument()) {
+            BsonValue sequenceNumber = chain.asDocument().get(id);
+            if (sequenceNumber != null) {
+                return Optional.of(
+                        new Point(node.version(), sequenceNumber.asInt64().getValue()));
+            }
         }
         BsonValue snapshots = node.value().get(SNAPSHOTS);
         if (snapshots != null && snapshots.isDocument()) {
-            BsonValue vid = snapshots.asDocument().get(Long.toString(snapshotId));
-            if (vid != null) {
-                return OptionalLong.of(vid.asInt64().getValue());
+            BsonValue point = snapshots.asDocument().get(id);
+            if (point != null && point.isInt64()) {
+                return Optional.of(Point.head(point.asInt64().getValue()));
+            }
+            if (point != null && point.isDocument()) {
+                BsonDocument filtered = point.asDocument();
+                return Optional.of(new Point(
+                        filtered.getInt64(LakeKeys.FILE_INDEX_VID).getValue(),
+                        filtered.getInt64(LakeKeys.FILE_INDEX_MAX_SEQ).getValue()));
             }
         }
-        return OptionalLong.empty();
+        return Optional.empty();
     }
 
     /**
@@ -257,9 +338,14 @@ final class FileIndex {
         }
     }
 
-    /** One snapshot's own manifest entries: what it added and what it deleted. */
-    private static void applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
+    /**
+     * One snapshot's own manifest entries: what it added and what it deleted. Answers whether it only added files,
+     * each with the snapshot's own sequence number as its data sequence number (then the snapshots before it in the
+     * same write set can be told apart from it by that number, {@link Point}).
+     */
+    private static boolean applyDelta(FileIO io, Changes changes, TableMetadata metadata, Snapshot snapshot) {
         Schema schema = metadata.schema();
+        boolean[] onlyOwnAdds = {true};
         for (ManifestFile manifest : manifests(io, snapshot)) {
             if (!Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
                 continue;
@@ -267,8 +353,12 @@ final class FileIndex {
             TreeCatIcebergAccess.EntryVisitor apply = (status, file, snapshotId) -> {
                 if (status == EntryStatus.DELETED) {
                     changes.remove(file);
+                    onlyOwnAdds[0] = false;
                 } else if (status == EntryStatus.ADDED) {
                     changes.add(file, snapshotId, schema);
+                    if (!Objects.equals(file.dataSequenceNumber(), snapshot.sequenceNumber())) {
+                        onlyOwnAdds[0] = false;
+                    }
                 }
             };
             // A chain member's own manifest was decoded while it waited (ReadAhead): only its sequence numbers,
@@ -281,6 +371,7 @@ final class FileIndex {
                 TreeCatIcebergAccess.readEntries(manifest, io, metadata.specsById(), false, apply);
             }
         }
+        return onlyOwnAdds[0];
     }
 
     /** Every live file of a snapshot, from all its manifests. */

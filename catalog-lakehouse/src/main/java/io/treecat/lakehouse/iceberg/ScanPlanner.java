@@ -38,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -187,13 +186,14 @@ public final class ScanPlanner {
                 : metadata.schema();
         validate(schema, filter, caseSensitive, request.select(), request.statsFields());
         Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
-        OptionalLong indexed = indexedVid(txn, table, snapshotId);
+        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, snapshotId);
         if (indexed.isEmpty()) {
             return completed(throughManifests(io, identifier, scan), metadata);
         }
-        List<String> partitions = matchingPartitions(service, scan, indexed.getAsLong());
+        List<String> partitions =
+                matchingPartitions(service, scan, indexed.get().vid());
         if (partitions.size() <= partitionsPerTask) {
-            return completed(fromTree(service, scan, indexed.getAsLong(), null, null), metadata);
+            return completed(fromTree(service, scan, indexed.get(), null, null), metadata);
         }
         List<String> tokens = new ArrayList<>();
         for (int start = 0; start < partitions.size(); start += partitionsPerTask) {
@@ -265,19 +265,26 @@ public final class ScanPlanner {
         return metadata;
     }
 
-    /** The vid at which the table's leaves are the snapshot's files, if the index has it and the tree still holds that version. */
-    private static OptionalLong indexedVid(LakeTransaction txn, ObjectPath table, long snapshotId) {
+    /**
+     * Where the table's leaves hold the snapshot's files (a vid, and for a snapshot committed before others in one
+     * write set, the highest data sequence number of its files), if the index has it and the tree still holds that
+     * version.
+     */
+    private static Optional<FileIndex.Point> indexedPoint(LakeTransaction txn, ObjectPath table, long snapshotId) {
         Optional<CatalogObject> node = txn.read(FileIndex.indexPath(table));
         if (node.isEmpty()) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
-        OptionalLong indexed = FileIndex.vidOf(node.get(), snapshotId);
+        Optional<FileIndex.Point> indexed = FileIndex.pointOf(node.get(), snapshotId);
         if (indexed.isPresent()) {
             try {
                 // A vid older than the tree's retention cannot be read: plan through the manifests instead.
-                txn.service().get(FileIndex.indexPath(table), ReadPoint.vid(indexed.getAsLong()));
+                txn.service()
+                        .get(
+                                FileIndex.indexPath(table),
+                                ReadPoint.vid(indexed.get().vid()));
             } catch (CatalogException e) {
-                return OptionalLong.empty();
+                return Optional.empty();
             }
         }
         return indexed;
@@ -414,9 +421,11 @@ public final class ScanPlanner {
     /**
      * Plans the files under the partitions in [{@code from}, {@code to}] (all when null): data files
      * only from that range, delete files also from the table's unpartitioned specs (global equality
-     * deletes apply to every partition).
+     * deletes apply to every partition). Only the leaves the snapshot's {@code point} holds: those
+     * with a higher data sequence number were added by later snapshots of its write set.
      */
-    private List<FileScanTask> fromTree(CatalogService service, Scan scan, long indexedVid, String from, String to) {
+    private List<FileScanTask> fromTree(
+            CatalogService service, Scan scan, FileIndex.Point point, String from, String to) {
         TableMetadata metadata = scan.metadata();
         LeafDecoder decoder = new LeafDecoder(metadata.specsById(), metadata.sortOrdersById(), statsToRead(scan));
         Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
@@ -435,7 +444,7 @@ public final class ScanPlanner {
         String query = PathSteps.of(scan.table()) + "/["
                 + partitionStep(scan, from == null ? null : new String[] {from, to}, service.queryLimits()) + "]/*";
         QueryRequest request = QueryRequest.of(query)
-                .at(ReadPoint.vid(indexedVid))
+                .at(ReadPoint.vid(point.vid()))
                 .withResults(ChildKinds.LEAVES)
                 .withLimit(QueryRequest.MAX_LIMIT);
         try (QueryCursor cursor = service.openQuery(request)) {
@@ -449,6 +458,9 @@ public final class ScanPlanner {
                     residual = null;
                 }
                 ContentFile<?> file = decoder.decode(row.value());
+                if (!point.holds(file.dataSequenceNumber())) {
+                    continue;
+                }
                 boolean data = file.content() == FileContent.DATA;
                 if (data && !partitionInRange) {
                     continue;
@@ -686,14 +698,14 @@ public final class ScanPlanner {
                 filter,
                 token.path("case-sensitive").asBoolean(true),
                 statsFields);
-        OptionalLong indexed = indexedVid(txn, table, snapshotId);
+        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, snapshotId);
         if (indexed.isEmpty()) {
             throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", planTask);
         }
         List<FileScanTask> tasks = fromTree(
                 service,
                 scan,
-                indexed.getAsLong(),
+                indexed.get(),
                 token.get("from").asText(),
                 token.get("to").asText());
         return new ScanTasks(tasks, deleteFiles(tasks), metadata.specsById());
