@@ -84,11 +84,6 @@ final class FileIndex {
             return new Point(vid, Long.MAX_VALUE);
         }
 
-        /** Whether some leaves at the vid are not the snapshot's: those with a higher data sequence number. */
-        boolean filtered() {
-            return maxSequenceNumber != Long.MAX_VALUE;
-        }
-
         /** Whether a leaf with this data sequence number (null: none recorded) holds a file of the snapshot. */
         boolean holds(Long dataSequenceNumber) {
             return dataSequenceNumber == null || dataSequenceNumber <= maxSequenceNumber;
