@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -62,7 +63,7 @@ class ReplicationIT {
     /** Refused commits by status and error code, for the report. */
     private final Map<String, Integer> refusals = new ConcurrentHashMap<>();
     /** Answers to a writer's commit other than 200, 500 and 503 (a commit is never refused for its own sake here). */
-    private final List<String> unexpectedAnswers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> unexpectedAnswers = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stopAll() throws Exception {

@@ -2,6 +2,7 @@ package io.treecat.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -30,12 +31,12 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -187,11 +188,7 @@ class TestIcebergCommitChains {
         }
         int commits = clients * rounds;
         try (RESTCatalog check = server.icebergClient();
-                RESTCatalog serverPlanning = server.icebergClient(
-                        "server-planning",
-                        Map.of(
-                                RESTCatalogProperties.SCAN_PLANNING_MODE,
-                                RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()))) {
+                RESTCatalog serverPlanning = server.icebergServerPlanningClient()) {
             Table result = check.loadTable(id);
             List<Snapshot> history = mainHistory(result);
             // One linear history holding every snapshot, each append's exactly once.
@@ -237,7 +234,7 @@ class TestIcebergCommitChains {
         TreeCatTestServer.Reply index = server.get("/treecat/v1/objects?path="
                 + TreeCatTestServer.encode("/warehouse/" + id.namespace().level(0) + "/" + id.name() + "/_files"));
         assertThat(index.status()).as(index.body()).isEqualTo(200);
-        com.fasterxml.jackson.databind.JsonNode value = index.json().get("value");
+        JsonNode value = index.json().get("value");
         Set<Long> indexed = new TreeSet<>();
         if (value.hasNonNull("head")) {
             indexed.add(value.get("head").asLong());
@@ -258,18 +255,14 @@ class TestIcebergCommitChains {
         TableIdentifier id = TableIdentifier.of(Namespace.of("chains4"), "t");
         TableIdentifier v1 = TableIdentifier.of(Namespace.of("chains4"), "v1");
         try (RESTCatalog catalog = server.icebergClient();
-                RESTCatalog serverPlanning = server.icebergClient(
-                        "server-planning",
-                        Map.of(
-                                RESTCatalogProperties.SCAN_PLANNING_MODE,
-                                RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()))) {
+                RESTCatalog serverPlanning = server.icebergServerPlanningClient()) {
             catalog.createNamespace(id.namespace());
             Table table = catalog.createTable(id, SCHEMA, SPEC, tableProperties());
             DataFile first = file(table, "first", "2025-05-01");
             table.newFastAppend().appendFile(first).commit();
 
             // One request: a delete, two appends (one into a day the delete emptied), a delete, an append.
-            org.apache.iceberg.Transaction transaction = table.newTransaction();
+            Transaction transaction = table.newTransaction();
             transaction.newDelete().deleteFile(first).commit();
             DataFile second = file(table, "second", "2025-05-01");
             transaction.newFastAppend().appendFile(second).commit();
@@ -314,7 +307,7 @@ class TestIcebergCommitChains {
             Map<String, String> properties = tableProperties();
             properties.put("format-version", "1");
             Table old = catalog.createTable(v1, SCHEMA, SPEC, properties);
-            org.apache.iceberg.Transaction appends = old.newTransaction();
+            Transaction appends = old.newTransaction();
             appends.newFastAppend().appendFile(file(old, "a", "2025-06-01")).commit();
             appends.newFastAppend().appendFile(file(old, "b", "2025-06-02")).commit();
             appends.commitTransaction();

@@ -24,7 +24,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,11 +57,7 @@ class TestIcebergRenameIndex {
     void start() throws Exception {
         server = new TreeCatTestServer(directory);
         clientPlanning = server.icebergClient("client-planning", Map.of());
-        serverPlanning = server.icebergClient(
-                "server-planning",
-                Map.of(
-                        RESTCatalogProperties.SCAN_PLANNING_MODE,
-                        RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
+        serverPlanning = server.icebergServerPlanningClient();
     }
 
     @AfterEach

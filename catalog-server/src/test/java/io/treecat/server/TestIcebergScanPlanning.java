@@ -35,7 +35,6 @@ import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -80,11 +79,7 @@ class TestIcebergScanPlanning {
 
     private RESTCatalog client(boolean serverPlanning) {
         return serverPlanning
-                ? server.icebergClient(
-                        "server-planning",
-                        Map.of(
-                                RESTCatalogProperties.SCAN_PLANNING_MODE,
-                                RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()))
+                ? server.icebergServerPlanningClient()
                 : server.icebergClient("client-planning", Map.of());
     }
 

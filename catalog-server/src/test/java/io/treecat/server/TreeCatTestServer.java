@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 
 /**
  * A real TreeCat server on loopback (Jetty, Jersey, RocksDB in a temporary directory) started from
@@ -174,6 +175,15 @@ final class TreeCatTestServer implements AutoCloseable {
 
     RESTCatalog icebergClient() {
         return icebergClient("treecat", Map.of());
+    }
+
+    /** Iceberg's REST client asking this server to plan every scan ({@code scan-planning-mode=server}). */
+    RESTCatalog icebergServerPlanningClient() {
+        return icebergClient(
+                "server-planning",
+                Map.of(
+                        RESTCatalogProperties.SCAN_PLANNING_MODE,
+                        RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
     }
 
     int port() {
