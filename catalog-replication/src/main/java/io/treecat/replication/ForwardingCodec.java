@@ -69,7 +69,10 @@ final class ForwardingCodec {
                         new BsonDocument()
                                 .append("principal", nullable(origin.principal()))
                                 .append("interface", nullable(origin.interfaceName()))
-                                .append("operation", nullable(origin.operation())))
+                                .append("operation", nullable(origin.operation()))
+                                .append("requestId", nullable(origin.requestId())))
+                .append("sentAfterVid", new BsonInt64(commit.sentAfterVid()))
+                .append("resent", BsonBoolean.valueOf(commit.resent()))
                 .append("scans", scans)
                 .append("writes", writes);
         return bytes(document);
@@ -107,16 +110,26 @@ final class ForwardingCodec {
             writes.add(write(value.asDocument()));
         }
         BsonDocument origin = document.getDocument("origin");
+        WriteSet writeSet = new WriteSet(
+                writes,
+                new CommitOrigin(
+                        string(origin.get("principal")),
+                        string(origin.get("interface")),
+                        string(origin.get("operation"))));
+        long readVid = document.getInt64("readVid").getValue();
+        boolean validate = document.getBoolean("validate").getValue();
+        String requestId = string(origin.get("requestId"));
+        if (requestId == null) {
+            // From a replica of an older version, which never sends a commit twice.
+            return ForwardedCommit.first(scans, readVid, writeSet, validate, readVid);
+        }
         return new ForwardedCommit(
                 scans,
-                document.getInt64("readVid").getValue(),
-                new WriteSet(
-                        writes,
-                        new CommitOrigin(
-                                string(origin.get("principal")),
-                                string(origin.get("interface")),
-                                string(origin.get("operation")))),
-                document.getBoolean("validate").getValue());
+                readVid,
+                writeSet.withOrigin(writeSet.origin().withRequestId(requestId)),
+                validate,
+                document.getInt64("sentAfterVid").getValue(),
+                document.getBoolean("resent").getValue());
     }
 
     static byte[] encodeResult(CommitResult result) {

@@ -36,9 +36,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
@@ -55,6 +58,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -392,10 +396,11 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         CompletableFuture<RaftClientReply> answered = new CompletableFuture<>();
         // A write request: the leader puts the operation in the log, and answers once it has applied it.
         toLeader(new LeaderCall<>(
-                request,
+                send -> request,
                 RaftClientRequest.writeRequestType(),
                 "operation",
                 "applied",
+                false,
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
                 (reply, call) -> answered.complete(reply)));
@@ -467,7 +472,6 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
 
     @Override
     public CompletableFuture<CommitResult> forward(ForwardedCommit commit) {
-        Message request = Message.valueOf(ByteString.copyFrom(ForwardingCodec.encodeCommit(commit)));
         CompletableFuture<CommitResult> answered = new CompletableFuture<>();
         // A non-linearizable read: the leader runs it at once if it leads (the commit goes through Raft
         // there, which is the leadership check that counts), with no read-index round first. That also
@@ -475,11 +479,14 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         // caused by a NotLeaderException, its Java serialization of the cause fails (RaftPeer is not
         // Serializable), and no readable reply arrives, so a commit that never ran looked like one of
         // unknown outcome.
+        // A re-send says so: the leader then looks for the first send in the commit log (ResentCommits).
         toLeader(new LeaderCall<>(
-                request,
+                send -> Message.valueOf(
+                        ByteString.copyFrom(ForwardingCodec.encodeCommit(send == 0 ? commit : commit.resend()))),
                 RaftClientRequest.readRequestType(true),
                 "commit",
                 "committed",
+                true,
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
                 (reply, call) -> settleForwarded(reply, call, answered)));
@@ -490,27 +497,58 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     /**
-     * One request this node sends to the group's leader: a forwarded commit, or a group operation.
+     * One request this node sends to the group's leader: a forwarded commit, or a group operation. Sent
+     * one send at a time.
      *
+     * @param message the message of each send, numbered from 0
      * @param what the request, in messages ("commit")
      * @param outcome what it does when it runs, in messages ("committed")
+     * @param resendable whether a leader recognises a re-send of a request that ran (a forwarded commit), so
+     *     that a send lost in transit may be sent again
      * @param onReply what a successful reply means; it completes {@code answered}, or calls {@link
      *     #retryOrGiveUp} when the reply says the request never ran
      */
     private record LeaderCall<T>(
-            Message request,
+            IntFunction<Message> message,
             RaftClientRequest.Type type,
             String what,
             String outcome,
+            boolean resendable,
             long deadline,
             CompletableFuture<T> answered,
-            BiConsumer<RaftClientReply, LeaderCall<T>> onReply) {}
+            BiConsumer<RaftClientReply, LeaderCall<T>> onReply,
+            AtomicInteger sends,
+            AtomicReference<Throwable> mayHaveRun) {
+        LeaderCall(
+                IntFunction<Message> message,
+                RaftClientRequest.Type type,
+                String what,
+                String outcome,
+                boolean resendable,
+                long deadline,
+                CompletableFuture<T> answered,
+                BiConsumer<RaftClientReply, LeaderCall<T>> onReply) {
+            this(
+                    message,
+                    type,
+                    what,
+                    outcome,
+                    resendable,
+                    deadline,
+                    answered,
+                    onReply,
+                    new AtomicInteger(),
+                    new AtomicReference<>());
+        }
+    }
 
     /**
      * Sends {@code call} to the leader this node knows of, and again to the next leader as long as the
      * failure says the request never ran (the node did not lead, was not ready, or could not be reached
-     * at all), until its deadline. After any other failure it may have run: the outcome is unknown and it
-     * is not sent again.
+     * at all), until its deadline. A resendable call is sent again after a failure in transit as well (the
+     * connection broke, the leader stopped): the leader that takes the re-send answers with what the first
+     * send did if it ran. After any other failure it may have run: the outcome is unknown and it is not sent
+     * again.
      */
     private <T> void toLeader(LeaderCall<T> call) {
         RaftPeerId leader = division().getInfo().getLeaderId();
@@ -527,7 +565,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 .setServerId(leader)
                 .setGroupId(groupId)
                 .setCallId(callIds.incrementAndGet())
-                .setMessage(call.request())
+                .setMessage(call.message().apply(call.sends().getAndIncrement()))
                 .setType(call.type())
                 .build();
         // `answered` is completed in every branch below; the chained stage carries nothing more.
@@ -535,9 +573,13 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             Throwable cause = failure != null ? unwrap(failure) : reply.isSuccess() ? null : reply.getException();
             if (cause == null) {
                 call.onReply().accept(reply, call);
-            } else if (neverRan(cause)) {
+            } else if (neverRan(cause) || (call.resendable() && inTransit(cause))) {
                 if (!(cause instanceof NotLeaderException) && !(cause instanceof LeaderNotReadyException)) {
                     renewClient(current);
+                }
+                if (call.resendable() && !neverSent(cause)) {
+                    // Perhaps another request's answer (see neverRan): this one may have run.
+                    call.mayHaveRun().set(cause);
                 }
                 retryOrGiveUp(call, cause);
             } else {
@@ -554,6 +596,18 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     private <T> void retryOrGiveUp(LeaderCall<T> call, Throwable cause) {
+        Throwable lost = call.mayHaveRun().get();
+        if (System.nanoTime() > call.deadline() && lost != null) {
+            call.answered()
+                    .completeExceptionally(new CatalogException(
+                            ErrorCode.COMMIT_STATE_UNKNOWN,
+                            "The " + call.what() + " was sent to the group's leader, no answer came back, and no"
+                                    + " leader took it again within " + commitTimeout.toSeconds()
+                                    + " s (replication.commit-timeout); it may or may not be " + call.outcome()
+                                    + ": " + lost,
+                            lost));
+            return;
+        }
         if (System.nanoTime() > call.deadline()) {
             call.answered()
                     .completeExceptionally(noLeader(
@@ -600,7 +654,37 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         }
     }
 
-    /** Whether a failure proves the request never reached a leader that could have run it. */
+    /** Whether the request never left this node: no connection to the leader could be made. */
+    private static boolean neverSent(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a request failed in transit: the connection broke or the stream closed under it (gRPC's
+     * failures, as Ratis's client reports them), not an answer of the leader's.
+     */
+    private static boolean inTransit(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof IOException && !(t instanceof RaftException)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a failure says the request never reached a leader that could have run it: the node did not
+     * lead, was not ready, or could not be reached at all. For the request that got that answer it is true;
+     * but Ratis's client fails every request waiting on the same stream with the NotLeaderException or
+     * LeaderNotReadyException one of them got, and with AlreadyClosedException when the server closes the
+     * stream, whether or not the others ran. Only a resendable call, which a leader recognises when sent again,
+     * is safe against that ({@link #neverSent} is the one failure that holds for every request).
+     */
     private static boolean neverRan(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof NotLeaderException

@@ -7,6 +7,7 @@ import io.treecat.core.error.CatalogException;
 import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.replication.ForwardedCommit;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -270,6 +271,83 @@ class TestReplicatedGroup {
         long committed =
                 replica.catalog().commit(second.id(), WriteSet.of(summary(2))).vid();
         assertThat(leader.tree().read(ObjectPath.parse("/summary"), committed)).isPresent();
+    }
+
+    /**
+     * A replica sends a commit again when the answer to the first send was lost (Ratis's client fails every
+     * request waiting on a connection with the "not leader" answer one of them got): the same leader, or the
+     * next one, answers every send with the one commit the first made.
+     */
+    @Test
+    void aForwardedCommitSentAgainCommitsOnceAndEverySendIsAnsweredWithIt() throws Exception {
+        startGroup();
+        Node leader = awaitLeader();
+        long seeded = add(leader, "/db").vid();
+        Node replica = aReplica(leader);
+        until(() -> replica.tree().lastVid() >= seeded, "the replica caught up");
+        ForwardedCommit commit = ForwardedCommit.first(
+                List.of(),
+                seeded,
+                WriteSet.of(
+                        new WriteOp.Add(
+                                ObjectPath.parse("/db/t"), ObjectKind.INNER, BsonDocument.parse("{obj_type: 'table'}")),
+                        new WriteOp.Update(
+                                ObjectPath.parse("/db"),
+                                ObjectKind.INNER,
+                                BsonDocument.parse("{obj_type: 'database', n: 2}"))),
+                false,
+                seeded);
+
+        CommitResult first = replica.replica().forward(commit).get(10, TimeUnit.SECONDS);
+        assertThat(first.changes()).hasSize(2);
+        // Sent again to the leader that ran it, and at once twice more, as a first send and as a re-send.
+        assertSameCommit(replica.replica().forward(commit.resend()).get(10, TimeUnit.SECONDS), first);
+        var together =
+                List.of(replica.replica().forward(commit), replica.replica().forward(commit.resend()));
+        for (var answer : together) {
+            assertSameCommit(answer.get(10, TimeUnit.SECONDS), first);
+        }
+
+        // And to the next leader, which finds it in the commit log.
+        String firstLeader = leader.replica().id();
+        stop(firstLeader);
+        Node next = awaitLeader();
+        Node sender =
+                nodes.values().stream().filter(node -> node != next).findFirst().orElseThrow();
+        assertSameCommit(sender.replica().forward(commit.resend()).get(10, TimeUnit.SECONDS), first);
+
+        for (Node node : nodes.values()) {
+            until(
+                    () -> node.tree().lastVid() >= first.vid(),
+                    "node " + node.replica().id() + " caught up");
+            assertThat(node.tree().lastVid()).as("no second commit").isEqualTo(first.vid());
+            assertThat(node.tree()
+                            .log()
+                            .find(first.vid())
+                            .orElseThrow()
+                            .origin()
+                            .requestId())
+                    .isEqualTo(commit.requestId());
+        }
+
+        // A re-send whose first send never reached a leader commits, once.
+        ForwardedCommit lost = ForwardedCommit.first(
+                List.of(),
+                first.vid(),
+                WriteSet.of(new WriteOp.Add(
+                        ObjectPath.parse("/db/u"), ObjectKind.INNER, BsonDocument.parse("{obj_type: 'table'}"))),
+                false,
+                first.vid());
+        CommitResult committed = sender.replica().forward(lost.resend()).get(10, TimeUnit.SECONDS);
+        assertThat(committed.vid()).isEqualTo(first.vid() + 1);
+        assertSameCommit(sender.replica().forward(lost.resend()).get(10, TimeUnit.SECONDS), committed);
+        assertThat(next.tree().lastVid()).isEqualTo(committed.vid());
+    }
+
+    /** The same commit, its changes with the objects before and after (in any order: the log keeps path order). */
+    private static void assertSameCommit(CommitResult answer, CommitResult commit) {
+        assertThat(answer.vid()).isEqualTo(commit.vid());
+        assertThat(answer.changes()).containsExactlyInAnyOrderElementsOf(commit.changes());
     }
 
     private static WriteOp summary(int files) {

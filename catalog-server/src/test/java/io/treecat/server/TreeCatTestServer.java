@@ -26,6 +26,9 @@ import java.util.function.Supplier;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 
 /**
  * A real TreeCat server on loopback (Jetty, Jersey, RocksDB in a temporary directory) started from
@@ -98,10 +101,16 @@ final class TreeCatTestServer implements AutoCloseable {
         watchdog.start();
         try {
             support.after();
+        } catch (RuntimeException e) {
+            // The test report's summary line shows only the message: it names what the stop waited for.
+            throw new IllegalStateException("The server's stop failed (" + e + "); " + openWhenStopping, e);
         } finally {
             watchdog.interrupt();
         }
     }
+
+    /** What was still open when the stop took long, in one line (see {@link #dumpWhileStopping}). */
+    private volatile String openWhenStopping = "it did not take long";
 
     private static final long STOP_DIAGNOSTICS_AFTER_MILLIS = 10_000;
 
@@ -111,6 +120,7 @@ final class TreeCatTestServer implements AutoCloseable {
         } catch (InterruptedException stopped) {
             return;
         }
+        openWhenStopping = openConnectionsAndRequests();
         StringBuilder dump = new StringBuilder("The server has not stopped after ")
                 .append(STOP_DIAGNOSTICS_AFTER_MILLIS)
                 .append(" ms:\n");
@@ -131,6 +141,44 @@ final class TreeCatTestServer implements AutoCloseable {
             }
         });
         System.err.println(dump);
+    }
+
+    /** Each connection still open (its endpoint and connection, as Jetty names them) and each request still handled. */
+    private String openConnectionsAndRequests() {
+        StringBuilder open = new StringBuilder("open after " + STOP_DIAGNOSTICS_AFTER_MILLIS + " ms:");
+        try {
+            for (Connector connector :
+                    support.getEnvironment().getApplicationContext().getServer().getConnectors()) {
+                if (connector instanceof AbstractConnector jetty) {
+                    for (EndPoint endPoint : jetty.getConnectedEndPoints()) {
+                        open.append(" [")
+                                .append(connector.getName())
+                                .append(' ')
+                                .append(endPoint)
+                                .append(']');
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            open.append(" (no connections: ").append(e).append(')');
+        }
+        // Dropwizard names a request's thread after the request while it handles it ("dw-42 - POST /v1/...").
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("dw-") && thread.getName().contains(" - ") && stack.length > 0) {
+                StackTraceElement where = Arrays.stream(stack)
+                        .filter(frame -> frame.getClassName().startsWith("io.treecat."))
+                        .findFirst()
+                        .orElse(stack[0]);
+                open.append(" {")
+                        .append(thread.getName())
+                        .append(" at ")
+                        .append(stack[0])
+                        .append(" in ")
+                        .append(where)
+                        .append('}');
+            }
+        });
+        return open.toString();
     }
 
     /** The server's {@code logging.level} (WARN unless a test asks for another): use this, not a plain override. */

@@ -8,12 +8,16 @@ import java.util.Optional;
 
 /**
  * Where a commit came from: the interface and operation that made it (e.g. {@code rest} and {@code
- * commitTable}, {@code load} and {@code chunk}) and, once authentication exists, the principal.
- * Adapters set it; the core only stores it in the commit log.
+ * commitTable}, {@code load} and {@code chunk}), once authentication exists the principal, and for a
+ * commit a replica forwarded to the group's leader the id of that request. Adapters set the first
+ * three; the core stores all of it in the commit log.
  *
  * @param principal who committed, or null while there is no authentication
+ * @param requestId the id a replica gave the commit it forwarded, the same on every re-send, or null: a
+ *     leader finds a re-sent commit that already committed by it in the commit log, instead of committing
+ *     it twice (docs/replication.md, "Forwarded commits")
  */
-public record CommitOrigin(String principal, String interfaceName, String operation) {
+public record CommitOrigin(String principal, String interfaceName, String operation, String requestId) {
     /** The longest principal, interface or operation name, in characters. */
     public static final int MAX_NAME_LENGTH = 128;
 
@@ -32,6 +36,13 @@ public record CommitOrigin(String principal, String interfaceName, String operat
         if (principal != null) {
             checkName("principal", principal);
         }
+        if (requestId != null) {
+            checkName("request id", requestId);
+        }
+    }
+
+    public CommitOrigin(String principal, String interfaceName, String operation) {
+        this(principal, interfaceName, operation, null);
     }
 
     public static CommitOrigin of(String interfaceName, String operation) {
@@ -39,7 +50,16 @@ public record CommitOrigin(String principal, String interfaceName, String operat
     }
 
     public CommitOrigin withPrincipal(String name) {
-        return new CommitOrigin(name, interfaceName, operation);
+        return new CommitOrigin(name, interfaceName, operation, requestId);
+    }
+
+    public CommitOrigin withRequestId(String id) {
+        return new CommitOrigin(principal, interfaceName, operation, id);
+    }
+
+    /** Whether this origin names the same interface and operation as {@code other}, whoever committed. */
+    public boolean sameOperation(CommitOrigin other) {
+        return interfaceName.equals(other.interfaceName) && operation.equals(other.operation);
     }
 
     public Optional<String> principalName() {

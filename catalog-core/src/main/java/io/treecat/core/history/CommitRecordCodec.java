@@ -21,10 +21,17 @@ import java.util.List;
  *          | added:4 | updated:4 | removed:4
  *          | full:    count:4, then per path: change:1 | object_kind:1 | path
  *          | compact: count:4, then per prefix: path
+ *          | format 2 only: request_id
  * </pre>
+ *
+ * <p>Format 2 adds the request id of a commit a replica forwarded ({@link CommitOrigin#requestId}); a record
+ * without one is written in format 1, which every version reads.
  */
 public final class CommitRecordCodec {
     static final int FORMAT = 1;
+    /** Format 1 and the request id of a forwarded commit. */
+    static final int FORMAT_WITH_REQUEST_ID = 2;
+
     private static final int COMPACT = 1;
 
     private CommitRecordCodec() {}
@@ -47,7 +54,13 @@ public final class CommitRecordCodec {
                 : utf8(record.origin().principal());
         byte[] iface = utf8(record.origin().interfaceName());
         byte[] operation = utf8(record.origin().operation());
+        byte[] requestId = record.origin().requestId() == null
+                ? null
+                : utf8(record.origin().requestId());
         size += 4 + (principal == null ? 0 : principal.length) + 4 + iface.length + 4 + operation.length;
+        if (requestId != null) {
+            size += 4 + requestId.length;
+        }
         if (record.compact()) {
             for (ObjectPath prefix : record.prefixes()) {
                 byte[] path = PathKeys.pathKey(prefix);
@@ -62,7 +75,9 @@ public final class CommitRecordCodec {
             }
         }
         ByteBuffer out = ByteBuffer.allocate(size);
-        out.put((byte) FORMAT).putLong(record.vid()).putLong(record.commitTimeMillis());
+        out.put((byte) (requestId == null ? FORMAT : FORMAT_WITH_REQUEST_ID))
+                .putLong(record.vid())
+                .putLong(record.commitTimeMillis());
         putBytes(out, principal);
         putBytes(out, iface);
         putBytes(out, operation);
@@ -77,6 +92,9 @@ public final class CommitRecordCodec {
             }
             putBytes(out, parts.get(i));
         }
+        if (requestId != null) {
+            putBytes(out, requestId);
+        }
         return out.array();
     }
 
@@ -84,10 +102,10 @@ public final class CommitRecordCodec {
         try {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             int format = in.get();
-            if (format != FORMAT) {
+            if (format != FORMAT && format != FORMAT_WITH_REQUEST_ID) {
                 throw new CatalogException(ErrorCode.UNSUPPORTED_STORAGE_FORMAT, "Unsupported commit record format")
                         .with("found", format)
-                        .with("supported", FORMAT);
+                        .with("supported", FORMAT_WITH_REQUEST_ID);
             }
             long vid = in.getLong();
             long time = in.getLong();
@@ -113,11 +131,22 @@ public final class CommitRecordCodec {
                     changes.add(new PathChange(PathKeys.decodePath(getBytes(in)), change, kind));
                 }
             }
+            String requestId = null;
+            if (format == FORMAT_WITH_REQUEST_ID) {
+                byte[] id = getBytes(in);
+                if (id == null) {
+                    throw new IllegalArgumentException("a format 2 record without its request id");
+                }
+                requestId = new String(id, StandardCharsets.UTF_8);
+            }
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " trailing bytes");
             }
             CommitOrigin origin = new CommitOrigin(
-                    principal == null ? null : new String(principal, StandardCharsets.UTF_8), iface, operation);
+                    principal == null ? null : new String(principal, StandardCharsets.UTF_8),
+                    iface,
+                    operation,
+                    requestId);
             return new CommitRecord(vid, time, origin, compact, added, updated, removed, changes, prefixes);
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new CatalogException(ErrorCode.STORAGE_CORRUPTION, "A commit record cannot be decoded", e)

@@ -73,7 +73,7 @@ public final class StoreCommitLog implements CommitLog {
             }
         }
         boolean compact =
-                entry.changes().size() > FULL_RECORD_LIMIT || entry.origin().equals(CommitOrigin.LOAD_CHUNK);
+                entry.changes().size() > FULL_RECORD_LIMIT || entry.origin().sameOperation(CommitOrigin.LOAD_CHUNK);
         if (!compact) {
             List<PathChange> sorted = new ArrayList<>(entry.changes());
             sorted.sort(Comparator.comparing(PathChange::path));

@@ -10,8 +10,10 @@ import io.treecat.core.version.VersionedTree;
 import io.treecat.core.version.WriteSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +67,7 @@ final class CommitPipeline implements AutoCloseable {
             long readVid,
             WriteSet writes,
             boolean validate,
-            boolean forwarded,
+            ForwardedCommit forwarded,
             CompletableFuture<CommitResult> done) {}
 
     /**
@@ -108,7 +110,7 @@ final class CommitPipeline implements AutoCloseable {
 
     private static final Written STOP_SYNCER = new Written(null, null, null);
 
-    private static final Request STOP = new Request(List.of(), 0, null, false, false, null);
+    private static final Request STOP = new Request(List.of(), 0, null, false, null, null);
 
     private final VersionedTree tree;
     private final ChangeLog log;
@@ -122,6 +124,8 @@ final class CommitPipeline implements AutoCloseable {
     private volatile CatalogException failure;
 
     private volatile boolean closed;
+    /** The forwarded commits this node was sent as the leader, so that each commits once however often sent. */
+    private final ResentCommits resent;
     /** The group this node belongs to, or null for a single node. */
     private volatile CommitReplicator replicator;
     /** How long a replicated commit waits for the group before its outcome is unknown. */
@@ -139,6 +143,7 @@ final class CommitPipeline implements AutoCloseable {
         this.log = log;
         this.validator = validator;
         this.afterCommit = afterCommit;
+        this.resent = new ResentCommits(tree);
         this.sequencer = new Thread(this::runSequencer, "treecat-commit-sequencer");
         this.syncer = new Thread(this::runSyncer, "treecat-commit-syncer");
         sequencer.setDaemon(true);
@@ -161,16 +166,29 @@ final class CommitPipeline implements AutoCloseable {
     }
 
     CompletableFuture<CommitResult> submit(List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate) {
-        return submit(scanSet, readVid, writes, validate, false);
+        CompletableFuture<CommitResult> done = new CompletableFuture<>();
+        submit(new Request(scanSet, readVid, writes, validate, null, done));
+        return done;
     }
 
     /**
-     * @param forwarded a replica's commit this node was sent as the leader: refused with {@code NO_LEADER}
-     *     if this node no longer leads, never forwarded again
+     * A replica's commit this node was sent as the leader: refused with {@code NO_LEADER} if this node no
+     * longer leads, never forwarded again. A re-send of a commit this node is still sequencing joins it; one
+     * of a commit that already committed is answered with that commit (see {@link ResentCommits}).
      */
-    CompletableFuture<CommitResult> submit(
-            List<ScanEntry> scanSet, long readVid, WriteSet writes, boolean validate, boolean forwarded) {
+    CompletableFuture<CommitResult> submitForwarded(ForwardedCommit commit) {
         CompletableFuture<CommitResult> done = new CompletableFuture<>();
+        CompletableFuture<CommitResult> earlier = resent.join(commit, done);
+        if (earlier != null) {
+            return earlier;
+        }
+        submit(new Request(commit.scanSet(), commit.readVid(), commit.writes(), commit.validate(), commit, done));
+        return done;
+    }
+
+    private void submit(Request request) {
+        CompletableFuture<CommitResult> done = request.done();
+        boolean forwarded = request.forwarded() != null;
         if (closed) {
             done.completeExceptionally(new CatalogException(ErrorCode.STORE_CLOSED, "The catalog is shutting down"));
         } else if (failure != null) {
@@ -178,11 +196,10 @@ final class CommitPipeline implements AutoCloseable {
         } else if (replicator != null && !forwarded && !replicator.leading()) {
             // A replica: the leader sequences it. Not through this node's queue, so forwarded commits
             // wait on the group, never on each other here.
-            forward(new Request(scanSet, readVid, writes, validate, false, done), replicator);
+            forward(request, replicator);
         } else {
-            pending.add(new Request(scanSet, readVid, writes, validate, forwarded, done));
+            pending.add(request);
         }
-        return done;
     }
 
     private void runSequencer() {
@@ -294,7 +311,7 @@ final class CommitPipeline implements AutoCloseable {
      */
     private void sequenceReplicated(Request first, CommitReplicator group) {
         if (!group.leading()) {
-            if (first.forwarded()) {
+            if (first.forwarded() != null) {
                 first.done()
                         .completeExceptionally(new CatalogException(
                                 ErrorCode.NO_LEADER, "This node no longer leads the group; nothing was committed"));
@@ -339,6 +356,15 @@ final class CommitPipeline implements AutoCloseable {
     private void stage(Request request, VersionedTree.GroupCommit entry, List<Staged> staged, List<Runnable> refusals) {
         PreparedCommit prepared = null;
         try {
+            if (request.forwarded() != null && request.forwarded().resent()) {
+                // This node leads, so the group's every earlier entry is applied here: the commit log has the
+                // first send if it committed. Answered after the entry, as refusals are.
+                Optional<CommitResult> committed = resent.find(request.forwarded(), entry.baseVid());
+                if (committed.isPresent()) {
+                    refusals.add(() -> request.done().complete(committed.get()));
+                    return;
+                }
+            }
             if (request.validate()) {
                 validator.validate(request.scanSet(), request.readVid());
             }
@@ -412,11 +438,11 @@ final class CommitPipeline implements AutoCloseable {
     }
 
     /** Sends a commit to the leader; the caller hears when this node has installed it. Never blocks. */
-    private static void forward(Request request, CommitReplicator group) {
+    private void forward(Request request, CommitReplicator group) {
         CompletableFuture<CommitResult> forwarded;
         try {
-            forwarded = group.forward(
-                    new ForwardedCommit(request.scanSet(), request.readVid(), request.writes(), request.validate()));
+            forwarded = group.forward(ForwardedCommit.first(
+                    request.scanSet(), request.readVid(), request.writes(), request.validate(), tree.lastVid()));
         } catch (RuntimeException e) {
             forwarded = CompletableFuture.failedFuture(e);
         }
@@ -425,10 +451,9 @@ final class CommitPipeline implements AutoCloseable {
             if (failure == null) {
                 request.done().complete(result);
             } else {
-                Throwable cause =
-                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                                ? failure.getCause()
-                                : failure;
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause()
+                        : failure;
                 request.done().completeExceptionally(cause);
             }
         });

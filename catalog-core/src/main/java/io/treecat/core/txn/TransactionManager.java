@@ -139,7 +139,7 @@ public final class TransactionManager implements AutoCloseable {
 
     /** A replica's commit, while this node leads: validated and sequenced like one of its own. */
     private CompletableFuture<CommitResult> sequenceForwarded(ForwardedCommit commit) {
-        return pipeline.submit(commit.scanSet(), commit.readVid(), commit.writes(), commit.validate(), true);
+        return pipeline.submitForwarded(commit);
     }
 
     private static ThreadFactory daemon(String name) {

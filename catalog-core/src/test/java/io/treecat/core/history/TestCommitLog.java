@@ -266,6 +266,52 @@ class TestCommitLog {
         assertThat(chunkRecord.compact()).isTrue();
         assertThat(chunkRecord.prefixes()).containsExactly(path("/lake/db1"));
         assertThat(CommitRecordCodec.encode(record).length).isLessThan(200);
+
+        // A chunk loaded by a signed-in user, forwarded by a replica, is still a chunk.
+        long signedIn = tree.commit(new WriteSet(
+                        List.of(add("/lake/db1/y")),
+                        CommitOrigin.LOAD_CHUNK.withPrincipal("ann").withRequestId("r-1")))
+                .vid();
+        assertThat(tree.log().find(signedIn).orElseThrow().compact()).isTrue();
+    }
+
+    @Test
+    void aForwardedCommitsRequestIdSurvivesTheCodecInFormat2() {
+        CommitRecord plain = new CommitRecord(
+                3,
+                5,
+                REST,
+                false,
+                1,
+                0,
+                0,
+                List.of(new PathChange(path("/a"), ChangeKind.ADDED, ObjectKind.INNER)),
+                List.of());
+        CommitRecord forwarded = new CommitRecord(
+                3,
+                5,
+                REST.withRequestId("node-2/5f0c"),
+                false,
+                1,
+                0,
+                0,
+                List.of(new PathChange(path("/a"), ChangeKind.ADDED, ObjectKind.INNER)),
+                List.of());
+
+        // Records without one stay in format 1, which older versions read.
+        assertThat(CommitRecordCodec.encode(plain)[0]).isEqualTo((byte) 1);
+        assertThat(CommitRecordCodec.encode(forwarded)[0]).isEqualTo((byte) 2);
+        assertThat(CommitRecordCodec.decode(CommitRecordCodec.encode(forwarded)))
+                .isEqualTo(forwarded);
+        assertThat(CommitRecordCodec.decode(CommitRecordCodec.encode(forwarded))
+                        .origin()
+                        .requestId())
+                .isEqualTo("node-2/5f0c");
+        byte[] withoutId = CommitRecordCodec.encode(plain);
+        withoutId[0] = 2;
+        assertThatThrownBy(() -> CommitRecordCodec.decode(withoutId))
+                .isInstanceOfSatisfying(
+                        CatalogException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORAGE_CORRUPTION));
     }
 
     @Test
