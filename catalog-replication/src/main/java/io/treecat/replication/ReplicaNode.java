@@ -392,15 +392,23 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
 
     @Override
     public CompletableFuture<Void> apply(GroupOperation operation) {
+        return apply(operation, callIds.incrementAndGet());
+    }
+
+    /** Applies {@code operation} as this node's call {@code callId}: the same call again is the same invocation. */
+    CompletableFuture<Void> apply(GroupOperation operation, long callId) {
         Message request = Message.valueOf(ByteString.copyFrom(operation.encode()));
         CompletableFuture<RaftClientReply> answered = new CompletableFuture<>();
-        // A write request: the leader puts the operation in the log, and answers once it has applied it.
+        // A write request: the leader puts the operation in the log, and answers once it has applied it. Every
+        // send is the same invocation (client id and call id), so Ratis's retry cache, which every node fills as
+        // it applies the log, answers a re-send of one that ran with its first reply instead of running it again.
         toLeader(new LeaderCall<>(
                 send -> request,
                 RaftClientRequest.writeRequestType(),
                 "operation",
                 "applied",
-                false,
+                true,
+                new Invocation(clientId, callId),
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
                 (reply, call) -> answered.complete(reply)));
@@ -487,6 +495,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 "commit",
                 "committed",
                 true,
+                null,
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
                 (reply, call) -> settleForwarded(reply, call, answered)));
@@ -503,8 +512,9 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
      * @param message the message of each send, numbered from 0
      * @param what the request, in messages ("commit")
      * @param outcome what it does when it runs, in messages ("committed")
-     * @param resendable whether a leader recognises a re-send of a request that ran (a forwarded commit), so
-     *     that a send lost in transit may be sent again
+     * @param resendable whether a leader recognises a re-send of a request that ran (a forwarded commit by its
+     *     request id, a group operation by its invocation), so that a send lost in transit may be sent again
+     * @param invocation the client and call id of every send, or null for new ones per send
      * @param onReply what a successful reply means; it completes {@code answered}, or calls {@link
      *     #retryOrGiveUp} when the reply says the request never ran
      */
@@ -514,6 +524,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             String what,
             String outcome,
             boolean resendable,
+            Invocation invocation,
             long deadline,
             CompletableFuture<T> answered,
             BiConsumer<RaftClientReply, LeaderCall<T>> onReply,
@@ -525,6 +536,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 String what,
                 String outcome,
                 boolean resendable,
+                Invocation invocation,
                 long deadline,
                 CompletableFuture<T> answered,
                 BiConsumer<RaftClientReply, LeaderCall<T>> onReply) {
@@ -534,6 +546,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                     what,
                     outcome,
                     resendable,
+                    invocation,
                     deadline,
                     answered,
                     onReply,
@@ -541,6 +554,9 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                     new AtomicReference<>());
         }
     }
+
+    /** The client id and call id Ratis knows a request by, in its retry cache. */
+    private record Invocation(ClientId clientId, long callId) {}
 
     /**
      * Sends {@code call} to the leader this node knows of, and again to the next leader as long as the
@@ -560,11 +576,14 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
         // Unordered: these requests are independent, and Ratis's ordered stream closes for good after one
         // failure. Through the client's RPC directly: AsyncApi sends a non-linearizable read only on the
         // ordered stream, and only to the leader the client thinks of.
+        Invocation invocation = call.invocation() != null
+                ? call.invocation()
+                : new Invocation(current.getId(), callIds.incrementAndGet());
         RaftClientRequest request = RaftClientRequest.newBuilder()
-                .setClientId(current.getId())
+                .setClientId(invocation.clientId())
                 .setServerId(leader)
                 .setGroupId(groupId)
-                .setCallId(callIds.incrementAndGet())
+                .setCallId(invocation.callId())
                 .setMessage(call.message().apply(call.sends().getAndIncrement()))
                 .setType(call.type())
                 .build();

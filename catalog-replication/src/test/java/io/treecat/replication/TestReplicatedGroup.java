@@ -8,6 +8,7 @@ import io.treecat.core.error.ErrorCode;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.replication.ForwardedCommit;
+import io.treecat.core.replication.GroupOperation;
 import io.treecat.core.service.CatalogService;
 import io.treecat.core.service.QueryRequest;
 import io.treecat.core.service.ReadPoint;
@@ -342,6 +343,38 @@ class TestReplicatedGroup {
         assertThat(committed.vid()).isEqualTo(first.vid() + 1);
         assertSameCommit(sender.replica().forward(lost.resend()).get(10, TimeUnit.SECONDS), committed);
         assertThat(next.tree().lastVid()).isEqualTo(committed.vid());
+    }
+
+    /**
+     * A group operation sent again (the same Ratis invocation: this node's client id and the call's id) is
+     * answered by Ratis's retry cache with its first reply, on the leader that ran it and on the next one,
+     * instead of running twice: a second "create snapshot" is not refused as taken.
+     */
+    @Test
+    void aGroupOperationSentAgainRunsOnce() throws Exception {
+        startGroup();
+        Node leader = awaitLeader();
+        long vid = add(leader, "/a").vid();
+        Node replica = aReplica(leader);
+        until(() -> replica.tree().lastVid() >= vid, "the replica caught up");
+        GroupOperation create = GroupOperation.createSnapshot("once", vid);
+
+        replica.replica().apply(create, 1_000_001).get(10, TimeUnit.SECONDS);
+        replica.replica().apply(create, 1_000_001).get(10, TimeUnit.SECONDS);
+        // The replica may lead now: it sends to itself then, and its cache, filled as it applied the log, answers.
+        stop(leader.replica().id());
+        awaitLeader();
+        replica.replica().apply(create, 1_000_001).get(10, TimeUnit.SECONDS);
+        for (Node node : nodes.values()) {
+            assertThat(node.tree().listSnapshots())
+                    .singleElement()
+                    .satisfies(snapshot -> assertThat(snapshot.vid()).isEqualTo(vid));
+        }
+        // Another call of the same operation is a new one: refused, the name is taken.
+        assertThatThrownBy(() -> replica.replica().apply(create).get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(CatalogException.class)
+                .cause()
+                .satisfies(e -> assertThat(((CatalogException) e).code()).isEqualTo(ErrorCode.SNAPSHOT_ALREADY_EXISTS));
     }
 
     /** The same commit, its changes with the objects before and after (in any order: the log keeps path order). */
