@@ -411,7 +411,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 new Invocation(clientId, callId),
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
-                (reply, call) -> answered.complete(reply)));
+                (reply, call) -> answered.complete(reply),
+                new Sends()));
         return answered.thenCompose(reply -> {
             CatalogException refusal = ForwardingCodec.decodeOperationOutcome(
                     reply.getMessage().getContent().asReadOnlyByteBuffer());
@@ -498,7 +499,8 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 null,
                 System.nanoTime() + commitTimeout.toNanos(),
                 answered,
-                (reply, call) -> settleForwarded(reply, call, answered)));
+                (reply, call) -> settleForwarded(reply, call, answered),
+                new Sends()));
         // Answered once this node can read it too, so the caller reads its own write here.
         return answered.thenCompose(result -> tree.awaitPublished(result.vid())
                 .completeOnTimeout(null, commitTimeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -528,31 +530,12 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
             long deadline,
             CompletableFuture<T> answered,
             BiConsumer<RaftClientReply, LeaderCall<T>> onReply,
-            AtomicInteger sends,
-            AtomicReference<Throwable> mayHaveRun) {
-        LeaderCall(
-                IntFunction<Message> message,
-                RaftClientRequest.Type type,
-                String what,
-                String outcome,
-                boolean resendable,
-                Invocation invocation,
-                long deadline,
-                CompletableFuture<T> answered,
-                BiConsumer<RaftClientReply, LeaderCall<T>> onReply) {
-            this(
-                    message,
-                    type,
-                    what,
-                    outcome,
-                    resendable,
-                    invocation,
-                    deadline,
-                    answered,
-                    onReply,
-                    new AtomicInteger(),
-                    new AtomicReference<>());
-        }
+            Sends sends) {}
+
+    /** How often a call was sent, and the failure of a send that may have run, if one did. */
+    private static final class Sends {
+        final AtomicInteger count = new AtomicInteger();
+        final AtomicReference<Throwable> mayHaveRun = new AtomicReference<>();
     }
 
     /** The client id and call id Ratis knows a request by, in its retry cache. */
@@ -584,7 +567,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 .setServerId(leader)
                 .setGroupId(groupId)
                 .setCallId(invocation.callId())
-                .setMessage(call.message().apply(call.sends().getAndIncrement()))
+                .setMessage(call.message().apply(call.sends().count.getAndIncrement()))
                 .setType(call.type())
                 .build();
         // `answered` is completed in every branch below; the chained stage carries nothing more.
@@ -598,7 +581,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
                 }
                 if (call.resendable() && !neverSent(cause)) {
                     // Perhaps another request's answer (see neverRan): this one may have run.
-                    call.mayHaveRun().set(cause);
+                    call.sends().mayHaveRun.set(cause);
                 }
                 retryOrGiveUp(call, cause);
             } else {
@@ -615,7 +598,7 @@ public final class ReplicaNode implements CommitReplicator, AutoCloseable {
     }
 
     private <T> void retryOrGiveUp(LeaderCall<T> call, Throwable cause) {
-        Throwable lost = call.mayHaveRun().get();
+        Throwable lost = call.sends().mayHaveRun.get();
         if (System.nanoTime() > call.deadline() && lost != null) {
             call.answered()
                     .completeExceptionally(new CatalogException(
