@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -85,13 +84,14 @@ final class ResentCommits {
         return done;
     }
 
-    /** Remembered before it leaves {@code inFlight}, so that a send arriving meanwhile finds it in one or the other. */
+    /**
+     * Remembered before it leaves {@code inFlight}, so that a send arriving meanwhile finds it in one or the other.
+     * {@code failure} is what the pipeline failed {@code done} with, unwrapped (a stage on {@code done} itself).
+     */
     private void settle(String id, CompletableFuture<CommitResult> done, CommitResult result, Throwable failure) {
-        Throwable cause =
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        Settled outcome = cause == null
+        Settled outcome = failure == null
                 ? new Settled(result.vid(), null)
-                : cause instanceof CatalogException unknown && unknown.code() == ErrorCode.COMMIT_STATE_UNKNOWN
+                : failure instanceof CatalogException unknown && unknown.code() == ErrorCode.COMMIT_STATE_UNKNOWN
                         ? new Settled(0, unknown)
                         : null; // refused: nothing committed, and a later send may run it
         if (outcome != null) {
