@@ -24,6 +24,11 @@ import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import io.treecat.grpc.client.TreeCatClient;
 import io.treecat.grpc.client.TreeCatClientException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -225,23 +230,29 @@ class TestOidcAuth {
         MockOAuth2Server later = new MockOAuth2Server();
         later.start();
         int port = later.baseUrl().port();
+        InetAddress host = InetAddress.getByName(later.baseUrl().host());
         String laterIssuer = later.issuerUrl("default").toString();
         String early =
                 later.issueToken("default", "bob", AUDIENCE, Map.of(), 3600).serialize();
         later.shutdown();
+        // The issuer's port stays ours while it is down: left free, any socket could take it in the seconds the
+        // server starts (CI once saw "Address already in use" when the issuer came back).
+        RefusingPort down = new RefusingPort(new InetSocketAddress(host, port));
 
-        try (TreeCatTestServer started = new TreeCatTestServer(
-                directory.resolve("down"),
-                oidc(directory.resolve("down.yml"), laterIssuer, "200ms"),
-                ConfigOverride.config("auth.enabled", "true"))) {
+        try (down;
+                TreeCatTestServer started = new TreeCatTestServer(
+                        directory.resolve("down"),
+                        oidc(directory.resolve("down.yml"), laterIssuer, "200ms"),
+                        ConfigOverride.config("auth.enabled", "true"))) {
             TreeCatTestServer.Reply refused =
                     started.send("GET", "/v1/config", null, "Authorization", "Bearer " + early);
             assertThat(refused.status()).isEqualTo(401);
             assertThat(refused.error().get("message").asText()).isEqualTo("The token's issuer is unavailable");
             assertThat(started.admin("/healthcheck").status()).isEqualTo(200);
 
+            down.close();
             MockOAuth2Server up = new MockOAuth2Server();
-            up.start(port);
+            up.start(host, port);
             try {
                 String fresh = up.issueToken("default", "bob", AUDIENCE, Map.of(), 3600)
                         .serialize();
@@ -304,5 +315,44 @@ class TestOidcAuth {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         return JWKSet.parse(jwks.body()).getKeys().get(0).toRSAKey();
+    }
+
+    /**
+     * A bound port on which nothing answers: every connection is reset as soon as it is accepted, as if its server
+     * were down, and no other socket can take the port until it is closed.
+     */
+    private static final class RefusingPort implements AutoCloseable {
+        private final ServerSocket socket;
+        private final Thread resetting;
+
+        RefusingPort(InetSocketAddress address) throws IOException {
+            socket = new ServerSocket();
+            socket.setReuseAddress(true);
+            socket.bind(address);
+            resetting = new Thread(this::resetEveryConnection, "refusing-port-" + address.getPort());
+            resetting.setDaemon(true);
+            resetting.start();
+        }
+
+        private void resetEveryConnection() {
+            while (!socket.isClosed()) {
+                try (Socket accepted = socket.accept()) {
+                    // Linger 0 resets instead of closing, so no TIME_WAIT keeps the port from the issuer's return.
+                    accepted.setSoLinger(true, 0);
+                } catch (IOException closed) {
+                    // Thrown by accept once close() is called; the loop ends then.
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            try {
+                resetting.join(Duration.ofSeconds(5).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
