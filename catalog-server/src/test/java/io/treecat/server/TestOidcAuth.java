@@ -339,8 +339,8 @@ class TestOidcAuth {
                 try (Socket accepted = socket.accept()) {
                     // Linger 0 resets instead of closing, so no TIME_WAIT keeps the port from the issuer's return.
                     accepted.setSoLinger(true, 0);
-                } catch (IOException closed) {
-                    // Thrown by accept once close() is called; the loop ends then.
+                } catch (IOException e) {
+                    // From accept once close() is called (the loop ends), or from one connection (the next is taken).
                 }
             }
         }
