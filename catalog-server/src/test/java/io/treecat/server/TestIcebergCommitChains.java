@@ -229,18 +229,28 @@ class TestIcebergCommitChains {
         }
     }
 
-    /** The snapshots the table's file index can plan from the tree: its head, the head's chain, and the others. */
+    /**
+     * The snapshots the table's file index can plan from the tree: the head and the head's chain of every version of
+     * its index node, read back version by version through the native API.
+     */
     private Set<Long> indexedSnapshots(TableIdentifier id) {
-        TreeCatTestServer.Reply index = server.get("/treecat/v1/objects?path="
-                + TreeCatTestServer.encode("/warehouse/" + id.namespace().level(0) + "/" + id.name() + "/_files"));
+        String path = TreeCatTestServer.encode("/warehouse/" + id.namespace().level(0) + "/" + id.name() + "/_files");
+        TreeCatTestServer.Reply index = server.get("/treecat/v1/objects?path=" + path);
         assertThat(index.status()).as(index.body()).isEqualTo(200);
-        JsonNode value = index.json().get("value");
         Set<Long> indexed = new TreeSet<>();
-        if (value.hasNonNull("head")) {
-            indexed.add(value.get("head").asLong());
+        while (index.status() == 200) {
+            JsonNode value = index.json().get("value");
+            assertThat(value.has("snapshots"))
+                    .as("no map of every snapshot's vid")
+                    .isFalse();
+            if (value.hasNonNull("head")) {
+                indexed.add(value.get("head").asLong());
+            }
+            value.get("head_chain").fieldNames().forEachRemaining(snapshot -> indexed.add(Long.valueOf(snapshot)));
+            long version = index.json().get("version").asLong();
+            index = server.get("/treecat/v1/objects?path=" + path + "&vid=" + (version - 1));
         }
-        value.get("head_chain").fieldNames().forEachRemaining(snapshot -> indexed.add(Long.valueOf(snapshot)));
-        value.get("snapshots").fieldNames().forEachRemaining(snapshot -> indexed.add(Long.valueOf(snapshot)));
+        assertThat(index.status()).as(index.body()).isEqualTo(404);
         return indexed;
     }
 
@@ -317,6 +327,102 @@ class TestIcebergCommitChains {
                     .contains(oldHistory.get(1).snapshotId())
                     .doesNotContain(oldHistory.get(0).snapshotId());
             assertServerPlansAsIceberg(old, serverPlanning.loadTable(v1), oldHistory);
+        }
+    }
+
+    /**
+     * An older snapshot is planned from the tree: the index node holds only its head, and the server finds the
+     * version of the node whose head the snapshot was. Shown by deleting every manifest list and manifest after the
+     * commits: a plan through the manifests would fail, one from the tree still answers Iceberg's own plan. For format
+     * 2 (found by sequence number, a transaction's earlier snapshots among them) and format 1 (by timestamp).
+     */
+    @Test
+    void everyOlderSnapshotIsPlannedFromTheTreeWithoutItsManifests() throws Exception {
+        try (RESTCatalog catalog = server.icebergClient();
+                RESTCatalog serverPlanning = server.icebergServerPlanningClient()) {
+            catalog.createNamespace(Namespace.of("chains5"));
+            for (String format : List.of("2", "1")) {
+                TableIdentifier id = TableIdentifier.of(Namespace.of("chains5"), "v" + format);
+                Map<String, String> properties = tableProperties();
+                properties.put("format-version", format);
+                Table table = catalog.createTable(id, SCHEMA, SPEC, properties);
+                List<DataFile> files = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                    DataFile file = file(table, "f" + i, "2025-07-0" + (1 + i % 5));
+                    files.add(file);
+                    if (i % 10 == 9) {
+                        // A delete among the appends, and for format 2 a transaction's two appends in one request.
+                        table.newDelete().deleteFile(files.get(i - 5)).commit();
+                        if (format.equals("2")) {
+                            Transaction transaction = table.newTransaction();
+                            transaction.newFastAppend().appendFile(file).commit();
+                            transaction
+                                    .newFastAppend()
+                                    .appendFile(file(table, "g" + i, "2025-07-09"))
+                                    .commit();
+                            transaction.commitTransaction();
+                            continue;
+                        }
+                    }
+                    table.newFastAppend().appendFile(file).commit();
+                }
+                table.refresh();
+                List<Snapshot> history = mainHistory(table);
+                assertThat(history).hasSizeGreaterThan(40);
+                Map<Long, Set<String>> expected = new HashMap<>();
+                for (Snapshot snapshot : history) {
+                    expected.put(snapshot.snapshotId(), plannedFiles(table, snapshot.snapshotId()));
+                }
+                assertThat(indexedSnapshots(id))
+                        .containsExactlyInAnyOrderElementsOf(
+                                history.stream().map(Snapshot::snapshotId).toList());
+
+                Path metadata = Path.of(URI.create(table.location())).resolve("metadata");
+                try (Stream<Path> avro = Files.list(metadata)) {
+                    for (Path file :
+                            avro.filter(f -> f.toString().endsWith(".avro")).toList()) {
+                        Files.delete(file);
+                    }
+                }
+                Table planned = serverPlanning.loadTable(id);
+                for (Snapshot snapshot : history) {
+                    assertThat(plannedFiles(planned, snapshot.snapshotId()))
+                            .as("format %s, server plan at snapshot %s", format, snapshot.snapshotId())
+                            .isEqualTo(expected.get(snapshot.snapshotId()));
+                }
+            }
+        }
+    }
+
+    /**
+     * After a rollback the index's heads no longer follow the table's order, so the search may miss an older
+     * snapshot: it is then planned from its manifests. Either way every plan is Iceberg's own.
+     */
+    @Test
+    void afterARollbackEverySnapshotIsStillPlannedAsIcebergPlansIt() throws Exception {
+        TableIdentifier id = TableIdentifier.of(Namespace.of("chains6"), "t");
+        try (RESTCatalog catalog = server.icebergClient();
+                RESTCatalog serverPlanning = server.icebergServerPlanningClient()) {
+            catalog.createNamespace(id.namespace());
+            Table table = catalog.createTable(id, SCHEMA, SPEC, tableProperties());
+            for (int i = 0; i < 12; i++) {
+                table.newFastAppend()
+                        .appendFile(file(table, "a" + i, "2025-08-0" + (1 + i % 4)))
+                        .commit();
+            }
+            table.refresh();
+            List<Snapshot> before = mainHistory(table);
+            table.manageSnapshots().rollbackTo(before.get(5).snapshotId()).commit();
+            for (int i = 0; i < 6; i++) {
+                table.newFastAppend()
+                        .appendFile(file(table, "b" + i, "2025-08-0" + (1 + i % 4)))
+                        .commit();
+            }
+            table.refresh();
+            List<Snapshot> all = new ArrayList<>();
+            table.snapshots().forEach(all::add);
+            assertThat(all).hasSize(18);
+            assertServerPlansAsIceberg(table, serverPlanning.loadTable(id), all);
         }
     }
 

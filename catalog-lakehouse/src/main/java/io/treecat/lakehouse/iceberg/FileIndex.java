@@ -1,8 +1,11 @@
 package io.treecat.lakehouse.iceberg;
 
+import io.treecat.core.error.CatalogException;
 import io.treecat.core.model.CatalogObject;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
+import io.treecat.core.service.CatalogService;
+import io.treecat.core.service.ReadPoint;
 import io.treecat.core.version.WriteOp;
 import io.treecat.lakehouse.model.LakeKeys;
 import io.treecat.lakehouse.model.ObjectType;
@@ -35,7 +38,7 @@ import org.bson.BsonValue;
  *
  * <pre>
  * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;                          obj_type=table
- * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/_files                   obj_type=file_index: head, snapshots {id: vid}
+ * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/_files                   obj_type=file_index: head, head_chain {id: seq}
  * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/&lt;spec&gt;:&lt;part path&gt;      obj_type=partition: spec_id, part_val {field: value}, partition_path
  * /&lt;catalog&gt;/&lt;ns…&gt;/&lt;table&gt;/&lt;spec&gt;:&lt;part path&gt;/&lt;file id&gt;   leaf, obj_type=file ({@link FileLeaves})
  * </pre>
@@ -45,16 +48,18 @@ import org.bson.BsonValue;
  * at the vid of the commit that made it the head. That vid is only known once the write set
  * commits, so it is recorded one step late, without a second write: the index node is rewritten in
  * every write set that changes the leaves, so its own version (the vid of the write that produced
- * it, {@link CatalogObject#version()}) is the vid at which {@code head} became visible; the next
- * index write moves {@code head} into {@code snapshots} with that vid.
+ * it, {@link CatalogObject#version()}) is the vid at which {@code head} became visible. An older
+ * snapshot's vid is that of the node's version whose head it was: {@link #find} searches the node's
+ * versions for it. The node holds no map of every snapshot's vid, so its size, and what each commit
+ * writes, does not grow with the table's history.
  *
  * <p>Several snapshots committed in one write set (a chain of appends, a client's transaction) all
  * become visible at its vid, where the leaves are the last one's files. An earlier one of them whose
  * successors in the write set only added files, each with its own data sequence number (appends,
  * row-level deltas that delete no file), had exactly the leaves of that vid whose data sequence
  * number is at most its own: what came after it all carries higher numbers. Such snapshots are kept
- * in {@code head_chain} with their sequence numbers, and move into {@code snapshots} as {@code {vid,
- * max_seq}} with the head. Any other snapshot that was never the head of a committed write set (one
+ * in {@code head_chain} with their sequence numbers, in the same version of the node as the head. Any
+ * other snapshot that was never the head of a committed write set (one
  * followed by a delete or a compaction in the same write set, a format 1 table's, whose files carry
  * no sequence numbers, a branch's) has no vid, and planning for it goes through the manifests. One
  * leaf stands for one location: a file appended again while it is live (Iceberg lets a client add a
@@ -68,10 +73,11 @@ import org.bson.BsonValue;
  */
 final class FileIndex {
     private static final String HEAD = LakeKeys.FILE_INDEX_HEAD;
-    private static final String SNAPSHOTS = LakeKeys.FILE_INDEX_SNAPSHOTS;
     private static final String HEAD_CHAIN = LakeKeys.FILE_INDEX_HEAD_CHAIN;
     /** Longer chains of new snapshots than this are re-indexed from the manifests in one go. */
     private static final int MAX_CHAIN = 1000;
+    /** Versions of the index node {@link #find} reads whose heads share the wanted snapshot's place in the order. */
+    private static final int MAX_TIED_HEADS = 64;
 
     private FileIndex() {}
 
@@ -144,8 +150,7 @@ final class FileIndex {
         }
         List<WriteOp> writes = new ArrayList<>();
         // The index node first: the partition nodes and leaves follow, the table object is written by the caller.
-        writes.add(
-                new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(node, targetId, headChain, updated)));
+        writes.add(new WriteOp.Update(indexPath(table), ObjectKind.INNER, indexValue(targetId, headChain)));
         writes.addAll(changes.writes());
         return writes;
     }
@@ -176,71 +181,91 @@ final class FileIndex {
         return null;
     }
 
-    private static BsonDocument indexValue(
-            Optional<CatalogObject> node, Long targetId, Map<Long, Long> headChain, TableMetadata updated) {
-        BsonDocument snapshots = new BsonDocument();
-        Set<Long> live = new HashSet<>();
-        updated.snapshots().forEach(snapshot -> live.add(snapshot.snapshotId()));
-        if (node.isPresent()) {
-            BsonDocument previous = node.get().value();
-            BsonValue known = previous.get(SNAPSHOTS);
-            if (known != null && known.isDocument()) {
-                known.asDocument().forEach((id, point) -> {
-                    if (live.contains(Long.valueOf(id))) {
-                        snapshots.append(id, point);
-                    }
-                });
-            }
-            // The head and its chain became visible at the node's own version: that is their vid.
-            long vid = node.get().version();
-            Long head = head(node.get());
-            if (head != null && live.contains(head)) {
-                snapshots.append(Long.toString(head), new BsonInt64(vid));
-            }
-            BsonValue chained = previous.get(HEAD_CHAIN);
-            if (chained != null && chained.isDocument()) {
-                chained.asDocument().forEach((id, sequenceNumber) -> {
-                    if (live.contains(Long.valueOf(id))) {
-                        snapshots.append(
-                                id,
-                                new BsonDocument(LakeKeys.FILE_INDEX_VID, new BsonInt64(vid))
-                                        .append(LakeKeys.FILE_INDEX_MAX_SEQ, sequenceNumber));
-                    }
-                });
-            }
-        }
+    private static BsonDocument indexValue(Long targetId, Map<Long, Long> headChain) {
         BsonDocument chain = new BsonDocument();
         headChain.forEach((id, sequenceNumber) -> chain.append(Long.toString(id), new BsonInt64(sequenceNumber)));
         return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
                 .append(HEAD, targetId == null ? BsonNull.VALUE : new BsonInt64(targetId))
-                .append(HEAD_CHAIN, chain)
-                .append(SNAPSHOTS, snapshots);
+                .append(HEAD_CHAIN, chain);
     }
 
     /**
-     * The index node of a table that moved (a rename): the same head, no older snapshots. The
-     * rename's write set makes the node's own version the rename's vid, at which the leaves under the
-     * new path are the head's files, so the head stays served from the tree. The vids of older
-     * snapshots name versions of the tree in which the leaves were under the old path (and the new
-     * path did not exist, or held something else), so they are dropped: planning an older snapshot of
-     * a renamed table reads its manifests, as for a snapshot that was never indexed. Keeping them
-     * would need the old path beside each vid, and the old path may since name another table. The
-     * head's chain stays: its snapshots' files are the moved leaves filtered as before.
+     * The index node of a table that moved (a rename): the same head and chain. The rename's write set makes the
+     * node's own version the rename's vid, at which the leaves under the new path are the head's files, so the head
+     * stays served from the tree. Older snapshots are not found at the new path ({@link #find} searches only the
+     * node's versions there, and before the rename there were none), so planning one reads its manifests, as for a
+     * snapshot that was never indexed: their vids name versions of the tree in which the leaves were under the old
+     * path, which may since name another table.
      */
     static BsonDocument movedValue(CatalogObject node) {
         BsonValue head = node.value().get(HEAD);
         BsonValue chain = node.value().get(HEAD_CHAIN);
         return new BsonDocument(LakeKeys.OBJ_TYPE, ObjectType.FILE_INDEX.bson())
                 .append(HEAD, head == null ? BsonNull.VALUE : head)
-                .append(HEAD_CHAIN, chain != null && chain.isDocument() ? chain : new BsonDocument())
-                .append(SNAPSHOTS, new BsonDocument());
+                .append(HEAD_CHAIN, chain != null && chain.isDocument() ? chain : new BsonDocument());
     }
 
     /**
-     * Where the files of {@code snapshotId} are under the table, from the index node as read at any later vid;
-     * empty if that snapshot was never indexed.
+     * Where the files of {@code snapshotId} are under the table, {@code node} being the index node as read at the
+     * plan's vid; empty if the snapshot was never indexed, or its version of the node cannot be found (see below).
+     *
+     * <p>The head and its chain are in {@code node} itself. An older snapshot was the head (or in the chain) of an
+     * older version of the node. Heads follow the table's order (a snapshot's sequence number; a format 1 table's
+     * are all 0, so there its timestamp) while the main branch only moves forward, so this searches the versions
+     * before {@code node} by vid, reading the node at a vid in each step, for the first whose head comes after the
+     * snapshot: the snapshot is in that version's chain, or the head of the version before it (or of one a few
+     * before it, for a format 1 table's snapshots made in the same millisecond). That is about log2(vid) reads, where
+     * a map of every snapshot's vid in the node made every commit rewrite the whole history. After a rollback the
+     * heads may not follow the order; a snapshot the search misses is planned through its manifests: slower, never
+     * wrong.
      */
-    static Optional<Point> pointOf(CatalogObject node, long snapshotId) {
+    static Optional<Point> find(
+            CatalogService service, ObjectPath table, CatalogObject node, TableMetadata metadata, long snapshotId) {
+        Optional<Point> here = pointIn(node, snapshotId);
+        Snapshot snapshot = metadata.snapshot(snapshotId);
+        if (here.isPresent() || snapshot == null) {
+            return here;
+        }
+        long wanted = order(metadata, snapshot);
+        ObjectPath path = indexPath(table);
+        CatalogObject after = null;
+        long low = 1;
+        long high = node.version() - 1;
+        while (low <= high) {
+            long vid = low + (high - low) / 2;
+            Optional<CatalogObject> version = readAt(service, path, vid);
+            Long headOrder = version.map(found -> headOrder(metadata, found)).orElse(null);
+            if (headOrder != null && headOrder > wanted) {
+                after = version.get();
+                // The same version is read at every vid from its own up to this one.
+                high = Math.min(vid, after.version()) - 1;
+            } else {
+                low = vid + 1;
+            }
+        }
+        if (after != null) {
+            Optional<Point> chained = pointIn(after, snapshotId);
+            if (chained.isPresent()) {
+                return chained;
+            }
+        }
+        long vid = (after == null ? node.version() : after.version()) - 1;
+        for (int step = 0; step < MAX_TIED_HEADS && vid >= 1; step++) {
+            Optional<CatalogObject> version = readAt(service, path, vid);
+            if (version.isEmpty() || !Objects.equals(headOrder(metadata, version.get()), wanted)) {
+                break;
+            }
+            Optional<Point> point = pointIn(version.get(), snapshotId);
+            if (point.isPresent()) {
+                return point;
+            }
+            vid = version.get().version() - 1;
+        }
+        return Optional.empty();
+    }
+
+    /** The head or a member of the head's chain in this version of the node. */
+    private static Optional<Point> pointIn(CatalogObject node, long snapshotId) {
         Long head = head(node);
         if (head != null && head == snapshotId) {
             return Optional.of(Point.head(node.version()));
@@ -254,20 +279,27 @@ final class FileIndex {
                         new Point(node.version(), sequenceNumber.asInt64().getValue()));
             }
         }
-        BsonValue snapshots = node.value().get(SNAPSHOTS);
-        if (snapshots != null && snapshots.isDocument()) {
-            BsonValue point = snapshots.asDocument().get(id);
-            if (point != null && point.isInt64()) {
-                return Optional.of(Point.head(point.asInt64().getValue()));
-            }
-            if (point != null && point.isDocument()) {
-                BsonDocument filtered = point.asDocument();
-                return Optional.of(new Point(
-                        filtered.getInt64(LakeKeys.FILE_INDEX_VID).getValue(),
-                        filtered.getInt64(LakeKeys.FILE_INDEX_MAX_SEQ).getValue()));
-            }
-        }
         return Optional.empty();
+    }
+
+    /** The node as of {@code vid}; empty where there was none, or where retention has collected that version. */
+    private static Optional<CatalogObject> readAt(CatalogService service, ObjectPath path, long vid) {
+        try {
+            return service.get(path, ReadPoint.vid(vid));
+        } catch (CatalogException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Where a version's head comes in the table's order; null when the table no longer has that snapshot. */
+    private static Long headOrder(TableMetadata metadata, CatalogObject node) {
+        Long head = head(node);
+        Snapshot snapshot = head == null ? null : metadata.snapshot(head);
+        return snapshot == null ? null : order(metadata, snapshot);
+    }
+
+    private static long order(TableMetadata metadata, Snapshot snapshot) {
+        return metadata.formatVersion() >= 2 ? snapshot.sequenceNumber() : snapshot.timestampMillis();
     }
 
     /**

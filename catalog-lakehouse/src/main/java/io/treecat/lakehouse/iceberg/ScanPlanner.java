@@ -186,7 +186,7 @@ public final class ScanPlanner {
                 : metadata.schema();
         validate(schema, filter, caseSensitive, request.select(), request.statsFields());
         Scan scan = new Scan(table, vid, metadata, snapshotId, filter, caseSensitive, request.statsFields());
-        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, snapshotId);
+        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, metadata, snapshotId);
         if (indexed.isEmpty()) {
             return completed(throughManifests(io, identifier, scan), metadata);
         }
@@ -270,12 +270,13 @@ public final class ScanPlanner {
      * write set, the highest data sequence number of its files), if the index has it and the tree still holds that
      * version.
      */
-    private static Optional<FileIndex.Point> indexedPoint(LakeTransaction txn, ObjectPath table, long snapshotId) {
+    private static Optional<FileIndex.Point> indexedPoint(
+            LakeTransaction txn, ObjectPath table, TableMetadata metadata, long snapshotId) {
         Optional<CatalogObject> node = txn.read(FileIndex.indexPath(table));
         if (node.isEmpty()) {
             return Optional.empty();
         }
-        Optional<FileIndex.Point> indexed = FileIndex.pointOf(node.get(), snapshotId);
+        Optional<FileIndex.Point> indexed = FileIndex.find(txn.service(), table, node.get(), metadata, snapshotId);
         if (indexed.isPresent()) {
             try {
                 // A vid older than the tree's retention cannot be read: plan through the manifests instead.
@@ -698,7 +699,7 @@ public final class ScanPlanner {
                 filter,
                 token.path("case-sensitive").asBoolean(true),
                 statsFields);
-        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, snapshotId);
+        Optional<FileIndex.Point> indexed = indexedPoint(txn, table, metadata, snapshotId);
         if (indexed.isEmpty()) {
             throw new NoSuchPlanTaskException("Plan task is no longer readable: %s", planTask);
         }

@@ -230,19 +230,10 @@ public final class LakeKeys {
     /** The snapshot whose files the index holds. */
     public static final String FILE_INDEX_HEAD = "head";
     /**
-     * Snapshot id → the vid that made it current, or, for a snapshot committed together with later ones that only added
-     * files, {@code {vid, max_seq}}: its files are the leaves at that vid whose data sequence number is at most max_seq.
-     */
-    public static final String FILE_INDEX_SNAPSHOTS = "snapshots";
-    /**
      * Snapshot id → sequence number, of the snapshots committed in the same write as the head, before it, with only
      * appends after them: planned at the node's own version, the leaves filtered by data sequence number.
      */
     public static final String FILE_INDEX_HEAD_CHAIN = "head_chain";
-    /** In a {@link #FILE_INDEX_SNAPSHOTS} entry: the vid. */
-    public static final String FILE_INDEX_VID = "vid";
-    /** In a {@link #FILE_INDEX_SNAPSHOTS} entry: the highest data sequence number of the snapshot's files. */
-    public static final String FILE_INDEX_MAX_SEQ = "max_seq";
 
     public static final String FILE_CONTENT = "content";
     public static final String FILE_PATH = "file_path";

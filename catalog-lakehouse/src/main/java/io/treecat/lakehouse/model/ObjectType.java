@@ -21,7 +21,7 @@ public enum ObjectType {
     PARTITION("partition"),
     /** A leaf under an Iceberg table's partition: one data or delete file with its statistics. */
     FILE("file"),
-    /** {@code …/<table>/_files}: an Iceberg table's file index head and snapshot-id → vid map. */
+    /** {@code …/<table>/_files}: an Iceberg table's file index head, its version the vid where the head's files are. */
     FILE_INDEX("file_index"),
     /** {@code /<catalog>/<db>/.functions}: the container of a Hive database's functions. */
     FUNCTIONS("hms_functions"),
