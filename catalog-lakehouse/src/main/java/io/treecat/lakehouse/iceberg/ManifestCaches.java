@@ -40,10 +40,15 @@ final class ManifestCaches {
      * planned on the base version while the table commits); not seen, not tested.
      */
     static void forget(TableMetadata base, TableMetadata committed, List<Snapshot> heads) {
-        for (Snapshot snapshot : committed.snapshots()) {
-            if (base == null || base.snapshot(snapshot.snapshotId()) == null) {
-                TreeCatIcebergAccess.forgetManifests(snapshot);
+        // Iceberg's builder adds snapshots at the end of the list: the commit's own are the last ones, back to the
+        // first the base has (looking at every snapshot cost a commit time in proportion to the table's history).
+        List<Snapshot> snapshots = committed.snapshots();
+        for (int i = snapshots.size() - 1; i >= 0; i--) {
+            Snapshot snapshot = snapshots.get(i);
+            if (base != null && base.snapshot(snapshot.snapshotId()) != null) {
+                break;
             }
+            TreeCatIcebergAccess.forgetManifests(snapshot);
         }
         heads.forEach(TreeCatIcebergAccess::forgetManifests);
     }
