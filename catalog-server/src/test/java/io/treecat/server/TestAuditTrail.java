@@ -3,20 +3,13 @@ package io.treecat.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.treecat.core.model.ObjectKind;
 import io.treecat.core.model.ObjectPath;
 import io.treecat.core.version.WriteOp;
 import io.treecat.core.version.WriteSet;
 import io.treecat.grpc.client.TreeCatClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,13 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestAuditTrail {
     private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @TempDir
     static Path directory;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, String> credentials = new HashMap<>();
     private TreeCatTestServer server;
 
@@ -203,23 +193,7 @@ class TestAuditTrail {
     }
 
     private String token(String principal) {
-        String[] parts = credentials.get(principal).split(":", 2);
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
-                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
-                .build();
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return MAPPER.readTree(response.body()).get("access_token").asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return server.clientCredentialsToken(credentials.get(principal));
     }
 
     private TreeCatTestServer.Reply send(String token, String method, String path, String body) {

@@ -15,14 +15,8 @@ import io.treecat.core.version.WriteSet;
 import io.treecat.grpc.client.TreeCatClient;
 import io.treecat.grpc.client.TreeCatClientException;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,23 +144,7 @@ class TestAuthorization {
     }
 
     private String token(String principal) {
-        String[] parts = credentials.get(principal).split(":", 2);
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
-                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
-                .build();
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return MAPPER.readTree(response.body()).get("access_token").asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return server.clientCredentialsToken(credentials.get(principal));
     }
 
     private TreeCatTestServer.Reply send(String token, String method, String path, String body) {

@@ -19,7 +19,6 @@ import io.treecat.lakehouse.auth.DeniedAttempts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -267,23 +266,7 @@ class TestDeniedAttemptsOverApis {
     }
 
     private String token(String principal) {
-        String[] parts = credentials.get(principal).split(":", 2);
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
-                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
-                .build();
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return JSON.readTree(response.body()).get("access_token").asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return server.clientCredentialsToken(credentials.get(principal));
     }
 
     private TreeCatTestServer.Reply send(String token, String method, String path, String body) {

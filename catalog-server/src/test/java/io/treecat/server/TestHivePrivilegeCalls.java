@@ -6,11 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,8 +51,6 @@ class TestHivePrivilegeCalls {
     @TempDir
     static Path directory;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, String> credentials = new HashMap<>();
     private TreeCatTestServer server;
 
@@ -181,17 +174,8 @@ class TestHivePrivilegeCalls {
                         "http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"));
     }
 
-    private String token(String principal) throws Exception {
-        String[] parts = credentials.get(principal).split(":", 2);
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
-                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return MAPPER.readTree(response.body()).get("access_token").asText();
+    private String token(String principal) {
+        return server.clientCredentialsToken(credentials.get(principal));
     }
 
     private TreeCatTestServer.Reply send(String token, String method, String path) {

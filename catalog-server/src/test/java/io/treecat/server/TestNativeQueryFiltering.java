@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.grpc.Status;
 import io.treecat.core.model.CatalogObject;
@@ -16,13 +15,7 @@ import io.treecat.core.version.WriteSet;
 import io.treecat.grpc.client.QueryResults;
 import io.treecat.grpc.client.TreeCatClient;
 import io.treecat.grpc.client.TreeCatClientException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,13 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestNativeQueryFiltering {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path directory;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, String> credentials = new HashMap<>();
     private TreeCatTestServer server;
 
@@ -204,23 +194,7 @@ class TestNativeQueryFiltering {
     }
 
     private String token(String principal) {
-        String[] parts = credentials.get(principal).split(":", 2);
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
-                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
-                .build();
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return JSON.readTree(response.body()).get("access_token").asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return server.clientCredentialsToken(credentials.get(principal));
     }
 
     private TreeCatTestServer.Reply send(String token, String method, String path, String body) {

@@ -234,6 +234,28 @@ final class TreeCatTestServer implements AutoCloseable {
                         RESTCatalogProperties.ScanPlanningMode.SERVER.modeName()));
     }
 
+    /**
+     * An access token from this server's token endpoint for a client credential ({@code id:secret}), the exchange
+     * Iceberg's OAuth2 client makes; fails unless the endpoint answers 200.
+     */
+    String clientCredentialsToken(String credential) {
+        String[] parts = credential.split(":", 2);
+        HttpRequest request = HttpRequest.newBuilder(api("/v1/oauth/tokens"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + parts[0]
+                        + "&client_secret=" + URLEncoder.encode(parts[1], StandardCharsets.UTF_8)))
+                .build();
+        HttpResponse<String> response = exchange(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("The token endpoint answered " + response.statusCode() + ": " + response.body());
+        }
+        try {
+            return JSON.readTree(response.body()).get("access_token").asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     int port() {
         return support.getLocalPort();
     }
