@@ -106,6 +106,12 @@ class TestIcebergRenameIndex {
                 "/treecat/v1/objects?path=" + encode("/warehouse/" + NAMESPACE.level(0) + "/" + table.name() + child));
     }
 
+    /** The object as of {@code vid}. */
+    private TreeCatTestServer.Reply object(TableIdentifier table, String child, long vid) {
+        return server.get("/treecat/v1/objects?path="
+                + encode("/warehouse/" + NAMESPACE.level(0) + "/" + table.name() + child) + "&vid=" + vid);
+    }
+
     @Test
     void renameMovesTheFileIndexAndPlanningStaysExact() {
         clientPlanning.createNamespace(NAMESPACE);
@@ -158,13 +164,9 @@ class TestIcebergRenameIndex {
         assertThat(after).hasSize(6);
         assertThat(leaves(NEW)).isEqualTo(after);
         assertThat(planned(serverPlanning.loadTable(NEW).newScan())).isEqualTo(after);
-        // The moved head is still found from the tree: the node's version before the commit names it.
+        // The node's version before the commit holds the moved head: where the planner's search finds it.
         long nextVersion = object(NEW, "/_files").json().get("version").asLong();
-        JsonNode moved = server.get("/treecat/v1/objects?path="
-                        + encode("/warehouse/" + NAMESPACE.level(0) + "/" + NEW.name() + "/_files") + "&vid="
-                        + (nextVersion - 1))
-                .json()
-                .get("value");
+        JsonNode moved = object(NEW, "/_files", nextVersion - 1).json().get("value");
         assertThat(moved.get("head").asLong()).isEqualTo(snapshots.get(snapshots.size() - 1));
     }
 
