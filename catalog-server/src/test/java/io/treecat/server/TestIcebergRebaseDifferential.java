@@ -16,6 +16,7 @@ import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
@@ -51,7 +52,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server-side rebase of row-level deltas and compactions (ManifestListRebase) against Iceberg's own
+ * Server-side rebase of row-level deltas, copy-on-write changes and compactions (ManifestListRebase) against Iceberg's own
  * client-side retry. Each scenario runs on two tables of one server with its default settings: on
  * the first the server rebases (the client's retries are off, so any 409 fails the test), the second
  * opts out ({@code treecat.rebase-appends=false}) and Iceberg's Java client refreshes and retries after
@@ -110,7 +111,8 @@ class TestIcebergRebaseDifferential {
         TableIdentifier rebasedId = TableIdentifier.of(ns, "rebased");
         TableIdentifier retriedId = TableIdentifier.of(ns, "retried");
         try (RESTCatalog one = server.icebergClient();
-                RESTCatalog two = server.icebergClient()) {
+                RESTCatalog two = server.icebergClient();
+                RESTCatalog serverPlanning = server.icebergServerPlanningClient()) {
             one.createNamespace(ns);
             one.createTable(rebasedId, SCHEMA, SPEC, properties(true));
             one.createTable(retriedId, SCHEMA, SPEC, properties(false));
@@ -137,6 +139,9 @@ class TestIcebergRebaseDifferential {
                     .isEqualTo(retried.currentSnapshot().sequenceNumber());
             assertThat(history(rebased)).isEqualTo(history(retried));
             assertThat(rows(rebased)).isEqualTo(rows(retried));
+            // The server's file index followed the rebased snapshot: its plan is the one Iceberg makes from the
+            // manifests.
+            assertThat(tasks(serverPlanning.loadTable(rebasedId))).isEqualTo(tasks(rebased));
             return List.of(rebased, retried);
         }
     }
@@ -294,6 +299,139 @@ class TestIcebergRebaseDifferential {
     }
 
     @Test
+    void copyOnWriteUpdateOverAppendsInOtherPartitionsMatchesTheClientsRetry() throws IOException {
+        List<Table> tables = differential("cow_update", (one, two, id) -> {
+            Table seed = one.loadTable(id);
+            DataFile a1 = writeData(seed, "a1", DAY1, 1, 2, 3, 4, 5);
+            seed.newFastAppend().appendFile(a1).commit();
+            seed.newFastAppend().appendFile(writeData(seed, "b1", DAY2, 6, 7)).commit();
+            Table stale = stale(two.loadTable(id));
+            long base = stale.currentSnapshot().snapshotId();
+            // Concurrent appends, in partitions the update neither rewrote nor wrote to.
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 11, 12)).commit();
+            now.newAppend().appendFile(writeData(now, "d1", DAY4, 13)).commit();
+
+            // A copy-on-write UPDATE as Spark commits it under serializable isolation: the file that holds the updated
+            // row replaced by its rewrite, validated against new data and deletes in the statement's partition.
+            stale.newOverwrite()
+                    .deleteFile(a1)
+                    .addFile(writeData(stale, "rewritten-a1", DAY1, 1, 2, 103, 4, 5))
+                    .validateFromSnapshot(base)
+                    .conflictDetectionFilter(Expressions.equal("day", DAY1))
+                    .validateNoConflictingData()
+                    .validateNoConflictingDeletes()
+                    .commit();
+        });
+        Table rebased = tables.get(0);
+        assertThat(rows(rebased))
+                .containsExactly(
+                        "1/" + DAY1,
+                        "2/" + DAY1,
+                        "4/" + DAY1,
+                        "5/" + DAY1,
+                        "6/" + DAY2,
+                        "7/" + DAY2,
+                        "11/" + DAY3,
+                        "12/" + DAY3,
+                        "13/" + DAY4,
+                        "103/" + DAY1);
+        Snapshot update = rebased.currentSnapshot();
+        assertThat(update.operation()).isEqualTo("overwrite");
+        // The rewrite carries the rebased snapshot's sequence number, above the appends'.
+        assertThat(liveFiles(rebased))
+                .filteredOn(file -> file.startsWith("rewritten-a1"))
+                .singleElement()
+                .satisfies(file ->
+                        assertThat(file).endsWith("seq " + update.sequenceNumber() + "/" + update.sequenceNumber()));
+        assertThat(update.summary())
+                .containsEntry("total-data-files", "4")
+                .containsEntry("total-records", "10")
+                .containsEntry("deleted-data-files", "1")
+                .containsEntry("added-data-files", "1");
+    }
+
+    @Test
+    void wholeFileDeleteOverAppendsInOtherPartitionsMatchesTheClientsRetry() throws IOException {
+        // A DELETE whose condition covers whole files (Spark commits it without rewriting anything): Iceberg's retry
+        // evaluates the row filter again on the new head, where the appends' files do not match it.
+        List<Table> tables = differential("cow_delete", (one, two, id) -> {
+            seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 7)).commit();
+
+            stale.newDelete()
+                    .deleteFromRowFilter(Expressions.equal("day", DAY2))
+                    .commit();
+        });
+        Table rebased = tables.get(0);
+        assertThat(rows(rebased)).containsExactly("1/" + DAY1, "2/" + DAY1, "3/" + DAY1, "7/" + DAY3);
+        assertThat(rebased.currentSnapshot().operation()).isEqualTo("delete");
+    }
+
+    @Test
+    void validatedOverwriteOfAnEmptyPartitionOverAppendsElsewhereMatchesTheClientsRetry() throws IOException {
+        // The conflict study's heavy transaction, on a partition with no file yet: Iceberg names an overwrite by row
+        // filter `overwrite` even when the filter matched nothing, so only the file it adds says where it wrote.
+        List<Table> tables = differential("overwrite_empty_partition", (one, two, id) -> {
+            seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            long base = stale.currentSnapshot().snapshotId();
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY4, 7)).commit();
+
+            stale.newOverwrite()
+                    .overwriteByRowFilter(Expressions.equal("day", DAY3))
+                    .addFile(writeData(stale, "o1", DAY3, 30))
+                    .validateFromSnapshot(base)
+                    .conflictDetectionFilter(Expressions.equal("day", DAY3))
+                    .validateNoConflictingData()
+                    .validateNoConflictingDeletes()
+                    .commit();
+        });
+        Table rebased = tables.get(0);
+        assertThat(rows(rebased))
+                .containsExactly(
+                        "1/" + DAY1,
+                        "2/" + DAY1,
+                        "3/" + DAY1,
+                        "4/" + DAY2,
+                        "5/" + DAY2,
+                        "6/" + DAY2,
+                        "7/" + DAY4,
+                        "30/" + DAY3);
+        assertThat(rebased.currentSnapshot().operation()).isEqualTo("overwrite");
+        assertThat(rebased.currentSnapshot().summary()).doesNotContainKey("deleted-data-files");
+    }
+
+    @Test
+    void dynamicPartitionOverwriteOverAppendsInOtherPartitionsMatchesTheClientsRetry() throws IOException {
+        // INSERT OVERWRITE in Spark's dynamic mode, validated as under serializable isolation: the partitions it
+        // writes replaced whole.
+        List<Table> tables = differential("replace_partitions", (one, two, id) -> {
+            seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            long base = stale.currentSnapshot().snapshotId();
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 7)).commit();
+            now.newFastAppend().appendFile(writeData(now, "d1", DAY4, 8)).commit();
+
+            stale.newReplacePartitions()
+                    .addFile(writeData(stale, "replaced-b", DAY2, 60, 70))
+                    .validateFromSnapshot(base)
+                    .validateNoConflictingData()
+                    .validateNoConflictingDeletes()
+                    .commit();
+        });
+        Table rebased = tables.get(0);
+        assertThat(rows(rebased))
+                .containsExactly(
+                        "1/" + DAY1, "2/" + DAY1, "3/" + DAY1, "7/" + DAY3, "8/" + DAY4, "60/" + DAY2, "70/" + DAY2);
+        assertThat(rebased.currentSnapshot().operation()).isEqualTo("overwrite");
+    }
+
+    @Test
     void aCompactionThatLeavesNoDataFileOfItsBaseIsLeftToTheClientWhileDeleteFilesRemain() throws IOException {
         // Iceberg's retry would drop the equality delete (its minimum becomes the appends' sequence number) where the
         // first attempt kept it: the server cannot list that, so the client retries.
@@ -340,6 +478,52 @@ class TestIcebergRebaseDifferential {
             now.newFastAppend().appendFile(writeData(now, "c1", DAY1, 20)).commit();
             return () -> stale.newRowDelta()
                     .addDeletes(writePositionDeletes(stale, "pos-a1", a1, 0))
+                    .commit();
+        });
+    }
+
+    @Test
+    void aCopyOnWriteChangeInThePartitionOfAConcurrentAppendConflicts() throws IOException {
+        // The server cannot see the change's conflict filter: an append in a partition it rewrote may hold rows the
+        // filter matches (Iceberg's retry would fail, or, unvalidated, delete them), so the client decides.
+        refused("cow_same_partition", (one, two, id) -> {
+            DataFile a1 = seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY1, 20)).commit();
+            return () -> stale.newOverwrite()
+                    .deleteFile(a1)
+                    .addFile(writeData(stale, "rewritten-a1", DAY1, 1, 2))
+                    .commit();
+        });
+    }
+
+    @Test
+    void aCopyOnWriteChangeThatWritesToThePartitionOfAConcurrentAppendConflicts() throws IOException {
+        refused("cow_written_partition", (one, two, id) -> {
+            DataFile a1 = seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 20)).commit();
+            // Rows moved from DAY1 to DAY3, where the append wrote.
+            return () -> stale.newOverwrite()
+                    .deleteFile(a1)
+                    .addFile(writeData(stale, "moved-a1", DAY3, 1, 2, 3))
+                    .commit();
+        });
+    }
+
+    @Test
+    void anOverwriteOfAPartitionAConcurrentAppendWroteToFirstConflicts() throws IOException {
+        // Iceberg's retry would find the appended row under its filter (and fail, or delete it unvalidated).
+        refused("overwrite_appended_partition", (one, two, id) -> {
+            seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 20)).commit();
+            return () -> stale.newOverwrite()
+                    .overwriteByRowFilter(Expressions.equal("day", DAY3))
+                    .addFile(writeData(stale, "o1", DAY3, 30))
                     .commit();
         });
     }
@@ -651,6 +835,23 @@ class TestIcebergRebaseDifferential {
     }
 
     /** Every row a scan returns, deletes applied, as "id/day", sorted by id. */
+    /** Each file scan task of a plan of the table's current snapshot: its data file, then its delete files, sorted. */
+    private static List<String> tasks(Table table) {
+        List<String> tasks = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
+            for (FileScanTask task : planned) {
+                List<String> deletes = new ArrayList<>();
+                task.deletes().forEach(delete -> deletes.add(delete.location()));
+                deletes.sort(null);
+                tasks.add(task.file().location() + " " + deletes);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        tasks.sort(null);
+        return tasks;
+    }
+
     private static List<String> rows(Table table) {
         List<Record> records = new ArrayList<>();
         try (CloseableIterable<Record> scan = IcebergGenerics.read(table).build()) {

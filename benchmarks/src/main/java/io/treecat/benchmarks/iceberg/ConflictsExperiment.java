@@ -93,8 +93,9 @@ public final class ConflictsExperiment implements Experiment {
                 + " conflict is retried by Iceberg's client with its defaults (4 retries, 100 ms to 60 s backoff)."
                 + " Each offered rate runs on a fresh table, the catalogs one after another, one client JVM; on the"
                 + " local disk, and in the medium and paper presets also on S3 (S3Proxy behind a proxy adding a"
-                + " fixed latency to every request, as in the inserts experiment, with Nessie). TreeCat's tables rebase appends on the server (its default); the others retry"
-                + " in the client. Latency is from arrival to acknowledgement, retries included.";
+                + " fixed latency to every request, as in the inserts experiment, with Nessie). TreeCat rebases"
+                + " on the server (its default) the appends that lost a race, and the overwrites that lost one"
+                + " only to appends in other partitions; the others retry in the client. Latency is from arrival to acknowledgement, retries included.";
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -25,12 +26,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebases a row-level delta or a compaction that lost a race to appends, by listing the client's
- * manifests together with the manifests the appends added (docs/iceberg-rest.md, "Row-level deltas
- * and compactions over appends"). {@link CommitRebaser} has checked the rest (the requirements, the
+ * Rebases a row-level delta, a copy-on-write change or a compaction that lost a race to appends, by
+ * listing the client's manifests together with the manifests the appends added (docs/iceberg-rest.md,
+ * "Row-level deltas, copy-on-write changes and compactions over appends"). {@link CommitRebaser} has checked the rest (the requirements, the
  * branch, the schema) and that rebase is on for the table.
  *
- * <p>Two kinds of snapshot, each only when every snapshot committed on the branch since the client's
+ * <p>Three kinds of snapshot, each only when every snapshot committed on the branch since the client's
  * base is an {@code append} that only added data files (its own manifests hold added data files only,
  * and its list is those plus its parent's list, unchanged):
  * <ul>
@@ -40,6 +41,13 @@ import org.slf4j.LoggerFactory;
  *       files get the rebased (higher) sequence number: an equality delete would then apply to rows
  *       appended meanwhile in its partition, which it never saw; position deletes name files, which
  *       appends do not remove. Unpartitioned deletes therefore never qualify;</li>
+ *   <li>a <b>copy-on-write change</b> ({@code overwrite} or {@code delete}: Spark's copy-on-write
+ *       DELETE, UPDATE and MERGE, an {@code OverwriteFiles}, a {@code ReplacePartitions}, a
+ *       {@code DeleteFiles}) that adds or removes data files and no delete file, when every file the
+ *       appends added is in the one spec of the files it removed and added and in none of their
+ *       partitions. That is where its conflict filter, which the server cannot see, would have found
+ *       the appends' rows; elsewhere "the change, then the appends" is a serial order with the result
+ *       the rebase gives;</li>
  *   <li>a <b>compaction's {@code replace}</b> (a {@code RewriteFiles}): the appends added nothing it
  *       rewrote (its files existed at its base) and no delete file against what it removed, which is
  *       all Iceberg's client validates when it retries one ({@code BaseRewriteFiles.validate}:
@@ -166,7 +174,9 @@ final class ManifestListRebase {
             return refuse(incoming, dropped.get());
         }
         if (isDelta(incoming.operation())) {
-            Optional<String> reason = deltaCommutes(io, current, own, appended);
+            Optional<String> reason = own.stream().anyMatch(manifest -> manifest.content() == ManifestContent.DELETES)
+                    ? deltaCommutes(io, current, own, appended)
+                    : copyOnWriteCommutes(io, current, own, appended);
             if (reason.isPresent()) {
                 return refuse(incoming, reason.get());
             }
@@ -295,32 +305,71 @@ final class ManifestListRebase {
      */
     private static Optional<String> deltaCommutes(
             FileIO io, TableMetadata current, List<ManifestFile> own, List<ManifestFile> appended) {
-        Map<Integer, PartitionSpec> specs = current.specsById();
-        PartitionSet deletePartitions = PartitionSet.create(specs);
-        Set<Integer> deleteSpecs = new HashSet<>();
+        List<ManifestFile> deleteManifests = new ArrayList<>();
         for (ManifestFile manifest : own) {
             if (manifest.hasDeletedFiles()) {
-                return Optional.of("it removes files");
+                return Optional.of("it adds delete files and removes files");
             }
-            if (manifest.content() != ManifestContent.DELETES) {
-                continue;
+            if (manifest.content() == ManifestContent.DELETES) {
+                deleteManifests.add(manifest);
             }
-            TreeCatIcebergAccess.readEntries(manifest, io, specs, true, (status, file, snapshotId) -> {
-                if (status == EntryStatus.ADDED) {
-                    deletePartitions.add(file.specId(), file.partition());
-                    deleteSpecs.add(file.specId());
+        }
+        return appendsOutside(
+                io,
+                current,
+                deleteManifests,
+                status -> status == EntryStatus.ADDED,
+                appended,
+                "the delete files it adds");
+    }
+
+    /**
+     * Why a copy-on-write change does not commute with the appended manifests, or empty when it does: it
+     * adds or removes data files and no delete file (none of its manifests is one of delete files), and
+     * every appended data file is in the one spec of the files it removed and added, and in none of their
+     * partitions. Its added files get the rebased sequence number, which only delete files compare
+     * against, and it adds none; what the client validated and the server cannot re-run is its condition,
+     * for which the partitions it rewrote or wrote stand in (docs/iceberg-rest.md).
+     */
+    private static Optional<String> copyOnWriteCommutes(
+            FileIO io, TableMetadata current, List<ManifestFile> own, List<ManifestFile> appended) {
+        return appendsOutside(
+                io, current, own, status -> status != EntryStatus.EXISTING, appended, "the files it removes or adds");
+    }
+
+    /**
+     * Why the appended manifests are not all outside the partitions of the entries of {@code manifests}
+     * whose status {@code counts} ({@code what}), or empty when they are: there are such entries, all in
+     * one partitioned spec, every appended manifest is in that spec, and no appended data file is in one
+     * of their partitions.
+     */
+    private static Optional<String> appendsOutside(
+            FileIO io,
+            TableMetadata current,
+            List<ManifestFile> manifests,
+            Predicate<EntryStatus> counts,
+            List<ManifestFile> appended,
+            String what) {
+        Map<Integer, PartitionSpec> specs = current.specsById();
+        PartitionSet partitions = PartitionSet.create(specs);
+        Set<Integer> specIds = new HashSet<>();
+        for (ManifestFile manifest : manifests) {
+            TreeCatIcebergAccess.readEntries(manifest, io, specs, false, (status, file, snapshotId) -> {
+                if (counts.test(status)) {
+                    partitions.add(file.specId(), file.partition());
+                    specIds.add(file.specId());
                 }
             });
         }
-        if (deleteSpecs.isEmpty()) {
-            return Optional.of("it adds no delete files");
+        if (specIds.isEmpty()) {
+            return Optional.of("there are no " + what);
         }
-        if (deleteSpecs.size() > 1) {
-            return Optional.of("its delete files are in more than one partition spec");
+        if (specIds.size() > 1) {
+            return Optional.of(what + " are in more than one partition spec");
         }
-        int spec = deleteSpecs.iterator().next();
+        int spec = specIds.iterator().next();
         if (specs.get(spec) == null || specs.get(spec).isUnpartitioned()) {
-            return Optional.of("its delete files are unpartitioned");
+            return Optional.of(what + " are unpartitioned");
         }
         for (ManifestFile manifest : appended) {
             if (manifest.partitionSpecId() != spec) {
@@ -330,12 +379,12 @@ final class ManifestListRebase {
         boolean[] overlaps = {false};
         for (ManifestFile manifest : appended) {
             TreeCatIcebergAccess.readEntries(manifest, io, specs, true, (status, file, snapshotId) -> {
-                if (deletePartitions.contains(file.specId(), file.partition())) {
+                if (partitions.contains(file.specId(), file.partition())) {
                     overlaps[0] = true;
                 }
             });
             if (overlaps[0]) {
-                return Optional.of("an append since its base added files in a partition of its delete files");
+                return Optional.of("an append since its base added files in a partition of " + what);
             }
         }
         return Optional.empty();

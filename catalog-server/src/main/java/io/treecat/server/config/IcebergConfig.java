@@ -7,8 +7,8 @@ import jakarta.validation.constraints.Min;
 /** {@code iceberg.*}: how the Iceberg REST catalog commits (docs/iceberg-rest.md). */
 public final class IcebergConfig {
     /**
-     * Whether a commit that lost a race and commutes with what won it (an append; a row-level delta or a
-     * compaction over appends) is rebased on the server, for tables that do not say otherwise with their
+     * Whether a commit that lost a race and commutes with what won it (an append; a row-level delta, a
+     * copy-on-write change or a compaction over appends) is rebased on the server, for tables that do not say otherwise with their
      * {@code treecat.rebase-appends} property. On by default, except on merge-on-read tables whose MERGE is
      * serializable: there a MERGE that only inserted rows commits an {@code append} that validated a conflict
      * filter, which the server cannot tell from a blind append (docs/iceberg-rest.md, "Server-side retry and
