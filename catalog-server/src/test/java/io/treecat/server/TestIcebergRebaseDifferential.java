@@ -312,16 +312,7 @@ class TestIcebergRebaseDifferential {
             now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 11, 12)).commit();
             now.newAppend().appendFile(writeData(now, "d1", DAY4, 13)).commit();
 
-            // A copy-on-write UPDATE as Spark commits it under serializable isolation: the file that holds the updated
-            // row replaced by its rewrite, validated against new data and deletes in the statement's partition.
-            stale.newOverwrite()
-                    .deleteFile(a1)
-                    .addFile(writeData(stale, "rewritten-a1", DAY1, 1, 2, 103, 4, 5))
-                    .validateFromSnapshot(base)
-                    .conflictDetectionFilter(Expressions.equal("day", DAY1))
-                    .validateNoConflictingData()
-                    .validateNoConflictingDeletes()
-                    .commit();
+            copyOnWriteUpdate(stale, base, a1, writeData(stale, "rewritten-a1", DAY1, 1, 2, 103, 4, 5));
         });
         Table rebased = tables.get(0);
         assertThat(rows(rebased))
@@ -349,6 +340,43 @@ class TestIcebergRebaseDifferential {
                 .containsEntry("total-records", "10")
                 .containsEntry("deleted-data-files", "1")
                 .containsEntry("added-data-files", "1");
+    }
+
+    @Test
+    void copyOnWriteUpdateOverAnotherOfADifferentPartitionMatchesTheClientsRetry() throws IOException {
+        List<Table> tables = differential("cow_over_cow", (one, two, id) -> {
+            Table seed = one.loadTable(id);
+            DataFile a1 = writeData(seed, "a1", DAY1, 1, 2, 3);
+            DataFile b1 = writeData(seed, "b1", DAY2, 4, 5, 6);
+            seed.newFastAppend().appendFile(a1).commit();
+            seed.newFastAppend().appendFile(b1).commit();
+            Table stale = stale(two.loadTable(id));
+            long base = stale.currentSnapshot().snapshotId();
+            // Since its base: an append, another statement's rewrite of DAY2, another append.
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 7)).commit();
+            now.newOverwrite()
+                    .deleteFile(b1)
+                    .addFile(writeData(now, "rewritten-b1", DAY2, 4, 105, 6))
+                    .commit();
+            now.newFastAppend().appendFile(writeData(now, "d1", DAY4, 8)).commit();
+
+            copyOnWriteUpdate(stale, base, a1, writeData(stale, "rewritten-a1", DAY1, 1, 102, 3));
+        });
+        Table rebased = tables.get(0);
+        assertThat(rows(rebased))
+                .containsExactly(
+                        "1/" + DAY1,
+                        "3/" + DAY1,
+                        "4/" + DAY2,
+                        "6/" + DAY2,
+                        "7/" + DAY3,
+                        "8/" + DAY4,
+                        "102/" + DAY1,
+                        "105/" + DAY2);
+        assertThat(rebased.currentSnapshot().summary())
+                .containsEntry("total-data-files", "4")
+                .containsEntry("total-records", "8");
     }
 
     @Test
@@ -457,73 +485,103 @@ class TestIcebergRebaseDifferential {
 
     @Test
     void anEqualityDeleteInThePartitionOfAConcurrentAppendConflicts() throws IOException {
-        refused("eq_same_partition", (one, two, id) -> {
-            seedTwoPartitions(one, id);
-            Table stale = stale(two.loadTable(id));
-            Table now = one.loadTable(id);
-            now.newFastAppend().appendFile(writeData(now, "c1", DAY1, 20)).commit();
-            // Its sequence number rebased, the delete would also remove the appended row 20's neighbours it never saw.
-            return () -> stale.newRowDelta()
-                    .addDeletes(writeEqualityDeletes(stale, "eq-a", DAY1, 20))
-                    .commit();
-        });
+        // Its sequence number rebased, the delete would also remove the appended row 20's neighbours it never saw.
+        refusedAfterAnAppend(
+                "eq_same_partition",
+                DAY1,
+                (stale, a1) -> stale.newRowDelta()
+                        .addDeletes(writeEqualityDeletes(stale, "eq-a", DAY1, 20))
+                        .commit());
     }
 
     @Test
     void aPositionDeleteInThePartitionOfAConcurrentAppendConflicts() throws IOException {
-        refused("pos_same_partition", (one, two, id) -> {
-            DataFile a1 = seedTwoPartitions(one, id);
-            Table stale = stale(two.loadTable(id));
-            Table now = one.loadTable(id);
-            now.newFastAppend().appendFile(writeData(now, "c1", DAY1, 20)).commit();
-            return () -> stale.newRowDelta()
-                    .addDeletes(writePositionDeletes(stale, "pos-a1", a1, 0))
-                    .commit();
-        });
+        refusedAfterAnAppend(
+                "pos_same_partition",
+                DAY1,
+                (stale, a1) -> stale.newRowDelta()
+                        .addDeletes(writePositionDeletes(stale, "pos-a1", a1, 0))
+                        .commit());
     }
 
     @Test
     void aCopyOnWriteChangeInThePartitionOfAConcurrentAppendConflicts() throws IOException {
         // The server cannot see the change's conflict filter: an append in a partition it rewrote may hold rows the
         // filter matches (Iceberg's retry would fail, or, unvalidated, delete them), so the client decides.
-        refused("cow_same_partition", (one, two, id) -> {
-            DataFile a1 = seedTwoPartitions(one, id);
-            Table stale = stale(two.loadTable(id));
-            Table now = one.loadTable(id);
-            now.newFastAppend().appendFile(writeData(now, "c1", DAY1, 20)).commit();
-            return () -> stale.newOverwrite()
-                    .deleteFile(a1)
-                    .addFile(writeData(stale, "rewritten-a1", DAY1, 1, 2))
-                    .commit();
-        });
+        refusedAfterAnAppend(
+                "cow_same_partition",
+                DAY1,
+                (stale, a1) -> stale.newOverwrite()
+                        .deleteFile(a1)
+                        .addFile(writeData(stale, "rewritten-a1", DAY1, 1, 2))
+                        .commit());
     }
 
     @Test
     void aCopyOnWriteChangeThatWritesToThePartitionOfAConcurrentAppendConflicts() throws IOException {
-        refused("cow_written_partition", (one, two, id) -> {
-            DataFile a1 = seedTwoPartitions(one, id);
-            Table stale = stale(two.loadTable(id));
-            Table now = one.loadTable(id);
-            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 20)).commit();
-            // Rows moved from DAY1 to DAY3, where the append wrote.
-            return () -> stale.newOverwrite()
-                    .deleteFile(a1)
-                    .addFile(writeData(stale, "moved-a1", DAY3, 1, 2, 3))
-                    .commit();
-        });
+        // Rows moved from DAY1 to DAY3, where the append wrote.
+        refusedAfterAnAppend(
+                "cow_written_partition",
+                DAY3,
+                (stale, a1) -> stale.newOverwrite()
+                        .deleteFile(a1)
+                        .addFile(writeData(stale, "moved-a1", DAY3, 1, 2, 3))
+                        .commit());
     }
 
     @Test
     void anOverwriteOfAPartitionAConcurrentAppendWroteToFirstConflicts() throws IOException {
         // Iceberg's retry would find the appended row under its filter (and fail, or delete it unvalidated).
-        refused("overwrite_appended_partition", (one, two, id) -> {
-            seedTwoPartitions(one, id);
+        refusedAfterAnAppend(
+                "overwrite_appended_partition",
+                DAY3,
+                (stale, a1) -> stale.newOverwrite()
+                        .overwriteByRowFilter(Expressions.equal("day", DAY3))
+                        .addFile(writeData(stale, "o1", DAY3, 30))
+                        .commit());
+    }
+
+    @Test
+    void aCopyOnWriteChangeOverAnotherOfTheSamePartitionConflicts() throws IOException {
+        refused("cow_over_cow_same_partition", (one, two, id) -> {
+            DataFile a1 = seedTwoPartitions(one, id);
             Table stale = stale(two.loadTable(id));
             Table now = one.loadTable(id);
-            now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 20)).commit();
+            now.newOverwrite()
+                    .deleteFile(a1)
+                    .addFile(writeData(now, "theirs-a1", DAY1, 1, 2))
+                    .commit();
             return () -> stale.newOverwrite()
-                    .overwriteByRowFilter(Expressions.equal("day", DAY3))
-                    .addFile(writeData(stale, "o1", DAY3, 30))
+                    .deleteFile(a1)
+                    .addFile(writeData(stale, "ours-a1", DAY1, 2, 3))
+                    .commit();
+        });
+    }
+
+    @Test
+    void aCopyOnWriteChangeOverOneThatMergedTheManifestOfItsFileConflicts() throws IOException {
+        // The other change rewrote DAY2 only, but merged the manifest that lists a1 into its own: the head no longer
+        // has the manifest the late change rewrote, so its list cannot be spliced in; the client's retry rewrites it.
+        refused("cow_over_merge", (one, two, id) -> {
+            one.loadTable(id)
+                    .updateProperties()
+                    .set("commit.manifest.min-count-to-merge", "2")
+                    .commit();
+            DataFile a1 = seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newOverwrite()
+                    .overwriteByRowFilter(Expressions.equal("day", DAY2))
+                    .addFile(writeData(now, "theirs-b", DAY2, 40))
+                    .commit();
+            List<String> baseManifests = stale.currentSnapshot().allManifests(stale.io()).stream()
+                    .map(ManifestFile::path)
+                    .toList();
+            assertThat(one.loadTable(id).currentSnapshot().allManifests(now.io()))
+                    .noneMatch(manifest -> baseManifests.contains(manifest.path()));
+            return () -> stale.newOverwrite()
+                    .deleteFile(a1)
+                    .addFile(writeData(stale, "ours-a1", DAY1, 2, 3))
                     .commit();
         });
     }
@@ -580,6 +638,23 @@ class TestIcebergRebaseDifferential {
                     .isInstanceOf(CommitFailedException.class)
                     .hasMessageContaining("Requirement failed: branch main has changed");
         }
+    }
+
+    /** A late change on {@link #seedTwoPartitions}' table as loaded ({@code stale}), whose DAY1 file is {@code a1}. */
+    @FunctionalInterface
+    private interface LateOnSeed {
+        void commit(Table stale, DataFile a1) throws IOException;
+    }
+
+    /** {@link #refused}, where what lands first is one append of row 20 to {@code appendDay} on the seeded table. */
+    private void refusedAfterAnAppend(String name, String appendDay, LateOnSeed late) throws IOException {
+        refused(name, (one, two, id) -> {
+            DataFile a1 = seedTwoPartitions(one, id);
+            Table stale = stale(two.loadTable(id));
+            Table now = one.loadTable(id);
+            now.newFastAppend().appendFile(writeData(now, "c1", appendDay, 20)).commit();
+            return () -> late.commit(stale, a1);
+        });
     }
 
     /** The late change of a refused scenario, sent once the concurrent one has landed. */
@@ -662,6 +737,22 @@ class TestIcebergRebaseDifferential {
             }
         };
         return new BaseTable(staleOnce, loaded.name());
+    }
+
+    /**
+     * A copy-on-write UPDATE of DAY1 as Spark commits it under serializable isolation: the file that holds the updated
+     * rows replaced by its rewrite, validated from {@code base} against new data and deletes in the statement's
+     * partition.
+     */
+    private static void copyOnWriteUpdate(Table stale, long base, DataFile replaced, DataFile rewrite) {
+        stale.newOverwrite()
+                .deleteFile(replaced)
+                .addFile(rewrite)
+                .validateFromSnapshot(base)
+                .conflictDetectionFilter(Expressions.equal("day", DAY1))
+                .validateNoConflictingData()
+                .validateNoConflictingDeletes()
+                .commit();
     }
 
     /** Two appends, in DAY1 (ids 1-3, answered) and DAY2 (ids 4-6). */

@@ -47,7 +47,11 @@ import org.slf4j.LoggerFactory;
  *       appends added is in the one spec of the files it removed and added and in none of their
  *       partitions. That is where its conflict filter, which the server cannot see, would have found
  *       the appends' rows; elsewhere "the change, then the appends" is a serial order with the result
- *       the rebase gives;</li>
+ *       the rebase gives. Before it, other changes of data files alone (copy-on-write changes,
+ *       compactions, merging appends) count as appends too, when every file they added or removed is
+ *       outside its partitions, the table has no delete files, and no manifest of the base was replaced
+ *       both by them and by the client: the rebased list is then the head's, less what the client
+ *       replaced, plus the client's own;</li>
  *   <li>a <b>compaction's {@code replace}</b> (a {@code RewriteFiles}): the appends added nothing it
  *       rewrote (its files existed at its base) and no delete file against what it removed, which is
  *       all Iceberg's client validates when it retries one ({@code BaseRewriteFiles.validate}:
@@ -147,36 +151,67 @@ final class ManifestListRebase {
             concurrent.add(s);
         }
         Snapshot base = current.snapshot(incoming.parentId());
-        // The manifests each concurrent append added, newest first, as their lists give them.
-        List<ManifestFile> appended = new ArrayList<>();
-        for (Snapshot append : concurrent) {
-            Optional<List<ManifestFile>> added = addedDataOnly(io, current, append);
-            if (added.isEmpty()) {
-                return refuse(incoming, "snapshot " + append.snapshotId() + " since its base is not a blind append");
-            }
-            appended.addAll(added.get());
-        }
-
         List<ManifestFile> clientList = incoming.allManifests(io);
         Set<String> baseList = paths(base.allManifests(io));
         List<ManifestFile> own = new ArrayList<>();
         Set<String> ownPaths = new HashSet<>();
+        Set<String> replacedByClient = new HashSet<>(baseList);
         for (ManifestFile manifest : clientList) {
             if (Objects.equals(manifest.snapshotId(), incoming.snapshotId())) {
                 own.add(manifest);
                 ownPaths.add(manifest.path());
             } else if (!baseList.contains(manifest.path())) {
                 return refuse(incoming, "its list holds a manifest that is neither its own nor its base's");
+            } else {
+                replacedByClient.remove(manifest.path());
             }
         }
+        boolean copyOnWrite = isDelta(incoming.operation())
+                && own.stream().noneMatch(manifest -> manifest.content() == ManifestContent.DELETES);
+
+        // What was committed since the base, newest first: the manifests each append added, as their lists give
+        // them; and, before a copy-on-write change only, the manifests of other changes of data files alone
+        // (rewrites: copy-on-write changes, compactions, merging appends) and those of their parents' they replaced.
+        List<ManifestFile> appended = new ArrayList<>();
+        List<ManifestFile> rewrites = new ArrayList<>();
+        Set<String> replacedSince = new HashSet<>();
+        for (Snapshot since : concurrent) {
+            Optional<List<ManifestFile>> added = addedDataOnly(io, current, since);
+            if (added.isPresent()) {
+                appended.addAll(added.get());
+                continue;
+            }
+            Optional<DataRewrite> rewrite = copyOnWrite ? dataRewrite(io, current, since) : Optional.empty();
+            if (rewrite.isEmpty()) {
+                return refuse(
+                        incoming,
+                        "snapshot " + since.snapshotId() + " since its base is not a blind append"
+                                + (copyOnWrite ? " nor a change of data files alone" : ""));
+            }
+            rewrites.addAll(rewrite.get().own());
+            replacedSince.addAll(rewrite.get().replaced());
+        }
+        if (!rewrites.isEmpty()) {
+            // Both lists are then built from the base's by replacing manifests: the rebased list takes the head's
+            // and replaces the client's, which only works when no manifest was replaced by both.
+            if (replacedSince.stream().anyMatch(replacedByClient::contains)) {
+                return refuse(incoming, "a change since its base rewrote a manifest it rewrote too");
+            }
+            if (clientList.stream().anyMatch(manifest -> manifest.content() == ManifestContent.DELETES)) {
+                return refuse(incoming, "changes since its base rewrote data files of a table with delete files");
+            }
+        }
+
         Optional<String> dropped = dropsOtherDeletes(io, current, incoming, clientList, ownPaths);
         if (dropped.isPresent()) {
             return refuse(incoming, dropped.get());
         }
         if (isDelta(incoming.operation())) {
-            Optional<String> reason = own.stream().anyMatch(manifest -> manifest.content() == ManifestContent.DELETES)
-                    ? deltaCommutes(io, current, own, appended)
-                    : copyOnWriteCommutes(io, current, own, appended);
+            List<ManifestFile> since = new ArrayList<>(appended);
+            since.addAll(rewrites);
+            Optional<String> reason = copyOnWrite
+                    ? copyOnWriteCommutes(io, current, own, since)
+                    : deltaCommutes(io, current, own, appended);
             if (reason.isPresent()) {
                 return refuse(incoming, reason.get());
             }
@@ -193,22 +228,32 @@ final class ManifestListRebase {
                 list.add(TreeCatIcebergAccess.asWritten(manifest, clientSequence));
             }
         }
-        list.addAll(appended);
-        for (ManifestFile manifest : clientList) {
-            if (manifest.content() == ManifestContent.DATA && !ownPaths.contains(manifest.path())) {
-                list.add(manifest);
+        if (rewrites.isEmpty()) {
+            list.addAll(appended);
+            for (ManifestFile manifest : clientList) {
+                if (manifest.content() == ManifestContent.DATA && !ownPaths.contains(manifest.path())) {
+                    list.add(manifest);
+                }
+            }
+            for (ManifestFile manifest : clientList) {
+                if (manifest.content() == ManifestContent.DELETES) {
+                    list.add(
+                            ownPaths.contains(manifest.path())
+                                    ? TreeCatIcebergAccess.asWritten(manifest, clientSequence)
+                                    : manifest);
+                }
+            }
+        } else {
+            // The head's list (every change since, and what is left of the base's) less what the client replaced;
+            // no delete manifests on either side.
+            for (ManifestFile manifest : head.allManifests(io)) {
+                if (!replacedByClient.contains(manifest.path())) {
+                    list.add(manifest);
+                }
             }
         }
-        for (ManifestFile manifest : clientList) {
-            if (manifest.content() == ManifestContent.DELETES) {
-                list.add(
-                        ownPaths.contains(manifest.path())
-                                ? TreeCatIcebergAccess.asWritten(manifest, clientSequence)
-                                : manifest);
-            }
-        }
-
-        Map<String, String> summary = summary(incoming, base, head, appended.size());
+        // Both lists hold every manifest of the client's own: the rest were kept.
+        Map<String, String> summary = summary(incoming, base, head, list.size() - clientList.size());
         String location =
                 listLocation.apply("snap-" + incoming.snapshotId() + "-rebased-" + UUID.randomUUID() + ".avro");
         Snapshot snapshot = TreeCatIcebergAccess.writeSnapshot(
@@ -268,6 +313,36 @@ final class ManifestListRebase {
     /** A rebased snapshot and the paths of the client's manifests it lists (never deleted by the server). */
     record Rebased(Snapshot snapshot, Set<String> clientManifests) {}
 
+    /** A change of data files alone: its own manifests, and the paths of its parent's it replaced. */
+    private record DataRewrite(List<ManifestFile> own, Set<String> replaced) {}
+
+    /**
+     * What {@code snapshot} changed, if it changed data files alone: an {@code overwrite}, {@code delete},
+     * {@code replace} or merging {@code append} whose own manifests are all of data files and whose list
+     * is those plus manifests of its parent's list.
+     */
+    private static Optional<DataRewrite> dataRewrite(FileIO io, TableMetadata current, Snapshot snapshot) {
+        String operation = snapshot.operation();
+        if (!(isDelta(operation) || DataOperations.REPLACE.equals(operation) || DataOperations.APPEND.equals(operation))
+                || snapshot.parentId() == null
+                || current.snapshot(snapshot.parentId()) == null) {
+            return Optional.empty();
+        }
+        Set<String> replaced = paths(current.snapshot(snapshot.parentId()).allManifests(io));
+        List<ManifestFile> own = new ArrayList<>();
+        for (ManifestFile manifest : snapshot.allManifests(io)) {
+            if (Objects.equals(manifest.snapshotId(), snapshot.snapshotId())) {
+                if (manifest.content() != ManifestContent.DATA) {
+                    return Optional.empty();
+                }
+                own.add(manifest);
+            } else if (!replaced.remove(manifest.path())) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new DataRewrite(own, replaced));
+    }
+
     /**
      * The manifests {@code snapshot} added, if it is an {@code append} whose own manifests hold only
      * added data files and whose list is those plus its parent's list, unchanged (a merging append that
@@ -314,7 +389,7 @@ final class ManifestListRebase {
                 deleteManifests.add(manifest);
             }
         }
-        return appendsOutside(
+        return changesOutside(
                 io,
                 current,
                 deleteManifests,
@@ -332,23 +407,23 @@ final class ManifestListRebase {
      * for which the partitions it rewrote or wrote stand in (docs/iceberg-rest.md).
      */
     private static Optional<String> copyOnWriteCommutes(
-            FileIO io, TableMetadata current, List<ManifestFile> own, List<ManifestFile> appended) {
-        return appendsOutside(
-                io, current, own, status -> status != EntryStatus.EXISTING, appended, "the files it removes or adds");
+            FileIO io, TableMetadata current, List<ManifestFile> own, List<ManifestFile> since) {
+        return changesOutside(
+                io, current, own, status -> status != EntryStatus.EXISTING, since, "the files it removes or adds");
     }
 
     /**
-     * Why the appended manifests are not all outside the partitions of the entries of {@code manifests}
-     * whose status {@code counts} ({@code what}), or empty when they are: there are such entries, all in
-     * one partitioned spec, every appended manifest is in that spec, and no appended data file is in one
-     * of their partitions.
+     * Why the manifests committed {@code since} the base do not all stay outside the partitions of the
+     * entries of {@code manifests} whose status {@code counts} ({@code what}), or empty when they do: there
+     * are such entries, all in one partitioned spec, every manifest since is in that spec, and none of their
+     * added or removed files is in one of those partitions.
      */
-    private static Optional<String> appendsOutside(
+    private static Optional<String> changesOutside(
             FileIO io,
             TableMetadata current,
             List<ManifestFile> manifests,
             Predicate<EntryStatus> counts,
-            List<ManifestFile> appended,
+            List<ManifestFile> since,
             String what) {
         Map<Integer, PartitionSpec> specs = current.specsById();
         PartitionSet partitions = PartitionSet.create(specs);
@@ -371,20 +446,20 @@ final class ManifestListRebase {
         if (specs.get(spec) == null || specs.get(spec).isUnpartitioned()) {
             return Optional.of(what + " are unpartitioned");
         }
-        for (ManifestFile manifest : appended) {
+        for (ManifestFile manifest : since) {
             if (manifest.partitionSpecId() != spec) {
-                return Optional.of("an append since its base is in another partition spec");
+                return Optional.of("a change since its base is in another partition spec");
             }
         }
         boolean[] overlaps = {false};
-        for (ManifestFile manifest : appended) {
-            TreeCatIcebergAccess.readEntries(manifest, io, specs, true, (status, file, snapshotId) -> {
-                if (partitions.contains(file.specId(), file.partition())) {
+        for (ManifestFile manifest : since) {
+            TreeCatIcebergAccess.readEntries(manifest, io, specs, false, (status, file, snapshotId) -> {
+                if (status != EntryStatus.EXISTING && partitions.contains(file.specId(), file.partition())) {
                     overlaps[0] = true;
                 }
             });
             if (overlaps[0]) {
-                return Optional.of("an append since its base added files in a partition of " + what);
+                return Optional.of("a change since its base added or removed files in a partition of " + what);
             }
         }
         return Optional.empty();
@@ -393,9 +468,9 @@ final class ManifestListRebase {
     /**
      * The client's summary with the totals Iceberg's retry would compute (the new parent's, plus what
      * the client added and removed: {@code SnapshotProducer.updateTotal}), the kept-manifest count grown
-     * by the appended manifests, and the parent the client saw.
+     * by what the rebased list holds beyond the client's, and the parent the client saw.
      */
-    private static Map<String, String> summary(Snapshot incoming, Snapshot base, Snapshot head, int appendedManifests) {
+    private static Map<String, String> summary(Snapshot incoming, Snapshot base, Snapshot head, int keptBeyondClient) {
         Map<String, String> summary = new HashMap<>(incoming.summary());
         Map<String, String> previous = head.summary() == null ? Map.of() : head.summary();
         for (List<String> total : TOTALS) {
@@ -419,7 +494,7 @@ final class ManifestListRebase {
         if (kept != null) {
             try {
                 summary.put(
-                        SnapshotSummary.KEPT_MANIFESTS_COUNT, String.valueOf(Long.parseLong(kept) + appendedManifests));
+                        SnapshotSummary.KEPT_MANIFESTS_COUNT, String.valueOf(Long.parseLong(kept) + keptBeyondClient));
             } catch (NumberFormatException e) {
                 summary.remove(SnapshotSummary.KEPT_MANIFESTS_COUNT);
             }
