@@ -52,13 +52,13 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server-side rebase of row-level deltas, copy-on-write changes and compactions (ManifestListRebase) against Iceberg's own
- * client-side retry. Each scenario runs on two tables of one server with its default settings: on
- * the first the server rebases (the client's retries are off, so any 409 fails the test), the second
- * opts out ({@code treecat.rebase-appends=false}) and Iceberg's Java client refreshes and retries after
- * the 409. What a user relies on must be the same: the live data and delete files with their data and
- * file sequence numbers and partitions, the snapshot's summary totals and counts, and the rows a scan
- * returns, read by Iceberg's generic reader over the real Parquet data and delete files.
+ * Server-side rebase of row-level deltas, copy-on-write changes and compactions (ManifestListRebase) against
+ * Iceberg's own client-side retry. Each scenario runs on two tables of one server with its default settings: on
+ * the first the server rebases (the client's retries are off, so any 409 fails the test), the second opts out
+ * ({@code treecat.rebase-appends=false}) and Iceberg's Java client refreshes and retries after the 409. What a
+ * user relies on must be the same: the live data and delete files with their data and file sequence numbers and
+ * partitions, the snapshot's summary totals and counts, and the rows a scan returns, read by Iceberg's generic
+ * reader over the real Parquet data and delete files.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestIcebergRebaseDifferential {

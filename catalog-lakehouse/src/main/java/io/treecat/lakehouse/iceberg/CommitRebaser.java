@@ -45,10 +45,9 @@ import org.slf4j.LoggerFactory;
  * Rebases a blind append that lost a race onto the table as it is now, on the server, instead of
  * answering 409 and making the client refresh, rewrite its manifest list and send the commit again;
  * and, over appends only, a row-level delta or a copy-on-write change in other partitions, or a
- * compaction's {@code replace}
- * ({@link ManifestListRebase}, which states its own further conditions; the ones below hold for those
- * too, with their {@code overwrite}, {@code delete} or {@code replace} snapshot in place of the append,
- * except the last, which is the append's own).
+ * compaction's {@code replace} ({@link ManifestListRebase}, which states its own further conditions;
+ * the ones below hold for those too, with their {@code overwrite}, {@code delete} or {@code replace}
+ * snapshot in place of the append, except the last, which is the append's own).
  *
  * <p>A change is rebased only when all of this holds, and otherwise the original failure stands:
  * <ul>
@@ -281,9 +280,9 @@ final class CommitRebaser {
     }
 
     /**
-     * A row-level delta, a copy-on-write change or a compaction rebased by listing its manifests with the ones the appends since
-     * its base added ({@link ManifestListRebase}), or empty. A list that cannot be read or written is a
-     * refusal: the client gets the 409 it would have got, and retries on its own.
+     * A row-level delta, a copy-on-write change or a compaction rebased by listing its manifests with the
+     * ones the appends since its base added ({@link ManifestListRebase}), or empty. A list that cannot be
+     * read or written is a refusal: the client gets the 409 it would have got, and retries on its own.
      */
     private Optional<Rebased> rebaseByListing(
             FileIO io, TableMetadata current, Snapshot incoming, String branch, SnapshotRef head) {

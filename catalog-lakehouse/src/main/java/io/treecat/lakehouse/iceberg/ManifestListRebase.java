@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Rebases a row-level delta, a copy-on-write change or a compaction that lost a race to appends, by
  * listing the client's manifests together with the manifests the appends added (docs/iceberg-rest.md,
- * "Row-level deltas, copy-on-write changes and compactions over appends"). {@link CommitRebaser} has checked the rest (the requirements, the
- * branch, the schema) and that rebase is on for the table.
+ * "Row-level deltas, copy-on-write changes and compactions over appends"). {@link CommitRebaser} has
+ * checked the rest (the requirements, the branch, the schema) and that rebase is on for the table.
  *
  * <p>Three kinds of snapshot, each only when every snapshot committed on the branch since the client's
  * base is an {@code append} that only added data files (its own manifests hold added data files only,
