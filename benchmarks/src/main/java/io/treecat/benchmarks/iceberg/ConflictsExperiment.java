@@ -63,6 +63,15 @@ public final class ConflictsExperiment implements Experiment {
     /** The study's 90/10 mix of light and heavy transactions (its experiment 2b). */
     static final int FAST_APPEND_PERCENT = 90;
 
+    /**
+     * Transactions in flight at most, one client thread each: past a catalog's knee arrivals outrun completions,
+     * and a thread per arrival, each holding a loaded table, ran the driver out of memory at 80/s.
+     */
+    static final int MAX_CLIENTS = 64;
+
+    /** An arrival still waiting for a client this long after it arrived is dropped, so that an overloaded step ends. */
+    static final int MAX_QUEUE_SECONDS = 10;
+
     private final Settings fixed;
 
     public ConflictsExperiment() {
@@ -95,7 +104,10 @@ public final class ConflictsExperiment implements Experiment {
                 + " local disk, and in the medium and paper presets also on S3 (S3Proxy behind a proxy adding a"
                 + " fixed latency to every request, as in the inserts experiment, with Nessie). TreeCat rebases"
                 + " on the server (its default) the appends that lost a race, and the overwrites that lost one"
-                + " only to appends in other partitions; the others retry in the client. Latency is from arrival to acknowledgement, retries included.";
+                + " only to appends in other partitions; the others retry in the client. Latency is from arrival"
+                + " to acknowledgement, retries included. At most " + MAX_CLIENTS + " transactions run at once (one"
+                + " client thread each); an arrival still waiting for a client " + MAX_QUEUE_SECONDS + " s after it"
+                + " arrived is dropped and counted as failed, so that a step past a catalog's knee ends.";
     }
 
     @Override
@@ -205,7 +217,7 @@ public final class ConflictsExperiment implements Experiment {
                         InsertsExperiment.SPEC,
                         Map.of(TableProperties.FORMAT_VERSION, "2"));
         created.newFastAppend().appendFile(InsertsExperiment.file(created)).commit();
-        ExecutorService pool = Executors.newCachedThreadPool();
+        ExecutorService pool = Executors.newFixedThreadPool(MAX_CLIENTS);
         AtomicInteger committed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger overwrites = new AtomicInteger();
@@ -231,6 +243,11 @@ public final class ConflictsExperiment implements Experiment {
                 overwritesOffered.incrementAndGet();
             }
             pool.execute(() -> {
+                if (System.nanoTime() - arrival > TimeUnit.SECONDS.toNanos(MAX_QUEUE_SECONDS)) {
+                    // Shed, counted as a failure, as a client that gave up would be.
+                    failed.incrementAndGet();
+                    return;
+                }
                 try {
                     Table table = peer.catalog().loadTable(id);
                     if (overwrite) {
