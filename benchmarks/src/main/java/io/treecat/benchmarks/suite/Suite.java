@@ -128,7 +128,12 @@ public final class Suite {
                 e.printStackTrace();
             } finally {
                 if (!keepWork) {
-                    Directories.delete(directory);
+                    try {
+                        Directories.delete(directory);
+                    } catch (IOException e) {
+                        // An experiment that failed may leave writers behind: its own failure is the one to report.
+                        run.log("could not delete its work directory: %s", e);
+                    }
                 }
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
