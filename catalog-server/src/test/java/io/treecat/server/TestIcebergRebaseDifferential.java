@@ -345,18 +345,14 @@ class TestIcebergRebaseDifferential {
     @Test
     void copyOnWriteUpdateOverAnotherOfADifferentPartitionMatchesTheClientsRetry() throws IOException {
         List<Table> tables = differential("cow_over_cow", (one, two, id) -> {
-            Table seed = one.loadTable(id);
-            DataFile a1 = writeData(seed, "a1", DAY1, 1, 2, 3);
-            DataFile b1 = writeData(seed, "b1", DAY2, 4, 5, 6);
-            seed.newFastAppend().appendFile(a1).commit();
-            seed.newFastAppend().appendFile(b1).commit();
+            DataFile a1 = seedTwoPartitions(one, id);
             Table stale = stale(two.loadTable(id));
             long base = stale.currentSnapshot().snapshotId();
             // Since its base: an append, another statement's rewrite of DAY2, another append.
             Table now = one.loadTable(id);
             now.newFastAppend().appendFile(writeData(now, "c1", DAY3, 7)).commit();
             now.newOverwrite()
-                    .deleteFile(b1)
+                    .overwriteByRowFilter(Expressions.equal("day", DAY2))
                     .addFile(writeData(now, "rewritten-b1", DAY2, 4, 105, 6))
                     .commit();
             now.newFastAppend().appendFile(writeData(now, "d1", DAY4, 8)).commit();
